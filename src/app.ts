@@ -1,0 +1,209 @@
+/**
+ * The composition root: opens the database, applies migrations and install data, builds the process-wide
+ * services and the Fastify application with every module's REST routes and GraphQL schema.
+ */
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
+import type { AppConfig } from './platform/config.js';
+import { openDatabase, migrate, type Database } from './platform/db.js';
+import { runInstall } from './platform/install.js';
+import { createTokenService } from './platform/auth/tokens.js';
+import { createRateLimiter } from './platform/rate-limit.js';
+import { createMailSender, type MailSender } from './platform/outbox.js';
+import type { AppServices, Ctx } from './platform/context.js';
+import { installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
+import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
+import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
+import { access } from './platform/auth/access.js';
+import { installState } from './platform/tables.js';
+import type { RestApp } from './platform/module.js';
+import { modules } from './modules/index.js';
+import { StoreRegistry } from './modules/stores/registry.js';
+import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
+
+export const API_PREFIX = '/api/rest/v2';
+
+export interface BuildOptions {
+  config: AppConfig;
+  /** an open database; when omitted one is opened from the config (and closed with the app) */
+  database?: Database;
+  /** how often store data and config are re-read from the database (ms) */
+  storeRefreshMs?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: AppServices;
+  database: Database;
+  mail: MailSender;
+  /** a context outside any request, acting as nobody in the default store (seeds, CLI, tests) */
+  systemCtx(): Ctx;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
+  const { config } = opts;
+  const ownDatabase = !opts.database;
+  const database =
+    opts.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db` }));
+  const db = database.db;
+  await migrate(db);
+  await runInstall(db, modules);
+
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const registry = new StoreRegistry(db, publicUrl);
+  await registry.load();
+  registry.startRefresh(opts.storeRefreshMs ?? 5000);
+
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const mail = createMailSender({
+    db,
+    log: app.log,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    holdWithoutSmtp: config.env === 'production',
+  });
+  const limiter = createRateLimiter({ enabled: config.rateLimits, redisUrl: config.redisUrl });
+  const services: AppServices = {
+    config,
+    settings: registry,
+    limiter,
+    tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer ?? `${publicUrl}/`, ttlSeconds: config.jwtTtlSeconds }),
+    nudgeOutbox: () => mail.nudge(),
+  };
+  const systemCtx = (): Ctx => ({
+    db,
+    actor: { kind: 'anonymous' },
+    store: registry.resolveStore(undefined, undefined),
+    now: new Date(),
+    ip: '127.0.0.1',
+    log: app.log,
+    app: services,
+  });
+
+  if (config.demo) await seedDemoOnce(systemCtx);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installValidators(app);
+  installErrorHandling(app);
+  await app.register(cors, {
+    origin: config.corsOrigins.length ? config.corsOrigins : false,
+    credentials: false,
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Store-Code', 'X-Currency-Code', 'X-Idempotency-Key', 'X-Order-Token', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'X-Request-Id', 'X-Idempotency-Replayed'],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Commerce REST API', version: '2.0.0', description: 'REST API v2: catalog, carts, checkout, orders and back office.' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    hideUntagged: false,
+    transform: ({ schema, url, route }) => {
+      const rule = route.config?.access;
+      const s = { ...(schema ?? {}) } as Record<string, unknown>;
+      if (rule && rule.level !== 'public' && rule.level !== 'orderToken') s.security = [{ bearerAuth: [] }];
+      return { schema: s as typeof schema, url };
+    },
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url === GRAPHQL_PATH) route.config = { ...(route.config ?? {}), access: access.public };
+    if (!route.url.startsWith(API_PREFIX)) return;
+    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    if (!route.schema?.operationId && route.method !== 'HEAD') throw new Error(`Route ${route.method} ${route.url} has no operationId`);
+  });
+  installContext(app, { db, services, resolvePrincipal, resolveStore: (s, c) => registry.resolveStore(s, c) });
+  installHttpCache(app);
+  installIdempotency(app, db);
+
+  await app.register(
+    async (api) => {
+      for (const m of modules) m.routes?.(api as unknown as RestApp);
+    },
+    { prefix: API_PREFIX },
+  );
+  await installGraphql(app, modules.flatMap((m) => (m.graphql ? [m.graphql] : [])));
+
+  app.get(
+    `${API_PREFIX}/openapi.json`,
+    { schema: { hide: true, operationId: 'openapi.document' }, config: { access: access.public } },
+    async () => app.swagger(),
+  );
+  app.get('/api/docs.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await db.execute(sql`SELECT 1`);
+      return { status: 'ready', database: database.kind };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: database.kind });
+    }
+  });
+
+  if (config.benchRoutes) installBenchRoutes(app, database);
+
+  const janitor = setInterval(() => {
+    purgeExpiredRevocations(db).catch(() => undefined);
+    purgeIdempotency(db).catch(() => undefined);
+  }, 15 * 60 * 1000);
+  janitor.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(janitor);
+    registry.stop();
+    await mail.stop();
+    await limiter.close();
+    if (ownDatabase) await database.close();
+  });
+
+  return { app, services, database, mail, systemCtx };
+}
+
+/**
+ * Demo data goes in once, on the first start of a database in demo mode. It is not one transaction:
+ * modules read back, through the store registry, what earlier modules seeded.
+ */
+async function seedDemoOnce(systemCtx: () => Ctx): Promise<void> {
+  const ctx = systemCtx();
+  const done = await ctx.db.select().from(installState).where(sql`${installState.module} = 'demo'`);
+  if (done.length) return;
+  for (const m of modules) {
+    if (!m.demo) continue;
+    await m.demo(systemCtx());
+    await ctx.app.settings.reload();
+  }
+  await ctx.db.insert(installState).values({ module: 'demo', version: 1 }).onConflictDoNothing();
+}
+
+/** Ceilings for the benchmark: a bare JSON route and one primary-key SELECT through the same pool. */
+function installBenchRoutes(app: FastifyInstance, database: Database): void {
+  app.get('/bench/bare', { schema: { hide: true } }, async () => ({ hello: 'world' }));
+  app.get('/bench/pk', { schema: { hide: true } }, async () => {
+    const res = (await database.db.execute(sql`SELECT id, code, name FROM stores WHERE id = 1`)) as unknown as { rows: unknown[] };
+    return res.rows[0];
+  });
+}

@@ -1,0 +1,5 @@
+import type { AppModule } from '../../platform/module.js';
+
+export const directoryModule: AppModule = {
+  name: 'directory',
+};

@@ -1,0 +1,90 @@
+/**
+ * The context every service function receives first: who is calling, in which store, on which database
+ * handle (the open transaction when there is one), and the process-wide services.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { Db } from './db.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { StoreRegistry } from '../modules/stores/registry.js';
+import type { TokenService } from './auth/tokens.js';
+
+export type Actor =
+  | { kind: 'anonymous' }
+  | { kind: 'customer'; customerId: number; email: string; jti: string; exp: number }
+  | {
+      kind: 'admin';
+      principal: 'api_user' | 'oauth_client';
+      id: number;
+      username: string;
+      permissions: string[];
+      /** Store views this principal is limited to; undefined means every store. */
+      allowedStoreIds?: number[];
+      jti: string;
+      exp: number;
+    };
+
+export interface StoreContext {
+  storeId: number;
+  storeCode: string;
+  websiteId: number;
+  groupId: number;
+  /** Currency prices are shown in (X-Currency-Code, else the store's default display currency). */
+  currency: string;
+  baseCurrency: string;
+  /** True when the caller named the store (?store= or X-Store-Code). */
+  explicit: boolean;
+}
+
+/** Process-wide services, built once in buildApp. */
+export interface AppServices {
+  config: AppConfig;
+  /** stores, websites, scoped config and currency rates (implements Settings) */
+  settings: StoreRegistry;
+  limiter: RateLimiter;
+  tokens: TokenService;
+  /** Wakes the mail sender after a commit that queued mail. */
+  nudgeOutbox(): void;
+}
+
+export interface Ctx {
+  db: Db;
+  actor: Actor;
+  store: StoreContext;
+  now: Date;
+  ip: string;
+  userAgent?: string;
+  log: FastifyBaseLogger;
+  app: AppServices;
+  /** Set while a transaction opened by withTx is running. */
+  tx?: TxState;
+}
+
+interface TxState {
+  afterCommit: (() => void)[];
+}
+
+/**
+ * Runs `fn` in one transaction. Nested calls join the open transaction. Callbacks registered with
+ * `afterCommit` run only once the outermost transaction has committed.
+ */
+export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+  if (ctx.tx) return fn(ctx);
+  const state: TxState = { afterCommit: [] };
+  const result = await ctx.db.transaction(async (db) => fn({ ...ctx, db: db as unknown as Db, tx: state }));
+  for (const cb of state.afterCommit) cb();
+  return result;
+}
+
+export function afterCommit(ctx: Ctx, cb: () => void): void {
+  if (ctx.tx) ctx.tx.afterCommit.push(cb);
+  else cb();
+}
+
+export function isAdmin(actor: Actor): actor is Extract<Actor, { kind: 'admin' }> {
+  return actor.kind === 'admin';
+}
+
+export function customerIdOf(actor: Actor): number | undefined {
+  return actor.kind === 'customer' ? actor.customerId : undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * The HTTP conventions, implemented once: validation, error rendering, the access hook that builds each
+ * request's Ctx, HTTP caching (ETag, Cache-Control, Vary) and body parsing.
+ */
+import crypto from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { AppError, errorBody, fromDatabaseError } from './errors.js';
+import { authorize, type Access } from './auth/access.js';
+import type { Actor, AppServices, Ctx, StoreContext } from './context.js';
+import type { Db } from './db.js';
+import type { TokenClaims } from './auth/tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: Ctx;
+  }
+  interface FastifyContextConfig {
+    /** who may call the route; required on every API route */
+    access?: Access;
+    /** anonymous GETs may be cached publicly for an hour */
+    publicCache?: boolean;
+  }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** Bodies are validated strictly (no type coercion; unknown keys dropped); query and path strings are coerced. */
+export function installValidators(app: FastifyInstance): void {
+  const base: AjvOptions = { allErrors: false, useDefaults: true, removeAdditional: true, strict: false };
+  const body = addFormats(new Ajv({ ...base, coerceTypes: false }));
+  const params = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+  for (const ajv of [body, params]) ajv.addKeyword({ keyword: 'x-wire', schemaType: 'string' });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? body.compile(schema) : params.compile(schema),
+  );
+}
+
+interface AjvErrorLike {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function validationError(err: FastifyError): AppError {
+  const first = (err.validation?.[0] ?? {}) as AjvErrorLike;
+  const ctx = err.validationContext ?? 'body';
+  let field = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (first.keyword === 'required' && first.params?.missingProperty) {
+    field = [field, String(first.params.missingProperty)].filter(Boolean).join('.');
+  }
+  const where = field ? `${field}` : ctx;
+  let message: string;
+  if (first.keyword === 'required') message = `${where} is required`;
+  else if (first.keyword === 'type') message = `${where} must be ${String(first.params?.type ?? 'of another type')}`;
+  else message = `${where} ${first.message ?? 'is invalid'}`;
+  if (ctx === 'body' && !field && first.keyword === 'type') message = 'The request body must be a JSON object';
+  return new AppError('bad_request', message, {
+    reason: 'VALIDATION_FAILED',
+    details: { field: field || ctx, constraint: first.keyword ?? 'invalid', in: ctx },
+  });
+}
+
+/** Maps anything thrown to an AppError (unknown errors become a logged 500). */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError;
+  if (fe && fe.validation) return validationError(fe);
+  const db = fromDatabaseError(err);
+  if (db) return db;
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('bad_request', 'Invalid JSON in request body', { reason: 'INVALID_JSON' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'Request body is too large', { reason: 'BODY_TOO_LARGE' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unsupported_media_type', 'Unsupported Content-Type; send application/json', {
+        reason: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+  }
+  if (err instanceof SyntaxError && fe?.statusCode === 400) {
+    return new AppError('bad_request', 'Invalid JSON in request body', { reason: 'INVALID_JSON' });
+  }
+  if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const kind = fe.statusCode === 404 ? 'not_found' : fe.statusCode === 415 ? 'unsupported_media_type' : 'bad_request';
+    return new AppError(kind, fe.message || 'Bad request', { reason: fe.code ?? 'BAD_REQUEST' });
+  }
+  return new AppError('internal_server_error', 'An internal error occurred', { reason: 'INTERNAL' });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, req, reply) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) req.log.error({ err }, 'unhandled error');
+    else req.log.debug({ err: appErr.message, reason: appErr.reason }, 'request refused');
+    if (appErr.headers) reply.headers(appErr.headers);
+    // a 401 body names no numeric code, as the wire reference records
+    const body = errorBody(appErr);
+    if (appErr.error === 'unauthorized' || appErr.error === 'authentication_error') delete body.code;
+    reply.code(appErr.status).type('application/json; charset=utf-8').send(body);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).type('application/json; charset=utf-8').send({ error: 'not_found', message: 'Not Found', code: 404 });
+  });
+  // JSON-LD and merge-patch bodies are JSON
+  app.addContentTypeParser(
+    ['application/ld+json', 'application/merge-patch+json'],
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+}
+
+export interface AuthDeps {
+  db: Db;
+  services: AppServices;
+  /** Turns verified claims into an actor, or throws 401 (revoked, inactive). */
+  resolvePrincipal(db: Db, claims: TokenClaims): Promise<Actor>;
+  /** Resolves ?store=/X-Store-Code and X-Currency-Code; throws 400 for unknown values. */
+  resolveStore(storeCode: string | undefined, currencyCode: string | undefined): StoreContext;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Builds request.ctx for every API request: the actor from the bearer token, the store context, and
+ * the access rule of the route, enforced here and nowhere else.
+ */
+export function installContext(app: FastifyInstance, deps: AuthDeps): void {
+  const anonymous: Actor = { kind: 'anonymous' };
+  app.decorateRequest('ctx', null as unknown as Ctx);
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const rule = req.routeOptions.config.access;
+    if (!rule) return; // health, docs and other non-API routes
+    let actor: Actor = anonymous;
+    const auth = req.headers.authorization;
+    if (auth !== undefined) {
+      const m = /^Bearer(?:\s+(\S+))?\s*$/i.exec(auth);
+      // other schemes (Basic client credentials on /auth/token) are not ours to judge here
+      if (m && !m[1]) {
+        throw new AppError('authentication_error', 'Malformed token', {
+          reason: 'INVALID_TOKEN',
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      }
+      if (m) {
+        const claims = await deps.services.tokens.verify(m[1]);
+        actor = await deps.resolvePrincipal(deps.db, claims);
+      }
+    }
+    const query = req.query as Record<string, unknown> | undefined;
+    const storeParam = typeof query?.store === 'string' ? query.store : headerValue(req.headers['x-store-code']);
+    const store = deps.resolveStore(storeParam, headerValue(req.headers['x-currency-code']));
+    if (actor.kind === 'admin' && actor.allowedStoreIds && !actor.allowedStoreIds.includes(store.storeId)) {
+      throw new AppError('forbidden', 'This token is not allowed in this store', { reason: 'STORE_NOT_ALLOWED' });
+    }
+    req.ctx = {
+      db: deps.db,
+      actor,
+      store,
+      now: new Date(),
+      ip: req.ip,
+      userAgent: headerValue(req.headers['user-agent']),
+      log: req.log,
+      app: deps.services,
+    };
+    authorize(actor, rule);
+  });
+}
+
+const VARY = 'Authorization, Accept, X-Store-Code, X-Currency-Code';
+
+/** ETag on 200 GET replies (304 on a matching If-None-Match) and the Cache-Control rules of the wire reference. */
+export function installHttpCache(app: FastifyInstance): void {
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!req.routeOptions.config.access) return payload;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    }
+    reply.header('vary', VARY);
+    const actor = req.ctx?.actor.kind ?? 'anonymous';
+    if (!reply.hasHeader('cache-control')) {
+      let cc: string;
+      if (reply.statusCode >= 400) cc = 'no-store';
+      else if (actor === 'admin') cc = 'no-store';
+      else if (actor === 'customer') cc = 'private, no-cache';
+      else if (req.routeOptions.config.publicCache) cc = req.ctx?.store.explicit ? 'private, max-age=3600' : 'public, max-age=3600';
+      else cc = 'no-cache';
+      reply.header('cache-control', cc);
+    }
+    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+    const etag = `"${crypto.createHash('md5').update(payload).digest('hex')}"`;
+    reply.header('etag', etag);
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
+      reply.code(304);
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,20 @@
+/** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Ctx } from './context.js';
+import type { Db } from './db.js';
+import type { GraphqlContribution } from './graphql.js';
+
+export type RestApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface AppModule {
+  name: string;
+  /** REST routes, registered under /api/rest/v2 */
+  routes?: (app: RestApp) => void;
+  graphql?: GraphqlContribution;
+  /** Install data every database needs (default store, groups); runs once per version. */
+  install?: { version: number; run(db: Db): Promise<void> };
+  /** Demo data, seeded on the first start of an empty database in demo mode. */
+  demo?: (ctx: Ctx) => Promise<void>;
+}
