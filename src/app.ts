@@ -3,7 +3,7 @@
  * services and the Fastify application with every module's REST routes and GraphQL schema.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -16,7 +16,7 @@ import { createTokenService } from './platform/auth/tokens.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { createMailSender, type MailSender } from './platform/outbox.js';
 import type { AppServices, Ctx } from './platform/context.js';
-import { installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
+import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { access } from './platform/auth/access.js';
@@ -37,11 +37,20 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+export interface ApiRoute {
+  method: string;
+  url: string;
+  /** the route's schema as declared (operationId, body, response, hide) */
+  schema?: FastifySchema;
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
   database: Database;
   mail: MailSender;
+  /** every route registered under /api/rest/v2, in registration order (tests check the OpenAPI document against it) */
+  apiRoutes: ApiRoute[];
   /** a context outside any request, acting as nobody in the default store (seeds, CLI, tests) */
   systemCtx(): Ctx;
 }
@@ -71,6 +80,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const mail = createMailSender({
@@ -128,11 +138,13 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       return { schema: s as typeof schema, url };
     },
   });
+  const apiRoutes: ApiRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...(route.config ?? {}), access: access.public };
     if (!route.url.startsWith(API_PREFIX)) return;
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
     if (!route.schema?.operationId && route.method !== 'HEAD') throw new Error(`Route ${route.method} ${route.url} has no operationId`);
+    for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, schema: route.schema });
   });
   installContext(app, { db, services, resolvePrincipal, resolveStore: (s, c) => registry.resolveStore(s, c) });
   installHttpCache(app);
@@ -180,14 +192,14 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     if (ownDatabase) await database.close();
   });
 
-  return { app, services, database, mail, systemCtx };
+  return { app, services, database, mail, apiRoutes, systemCtx };
 }
 
 /**
  * Demo data goes in once, on the first start of a database in demo mode. It is not one transaction:
  * modules read back, through the store registry, what earlier modules seeded.
  */
-async function seedDemoOnce(systemCtx: () => Ctx): Promise<void> {
+export async function seedDemoOnce(systemCtx: () => Ctx): Promise<void> {
   const ctx = systemCtx();
   const done = await ctx.db.select().from(installState).where(sql`${installState.module} = 'demo'`);
   if (done.length) return;

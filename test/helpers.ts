@@ -132,6 +132,8 @@ export async function freshDatabase(): Promise<TestDb> {
 }
 
 export interface TestApp extends BuiltApp {
+  /** the PostgreSQL database's URL (unset on PGlite) */
+  databaseUrl?: string;
   /** JSON request helper over app.inject */
   req(method: string, url: string, opts?: ReqOptions): Promise<Res>;
   close(): Promise<void>;
@@ -189,6 +191,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
   };
   return {
     ...built,
+    databaseUrl: testDb.url,
     req,
     tokens: {
       admin: () => tokenFor({ grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' }),
@@ -203,3 +206,12 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
 }
 
 export const API = '/api/rest/v2';
+
+/**
+ * A second app instance on the database of `t`, as a second process behind a load balancer would be: its own
+ * pool on PostgreSQL, the same PGlite handle otherwise. Close it before `t`.
+ */
+export async function buildSecondApp(t: TestApp, env: Record<string, string> = {}): Promise<BuiltApp> {
+  if (t.databaseUrl) return buildApp({ config: testConfig({ ...env, DATABASE_URL: t.databaseUrl }), logger: false });
+  return buildApp({ config: testConfig(env), database: t.database, logger: false });
+}

@@ -72,9 +72,34 @@ function url(env: Env, name: string, protocols: string[], problems: string[]): s
   return raw;
 }
 
+/** A comma-separated list of origins such as `https://shop.example.com,http://localhost:3000`. */
+function origins(env: Env, name: string, problems: string[]): string[] {
+  const list = (env[name] || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (const item of list) {
+    let u: URL | undefined;
+    try {
+      u = new URL(item);
+    } catch {
+      u = undefined;
+    }
+    const bare = u && u.pathname === '/' && !u.search && !u.hash && !u.username && !item.endsWith('?') && !item.endsWith('#');
+    if (!u || !bare || !['http:', 'https:'].includes(u.protocol)) {
+      problems.push(`${name} must list origins such as https://shop.example.com (scheme, host and port only), got "${item}"`);
+      continue;
+    }
+    out.push(u.origin);
+  }
+  return out;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
-  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const rawEnv = env.NODE_ENV || 'development';
+  if (!['development', 'production', 'test'].includes(rawEnv)) {
+    problems.push(`NODE_ENV must be development, production or test; got "${rawEnv}"`);
+  }
+  const nodeEnv = rawEnv === 'production' ? 'production' : rawEnv === 'test' ? 'test' : 'development';
   const production = nodeEnv === 'production';
 
   const jwtSecret = env.JWT_SECRET || (production ? '' : DEFAULT_JWT_SECRET);
@@ -102,7 +127,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),
     mailFrom: env.MAIL_FROM || 'Store <no-reply@example.com>',
     publicUrl: publicUrl?.replace(/\/+$/, ''),
-    corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: origins(env, 'CORS_ORIGINS', problems),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 104_857_600, problems),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: bool(env, 'TRUST_PROXY', false, problems),

@@ -85,6 +85,21 @@ export function isAdmin(actor: Actor): actor is Extract<Actor, { kind: 'admin' }
   return actor.kind === 'admin';
 }
 
+/**
+ * The websites an admin principal limited to certain store views may act in (the websites of those stores);
+ * undefined when the caller is not such a principal.
+ */
+export function adminWebsiteScope(ctx: Ctx): number[] | undefined {
+  const a = ctx.actor;
+  if (a.kind !== 'admin' || !a.allowedStoreIds) return undefined;
+  const ids = new Set<number>();
+  for (const id of a.allowedStoreIds) {
+    const store = ctx.app.settings.store(id);
+    if (store) ids.add(store.websiteId);
+  }
+  return [...ids];
+}
+
 export function customerIdOf(actor: Actor): number | undefined {
   return actor.kind === 'customer' ? actor.customerId : undefined;
 }

@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'uri_too_long'
   | 'unprocessable_entity'
   | 'too_many_requests'
   | 'service_unavailable'
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  uri_too_long: 414,
   unprocessable_entity: 422,
   too_many_requests: 429,
   service_unavailable: 503,

@@ -55,16 +55,31 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
     jit: 1,
     context: (req) => ({ ctx: req.ctx }),
     errorFormatter: (execution, context) => {
-      const errors = (execution.errors ?? []).map((e) => {
+      const errors = (execution.errors ?? []).flatMap((e): GraphQLError[] => {
         const original = (e as GraphQLError).originalError;
-        if (!original || original instanceof GraphQLError) return e;
+        // a query that does not parse or validate: Mercurius wraps graphql-js's own errors; report those
+        const inner = (original as { errors?: unknown } | undefined)?.errors;
+        if (Array.isArray(inner) && inner.every((x) => x instanceof GraphQLError)) {
+          return inner.map(
+            (x: GraphQLError) =>
+              new GraphQLError(x.message, {
+                nodes: x.nodes,
+                source: x.source,
+                positions: x.positions,
+                extensions: { code: /^Syntax Error/.test(x.message) ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED', status: 400 },
+              }),
+          );
+        }
+        if (!original || original instanceof GraphQLError) return [e];
         const appErr = toAppError(original);
         if (appErr.status >= 500) context.reply?.log.error({ err: original }, 'graphql resolver failed');
-        return new GraphQLError(appErr.message, {
-          nodes: e.nodes,
-          path: e.path,
-          extensions: { code: appErr.reason, status: appErr.status, ...(appErr.details ? { details: appErr.details } : {}) },
-        });
+        return [
+          new GraphQLError(appErr.message, {
+            nodes: e.nodes,
+            path: e.path,
+            extensions: { code: appErr.reason, status: appErr.status, ...(appErr.details ? { details: appErr.details } : {}) },
+          }),
+        ];
       });
       return { statusCode: 200, response: { data: execution.data ?? null, errors } };
     },

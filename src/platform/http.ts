@@ -92,6 +92,21 @@ export function toAppError(err: unknown): AppError {
   return new AppError('internal_server_error', 'An internal error occurred', { reason: 'INTERNAL' });
 }
 
+/**
+ * Errors Fastify raises before routing (a malformed percent-encoding, a path parameter over the length
+ * limit) rendered in the error shape. Passed as the `frameworkErrors` server option.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const appErr =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('uri_too_long', 'A path segment is too long', { reason: 'URI_TOO_LONG' })
+      : err.code === 'FST_ERR_BAD_URL'
+        ? new AppError('bad_request', 'Malformed URL', { reason: 'BAD_URL' })
+        : toAppError(err);
+  req.log.debug({ err: err.message, code: err.code }, 'request refused before routing');
+  reply.code(appErr.status).type('application/json; charset=utf-8').send(errorBody(appErr));
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, req, reply) => {
     const appErr = toAppError(err);
@@ -103,6 +118,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (appErr.error === 'unauthorized' || appErr.error === 'authentication_error') delete body.code;
     reply.code(appErr.status).type('application/json; charset=utf-8').send(body);
   });
+  // Fastify parses text/plain by default; the API speaks JSON (and forms on /auth/token) only
+  app.removeContentTypeParser('text/plain');
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).type('application/json; charset=utf-8').send({ error: 'not_found', message: 'Not Found', code: 404 });
   });
@@ -112,6 +129,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error'),
   );
+  // OAuth 2.0 clients post /auth/token as a form; every value is a string, so typed fields still get a 400
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
 }
 
 export interface AuthDeps {
@@ -140,9 +161,10 @@ export function installContext(app: FastifyInstance, deps: AuthDeps): void {
     let actor: Actor = anonymous;
     const auth = req.headers.authorization;
     if (auth !== undefined) {
-      const m = /^Bearer(?:\s+(\S+))?\s*$/i.exec(auth);
+      const isBearer = /^Bearer(?:\s|$)/i.test(auth);
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
       // other schemes (Basic client credentials on /auth/token) are not ours to judge here
-      if (m && !m[1]) {
+      if (isBearer && !m) {
         throw new AppError('authentication_error', 'Malformed token', {
           reason: 'INVALID_TOKEN',
           headers: { 'www-authenticate': 'Bearer' },
@@ -183,7 +205,8 @@ export function installHttpCache(app: FastifyInstance): void {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     }
-    reply.header('vary', VARY);
+    const prior = reply.getHeader('vary');
+    reply.header('vary', prior ? `${String(prior)}, ${VARY}` : VARY);
     const actor = req.ctx?.actor.kind ?? 'anonymous';
     if (!reply.hasHeader('cache-control')) {
       let cc: string;

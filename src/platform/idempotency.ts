@@ -9,6 +9,8 @@ import type { Db } from './db.js';
 import { AppError, conflict } from './errors.js';
 import { idempotencyKeys } from './tables.js';
 
+/** the REST API's path prefix (app.ts registers the routes under it) */
+const REST_PREFIX = '/api/rest/v2/';
 const KEY_RE = /^[A-Za-z0-9_-]{1,255}$/;
 const TTL_MS = 24 * 3600 * 1000;
 /** A first request that has not finished after this long is presumed dead and may be taken over. */
@@ -42,7 +44,8 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     const raw = req.headers['x-idempotency-key'];
     if (raw === undefined) return;
     const path = req.url.split('?')[0];
-    if (path.includes('/auth/')) return;
+    // REST only (GraphQL and SOAP have their own semantics), and never the token endpoints
+    if (!path.startsWith(REST_PREFIX) || path.startsWith(`${REST_PREFIX}auth/`)) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!KEY_RE.test(key)) {
       throw new AppError('bad_request', 'X-Idempotency-Key must be 1 to 255 characters of A-Z, a-z, 0-9, _ and -', {
@@ -58,34 +61,34 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
       eq(idempotencyKeys.method, rec.method),
       eq(idempotencyKeys.path, path),
     );
-    const now = Date.now();
-    // an expired record, or a first attempt that died, no longer holds the key
-    await db
-      .delete(idempotencyKeys)
-      .where(
-        and(
-          match,
-          sql`(${idempotencyKeys.expiresAt} < now() OR (${idempotencyKeys.status} IS NULL AND ${idempotencyKeys.createdAt} < ${new Date(now - STALE_MS)}))`,
-        ),
-      );
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({ ...rec, expiresAt: new Date(now + TTL_MS) })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length) {
-      req.idempotency = rec;
-      return;
+    // Two tries: a record can vanish between our insert and our read (its first request failed with a 4xx).
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // an expired record, or a first attempt that died, no longer holds the key
+      await db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            match,
+            sql`(${idempotencyKeys.expiresAt} < now() OR (${idempotencyKeys.status} IS NULL AND ${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_MS / 1000})))`,
+          ),
+        );
+      const inserted = await db
+        .insert(idempotencyKeys)
+        .values({ ...rec, expiresAt: sql`now() + make_interval(secs => ${TTL_MS / 1000})` })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (inserted.length) {
+        req.idempotency = rec;
+        return;
+      }
+      const [existing] = await db.select().from(idempotencyKeys).where(match);
+      if (!existing) continue;
+      if (existing.status === null) break;
+      reply.code(existing.status).header('x-idempotency-replayed', 'true');
+      if (existing.contentType) reply.header('content-type', existing.contentType);
+      return reply.send(existing.body ?? '');
     }
-    const [existing] = await db.select().from(idempotencyKeys).where(match);
-    if (!existing || existing.status === null) {
-      throw conflict('A request with this idempotency key is still being processed', { reason: 'IDEMPOTENCY_IN_FLIGHT' });
-    }
-    reply
-      .code(existing.status)
-      .header('x-idempotency-replayed', 'true')
-      .header('content-type', existing.contentType ?? 'application/json; charset=utf-8');
-    return reply.send(existing.body ?? '');
+    throw conflict('A request with this idempotency key is still being processed', { reason: 'IDEMPOTENCY_IN_FLIGHT' });
   });
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -105,7 +108,7 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
           .set({
             status: reply.statusCode,
             body: (payload as string | undefined) ?? '',
-            contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+            contentType: contentTypeOf(reply),
           })
           .where(match);
       } else {
@@ -116,6 +119,11 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     }
     return payload;
   });
+}
+
+function contentTypeOf(reply: FastifyReply): string | null {
+  const ct = reply.getHeader('content-type');
+  return ct === undefined ? null : String(ct);
 }
 
 /** Removes expired records; run periodically. */

@@ -2,11 +2,16 @@
  * Mail outbox. A service queues mail in the same transaction as the change that causes it; the sender
  * delivers committed rows through SMTP with retries. Without SMTP_URL (demo and test) mail is logged and
  * kept in the outbox with status `logged`; in production it waits until SMTP is configured.
+ *
+ * Delivery is at least once: a pass claims due rows by pushing their `next_attempt_at` forward by a lease
+ * (one short statement, `FOR UPDATE SKIP LOCKED`, so several processes never claim the same row), then talks
+ * to SMTP outside any transaction and records the outcome. A process that dies mid-send leaves its rows to
+ * be picked up again when the lease runs out.
  */
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from './db.js';
+import { rows, type Db } from './db.js';
 import { afterCommit, type Ctx } from './context.js';
 import { mailOutbox } from './tables.js';
 
@@ -19,6 +24,7 @@ export interface Mail {
   template: string;
 }
 
+/** Queues mail on ctx.db: inside withTx it commits or rolls back with the change that caused it. */
 export async function queueMail(ctx: Ctx, mail: Mail): Promise<number> {
   const [row] = await ctx.db
     .insert(mailOutbox)
@@ -35,13 +41,32 @@ export async function queueMail(ctx: Ctx, mail: Mail): Promise<number> {
   return row.id;
 }
 
+/** Delivery attempts before a mail is marked `failed`. */
 export const MAX_ATTEMPTS = 6;
+const BATCH = 10;
+/** How long a claimed row is left alone by other passes: longer than a batch can take with the timeouts below. */
+const LEASE_SECONDS = 15 * 60;
+const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+
+/** Seconds to wait after the given failed attempt (1-based): 15 s, 30 s, 1 min, ... up to an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(3600, 15 * 2 ** (attempts - 1));
+}
 
 export interface MailSender {
-  /** Delivers what is due now; resolves when this pass is done. */
+  /** Delivers what is due now; resolves with the number of rows handled once this pass is done. */
   runOnce(): Promise<number>;
   nudge(): void;
   stop(): Promise<void>;
+}
+
+interface ClaimedMail {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: number;
 }
 
 export function createMailSender(opts: {
@@ -53,58 +78,68 @@ export function createMailSender(opts: {
   holdWithoutSmtp: boolean;
   pollMs?: number;
 }): MailSender {
-  const transport: Transporter | undefined = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const { db, log } = opts;
+  const transport: Transporter | undefined = opts.smtpUrl
+    ? nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS })
+    : undefined;
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
+
+  const claim = () =>
+    rows<ClaimedMail>(
+      db,
+      sql`UPDATE mail_outbox SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
+          WHERE id IN (
+            SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= now()
+            ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+          RETURNING id, to_address, subject, text_body, html_body, attempts`,
+    );
+
+  async function deliver(mail: ClaimedMail): Promise<void> {
+    if (!transport) {
+      log.info({ mailId: mail.id, to: mail.to_address, subject: mail.subject, body: mail.text_body }, 'mail (not sent: no SMTP_URL)');
+      await db.update(mailOutbox).set({ status: 'logged', sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
+      return;
+    }
+    const attempts = mail.attempts + 1;
+    try {
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body ?? undefined,
+      });
+    } catch (err) {
+      const failed = attempts >= MAX_ATTEMPTS;
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ mailId: mail.id, attempts, err: message }, failed ? 'mail failed, giving up' : 'mail failed, will retry');
+      await db
+        .update(mailOutbox)
+        .set({
+          attempts,
+          status: failed ? 'failed' : 'pending',
+          lastError: message.slice(0, 1000),
+          nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(attempts)})`,
+        })
+        .where(eq(mailOutbox.id, mail.id));
+      return;
+    }
+    await db
+      .update(mailOutbox)
+      .set({ status: 'sent', sentAt: new Date(), attempts, lastError: null })
+      .where(eq(mailOutbox.id, mail.id));
+  }
 
   async function pass(): Promise<number> {
     if (!transport && opts.holdWithoutSmtp) return 0;
     let handled = 0;
     for (;;) {
-      const batch = await opts.db.transaction(async (tx) => {
-        const due = await tx
-          .select()
-          .from(mailOutbox)
-          .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)))
-          .orderBy(asc(mailOutbox.id))
-          .limit(10)
-          .for('update', { skipLocked: true });
-        for (const mail of due) {
-          if (!transport) {
-            opts.log.info({ mailId: mail.id, to: mail.toAddress, subject: mail.subject, body: mail.textBody }, 'mail (not sent: no SMTP_URL)');
-            await tx.update(mailOutbox).set({ status: 'logged', sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
-            continue;
-          }
-          try {
-            await transport.sendMail({
-              from: opts.from,
-              to: mail.toAddress,
-              subject: mail.subject,
-              text: mail.textBody,
-              html: mail.htmlBody ?? undefined,
-            });
-            await tx.update(mailOutbox).set({ status: 'sent', sentAt: new Date(), attempts: mail.attempts + 1 }).where(eq(mailOutbox.id, mail.id));
-          } catch (err) {
-            const attempts = mail.attempts + 1;
-            const failed = attempts >= MAX_ATTEMPTS;
-            const delaySec = Math.min(3600, 15 * 2 ** (attempts - 1));
-            opts.log.warn({ mailId: mail.id, attempts, err: (err as Error).message }, failed ? 'mail failed, giving up' : 'mail failed, will retry');
-            await tx
-              .update(mailOutbox)
-              .set({
-                attempts,
-                status: failed ? 'failed' : 'pending',
-                lastError: String((err as Error).message).slice(0, 1000),
-                nextAttemptAt: new Date(Date.now() + delaySec * 1000),
-              })
-              .where(eq(mailOutbox.id, mail.id));
-          }
-        }
-        return due.length;
-      });
-      handled += batch;
-      if (batch < 10) return handled;
+      const batch = await claim();
+      for (const mail of batch) await deliver(mail);
+      handled += batch.length;
+      if (batch.length < BATCH) return handled;
     }
   }
 
@@ -116,7 +151,7 @@ export function createMailSender(opts: {
     }
     running = pass()
       .catch((err) => {
-        opts.log.error({ err }, 'mail sender pass failed');
+        log.error({ err }, 'mail sender pass failed');
         return 0;
       })
       .finally(() => {
@@ -140,7 +175,7 @@ export function createMailSender(opts: {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      while (running) await running.catch(() => 0);
+      while (running) await running;
       transport?.close();
     },
   };

@@ -16,6 +16,9 @@ export interface Page {
   offset: number;
 }
 
+/** Pages beyond this read as this one (always empty in practice). */
+export const MAX_PAGE = 1_000_000;
+
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ description: '1-based page number; values below 1 read as 1' })),
   itemsPerPage: Type.Optional(Type.Integer({ description: 'page size, clamped to the list maximum' })),
@@ -24,7 +27,8 @@ export const PageQuery = {
 
 export function pageOf(q: { page?: number; itemsPerPage?: number; pageSize?: number }, opts: PageOptions = {}): Page {
   const max = opts.maxSize ?? 100;
-  const page = Math.max(1, q.page ?? 1);
+  // far past any real list, and small enough that the offset stays an exact integer the database accepts
+  const page = Math.min(MAX_PAGE, Math.max(1, q.page ?? 1));
   const size = Math.min(max, Math.max(1, q.itemsPerPage ?? q.pageSize ?? opts.defaultSize ?? 20));
   return { page, size, offset: (page - 1) * size };
 }

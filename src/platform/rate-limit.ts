@@ -1,19 +1,25 @@
 /**
- * Fixed-window rate limiting by (rule, key). In memory for one process; in Redis when REDIS_URL is set,
- * so that every process behind a load balancer shares the counts.
+ * Sliding-window rate limiting by (rule, key): a hit is refused while `limit` hits already fall within the
+ * last `windowSeconds`. In memory for one process; in Redis when REDIS_URL is set, so that every process
+ * behind a load balancer shares the counts.
+ *
+ * Each key keeps the times of its most recent `limit + 1` hits only (enough to tell "over the limit"), so a
+ * flood costs a bounded amount of memory.
  */
+import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { tooManyRequests } from './errors.js';
 
 export interface RateRule {
   /** Name of the rule, also its store-config path suffix: api/rate_limit/<name>. */
   name: string;
+  /** Hits allowed per window; 0 (or less) disables the rule. */
   limit: number;
   windowSeconds: number;
 }
 
 export interface RateLimiter {
-  /** Counts one hit; true while the count is within the limit. */
+  /** Counts one hit; true while the count in the window is within the limit. */
   hit(rule: RateRule, key: string): Promise<boolean>;
   /** True when the key has reached the limit in the current window (counts nothing). */
   blocked(rule: RateRule, key: string): Promise<boolean>;
@@ -23,21 +29,41 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-abstract class BaseLimiter implements RateLimiter {
-  constructor(protected readonly enabled: boolean) {}
-  abstract count(id: string, windowSeconds: number): Promise<number>;
-  abstract clear(id: string): Promise<void>;
-  abstract current(id: string): Promise<number>;
+export interface RateLimiterOptions {
+  enabled: boolean;
+  redisUrl?: string;
+  /** Prefix of every Redis key (default `commerce:`). */
+  prefix?: string;
+  /** Milliseconds since the epoch; tests move time with it. */
+  clock?: () => number;
+}
 
-  async blocked(rule: RateRule, key: string): Promise<boolean> {
-    if (!this.enabled || rule.limit <= 0) return false;
-    return (await this.current(`rl:${rule.name}:${key}`)) >= rule.limit;
-  }
+abstract class BaseLimiter implements RateLimiter {
+  constructor(
+    private readonly enabled: boolean,
+    protected readonly clock: () => number,
+  ) {}
+
+  /** Records a hit at `now` and returns the number of hits in (now - windowMs, now], at most keep. */
+  protected abstract record(id: string, now: number, windowMs: number, keep: number): Promise<number>;
+  /** Hits in (now - windowMs, now]. */
+  protected abstract countSince(id: string, now: number, windowMs: number): Promise<number>;
+  protected abstract clear(id: string): Promise<void>;
   abstract close(): Promise<void>;
 
+  private active(rule: RateRule): boolean {
+    return this.enabled && rule.limit > 0;
+  }
+
   async hit(rule: RateRule, key: string): Promise<boolean> {
-    if (!this.enabled || rule.limit <= 0) return true;
-    return (await this.count(`rl:${rule.name}:${key}`, rule.windowSeconds)) <= rule.limit;
+    if (!this.active(rule)) return true;
+    const n = await this.record(`rl:${rule.name}:${key}`, this.clock(), rule.windowSeconds * 1000, rule.limit + 1);
+    return n <= rule.limit;
+  }
+
+  async blocked(rule: RateRule, key: string): Promise<boolean> {
+    if (!this.active(rule)) return false;
+    return (await this.countSince(`rl:${rule.name}:${key}`, this.clock(), rule.windowSeconds * 1000)) >= rule.limit;
   }
 
   async consume(rule: RateRule, key: string): Promise<void> {
@@ -50,35 +76,42 @@ abstract class BaseLimiter implements RateLimiter {
 }
 
 class MemoryLimiter extends BaseLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  /** key → hit times (ms), oldest first, and when the last of them leaves its window */
+  private readonly logs = new Map<string, { times: number[]; until: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(enabled: boolean) {
-    super(enabled);
+  constructor(enabled: boolean, clock: () => number) {
+    super(enabled, clock);
     this.sweeper = setInterval(() => {
-      const now = Date.now();
-      for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+      const now = this.clock();
+      for (const [k, log] of this.logs) if (log.until <= now) this.logs.delete(k);
     }, 60_000);
     this.sweeper.unref();
   }
 
-  async count(id: string, windowSeconds: number): Promise<number> {
-    const now = Date.now();
-    let w = this.windows.get(id);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + windowSeconds * 1000 };
-      this.windows.set(id, w);
+  protected async record(id: string, now: number, windowMs: number, keep: number): Promise<number> {
+    let log = this.logs.get(id);
+    if (!log) {
+      log = { times: [], until: 0 };
+      this.logs.set(id, log);
     }
-    return ++w.count;
+    const times = log.times;
+    while (times.length && times[0] <= now - windowMs) times.shift();
+    times.push(now);
+    if (times.length > keep) times.splice(0, times.length - keep);
+    log.until = now + windowMs;
+    return times.length;
   }
 
-  async clear(id: string): Promise<void> {
-    this.windows.delete(id);
+  protected async countSince(id: string, now: number, windowMs: number): Promise<number> {
+    const times = this.logs.get(id)?.times ?? [];
+    let n = 0;
+    for (const t of times) if (t > now - windowMs) n++;
+    return n;
   }
 
-  async current(id: string): Promise<number> {
-    const w = this.windows.get(id);
-    return w && w.resetAt > Date.now() ? w.count : 0;
+  protected async clear(id: string): Promise<void> {
+    this.logs.delete(id);
   }
 
   async close(): Promise<void> {
@@ -86,29 +119,39 @@ class MemoryLimiter extends BaseLimiter {
   }
 }
 
+/** A sorted set per key: members are unique hit ids, scores the hit times. */
 class RedisLimiter extends BaseLimiter {
   constructor(
     enabled: boolean,
+    clock: () => number,
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {
-    super(enabled);
+    super(enabled, clock);
   }
 
-  async count(id: string, windowSeconds: number): Promise<number> {
+  protected async record(id: string, now: number, windowMs: number, keep: number): Promise<number> {
     const key = this.prefix + id;
-    const res = await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').exec();
-    const [err, value] = res?.[0] ?? [new Error('no reply'), 0];
-    if (err) throw err;
-    return Number(value);
+    const member = `${now}:${crypto.randomBytes(6).toString('hex')}`;
+    const res = await this.redis
+      .multi()
+      .zremrangebyscore(key, '-inf', now - windowMs)
+      .zadd(key, now, member)
+      .zremrangebyrank(key, 0, -(keep + 1))
+      .zcard(key)
+      .pexpire(key, windowMs)
+      .exec();
+    if (!res) throw new Error('rate limiter: Redis transaction was discarded');
+    for (const [err] of res) if (err) throw err;
+    return Number(res[3][1]);
   }
 
-  async clear(id: string): Promise<void> {
+  protected async countSince(id: string, now: number, windowMs: number): Promise<number> {
+    return this.redis.zcount(this.prefix + id, `(${now - windowMs}`, '+inf');
+  }
+
+  protected async clear(id: string): Promise<void> {
     await this.redis.del(this.prefix + id);
-  }
-
-  async current(id: string): Promise<number> {
-    return Number((await this.redis.get(this.prefix + id)) ?? 0);
   }
 
   async close(): Promise<void> {
@@ -116,13 +159,14 @@ class RedisLimiter extends BaseLimiter {
   }
 }
 
-export function createRateLimiter(opts: { enabled: boolean; redisUrl?: string; prefix?: string }): RateLimiter {
-  if (!opts.redisUrl) return new MemoryLimiter(opts.enabled);
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
+  const clock = opts.clock ?? Date.now;
+  if (!opts.redisUrl) return new MemoryLimiter(opts.enabled, clock);
   const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   redis.on('error', () => {
     /* reported by the failing command */
   });
-  return new RedisLimiter(opts.enabled, redis, opts.prefix ?? 'commerce:');
+  return new RedisLimiter(opts.enabled, clock, redis, opts.prefix ?? 'commerce:');
 }
 
 /**

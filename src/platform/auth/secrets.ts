@@ -48,12 +48,18 @@ export async function verifySecret(secret: string, stored: string | undefined | 
   const [, n, r, p, saltB64, keyB64] = parts;
   const expected = Buffer.from(keyB64, 'base64');
   const N = Number(n);
-  const key = await scryptAsync(secret.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
-    N,
-    r: Number(r),
-    p: Number(p),
-    maxmem: 128 * N * Number(r) * 2,
-  });
+  if (!expected.length) return false;
+  let key: Buffer;
+  try {
+    key = await scryptAsync(secret.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
+      N,
+      r: Number(r),
+      p: Number(p),
+      maxmem: 128 * N * Number(r) * 2,
+    });
+  } catch {
+    return false; // a damaged hash matches nothing
+  }
   return key.length === expected.length && crypto.timingSafeEqual(key, expected);
 }
 
