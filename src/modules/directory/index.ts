@@ -1,5 +1,7 @@
 import type { AppModule } from '../../platform/module.js';
+import { routes } from './rest.js';
 
 export const directoryModule: AppModule = {
   name: 'directory',
+  routes,
 };
