@@ -1,17 +1,29 @@
 /**
- * Customers: registration, authentication and profile.
+ * Customers: registration, authentication and profile (self-service and admin). Addresses live in
+ * addresses.ts, password change and reset in passwords.ts.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
-import type { Db } from '../../platform/db.js';
+import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecret } from '../../platform/auth/secrets.js';
-import { badRequest, conflict } from '../../platform/errors.js';
+import { adminWebsiteScope, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import type { Db } from '../../platform/db.js';
+import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
+import { likeEscape } from '../../platform/format.js';
+import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
+import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { customerGroups, customers } from './tables.js';
+import { setSubjectBlocked } from '../auth/service.js';
+import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
+import { toCustomerDto, type CustomerRow } from './mappers.js';
+import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
+import { subscribedSql } from './subscription.js';
+import { customerAddresses, customerGroups, customers } from './tables.js';
 
 declareDefaults({
   'customer/create_account/default_group': 1,
   'customer/password/minimum_password_length': 7,
+  /** registrations per IP per hour by anonymous (and customer) callers */
+  'api/rate_limit/customer_register': 5,
 });
 
 export interface CustomerIdentity {
@@ -40,33 +52,274 @@ export async function getCustomerIdentity(ctx: Ctx, id: number): Promise<Custome
   return c && c.isActive ? c : undefined;
 }
 
+/** The calling customer's id (routes with access.customer). */
+export function selfId(ctx: Ctx): number {
+  const id = customerIdOf(ctx.actor);
+  if (id === undefined) throw forbidden('Customer identity required', { reason: 'CUSTOMER_IDENTITY_REQUIRED' });
+  return id;
+}
+
+const emailTaken = () => conflict('A customer with this email already exists', { reason: 'EMAIL_TAKEN', details: { field: 'email' } });
+
+/** A unique violation on (website, email) that a concurrent request won becomes the named 409. */
+function mapEmailRace(err: unknown): never {
+  const db = fromDatabaseError(err);
+  if (db?.reason === 'DUPLICATE') throw emailTaken();
+  throw err;
+}
+
+async function emailExists(db: Db, websiteId: number, email: string, exceptId?: number): Promise<boolean> {
+  const conds = [eq(customers.websiteId, websiteId), eq(customers.email, email)];
+  if (exceptId !== undefined) conds.push(ne(customers.id, exceptId));
+  const [row] = await db.select({ id: customers.id }).from(customers).where(and(...conds)).limit(1);
+  return !!row;
+}
+
+/** Group 0 (NOT LOGGED IN) is not a customer's group. */
+async function checkGroup(db: Db, groupId: number): Promise<void> {
+  const [g] = groupId > 0 ? await db.select({ id: customerGroups.id }).from(customerGroups).where(eq(customerGroups.id, groupId)) : [];
+  if (!g) throw badRequest(`Unknown customer group: ${groupId}`, { reason: 'INVALID_GROUP', details: { field: 'groupId' } });
+}
+
+/** The store view new accounts of a website are created in: the current one, else the website's default. */
+function storeOfWebsite(ctx: Ctx, websiteId: number): number {
+  if (websiteId === ctx.store.websiteId) return ctx.store.storeId;
+  const r = ctx.app.settings;
+  const website = r.website(websiteId);
+  const group = website?.defaultGroupId ? r.group(website.defaultGroupId) : undefined;
+  if (!website || !group?.defaultStoreId) {
+    throw badRequest(`Unknown website: ${websiteId}`, { reason: 'INVALID_WEBSITE', details: { field: 'websiteId' } });
+  }
+  return group.defaultStoreId;
+}
+
 export interface NewCustomer {
   email: string;
   password: string;
   firstname: string;
   lastname: string;
+  prefix?: string | null;
+  middlename?: string | null;
+  suffix?: string | null;
+  gender?: number | null;
+  dob?: string | null;
+  taxvat?: string | null;
+  groupId?: number;
+  isActive?: boolean;
+  websiteId?: number;
+  disableAutoGroupChange?: boolean;
 }
 
+/** Creates an account with everything given (trusted callers: REST after its access checks, seeds, CLI). */
 export async function registerCustomer(ctx: Ctx, input: NewCustomer): Promise<number> {
-  const min = ctx.app.settings.getInt('customer/password/minimum_password_length', ctx.store.storeId);
-  if (input.password.length < min) throw badRequest(`The password must have at least ${min} characters`);
-  const email = input.email.trim().toLowerCase();
-  const [dup] = await ctx.db.select({ id: customers.id }).from(customers).where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email)));
-  if (dup) throw conflict('A customer with this email already exists', { reason: 'EMAIL_TAKEN' });
+  requireFields({ ...input }, ['email', 'password', 'firstname', 'lastname']);
+  const email = normEmail(input.email);
+  checkPassword(ctx, input.password);
+  const websiteId = input.websiteId ?? ctx.store.websiteId;
+  const storeId = storeOfWebsite(ctx, websiteId);
+  const groupId = input.groupId ?? ctx.app.settings.getInt('customer/create_account/default_group', storeId);
+  const values = {
+    websiteId,
+    storeId,
+    email,
+    firstname: normRequired('firstname', input.firstname)!,
+    lastname: normRequired('lastname', input.lastname)!,
+    prefix: normOptional(input.prefix),
+    middlename: normOptional(input.middlename),
+    suffix: normOptional(input.suffix),
+    gender: normGender(input.gender),
+    dob: normDob(ctx, input.dob),
+    taxvat: normOptional(input.taxvat),
+    groupId,
+    isActive: input.isActive ?? true,
+    disableAutoGroupChange: input.disableAutoGroupChange ?? false,
+    createdIn: ctx.app.settings.store(storeId)?.name,
+  };
+  await checkGroup(ctx.db, groupId);
+  if (await emailExists(ctx.db, websiteId, email)) throw emailTaken();
+  const passwordHash = await hashSecret(input.password);
   const [row] = await ctx.db
     .insert(customers)
-    .values({
-      websiteId: ctx.store.websiteId,
-      storeId: ctx.store.storeId,
-      email,
-      firstname: input.firstname,
-      lastname: input.lastname,
-      groupId: ctx.app.settings.getInt('customer/create_account/default_group', ctx.store.storeId),
-      passwordHash: await hashSecret(input.password),
-      createdIn: ctx.app.settings.store(ctx.store.storeId)?.name,
-    })
-    .returning({ id: customers.id });
+    .values({ ...values, passwordHash, createdAt: ctx.now, updatedAt: ctx.now })
+    .returning({ id: customers.id })
+    .catch(mapEmailRace);
   return row.id;
+}
+
+const ADMIN_FIELDS = ['groupId', 'isActive', 'websiteId', 'taxvat', 'disableAutoGroupChange'] as const;
+
+/**
+ * POST /customers. Anonymous and customer callers are rate-limited per IP and their admin-only fields
+ * ignored; an admin/API caller setting admin-only fields needs customers/create.
+ */
+export async function createCustomer(ctx: Ctx, body: CustomerCreateBody): Promise<CustomerDto> {
+  const a = ctx.actor;
+  let trusted = false;
+  if (a.kind === 'admin') {
+    trusted = hasPermission(a.permissions, 'customers', 'create');
+    if (!trusted && ADMIN_FIELDS.some((f) => body[f] !== undefined)) {
+      throw forbidden('Access denied: requires customers/create', { reason: 'PERMISSION_DENIED' });
+    }
+  } else {
+    await ctx.app.limiter.consume(configuredRule(ctx.app.settings, 'customer_register', 3600, ctx.store.storeId), ctx.ip);
+  }
+  requireFields(body, ['email', 'password', 'firstname', 'lastname']);
+  const input: NewCustomer = {
+    email: String(body.email),
+    password: String(body.password),
+    firstname: String(body.firstname),
+    lastname: String(body.lastname),
+    prefix: body.prefix,
+    middlename: body.middlename,
+    suffix: body.suffix,
+    gender: body.gender,
+    dob: body.dob,
+  };
+  if (trusted) {
+    Object.assign(input, {
+      groupId: body.groupId,
+      isActive: body.isActive,
+      websiteId: body.websiteId,
+      taxvat: body.taxvat,
+      disableAutoGroupChange: body.disableAutoGroupChange,
+    });
+  }
+  const id = await registerCustomer(ctx, input);
+  return loadCustomer(ctx, id);
+}
+
+function customerColumns() {
+  return { ...getTableColumns(customers), isSubscribed: subscribedSql() };
+}
+
+/** One customer with every address: two queries, run side by side. */
+async function loadCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
+  const [found, addresses] = await Promise.all([
+    ctx.db.select(customerColumns()).from(customers).where(eq(customers.id, id)),
+    ctx.db.select().from(customerAddresses).where(eq(customerAddresses.customerId, id)).orderBy(asc(customerAddresses.id)),
+  ]);
+  const c: CustomerRow | undefined = found[0];
+  if (!c) throw notFound('Customer not found');
+  return toCustomerDto(c, addresses);
+}
+
+/** A condition limiting customers to the websites of a store-restricted admin token (none for anyone else). */
+function websiteScope(ctx: Ctx): SQL | undefined {
+  const ids = adminWebsiteScope(ctx);
+  return ids ? inArray(customers.websiteId, ids.length ? ids : [-1]) : undefined;
+}
+
+/** 404 for a customer outside the websites a store-restricted admin token may see. */
+export async function assertCustomerInScope(ctx: Ctx, id: number): Promise<void> {
+  const scope = websiteScope(ctx);
+  if (!scope) return;
+  const [row] = await ctx.db.select({ id: customers.id }).from(customers).where(and(eq(customers.id, id), scope));
+  if (!row) throw notFound('Customer not found');
+}
+
+/** GET /customers/me. */
+export function getMe(ctx: Ctx): Promise<CustomerDto> {
+  return loadCustomer(ctx, selfId(ctx));
+}
+
+/** GET /customers/{id}: an admin/API reader, or the customer themself (another id: 403). */
+export async function getCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
+  if (ctx.actor.kind === 'customer' && ctx.actor.customerId !== id) {
+    throw forbidden('Access denied', { reason: 'NOT_OWN_CUSTOMER' });
+  }
+  await assertCustomerInScope(ctx, id);
+  return loadCustomer(ctx, id);
+}
+
+/** GET /customers: by id, filtered; items carry only their default billing address. */
+export async function listCustomers(ctx: Ctx, q: CustomerListQueryT): Promise<{ result: CollectionResult<CustomerDto>; page: Page }> {
+  const page = pageOf(q, { defaultSize: 15, maxSize: 100 });
+  const conds: SQL[] = [];
+  if (q.email?.trim()) conds.push(eq(customers.email, q.email.trim().toLowerCase()));
+  if (q.firstname?.trim()) conds.push(sql`lower(${customers.firstname}) = ${q.firstname.trim().toLowerCase()}`);
+  if (q.lastname?.trim()) conds.push(sql`lower(${customers.lastname}) = ${q.lastname.trim().toLowerCase()}`);
+  if (q.search?.trim()) {
+    const p = `%${likeEscape(q.search.trim())}%`;
+    conds.push(
+      or(
+        ilike(customers.email, p),
+        ilike(customers.firstname, p),
+        ilike(customers.lastname, p),
+        ilike(sql`${customers.firstname} || ' ' || ${customers.lastname}`, p),
+      )!,
+    );
+  }
+  if (q.telephone?.trim()) {
+    conds.push(
+      sql`EXISTS (SELECT 1 FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id} AND ${customerAddresses.telephone} = ${q.telephone.trim()})`,
+    );
+  }
+  const scope = websiteScope(ctx);
+  if (scope) conds.push(scope);
+  const where = conds.length ? and(...conds) : undefined;
+  const [rows, counted] = await Promise.all([
+    ctx.db.select(customerColumns()).from(customers).where(where).orderBy(asc(customers.id)).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(customers).where(where),
+  ]);
+  const billingIds = rows.flatMap((r) => (r.defaultBillingId === null ? [] : [r.defaultBillingId]));
+  const billing = billingIds.length ? await ctx.db.select().from(customerAddresses).where(inArray(customerAddresses.id, billingIds)) : [];
+  const items = rows.map((r) => toCustomerDto(r, billing.filter((a) => a.customerId === r.id), true));
+  return { result: { items, total: Number(counted[0]?.n ?? 0) }, page };
+}
+
+/**
+ * A partial update of the profile. Admin-only fields apply when `trusted` (PUT /customers/{id});
+ * deactivating blocks every token of the customer, reactivating unblocks them.
+ */
+async function updateProfile(ctx: Ctx, id: number, body: CustomerUpdateBody, trusted: boolean): Promise<CustomerDto> {
+  await withTx(ctx, async (tx) => {
+    const [cur] = await tx.db.select().from(customers).where(eq(customers.id, id)).for('update');
+    if (!cur) throw notFound('Customer not found');
+    const patch: Partial<typeof customers.$inferInsert> = {
+      firstname: normRequired('firstname', body.firstname),
+      lastname: normRequired('lastname', body.lastname),
+      prefix: normOptional(body.prefix),
+      middlename: normOptional(body.middlename),
+      suffix: normOptional(body.suffix),
+      gender: normGender(body.gender),
+      dob: normDob(ctx, body.dob),
+      updatedAt: ctx.now,
+    };
+    if (body.email !== undefined) {
+      const email = normEmail(body.email);
+      if (email !== cur.email && (await emailExists(tx.db, cur.websiteId, email, id))) throw emailTaken();
+      patch.email = email;
+    }
+    if (trusted) {
+      if (body.websiteId !== undefined && body.websiteId !== cur.websiteId) {
+        throw badRequest('The website of a customer cannot be changed', { reason: 'WEBSITE_IMMUTABLE', details: { field: 'websiteId' } });
+      }
+      if (body.groupId !== undefined) {
+        await checkGroup(tx.db, body.groupId);
+        patch.groupId = body.groupId;
+      }
+      patch.isActive = body.isActive;
+      patch.taxvat = normOptional(body.taxvat);
+      patch.disableAutoGroupChange = body.disableAutoGroupChange;
+    }
+    await tx.db.update(customers).set(patch).where(eq(customers.id, id));
+    if (trusted && body.isActive !== undefined) await setSubjectBlocked(tx, `customer_${id}`, !body.isActive);
+  }).catch((err: unknown) => {
+    if (err instanceof AppError) throw err;
+    mapEmailRace(err);
+  });
+  return loadCustomer(ctx, id);
+}
+
+/** PUT /customers/me: name parts, email, gender, dob; admin-only fields are ignored. */
+export function updateMe(ctx: Ctx, body: CustomerUpdateBody): Promise<CustomerDto> {
+  return updateProfile(ctx, selfId(ctx), body, false);
+}
+
+/** PUT /customers/{id} (admin/API with customers/write). */
+export async function updateCustomer(ctx: Ctx, id: number, body: CustomerUpdateBody): Promise<CustomerDto> {
+  await assertCustomerInScope(ctx, id);
+  return updateProfile(ctx, id, body, true);
 }
 
 /** Install data: groups NOT LOGGED IN (0), General (1), Wholesale (2), Retailer (3), all of tax class 3. */

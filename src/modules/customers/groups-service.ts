@@ -1,0 +1,187 @@
+/**
+ * Customer groups: list, read, create, update, delete. A group's code is unique case-insensitively and its tax
+ * class must be a CUSTOMER tax class. Group 0 (NOT LOGGED IN) is the group of guests: it cannot be renamed
+ * or deleted, nor can a group that new accounts are put in (customer/create_account/default_group of any
+ * store view). Deleting a group moves its customers to their website's default group, in one transaction.
+ */
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { badRequest, conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
+import type { Page } from '../../platform/pagination.js';
+import { getTaxClass, taxClassNames } from '../tax/service.js';
+import { moveCustomersToGroup } from './group-membership.js';
+import type { CustomerGroupCreateInput, CustomerGroupDto, CustomerGroupUpdateInput } from './groups-schemas.js';
+import { customerGroups } from './tables.js';
+
+export const NOT_LOGGED_IN_GROUP = 0;
+const DEFAULT_GROUP_PATH = 'customer/create_account/default_group';
+const DEFAULT_TAX_CLASS = 3;
+const CODE_MAX = 32;
+/** serializes code changes, so that two requests cannot both pass the case-insensitive uniqueness check */
+const CODE_LOCK = 7343020;
+const INT_MAX = 2147483647;
+
+type GroupRow = typeof customerGroups.$inferSelect;
+
+function toDto(row: GroupRow, taxClassName: string | undefined): CustomerGroupDto {
+  const dto: CustomerGroupDto = { id: row.id, code: row.code, taxClassId: row.taxClassId };
+  if (taxClassName !== undefined) dto.taxClassName = taxClassName;
+  return dto;
+}
+
+function notFoundError(id: number) {
+  return notFound(`Customer group not found: ${id}`, { reason: 'GROUP_NOT_FOUND' });
+}
+
+function cleanCode(code: unknown): string {
+  if (typeof code !== 'string') throw badRequest('code is required', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'required' } });
+  const c = code.trim();
+  if (!c) throw badRequest('code must not be empty', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'minLength' } });
+  if (c.length > CODE_MAX) {
+    throw badRequest(`code has at most ${CODE_MAX} characters`, { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'maxLength' } });
+  }
+  if (/[\u0000-\u001f\u007f]/.test(c)) {
+    throw badRequest('code must not contain control characters', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'pattern' } });
+  }
+  return c;
+}
+
+/** The tax class must exist and be a CUSTOMER class; returns its name. */
+async function customerTaxClassName(ctx: Ctx, id: unknown): Promise<string> {
+  const row = typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= INT_MAX ? await getTaxClass(ctx, id) : undefined;
+  if (!row || row.classType !== 'CUSTOMER') {
+    throw badRequest(`taxClassId ${String(id)} is not a customer tax class`, { reason: 'INVALID_TAX_CLASS', details: { field: 'taxClassId' } });
+  }
+  return row.className;
+}
+
+async function lockCodes(ctx: Ctx): Promise<void> {
+  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${CODE_LOCK})`);
+}
+
+async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number): Promise<void> {
+  const same = sql`lower(${customerGroups.code}) = lower(${code})`;
+  const [dup] = await ctx.db
+    .select({ id: customerGroups.id })
+    .from(customerGroups)
+    .where(exceptId === undefined ? same : and(same, ne(customerGroups.id, exceptId)))
+    .limit(1);
+  if (dup) throw conflict(`A customer group with code "${code}" already exists`, { reason: 'GROUP_CODE_TAKEN', details: { field: 'code' } });
+}
+
+async function findGroup(ctx: Ctx, id: number, forUpdate = false): Promise<GroupRow | undefined> {
+  if (!Number.isInteger(id) || id < 0 || id > INT_MAX) return undefined;
+  const q = ctx.db.select().from(customerGroups).where(eq(customerGroups.id, id));
+  const [row] = forUpdate ? await q.for('update') : await q;
+  return row;
+}
+
+/** Groups by code; the whole list, or one page of it. */
+export async function listCustomerGroups(ctx: Ctx, page?: Page): Promise<{ items: CustomerGroupDto[]; total: number }> {
+  const q = ctx.db
+    .select()
+    .from(customerGroups)
+    .orderBy(sql`lower(${customerGroups.code}) collate "C"`, asc(customerGroups.id));
+  const rows = page ? await q.limit(page.size).offset(page.offset) : await q;
+  const total = page ? (await ctx.db.select({ n: count() }).from(customerGroups))[0].n : rows.length;
+  const names = await taxClassNames(ctx, rows.map((r) => r.taxClassId));
+  return { items: rows.map((r) => toDto(r, names.get(r.taxClassId))), total };
+}
+
+export async function getCustomerGroup(ctx: Ctx, id: number): Promise<CustomerGroupDto> {
+  const row = await findGroup(ctx, id);
+  if (!row) throw notFoundError(id);
+  const names = await taxClassNames(ctx, [row.taxClassId]);
+  return toDto(row, names.get(row.taxClassId));
+}
+
+export async function createCustomerGroup(ctx: Ctx, input: CustomerGroupCreateInput): Promise<CustomerGroupDto> {
+  const code = cleanCode(input.code);
+  const taxClassId = input.taxClassId ?? DEFAULT_TAX_CLASS;
+  return withTx(ctx, async (tx) => {
+    const taxClassName = await customerTaxClassName(tx, taxClassId);
+    await lockCodes(tx);
+    await assertCodeFree(tx, code);
+    const [row] = await tx.db.insert(customerGroups).values({ code, taxClassId }).returning();
+    return toDto(row, taxClassName);
+  });
+}
+
+/** Changes the keys that were sent. */
+export async function updateCustomerGroup(ctx: Ctx, id: number, input: CustomerGroupUpdateInput): Promise<CustomerGroupDto> {
+  const code = input.code === undefined ? undefined : cleanCode(input.code);
+  return withTx(ctx, async (tx) => {
+    if (code !== undefined) await lockCodes(tx);
+    const row = await findGroup(tx, id, true);
+    if (!row) throw notFoundError(id);
+    const set: Partial<Pick<GroupRow, 'code' | 'taxClassId'>> = {};
+    if (code !== undefined && code !== row.code) {
+      if (row.id === NOT_LOGGED_IN_GROUP) {
+        throw badRequest(`The code of the ${row.code} group cannot be changed`, { reason: 'GROUP_CODE_LOCKED', details: { field: 'code' } });
+      }
+      await assertCodeFree(tx, code, row.id);
+      set.code = code;
+    }
+    let taxClassName: string | undefined;
+    if (input.taxClassId !== undefined) {
+      taxClassName = await customerTaxClassName(tx, input.taxClassId);
+      set.taxClassId = input.taxClassId;
+    }
+    const updated = Object.keys(set).length
+      ? (await tx.db.update(customerGroups).set(set).where(eq(customerGroups.id, row.id)).returning())[0]
+      : row;
+    taxClassName ??= (await taxClassNames(tx, [updated.taxClassId])).get(updated.taxClassId);
+    return toDto(updated, taxClassName);
+  });
+}
+
+/** The default group of new accounts in each store view, by website (the website's default store view decides). */
+function defaultGroups(ctx: Ctx): { byWebsite: Map<number, number>; all: Set<number>; fallback: number } {
+  const r = ctx.app.settings;
+  const all = new Set<number>();
+  for (const s of r.allStores()) all.add(r.getInt(DEFAULT_GROUP_PATH, s.id));
+  const fallback = r.getInt(DEFAULT_GROUP_PATH);
+  all.add(fallback);
+  const byWebsite = new Map<number, number>();
+  for (const w of r.allWebsites()) {
+    const storeId = (w.defaultGroupId ? r.group(w.defaultGroupId)?.defaultStoreId : undefined) ?? r.allStores().find((s) => s.websiteId === w.id)?.id;
+    byWebsite.set(w.id, storeId === undefined ? fallback : r.getInt(DEFAULT_GROUP_PATH, storeId));
+  }
+  return { byWebsite, all, fallback };
+}
+
+/** Deletes a group; its customers move to their website's default group. Returns how many customers moved. */
+export async function deleteCustomerGroup(ctx: Ctx, id: number): Promise<{ movedCustomers: number }> {
+  try {
+    return await withTx(ctx, async (tx) => {
+      const row = await findGroup(tx, id, true);
+      if (!row) throw notFoundError(id);
+      if (row.id === NOT_LOGGED_IN_GROUP) {
+        throw badRequest(`The ${row.code} group cannot be deleted`, { reason: 'GROUP_NOT_DELETABLE' });
+      }
+      const defaults = defaultGroups(tx);
+      if (defaults.all.has(row.id)) {
+        throw conflict(`The ${row.code} group is the default group of new accounts (${DEFAULT_GROUP_PATH}) and cannot be deleted`, {
+          reason: 'GROUP_IS_DEFAULT',
+        });
+      }
+      let moved = 0;
+      const targets = [...defaults.byWebsite.entries()].map(([websiteId, groupId]) => ({ websiteId, groupId }));
+      for (const target of [...targets, { websiteId: undefined, groupId: defaults.fallback }]) {
+        if (target.groupId === NOT_LOGGED_IN_GROUP || !(await findGroup(tx, target.groupId))) {
+          throw conflict(`The default customer group ${target.groupId} is not a group customers can be in; correct ${DEFAULT_GROUP_PATH} first`, {
+            reason: 'DEFAULT_GROUP_MISSING',
+          });
+        }
+        moved += await moveCustomersToGroup(tx, row.id, target.groupId, target.websiteId);
+      }
+      await tx.db.delete(customerGroups).where(eq(customerGroups.id, row.id));
+      return { movedCustomers: moved };
+    });
+  } catch (err) {
+    if (fromDatabaseError(err)?.reason === 'FOREIGN_KEY') {
+      throw conflict('The customer group is still in use and cannot be deleted', { reason: 'GROUP_IN_USE' });
+    }
+    throw err;
+  }
+}

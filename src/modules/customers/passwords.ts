@@ -1,0 +1,143 @@
+/**
+ * Passwords: change (signed in), forgot (a single-use reset link by mail) and reset with the mailed token.
+ * Reset tokens are random and stored only as their SHA-256; the mail is queued in the transaction that
+ * stores the token, so that there is never a mail without a token or a token without its mail.
+ */
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { hashSecret, randomToken, sha256Hex, verifySecret } from '../../platform/auth/secrets.js';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { queueMail } from '../../platform/outbox.js';
+import { configuredRule } from '../../platform/rate-limit.js';
+import { declareDefaults } from '../../platform/settings.js';
+import { checkPassword, normEmail, requireFields } from './fields.js';
+import type { ForgotPasswordBody, PasswordChangeBody, ResetPasswordBody, SuccessReplyDto } from './schemas.js';
+import { selfId } from './service.js';
+import { customers, passwordResets } from './tables.js';
+
+declareDefaults({
+  'customer/password/reset_link_expiration_period_hours': 1,
+  /** per IP and per email, per hour */
+  'api/rate_limit/forgot_password': 5,
+  /** per IP, per hour */
+  'api/rate_limit/reset_password': 10,
+  /** per IP and per customer, per hour */
+  'api/rate_limit/change_password': 10,
+});
+
+const HOUR = 3600;
+
+function rule(ctx: Ctx, name: string) {
+  return configuredRule(ctx.app.settings, name, HOUR, ctx.store.storeId);
+}
+
+/** POST /customers/me/password. */
+export async function changePassword(ctx: Ctx, body: PasswordChangeBody): Promise<SuccessReplyDto> {
+  const id = selfId(ctx);
+  const limit = rule(ctx, 'change_password');
+  await ctx.app.limiter.consume(limit, `ip:${ctx.ip}`);
+  await ctx.app.limiter.consume(limit, `customer:${id}`);
+  requireFields(body, ['currentPassword', 'newPassword']);
+  const [c] = await ctx.db.select({ hash: customers.passwordHash }).from(customers).where(eq(customers.id, id));
+  if (!c) throw notFound('Customer not found');
+  if (!(await verifySecret(String(body.currentPassword), c.hash))) {
+    throw badRequest('The current password is incorrect', { reason: 'INVALID_CURRENT_PASSWORD', details: { field: 'currentPassword' } });
+  }
+  checkPassword(ctx, String(body.newPassword), 'newPassword');
+  const passwordHash = await hashSecret(String(body.newPassword));
+  await ctx.db.update(customers).set({ passwordHash, updatedAt: ctx.now }).where(eq(customers.id, id));
+  return { success: true, message: 'Your password has been changed' };
+}
+
+function storeName(ctx: Ctx): string {
+  const s = ctx.app.settings;
+  return s.get('general/store_information/name', ctx.store.storeId) || s.store(ctx.store.storeId)?.name || 'our store';
+}
+
+/**
+ * POST /customers/forgot-password. The reply is the same whether or not an account exists; when an active
+ * one does, a reset token is stored and the link mailed.
+ */
+export async function forgotPassword(ctx: Ctx, body: ForgotPasswordBody): Promise<{ email: string }> {
+  const limit = rule(ctx, 'forgot_password');
+  await ctx.app.limiter.consume(limit, `ip:${ctx.ip}`);
+  requireFields(body, ['email']);
+  const email = normEmail(String(body.email));
+  await ctx.app.limiter.consume(limit, `email:${ctx.store.websiteId}:${email}`);
+  const [c] = await ctx.db
+    .select({ id: customers.id, firstname: customers.firstname, lastname: customers.lastname, isActive: customers.isActive })
+    .from(customers)
+    .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email)));
+  if (c?.isActive) {
+    const token = randomToken();
+    const hours = Math.max(1, ctx.app.settings.getInt('customer/password/reset_link_expiration_period_hours', ctx.store.storeId));
+    const link = `${ctx.app.settings.baseUrl(ctx.store.storeId)}customer/account/resetpassword?token=${token}&email=${encodeURIComponent(email)}`;
+    await withTx(ctx, async (tx) => {
+      await tx.db.insert(passwordResets).values({
+        tokenHash: sha256Hex(token),
+        customerId: c.id,
+        expiresAt: new Date(ctx.now.getTime() + hours * HOUR * 1000),
+        createdAt: ctx.now,
+      });
+      await queueMail(tx, {
+        to: email,
+        subject: `Reset your ${storeName(ctx)} password`,
+        template: 'customer/password_reset',
+        text: [
+          `Hello ${c.firstname} ${c.lastname},`,
+          '',
+          `Someone asked to reset the password of your account at ${storeName(ctx)}. To choose a new password, open this link:`,
+          '',
+          link,
+          '',
+          `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this mail; your password stays as it is.`,
+        ].join('\n'),
+      });
+    });
+  }
+  return { email };
+}
+
+const invalidToken = () =>
+  badRequest('The password reset link is invalid or has expired', { reason: 'INVALID_RESET_TOKEN', details: { field: 'resetToken' } });
+
+/**
+ * POST /customers/reset-password. The token is spent by one atomic UPDATE, so that of two requests racing
+ * with it only one succeeds; the customer's other reset tokens are spent with it.
+ */
+export async function resetPassword(ctx: Ctx, body: ResetPasswordBody): Promise<SuccessReplyDto> {
+  await ctx.app.limiter.consume(rule(ctx, 'reset_password'), `ip:${ctx.ip}`);
+  const input = { ...body, resetToken: body.resetToken ?? body.token };
+  requireFields(input, ['email', 'resetToken', 'newPassword']);
+  const email = normEmail(String(input.email));
+  const newPassword = String(input.newPassword);
+  checkPassword(ctx, newPassword, 'newPassword');
+  const tokenHash = sha256Hex(String(input.resetToken).trim());
+  const passwordHash = await hashSecret(newPassword);
+  await withTx(ctx, async (tx) => {
+    const owner = tx.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email)));
+    const spent = await tx.db
+      .update(passwordResets)
+      .set({ usedAt: ctx.now })
+      .where(
+        and(
+          eq(passwordResets.tokenHash, tokenHash),
+          isNull(passwordResets.usedAt),
+          gt(passwordResets.expiresAt, ctx.now),
+          inArray(passwordResets.customerId, owner),
+        ),
+      )
+      .returning({ customerId: passwordResets.customerId });
+    if (!spent.length) throw invalidToken();
+    const customerId = spent[0].customerId;
+    await tx.db.update(customers).set({ passwordHash, updatedAt: ctx.now }).where(eq(customers.id, customerId));
+    await tx.db
+      .update(passwordResets)
+      .set({ usedAt: ctx.now })
+      .where(and(eq(passwordResets.customerId, customerId), isNull(passwordResets.usedAt)));
+  });
+  return { success: true, message: 'Your password has been reset' };
+}
