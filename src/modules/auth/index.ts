@@ -1,6 +1,6 @@
 import type { AppModule } from '../../platform/module.js';
 import { routes } from './rest.js';
-import { install, seedDemo } from './service.js';
+import { install, seedDemo } from './accounts.js';
 
 export const authModule: AppModule = {
   name: 'auth',

@@ -1,19 +1,8 @@
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
 import { LogoutResponse, TokenRequest, TokenResponse } from './schemas.js';
 import * as auth from './service.js';
-
-/** OAuth clients may send their credentials as HTTP Basic. */
-function basicCredentials(req: FastifyRequest): { id: string; secret: string } | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
-  const i = decoded.indexOf(':');
-  if (i < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
-}
 
 export function routes(app: RestApp): void {
   app.post(
@@ -22,13 +11,13 @@ export function routes(app: RestApp): void {
       schema: {
         operationId: 'auth.token',
         tags: ['auth'],
-        summary: 'Get an access token (grants: customer, client_credentials, api_user)',
+        summary: 'Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic',
         body: TokenRequest,
         response: { 200: TokenResponse },
       },
       config: { access: access.public },
     },
-    async (req) => auth.issueToken(req.ctx, req.body, basicCredentials(req)),
+    async (req) => auth.issueToken(req.ctx, req.body, req.headers.authorization),
   );
   app.post(
     '/auth/refresh',

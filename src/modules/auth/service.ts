@@ -1,15 +1,14 @@
 /**
- * Tokens: the three grants of POST /auth/token, refresh, logout (revocation stored in the database so every
- * process refuses a logged-out token), the per-request principal check, and the management of API roles,
- * API users and OAuth clients used by the CLI.
+ * Tokens: the three grants of POST /auth/token (with their rate limits), refresh, logout (revocation stored in
+ * the database so every process refuses a logged-out token) and the per-request principal check. The management
+ * of API roles, API users and OAuth clients is in accounts.ts, re-exported here.
  */
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Actor, Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { rows } from '../../platform/db.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
-import { hashSecret, verifySecret } from '../../platform/auth/secrets.js';
-import { isValidPermission } from '../../platform/auth/access.js';
+import { AppError } from '../../platform/errors.js';
+import { verifySecret } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -98,7 +97,27 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length ? v : undefined;
 }
 
-export async function issueToken(ctx: Ctx, body: TokenRequest, basic?: { id: string; secret: string }): Promise<TokenResponse> {
+/** `%xx` escapes as RFC 6749 2.3.1 asks; a value that is not validly escaped is taken as it is. */
+function formDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+/** OAuth clients may send their credentials as HTTP Basic (`Authorization: Basic base64(id:secret)`). */
+export function basicCredentials(authorization: string | undefined): { id: string; secret: string } | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return undefined;
+  return { id: formDecode(decoded.slice(0, i)), secret: formDecode(decoded.slice(i + 1)) };
+}
+
+export async function issueToken(ctx: Ctx, body: TokenRequest, authorization?: string): Promise<TokenResponse> {
+  const basic = basicCredentials(authorization);
   const grant = str(body.grant_type) ?? str(body.grantType) ?? (basic ? 'client_credentials' : 'customer');
   switch (grant) {
     case 'customer':
@@ -167,22 +186,30 @@ async function authenticateClient(db: Db, clientId: string, secret: string): Pro
   return { principal: 'oauth_client', id: c.id, username: c.clientId, permissions: c.permissions, allowedStoreIds: c.allowed };
 }
 
-/** Revokes the current token until its expiry. */
-async function revoke(ctx: Ctx, jti: string, exp: number): Promise<void> {
-  await ctx.db.insert(revokedTokens).values({ jti, expiresAt: new Date(exp * 1000) }).onConflictDoNothing();
+/** Revokes a token until its expiry; false when it already was (another request got there first). */
+async function revoke(ctx: Ctx, jti: string, exp: number): Promise<boolean> {
+  const res = await ctx.db
+    .insert(revokedTokens)
+    .values({ jti, expiresAt: new Date(exp * 1000) })
+    .onConflictDoNothing()
+    .returning({ jti: revokedTokens.jti });
+  return res.length > 0;
 }
 
-/** A new token for the same principal; the presented one is revoked. */
+/**
+ * A new token for the same principal; the presented one is revoked. A token is exchanged once: of two
+ * concurrent refreshes with the same token one gets the new token, the other 401.
+ */
 export async function refreshToken(ctx: Ctx): Promise<TokenResponse> {
   const a = ctx.actor;
   if (a.kind === 'anonymous') throw authError('Authentication required');
   if (a.kind === 'customer') {
     const c = await getCustomerIdentity(ctx, a.customerId);
     if (!c) throw authError('Account is inactive');
-    await revoke(ctx, a.jti, a.exp);
+    if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
     return issueForCustomer(ctx, c);
   }
-  await revoke(ctx, a.jti, a.exp);
+  if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
   return issueForPrincipal(ctx, {
     principal: a.principal,
     id: a.id,
@@ -228,6 +255,7 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
     if (r.blocked) throw authError('Account is inactive');
     return { kind: 'customer', customerId: id, email: String(claims.email ?? ''), jti: claims.jti, exp: claims.exp };
   }
+  if (claims.type !== 'api_user') throw authError('Invalid or expired token');
   const table = kind === 'api_user' ? sql`api_users` : sql`oauth_clients`;
   const nameCol = kind === 'api_user' ? sql`p.username` : sql`p.client_id`;
   const [r] = await rows<PrincipalRow>(
@@ -261,111 +289,5 @@ export async function purgeExpiredRevocations(db: Db): Promise<void> {
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
 }
 
-// ---- management (CLI, demo seed, tests) ----
-
-function checkPermissions(permissions: string[]): void {
-  const bad = permissions.filter((p) => !isValidPermission(p));
-  if (bad.length) throw badRequest(`Unknown permission(s): ${bad.join(', ')}`);
-}
-
-export async function createRole(db: Db, name: string, permissions: string[]): Promise<number> {
-  checkPermissions(permissions);
-  const [row] = await db.insert(apiRoles).values({ name, permissions }).returning({ id: apiRoles.id });
-  return row.id;
-}
-
-export async function roleIdByName(db: Db, name: string): Promise<number> {
-  const [r] = await db.select({ id: apiRoles.id }).from(apiRoles).where(eq(apiRoles.name, name));
-  if (!r) throw notFound(`Role not found: ${name}`);
-  return r.id;
-}
-
-export async function listRoles(db: Db) {
-  return db.select().from(apiRoles).orderBy(apiRoles.name);
-}
-
-export async function setRolePermissions(db: Db, name: string, permissions: string[]): Promise<void> {
-  checkPermissions(permissions);
-  const res = await db.update(apiRoles).set({ permissions }).where(eq(apiRoles.name, name)).returning({ id: apiRoles.id });
-  if (!res.length) throw notFound(`Role not found: ${name}`);
-}
-
-export async function createApiUser(
-  db: Db,
-  input: { username: string; apiKey: string; role: string; email?: string; allowedStoreIds?: number[] },
-): Promise<number> {
-  if (!/^[A-Za-z0-9._@-]{2,64}$/.test(input.username)) throw badRequest('A username is 2 to 64 letters, digits, . _ @ or -');
-  if (input.apiKey.length < 8) throw badRequest('An API key has at least 8 characters');
-  const roleId = await roleIdByName(db, input.role);
-  const [exists] = await db.select({ id: apiUsers.id }).from(apiUsers).where(eq(apiUsers.username, input.username));
-  if (exists) throw conflict(`API user already exists: ${input.username}`);
-  const [row] = await db
-    .insert(apiUsers)
-    .values({ username: input.username, email: input.email, apiKeyHash: await hashSecret(input.apiKey), roleId, allowedStoreIds: input.allowedStoreIds })
-    .returning({ id: apiUsers.id });
-  return row.id;
-}
-
-export async function createOauthClient(
-  db: Db,
-  input: { clientId: string; secret: string; role: string; name?: string; allowedStoreIds?: number[] },
-): Promise<number> {
-  if (!/^[A-Za-z0-9._-]{2,128}$/.test(input.clientId)) throw badRequest('A client id is 2 to 128 letters, digits, . _ or -');
-  if (input.secret.length < 12) throw badRequest('A client secret has at least 12 characters');
-  const roleId = await roleIdByName(db, input.role);
-  const [exists] = await db.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.clientId, input.clientId));
-  if (exists) throw conflict(`OAuth client already exists: ${input.clientId}`);
-  const [row] = await db
-    .insert(oauthClients)
-    .values({ clientId: input.clientId, name: input.name ?? input.clientId, secretHash: await hashSecret(input.secret), roleId, allowedStoreIds: input.allowedStoreIds })
-    .returning({ id: oauthClients.id });
-  return row.id;
-}
-
-export async function setApiUserActive(db: Db, username: string, active: boolean): Promise<void> {
-  const res = await db.update(apiUsers).set({ isActive: active, updatedAt: new Date() }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
-  if (!res.length) throw notFound(`API user not found: ${username}`);
-}
-
-export async function setApiUserKey(db: Db, username: string, apiKey: string): Promise<void> {
-  if (apiKey.length < 8) throw badRequest('An API key has at least 8 characters');
-  const res = await db.update(apiUsers).set({ apiKeyHash: await hashSecret(apiKey), updatedAt: new Date() }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
-  if (!res.length) throw notFound(`API user not found: ${username}`);
-}
-
-export async function setOauthClientActive(db: Db, clientId: string, active: boolean): Promise<void> {
-  const res = await db.update(oauthClients).set({ isActive: active }).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.id });
-  if (!res.length) throw notFound(`OAuth client not found: ${clientId}`);
-}
-
-export async function listApiUsers(db: Db) {
-  return db
-    .select({ id: apiUsers.id, username: apiUsers.username, email: apiUsers.email, role: apiRoles.name, isActive: apiUsers.isActive, allowedStoreIds: apiUsers.allowedStoreIds })
-    .from(apiUsers)
-    .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
-    .orderBy(apiUsers.username);
-}
-
-export async function listOauthClients(db: Db) {
-  return db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId, name: oauthClients.name, role: apiRoles.name, isActive: oauthClients.isActive })
-    .from(oauthClients)
-    .innerJoin(apiRoles, eq(apiRoles.id, oauthClients.roleId))
-    .orderBy(oauthClients.clientId);
-}
-
-/** Install data: the Administrators role (every permission). */
-export async function install(db: Db): Promise<void> {
-  await db.insert(apiRoles).values({ name: 'Administrators', permissions: ['all'] }).onConflictDoNothing();
-}
-
-export const DEMO_CREDENTIALS = {
-  apiUser: { username: 'demo-admin', apiKey: 'demo-admin-key' },
-  oauthClient: { clientId: 'demo-client', secret: 'demo-client-secret' },
-};
-
-export async function seedDemo(ctx: Ctx): Promise<void> {
-  await createApiUser(ctx.db, { ...DEMO_CREDENTIALS.apiUser, role: 'Administrators', email: 'admin@example.com' });
-  await createOauthClient(ctx.db, { ...DEMO_CREDENTIALS.oauthClient, role: 'Administrators', name: 'Demo integration' });
-}
-
+// roles, API users and OAuth clients (CLI, demo seed, tests) live in accounts.ts
+export * from './accounts.js';
