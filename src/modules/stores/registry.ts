@@ -32,6 +32,8 @@ export class StoreRegistry implements Settings {
   private snap!: Snapshot;
   private timer?: NodeJS.Timeout;
   private loading?: Promise<void>;
+  /** a load queued behind the running one */
+  private queued?: Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -66,12 +68,24 @@ export class StoreRegistry implements Settings {
     this.snap = snap;
   }
 
-  /** Reload now (after a local write). */
+  /**
+   * Reload now (after a local write). A load already running may have read before the caller's write, so
+   * the caller then waits for one more load that starts after it; callers arriving meanwhile share that one.
+   */
   async reload(): Promise<void> {
-    this.loading ??= this.load().finally(() => {
-      this.loading = undefined;
-    });
-    return this.loading;
+    if (!this.loading) {
+      this.loading = this.load().finally(() => {
+        this.loading = undefined;
+      });
+      return this.loading;
+    }
+    this.queued ??= this.loading
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.reload();
+      });
+    return this.queued;
   }
 
   startRefresh(intervalMs: number): void {
@@ -159,17 +173,17 @@ export class StoreRegistry implements Settings {
   // ---- currencies ----
 
   baseCurrency(storeId?: number): string {
-    return this.get('currency/options/base', storeId) ?? 'USD';
+    return (this.get('currency/options/base', storeId) || 'USD').toUpperCase();
   }
 
   displayCurrency(storeId?: number): string {
-    return this.get('currency/options/default', storeId) ?? this.baseCurrency(storeId);
+    return (this.get('currency/options/default', storeId) || this.baseCurrency(storeId)).toUpperCase();
   }
 
   allowedCurrencies(storeId?: number): string[] {
     const base = this.baseCurrency(storeId);
-    const list = this.getList('currency/options/allow', storeId);
-    return list.length ? list : [base];
+    const list = this.getList('currency/options/allow', storeId).map((c) => c.toUpperCase());
+    return list.length ? [...new Set(list)] : [base];
   }
 
   /** Rate from base to target; the base currency is 1; undefined when no rate is known. */

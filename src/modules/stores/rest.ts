@@ -63,10 +63,14 @@ export function routes(app: RestApp): void {
         tags: ['stores'],
         summary: 'Switch store context (validates the code and returns the store to send as X-Store-Code)',
         params: StoreCodeParams,
-        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        body: Type.Object({}, { additionalProperties: false, description: 'optional; the action takes no input' }),
         response: { 201: StoreSwitch },
       },
       config: { access: access.public },
+      // a POST without any body is a switch too (the schema alone would refuse an absent body)
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
     },
     async (req, reply) => reply.code(201).send(stores.switchStore(req.ctx, req.params.storeCode)),
   );

@@ -1,0 +1,296 @@
+/**
+ * `npm run bench`: starts the server as a child process on its own fresh database, runs every scenario of
+ * bench/scenarios.ts with autocannon for a fixed time, prints requests/s and latency, and always stops the
+ * server and removes the database it made.
+ *
+ * Environment:
+ *   DATABASE_URL       a PostgreSQL server (any database on it): the bench creates and drops its own database
+ *                      there; without it the server runs on embedded PGlite in a temporary directory
+ *   BENCH_DURATION     seconds per scenario (default 10)
+ *   BENCH_CONNECTIONS  concurrent connections (default 50)
+ *   BENCH_WARMUP       seconds of unmeasured load before each scenario (default 2; 0 for none)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { DEMO_CUSTOMER, ratios, scenarios, type Scenario } from './scenarios.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function numberEnv(name: string, def: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number of at least ${min}, got "${raw}"`);
+  return n;
+}
+
+const duration = numberEnv('BENCH_DURATION', 10, 1);
+const connections = Math.floor(numberEnv('BENCH_CONNECTIONS', 50, 1));
+const warmup = numberEnv('BENCH_WARMUP', 2, 0);
+
+interface Row {
+  name: string;
+  request: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+/** The database the server will use, and how to get rid of it afterwards. */
+interface BenchDatabase {
+  env: Record<string, string>;
+  describe: string;
+  cleanup(): Promise<void>;
+}
+
+async function postgresDatabase(serverUrl: string): Promise<BenchDatabase> {
+  const name = `commerce_bench_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    describe: `PostgreSQL (database ${name} on ${url.host}, dropped afterwards)`,
+    async cleanup() {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+function pgliteDatabase(): BenchDatabase {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-'));
+  return {
+    env: { DATA_DIR: dir },
+    describe: `embedded PGlite (temporary ${dir}, removed afterwards)`,
+    async cleanup() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+function startServer(port: number, dbEnv: Record<string, string>): Server {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  Object.assign(env, dbEnv, {
+    NODE_ENV: 'development',
+    DEMO: '1',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BENCH_ROUTES: '1',
+    RATE_LIMITS: '0',
+    LOG_LEVEL: 'warn',
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString('utf8'));
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000).unref());
+  if ((await Promise.race([server.exited, timeout])) === 'timeout') {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+}
+
+async function waitReady(base: string, server: Server): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the server exited with code ${exitCode} before it was ready`);
+    try {
+      const r = await fetch(`${base}/ready`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the server was not ready within 180 s');
+}
+
+async function customerToken(base: string): Promise<string> {
+  const r = await fetch(`${base}/api/rest/v2/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_CUSTOMER),
+  });
+  const body = (await r.json()) as { token?: string };
+  if (!r.ok || !body.token) throw new Error(`could not get a customer token: ${r.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+function requestOptions(s: Scenario, token: string) {
+  const headers: Record<string, string> = { accept: 'application/json', ...(s.headers ?? {}) };
+  if (s.auth === 'customer') headers.authorization = `Bearer ${token}`;
+  if (s.body !== undefined) headers['content-type'] = 'application/json';
+  return { method: s.method, headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) };
+}
+
+async function measure(base: string, s: Scenario, token: string, seconds: number): Promise<autocannon.Result> {
+  const result = await autocannon({ url: `${base}${s.path}`, connections, duration: seconds, ...requestOptions(s, token) });
+  await settle(base, s, token);
+  return result;
+}
+
+/**
+ * autocannon stops at the deadline with requests still in flight; the server keeps working on them. One more
+ * request of the same kind queues behind them, so its answer means the backlog is gone and the next run
+ * starts on an idle server.
+ */
+async function settle(base: string, s: Scenario, token: string): Promise<void> {
+  const { method, headers, body } = requestOptions(s, token);
+  const r = await fetch(`${base}${s.path}`, { method, headers, body, signal: AbortSignal.timeout(120_000) });
+  await r.arrayBuffer();
+}
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['scenario', 'request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'];
+  const cells = rows.map((r) => [r.name, r.request, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), String(r.non2xx)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  console.log(pad(header, widths));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(pad(c, widths));
+}
+
+function printRatios(rows: Row[]): boolean {
+  let allMet = true;
+  console.log('');
+  for (const r of ratios) {
+    const a = rows.find((x) => x.name === r.name);
+    const b = rows.find((x) => x.name === r.against);
+    if (!a || !b || !b.rps) continue;
+    const share = a.rps / b.rps;
+    const met = share >= r.target;
+    allMet &&= met;
+    console.log(
+      `${`${r.name} / ${r.against}`.padEnd(28)} ${(share * 100).toFixed(1).padStart(5)} %   (target >= ${(r.target * 100).toFixed(0)} %: ${met ? 'met' : 'MISSED'})`,
+    );
+  }
+  return allMet;
+}
+
+async function main(): Promise<number> {
+  const database = process.env.DATABASE_URL ? await postgresDatabase(process.env.DATABASE_URL) : pgliteDatabase();
+  let server: Server | undefined;
+  const onSignal = () => {
+    server?.child.kill('SIGKILL');
+    void database.cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    console.log(`Database:    ${database.describe}`);
+    console.log(`Load:        ${connections} connections, ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`);
+    server = startServer(port, database.env);
+    await waitReady(base, server);
+    const token = await customerToken(base);
+    console.log('');
+
+    const rows: Row[] = [];
+    for (const s of scenarios) {
+      if (warmup > 0) await measure(base, s, token, warmup);
+      const r = await measure(base, s, token, duration);
+      rows.push({
+        name: s.name,
+        request: `${s.method} ${s.path}`,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors,
+        non2xx: r.non2xx,
+        total: r.requests.total,
+      });
+      process.stderr.write(`  done: ${s.name}\n`);
+    }
+    console.log('');
+    printTable(rows);
+    printRatios(rows);
+    const unmeasured = rows.filter((r) => r.total === 0);
+    if (unmeasured.length) {
+      console.log(`\nNo request of ${unmeasured.map((r) => r.name).join(', ')} completed within ${duration} s: raise BENCH_DURATION or lower BENCH_CONNECTIONS.`);
+    }
+    const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
+    if (failed.length) {
+      console.error(`\nScenarios with errors or non-2xx replies (their numbers do not measure the route): ${failed.map((r) => r.name).join(', ')}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    if (server) {
+      const wasRunning = server.child.exitCode === null && server.child.signalCode === null;
+      await stopServer(server);
+      // a server that died on its own, or did not stop cleanly, shows what it said
+      if (!wasRunning || server.child.exitCode) {
+        process.stderr.write(`server output (exit code ${server.child.exitCode ?? server.child.signalCode}):\n${server.output.join('')}`);
+      }
+    }
+    await database.cleanup();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

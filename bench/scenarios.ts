@@ -1,0 +1,43 @@
+/**
+ * Benchmark scenarios, run in this order by bench/run.ts. Add a scenario for each new hot path; add a ratio
+ * when the scenario has a natural ceiling to compare with (a bare route, a primary-key SELECT).
+ */
+
+export interface Scenario {
+  /** short name, shown in the table and used by ratios */
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** send the demo customer's bearer token */
+  auth?: 'customer';
+  /** JSON body (sent with Content-Type: application/json) */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Ratio {
+  /** scenario measured */
+  name: string;
+  /** scenario it is compared with */
+  against: string;
+  /** the least acceptable requests/s of `name` as a share of `against` */
+  target: number;
+}
+
+const API = '/api/rest/v2';
+
+export const DEMO_CUSTOMER = { email: 'customer@example.com', password: 'Password123!' };
+
+export const scenarios: Scenario[] = [
+  { name: 'bare', method: 'GET', path: '/bench/bare' },
+  { name: 'pk', method: 'GET', path: '/bench/pk' },
+  { name: 'store-config', method: 'GET', path: `${API}/store-config` },
+  { name: 'country', method: 'GET', path: `${API}/countries/US` },
+  { name: 'customers-me', method: 'GET', path: `${API}/customers/me`, auth: 'customer' },
+  { name: 'auth-token', method: 'POST', path: `${API}/auth/token`, body: DEMO_CUSTOMER },
+];
+
+export const ratios: Ratio[] = [
+  { name: 'store-config', against: 'bare', target: 0.4 },
+  { name: 'customers-me', against: 'pk', target: 0.5 },
+];
