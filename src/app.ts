@@ -60,7 +60,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const ownDatabase = !opts.database;
   const database =
     opts.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db` }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db` }));
   const db = database.db;
   await migrate(db);
   await runInstall(db, modules);

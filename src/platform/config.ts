@@ -12,6 +12,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** connections in the PostgreSQL pool of this process */
+  databasePoolMax: number;
   dataDir: string;
   jwtSecret: string;
   jwtTtlSeconds: number;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: int(env, 'PORT', 8080, 0, 65535, problems),
     host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems),
+    databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 1000, problems),
     dataDir: path.resolve(env.DATA_DIR || './var'),
     jwtSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL', 3600, 60, 31_536_000, problems),

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { PGlite } from '@electric-sql/pglite';
@@ -54,6 +54,43 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
+}
+
+interface QueryClient {
+  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** The driver client under a database handle or an open transaction (a pg Pool or PoolClient, PGlite or its transaction). */
+function driverClient(db: Db): { client: QueryClient; named: boolean } {
+  const handle = db as unknown as { $client?: unknown; session?: { client?: unknown } };
+  const client = (handle.$client ?? handle.session?.client) as QueryClient | undefined;
+  if (!client || typeof client.query !== 'function') throw new Error('No driver client under this database handle');
+  return { client, named: client instanceof pg.Pool || client instanceof pg.Client };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A statement for hot read paths: its SQL is built once (on first use, so module-supplied expressions are in
+ * place), PostgreSQL prepares it once per connection under its name, and rows come back as the driver gives
+ * them, with no per-request query building or result mapping. Values are bound to `sql.placeholder(name)`s.
+ * Columns keep the names the SQL gives them, so alias them to the shape the caller wants.
+ */
+export interface Statement<T> {
+  run(db: Db, values: Record<string, unknown>): Promise<T[]>;
+}
+
+export function statement<T>(name: string, build: () => SQL): Statement<T> {
+  let compiled: { sql: string; params: unknown[] } | undefined;
+  return {
+    async run(db, values) {
+      compiled ??= dialect.sqlToQuery(build());
+      const params = fillPlaceholders(compiled.params, values);
+      const { client, named } = driverClient(db);
+      const res = named ? await client.query({ name, text: compiled.sql, values: params }) : await client.query(compiled.sql, params);
+      return res.rows as T[];
+    },
+  };
 }
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');

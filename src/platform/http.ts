@@ -195,6 +195,26 @@ export function installContext(app: FastifyInstance, deps: AuthDeps): void {
   });
 }
 
+/** A JSON body serialized and tagged once, for replies that are the same for every caller until their data changes. */
+export interface PreparedJson {
+  body: string;
+  etag: string;
+}
+
+export function prepareJson(value: unknown): PreparedJson {
+  const body = JSON.stringify(value);
+  return { body, etag: etagOf(body) };
+}
+
+/** Sends a prepared body; the caching hook uses its ETag instead of hashing the body again. */
+export function sendPrepared(reply: FastifyReply, prepared: PreparedJson): FastifyReply {
+  return reply.header('etag', prepared.etag).type('application/json; charset=utf-8').send(prepared.body);
+}
+
+function etagOf(body: string | Buffer): string {
+  return `"${crypto.createHash('md5').update(body).digest('hex')}"`;
+}
+
 const VARY = 'Authorization, Accept, X-Store-Code, X-Currency-Code';
 
 /** ETag on 200 GET replies (304 on a matching If-None-Match) and the Cache-Control rules of the wire reference. */
@@ -218,8 +238,9 @@ export function installHttpCache(app: FastifyInstance): void {
       reply.header('cache-control', cc);
     }
     if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-    const etag = `"${crypto.createHash('md5').update(payload).digest('hex')}"`;
-    reply.header('etag', etag);
+    const given = reply.getHeader('etag');
+    const etag = typeof given === 'string' ? given : etagOf(payload);
+    if (given === undefined) reply.header('etag', etag);
     const inm = req.headers['if-none-match'];
     if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
       reply.code(304);

@@ -3,10 +3,10 @@
  * the database so every process refuses a logged-out token) and the per-request principal check. The management
  * of API roles, API users and OAuth clients is in accounts.ts, re-exported here.
  */
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Actor, Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
-import { rows } from '../../platform/db.js';
+import { statement } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { verifySecret } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
@@ -239,6 +239,23 @@ interface PrincipalRow extends Record<string, unknown> {
  * Checks, on every authenticated request and in one query, that the token is not revoked and its subject
  * is still allowed; API principals' permissions and store scope are read afresh from the database.
  */
+/** Every authenticated customer request runs this, so it is a prepared statement. */
+const customerTokenState = statement<PrincipalRow>(
+  'auth_customer_token_state',
+  () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked,
+                   EXISTS (SELECT 1 FROM auth_blocked_subjects WHERE subject = ${sql.placeholder('sub')}) AS blocked`,
+);
+
+const adminTokenState = (name: string, table: SQL, nameCol: SQL) =>
+  statement<PrincipalRow>(
+    name,
+    () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked, false AS blocked,
+                     ${nameCol} AS username, p.is_active, r.permissions, p.allowed_store_ids
+                FROM ${table} p JOIN api_roles r ON r.id = p.role_id WHERE p.id = ${sql.placeholder('id')}`,
+  );
+const apiUserTokenState = adminTokenState('auth_api_user_token_state', sql`api_users`, sql`p.username`);
+const oauthClientTokenState = adminTokenState('auth_oauth_client_token_state', sql`oauth_clients`, sql`p.client_id`);
+
 export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Actor> {
   const m = /^(customer|api_user|oauth_client)_(\d+)$/.exec(claims.sub);
   if (!m) throw authError('Invalid or expired token');
@@ -246,24 +263,13 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
   const id = Number(m[2]);
   if (kind === 'customer') {
     if (claims.type !== 'customer') throw authError('Invalid or expired token');
-    const [r] = await rows<PrincipalRow>(
-      db,
-      sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti}) AS revoked,
-                 EXISTS (SELECT 1 FROM auth_blocked_subjects WHERE subject = ${claims.sub}) AS blocked`,
-    );
+    const [r] = await customerTokenState.run(db, { jti: claims.jti, sub: claims.sub });
     if (r.revoked) throw authError('Token has been revoked');
     if (r.blocked) throw authError('Account is inactive');
     return { kind: 'customer', customerId: id, email: String(claims.email ?? ''), jti: claims.jti, exp: claims.exp };
   }
   if (claims.type !== 'api_user') throw authError('Invalid or expired token');
-  const table = kind === 'api_user' ? sql`api_users` : sql`oauth_clients`;
-  const nameCol = kind === 'api_user' ? sql`p.username` : sql`p.client_id`;
-  const [r] = await rows<PrincipalRow>(
-    db,
-    sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti}) AS revoked, false AS blocked,
-               ${nameCol} AS username, p.is_active, r.permissions, p.allowed_store_ids
-          FROM ${table} p JOIN api_roles r ON r.id = p.role_id WHERE p.id = ${id}`,
-  );
+  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, { jti: claims.jti, id });
   if (!r) throw authError('Invalid or expired token');
   if (r.revoked) throw authError('Token has been revoked');
   if (!r.is_active) throw authError('Account is inactive');

@@ -26,6 +26,8 @@ interface Snapshot {
   rates: Map<string, Decimal>;
   /** resolved store contexts keyed by `storeId:currency` */
   contexts: Map<string, StoreContext>;
+  /** values derived from this snapshot (see `memo`) */
+  memo: Map<string, unknown>;
 }
 
 export class StoreRegistry implements Settings {
@@ -57,6 +59,7 @@ export class StoreRegistry implements Settings {
       config: new Map(cfg.map((c) => [`${c.scope}:${c.scopeId}:${c.path}`, c.value])),
       rates: new Map(rates.map((r) => [`${r.base}:${r.target}`, dec(r.rate)])),
       contexts: new Map(),
+      memo: new Map(),
     };
     const defaultWebsite = ws.find((w) => w.isDefault) ?? ws.sort((a, b) => a.id - b.id)[0];
     const defaultGroup = defaultWebsite?.defaultGroupId ? snap.groups.get(defaultWebsite.defaultGroupId) : undefined;
@@ -97,6 +100,18 @@ export class StoreRegistry implements Settings {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * A value derived only from stores and config (a serialized store-config body, say), computed once per
+   * snapshot: it is rebuilt after the next reload, so it never outlives the data it came from.
+   */
+  memo<T>(key: string, build: () => T): T {
+    const memo = this.snap.memo;
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = build();
+    memo.set(key, value);
+    return value;
   }
 
   // ---- stores ----

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
+import { prepareJson, sendPrepared } from '../../platform/http.js';
 import { collectionResponse, sendCollection } from '../../platform/pagination.js';
 import { Currency, Store, StoreCodeParams, StoreConfig, StoreSwitch } from './schemas.js';
 import * as stores from './service.js';
@@ -12,7 +13,8 @@ export function routes(app: RestApp): void {
       schema: { operationId: 'stores.config', tags: ['stores'], summary: 'Configuration of the current store', response: { 200: StoreConfig } },
       config: { access: access.public, publicCache: true },
     },
-    async (req) => stores.storeConfig(req.ctx),
+    async (req, reply) =>
+      sendPrepared(reply, req.ctx.app.settings.memo(`store-config:${req.ctx.store.storeId}`, () => prepareJson(stores.storeConfig(req.ctx)))),
   );
   app.get(
     '/:storeCode/config',
@@ -26,7 +28,10 @@ export function routes(app: RestApp): void {
       },
       config: { access: access.public, publicCache: true },
     },
-    async (req) => stores.storeConfig(req.ctx, req.params.storeCode),
+    async (req, reply) => {
+      const code = req.params.storeCode.toLowerCase();
+      return sendPrepared(reply, req.ctx.app.settings.memo(`store-config:${code}`, () => prepareJson(stores.storeConfig(req.ctx, req.params.storeCode))));
+    },
   );
   app.get(
     '/stores',
