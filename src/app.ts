@@ -21,6 +21,7 @@ import { installIdempotency, purgeIdempotency } from './platform/idempotency.js'
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
+import { mediaFileRoutes } from './platform/files.js';
 import type { RestApp } from './platform/module.js';
 import { modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
@@ -156,7 +157,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     },
     { prefix: API_PREFIX },
   );
-  await installGraphql(app, modules.flatMap((m) => (m.graphql ? [m.graphql] : [])));
+  await installGraphql(app, modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : [])));
 
   app.get(
     `${API_PREFIX}/openapi.json`,
@@ -167,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  mediaFileRoutes(app, config);
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await db.execute(sql`SELECT 1`);

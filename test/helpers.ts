@@ -36,8 +36,28 @@ function templateKey(): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/** Where test apps keep media files: one folder per test process, removed when it exits. */
+let testDataDir: string | undefined;
+function defaultDataDir(): string {
+  if (!testDataDir) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-test-data-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    testDataDir = dir;
+  }
+  return testDataDir;
+}
+
+/** Demo credentials and store setup, without the demo catalog (tests make the products they need). */
 export function testConfig(env: Record<string, string> = {}) {
-  return loadConfig({ NODE_ENV: 'test', DEMO: '1', RATE_LIMITS: '0', PUBLIC_URL: 'http://shop.test', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    DEMO: '1',
+    DEMO_CATALOG: '0',
+    RATE_LIMITS: '0',
+    PUBLIC_URL: 'http://shop.test',
+    DATA_DIR: defaultDataDir(),
+    ...env,
+  });
 }
 
 async function pgliteTemplate(): Promise<Blob> {

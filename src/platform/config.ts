@@ -12,6 +12,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** demo mode also seeds the demo catalog (products, categories, images) */
+  demoCatalog: boolean;
   /** connections in the PostgreSQL pool of this process */
   databasePoolMax: number;
   dataDir: string;
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const config: AppConfig = {
     env: nodeEnv,
     demo,
+    demoCatalog: demo && bool(env, 'DEMO_CATALOG', true, problems),
     port: int(env, 'PORT', 8080, 0, 65535, problems),
     host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems),

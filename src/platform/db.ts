@@ -20,6 +20,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** Statements sent through this database so far (tests assert that a read takes a fixed number of queries). */
+  queryCount(): number;
   close(): Promise<void>;
   /** The embedded instance, when there is one (tests dump and load it). */
   pglite?: PGlite;
@@ -34,20 +36,38 @@ export interface DatabaseOptions {
   poolMax?: number;
 }
 
+interface QueryCounter {
+  n: number;
+  logger: { logQuery(): void };
+}
+
+/** Counters by driver client: the query builder reports through its logger, `statement` counts itself. */
+const counters = new WeakMap<object, QueryCounter>();
+
+function countFor(client: object): QueryCounter {
+  const counter: QueryCounter = { n: 0, logger: { logQuery: () => void counter.n++ } };
+  counters.set(client, counter);
+  return counter;
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 20 });
+    // Named statements (see `statement`) are the hot reads: plan them once per connection instead of on every
+    // execution. Their parameters are keys and ids, where one plan serves every value.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 20, options: '-c plan_cache_mode=force_generic_plan' });
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it */
     });
-    const db = drizzlePg({ client: pool }) as unknown as Db;
-    return { kind: 'postgres', db, close: () => pool.end() };
+    const counter = countFor(pool);
+    const db = drizzlePg({ client: pool, logger: counter.logger }) as unknown as Db;
+    return { kind: 'postgres', db, queryCount: () => counter.n, close: () => pool.end() };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
   await client.waitReady;
-  const db = drizzlePglite({ client }) as unknown as Db;
-  return { kind: 'pglite', db, pglite: client, close: () => client.close() };
+  const counter = countFor(client);
+  const db = drizzlePglite({ client, logger: counter.logger }) as unknown as Db;
+  return { kind: 'pglite', db, pglite: client, queryCount: () => counter.n, close: () => client.close() };
 }
 
 /** Rows of a raw statement, whichever driver ran it. */
@@ -87,6 +107,8 @@ export function statement<T>(name: string, build: () => SQL): Statement<T> {
       compiled ??= dialect.sqlToQuery(build());
       const params = fillPlaceholders(compiled.params, values);
       const { client, named } = driverClient(db);
+      const counter = counters.get(client);
+      if (counter) counter.n++;
       const res = named ? await client.query({ name, text: compiled.sql, values: params }) : await client.query(compiled.sql, params);
       return res.rows as T[];
     },

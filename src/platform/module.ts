@@ -12,7 +12,7 @@ export interface AppModule {
   name: string;
   /** REST routes, registered under /api/rest/v2 */
   routes?: (app: RestApp) => void;
-  graphql?: GraphqlContribution;
+  graphql?: GraphqlContribution | GraphqlContribution[];
   /** Install data every database needs (default store, groups); runs once per version. */
   install?: { version: number; run(db: Db): Promise<void> };
   /** Demo data, seeded on the first start of an empty database in demo mode. */

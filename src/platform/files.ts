@@ -1,0 +1,487 @@
+/**
+ * Files under `${DATA_DIR}/media`: safe relative paths (no way out of the root, by name or by symlink), atomic
+ * writes, deletes, and the public GET /media/* route that serves the public folders (product and category
+ * images, WYSIWYG uploads). Customer-uploaded option files (media/custom_options) and downloadable products
+ * (media/downloadable) live outside the public folders and are never served by that route.
+ * Also a guarded fetch of a remote file (http/https only, size and time limits, private addresses refused).
+ */
+import crypto from 'node:crypto';
+import dns from 'node:dns';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, badRequest } from './errors.js';
+
+/** The media root's folder under DATA_DIR. */
+export const MEDIA_DIR = 'media';
+
+export interface PublicMediaFolder {
+  /** a folder under the media root, e.g. `catalog/product` */
+  prefix: string;
+  /** Cache-Control max-age, seconds */
+  maxAge: number;
+}
+
+/**
+ * Folders GET /media/* serves. Product images never change under a name (every upload gets a new one), so
+ * they are cacheable for a year; files in the other folders may be replaced under the same name.
+ */
+export const PUBLIC_MEDIA_FOLDERS: readonly PublicMediaFolder[] = [
+  { prefix: 'catalog/product', maxAge: 31_536_000 },
+  { prefix: 'catalog/category', maxAge: 86_400 },
+  { prefix: 'wysiwyg', maxAge: 86_400 },
+];
+
+/** Private folders (never public): files customers upload for custom options, and downloadable products. */
+export const CUSTOM_OPTIONS_DIR = 'custom_options';
+export const DOWNLOADABLE_DIR = 'downloadable';
+
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+};
+
+/** The content type of a public media file, from its extension; undefined for anything else. */
+export function mediaContentType(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  return CONTENT_TYPES[name.slice(dot + 1).toLowerCase()];
+}
+
+export interface FilesConfig {
+  dataDir: string;
+}
+
+export function mediaRoot(config: FilesConfig): string {
+  return path.resolve(config.dataDir, MEDIA_DIR);
+}
+
+const MAX_PATH = 1024;
+
+function invalidPath(why: string): AppError {
+  return badRequest(`Invalid file path: ${why}`, { reason: 'INVALID_PATH' });
+}
+
+/**
+ * Checks a path relative to the media root and returns it with `/` separators. Refused (400): empty or
+ * absolute paths, `.` and `..` segments, empty segments, hidden names (a leading dot, as temporary files
+ * have), backslashes, colons, control characters (NUL included) and `%` (an encoded separator or dot that
+ * survived decoding).
+ */
+export function checkRelativePath(rel: string): string {
+  if (typeof rel !== 'string' || rel.length === 0) throw invalidPath('empty');
+  if (rel.length > MAX_PATH) throw invalidPath('too long');
+  if (/[\u0000-\u001f\u007f]/.test(rel)) throw invalidPath('control characters');
+  if (rel.includes('\\')) throw invalidPath('backslash');
+  if (rel.includes('%')) throw invalidPath('encoded characters');
+  if (rel.includes(':')) throw invalidPath('colon');
+  if (rel.startsWith('/')) throw invalidPath('absolute path');
+  const segments = rel.split('/');
+  for (const s of segments) {
+    if (s === '') throw invalidPath('empty segment');
+    if (s === '.' || s === '..') throw invalidPath('relative segment');
+    if (s.startsWith('.')) throw invalidPath('hidden name');
+    if (s.length > 255) throw invalidPath('name too long');
+  }
+  return segments.join('/');
+}
+
+function isInside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root + path.sep);
+}
+
+async function realRootOf(root: string): Promise<string> {
+  try {
+    return await fsp.realpath(root);
+  } catch {
+    return root;
+  }
+}
+
+/**
+ * The absolute path of `rel` under the media root. The real path of the file (or, when it does not exist yet,
+ * of its nearest existing ancestor) must be inside the real root, so a symlink cannot lead out (400).
+ */
+export async function resolveMediaPath(config: FilesConfig, rel: string): Promise<string> {
+  const clean = checkRelativePath(rel);
+  const root = mediaRoot(config);
+  const abs = path.join(root, ...clean.split('/'));
+  const realRoot = await realRootOf(root);
+  let probe = abs;
+  for (;;) {
+    let real: string | undefined;
+    try {
+      real = await fsp.realpath(probe);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw invalidPath('unreadable');
+    }
+    if (real !== undefined) {
+      if (!isInside(realRoot, real)) throw invalidPath('outside the media folder');
+      return abs;
+    }
+    if (probe === root) return abs; // nothing of the root exists yet
+    probe = path.dirname(probe);
+  }
+}
+
+/**
+ * Writes a file atomically: a temporary file in the same folder, then renamed over the target. With
+ * `exclusive`, an existing file is left alone and false is returned (the new name is taken).
+ */
+export async function writeMediaFile(config: FilesConfig, rel: string, data: Buffer, opts: { exclusive?: boolean } = {}): Promise<boolean> {
+  const abs = await resolveMediaPath(config, rel);
+  const dir = path.dirname(abs);
+  await fsp.mkdir(dir, { recursive: true });
+  // the folders just made must still be inside the root
+  await resolveMediaPath(config, rel);
+  const tmp = path.join(dir, `.${path.basename(abs)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  await fsp.writeFile(tmp, data, { flag: 'wx', mode: 0o644 });
+  try {
+    if (opts.exclusive) {
+      try {
+        await fsp.link(tmp, abs);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw err;
+      }
+    } else {
+      await fsp.rename(tmp, abs);
+    }
+    return true;
+  } finally {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Deletes a file; true when there was one. */
+export async function deleteMediaFile(config: FilesConfig, rel: string): Promise<boolean> {
+  const abs = await resolveMediaPath(config, rel);
+  try {
+    await fsp.unlink(abs);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EPERM') return false;
+    throw err;
+  }
+}
+
+export interface MediaFileInfo {
+  path: string;
+  size: number;
+  mtime: Date;
+}
+
+/** A regular file under the media root, or undefined when it is missing (or the path is refused). */
+export async function statMediaFile(config: FilesConfig, rel: string): Promise<MediaFileInfo | undefined> {
+  let abs: string;
+  try {
+    abs = await resolveMediaPath(config, rel);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await fsp.stat(abs);
+    if (!st.isFile()) return undefined;
+    return { path: abs, size: st.size, mtime: st.mtime };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A read stream of a file found by statMediaFile. */
+export function openMediaStream(file: MediaFileInfo): fs.ReadStream {
+  return fs.createReadStream(file.path);
+}
+
+// ---- the public route ----
+
+/** The public folder a path is in, if any. */
+export function publicFolderOf(rel: string): PublicMediaFolder | undefined {
+  return PUBLIC_MEDIA_FOLDERS.find((f) => rel.startsWith(`${f.prefix}/`));
+}
+
+function sendNotFound(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({ error: 'not_found', message: 'Not Found', code: 404 });
+}
+
+/** Percent-encoded separators, dots and NUL in the raw request path. */
+const ENCODED_TRICK = /%(2f|5c|2e|00)/i;
+
+function etagOf(file: MediaFileInfo): string {
+  return `"${file.size.toString(16)}-${Math.floor(file.mtime.getTime()).toString(16)}"`;
+}
+
+function notModified(headers: Record<string, string | string[] | undefined>, etag: string, mtime: Date): boolean {
+  const inm = headers['if-none-match'];
+  if (typeof inm === 'string') return inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === etag);
+  const ims = headers['if-modified-since'];
+  if (typeof ims === 'string') {
+    const since = Date.parse(ims);
+    return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) <= Math.floor(since / 1000);
+  }
+  return false;
+}
+
+/**
+ * GET (and HEAD) /media/<path>: files in the public media folders, with a content type from the extension,
+ * ETag, Last-Modified and a public Cache-Control. Anything missing, outside those folders or refused as a
+ * path is a 404 in the error shape.
+ */
+export function mediaFileRoutes(app: FastifyInstance, config: FilesConfig): void {
+  app.get('/media/*', { schema: { hide: true } }, async (req, reply) => {
+    const rawPath = req.url.split('?')[0];
+    if (ENCODED_TRICK.test(rawPath)) return sendNotFound(reply);
+    const rel = (req.params as Record<string, string | undefined>)['*'] ?? '';
+    let clean: string;
+    try {
+      clean = checkRelativePath(rel);
+    } catch {
+      return sendNotFound(reply);
+    }
+    const folder = publicFolderOf(clean);
+    const type = mediaContentType(clean);
+    if (!folder || !type) return sendNotFound(reply);
+    const file = await statMediaFile(config, clean);
+    if (!file) return sendNotFound(reply);
+    const etag = etagOf(file);
+    reply
+      .header('etag', etag)
+      .header('last-modified', file.mtime.toUTCString())
+      .header('cache-control', `public, max-age=${folder.maxAge}`)
+      .header('x-content-type-options', 'nosniff');
+    if (notModified(req.headers, etag, file.mtime)) return reply.code(304).send();
+    return reply.type(type).header('content-length', file.size).send(openMediaStream(file));
+  });
+}
+
+// ---- remote files ----
+
+const BLOCKED = new net.BlockList();
+for (const [addr, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  BLOCKED.addSubnet(addr, prefix, 'ipv4');
+}
+for (const [addr, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+] as const) {
+  BLOCKED.addSubnet(addr, prefix, 'ipv6');
+}
+
+/** Loopback, private, link-local, shared, reserved and multicast addresses (IPv4-mapped IPv6 included). */
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const lower = address.toLowerCase();
+  // IPv4 embedded in IPv6: ::ffff:a.b.c.d, ::a.b.c.d, NAT64 64:ff9b::a.b.c.d
+  const embedded = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (embedded) return isPrivateAddress(embedded[1]);
+  const hexMapped = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hexMapped) {
+    const hi = parseInt(hexMapped[1], 16);
+    const lo = parseInt(hexMapped[2], 16);
+    return isPrivateAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  }
+  return BLOCKED.check(address, 'ipv6');
+}
+
+export interface FetchOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** the field named in error messages */
+  field: string;
+  maxRedirects?: number;
+}
+
+export interface FetchedFile {
+  data: Buffer;
+  contentType?: string;
+  /** the last URL fetched (after redirects) */
+  url: string;
+}
+
+class RemoteRefusal extends Error {
+  constructor(readonly appError: AppError) {
+    super(appError.message);
+  }
+}
+
+/** A DNS lookup that refuses private addresses, so that the checked address is the one connected to. */
+function guardedLookup(allowPrivate: boolean, field: string): net.LookupFunction {
+  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err);
+      const list = addresses as dns.LookupAddress[];
+      if (!list.length) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }));
+      if (!allowPrivate && list.some((a) => isPrivateAddress(a.address))) {
+        return callback(new RemoteRefusal(badRequest(`${field} points to a private or loopback address`, { reason: 'URL_NOT_ALLOWED', details: { field } })));
+      }
+      if (options.all) return callback(null, list);
+      return callback(null, list[0].address, list[0].family);
+    });
+  }) as unknown as net.LookupFunction;
+}
+
+function checkUrl(raw: string, field: string, allowPrivate: boolean): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw badRequest(`${field} is not a valid URL`, { reason: 'INVALID_URL', details: { field } });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw badRequest(`${field} must be an http or https URL`, { reason: 'INVALID_URL', details: { field } });
+  }
+  if (u.username || u.password) throw badRequest(`${field} must not carry credentials`, { reason: 'INVALID_URL', details: { field } });
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && (net.isIP(host) ? isPrivateAddress(host) : /^localhost$|\.localhost$/i.test(host))) {
+    throw badRequest(`${field} points to a private or loopback address`, { reason: 'URL_NOT_ALLOWED', details: { field } });
+  }
+  return u;
+}
+
+function tooLarge(field: string, maxBytes: number): AppError {
+  return new AppError('payload_too_large', `${field}: the file is larger than ${maxBytes} bytes`, { reason: 'FILE_TOO_LARGE', details: { field, maxBytes } });
+}
+
+function fetchOnce(u: URL, opts: FetchOptions, deadline: number): Promise<{ redirect?: string; file?: FetchedFile }> {
+  return new Promise((resolve, reject) => {
+    const remaining = Math.max(1, deadline - Date.now());
+    const mod = u.protocol === 'https:' ? https : http;
+    const fail = (err: unknown) => {
+      if (err instanceof RemoteRefusal) return reject(err.appError);
+      if (err instanceof AppError) return reject(err);
+      const msg = err instanceof Error ? err.message : String(err);
+      reject(badRequest(`${opts.field} could not be fetched: ${msg}`, { reason: 'URL_FETCH_FAILED', details: { field: opts.field } }));
+    };
+    const req = mod.get(
+      u,
+      {
+        lookup: guardedLookup(opts.allowPrivate, opts.field),
+        timeout: remaining,
+        headers: { accept: 'image/*,*/*;q=0.5', 'user-agent': 'commerce-api media fetcher' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          resolve({ redirect: res.headers.location });
+          return;
+        }
+        if (status < 200 || status >= 300) {
+          res.resume();
+          fail(new Error(`HTTP ${status}`));
+          return;
+        }
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > opts.maxBytes) {
+          req.destroy();
+          fail(tooLarge(opts.field, opts.maxBytes));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > opts.maxBytes) {
+            req.destroy();
+            fail(tooLarge(opts.field, opts.maxBytes));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const ct = res.headers['content-type'];
+          resolve({ file: { data: Buffer.concat(chunks), contentType: typeof ct === 'string' ? ct : undefined, url: u.toString() } });
+        });
+        res.on('error', fail);
+        res.on('close', () => {
+          if (!res.complete) fail(new Error('connection closed'));
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error('timed out'));
+    }, remaining);
+    timer.unref();
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', fail);
+    req.on('close', () => clearTimeout(timer));
+  });
+}
+
+/**
+ * Fetches a file over http or https. Refused (400): other schemes, credentials in the URL, private and
+ * loopback addresses (unless allowed; checked on every address connected to, redirects included), errors and
+ * non-2xx answers, more than `maxRedirects` redirects, the time limit. Larger than `maxBytes`: 413.
+ */
+export async function fetchRemoteFile(rawUrl: string, opts: FetchOptions): Promise<FetchedFile> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let u = checkUrl(rawUrl, opts.field, opts.allowPrivate);
+  for (let hop = 0; ; hop++) {
+    const res = await fetchOnce(u, opts, deadline);
+    if (res.file) return res.file;
+    if (hop >= (opts.maxRedirects ?? 3)) {
+      throw badRequest(`${opts.field} could not be fetched: too many redirects`, { reason: 'URL_FETCH_FAILED', details: { field: opts.field } });
+    }
+    let next: string;
+    try {
+      next = new URL(res.redirect!, u).toString();
+    } catch {
+      throw badRequest(`${opts.field} could not be fetched: invalid redirect`, { reason: 'URL_FETCH_FAILED', details: { field: opts.field } });
+    }
+    u = checkUrl(next, opts.field, opts.allowPrivate);
+  }
+}
+
+// ---- downloads ----
+
+/**
+ * A Content-Disposition header that makes the browser save the file under (a clean form of) its original
+ * name: an ASCII fallback plus the UTF-8 name, with no path, quotes, control or separator characters.
+ */
+export function attachmentDisposition(name: string): string {
+  const base = (name.split(/[/\\]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f"*:<>?|;]/g, '')
+    .trim()
+    .slice(0, 200);
+  const clean = base.replace(/^\.+/, '') || 'download';
+  const ascii = clean.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/[%\\]/g, '_');
+  const encoded = encodeURIComponent(clean).replace(/['()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
