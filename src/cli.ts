@@ -16,6 +16,7 @@ import { installState } from './platform/tables.js';
 import type { Ctx } from './platform/context.js';
 import type { ConfigScope } from './platform/settings.js';
 import { modules } from './modules/index.js';
+import { generateProducts } from './modules/catalog/generate.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { deleteConfig, setConfig } from './modules/stores/service.js';
 import * as auth from './modules/auth/accounts.js';
@@ -281,6 +282,21 @@ const commands: Record<string, Command> = {
       const value = registry.get(path, storeId);
       if (value === undefined) throw notFound(`${path} is not set`);
       out(value);
+    },
+  },
+  'catalog:generate': {
+    usage: 'catalog:generate --count <n>',
+    summary: 'add <n> generated simple products (skus GEN-000001, ...) with prices, stock and categories, for load tests',
+    options: { count: { type: 'string' } },
+    async run(env, opts) {
+      const count = Number(required(opts, 'count'));
+      if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new UsageError('--count must be a whole number from 1 to 1000000');
+      const started = Date.now();
+      await generateProducts(env.ctx(), count, ({ done, total }) => {
+        process.stderr.write(`\r  ${done} / ${total} products (${Math.round((done / total) * 100)} %)`);
+      });
+      process.stderr.write('\n');
+      out(`Added ${count} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     },
   },
   'demo:seed': {

@@ -1,0 +1,119 @@
+/**
+ * Product reads: one product with all its detail (GET /products/{id}) and the product listing (GET /products),
+ * in the request's store view and response currency.
+ *
+ * - Storefront callers (anonymous, customers, principals without products/read) see only products enabled in
+ *   their store view and assigned to their website; a product that is not visible individually is a 404, and
+ *   listings hold only catalog-visible products (search-visible ones when searching).
+ * - Backend readers (products/read) see every product, backend-only fields, and prices in the base currency.
+ * - The detail is one prepared statement; a listing page is one query (plus one for `fullDetail`), a prepared
+ *   statement when it filters nothing and sorts by name.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Ctx } from '../../platform/context.js';
+import { rows, statement, type Statement } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
+import { products } from './tables.js';
+import { isUnfiltered, listingOrder, listingParams, listingWhere, nameOrder, readValues, unfilteredWhere } from './products-listing.js';
+import { detailFields, readView, resolveDetail, toProductDto, type BaseRow, type DetailSqlRow } from './products-mapper.js';
+import { baseColumns, detailColumns, placeholderParams, readable, readValueParams } from './products-read-sql.js';
+import type { ProductDto, ProductListQueryT } from './products-schemas.js';
+
+const INT_MAX = 2147483647;
+
+const detailStatement = statement<BaseRow & DetailSqlRow>(
+  'catalog_product_detail',
+  () => sql`SELECT ${baseColumns(products, placeholderParams)}, ${detailColumns(placeholderParams)}
+    FROM ${products} WHERE ${products.id} = ${sql.placeholder('id')}::int AND ${readable(placeholderParams)}`,
+);
+
+/** Detail of several products at once (list items with fullDetail), by id. */
+const detailManyStatement = statement<DetailSqlRow>(
+  'catalog_product_detail_many',
+  () => sql`SELECT ${products.id} AS "id", ${detailColumns(placeholderParams)}
+    FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('ids')}::int[])`,
+);
+
+const productNotFound = () => notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+
+/** One product with its detail. Storefront callers get 404 for a product they may not see. */
+export async function getProduct(ctx: Ctx, id: number): Promise<ProductDto> {
+  if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw productNotFound();
+  const view = readView(ctx);
+  const [row] = await detailStatement.run(ctx.db, { ...readValueParams(readValues(ctx)), id });
+  if (!row) throw productNotFound();
+  return { ...toProductDto(view, row), ...detailFields(view, row, resolveDetail(row)) };
+}
+
+/**
+ * One page of the listing: the page's ids picked by a top-N sort with the total counted over the same rows (a
+ * window over the filtered rows, computed before the LIMIT), then the columns of those rows only, in the same
+ * order. `order` names the outer `products` row too, which is the same product.
+ */
+function pageSql(columns: SQL, where: SQL, order: SQL, limit: SQL, offset: SQL): SQL {
+  return sql`SELECT ${columns}, pg.total::int AS "total"
+    FROM (SELECT ${products.id} AS pid, count(*) OVER () AS total FROM ${products} WHERE ${where}
+      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) pg
+    JOIN ${products} ON ${products.id} = pg.pid
+    ORDER BY ${order}`;
+}
+
+/** The listing without filters in the default order, for any caller: one prepared statement per direction. */
+const unfilteredStatements = Object.fromEntries(
+  (['ASC', 'DESC'] as const).map((dir) => [
+    dir,
+    statement<BaseRow & { total: number }>(`catalog_product_list_${dir.toLowerCase()}`, () =>
+      pageSql(
+        baseColumns(products, placeholderParams),
+        unfilteredWhere(placeholderParams),
+        nameOrder(placeholderParams, sql.raw(dir)),
+        sql`${sql.placeholder('limit')}::int`,
+        sql`${sql.placeholder('offset')}::int`,
+      ),
+    ),
+  ]),
+) as Record<'ASC' | 'DESC', Statement<BaseRow & { total: number }>>;
+
+/**
+ * A page of products: the filters and visibility rules of `listingWhere`, ordered by `listingOrder`
+ * (name by default; relevance first when searching), 20 per page, at most 100.
+ */
+export async function listProducts(ctx: Ctx, query: ProductListQueryT): Promise<{ result: CollectionResult<ProductDto>; page: Page }> {
+  const page = pageOf(query, { defaultSize: 20, maxSize: 100 });
+  const view = readView(ctx);
+  let found: (BaseRow & { total: number })[];
+  let where: SQL | undefined;
+  if (isUnfiltered(query)) {
+    const dir = (query.sortDir ?? 'asc').toLowerCase() === 'desc' ? 'DESC' : 'ASC';
+    found = await unfilteredStatements[dir].run(ctx.db, { ...readValueParams(readValues(ctx)), limit: page.size, offset: page.offset });
+  } else {
+    where = await listingWhere(ctx, query);
+    const order = listingOrder(ctx, query);
+    found = await rows<BaseRow & { total: number }>(
+      ctx.db,
+      pageSql(baseColumns(products, listingParams(ctx)), where, order, sql`${page.size}::int`, sql`${page.offset}::int`),
+    );
+  }
+  let total = found.length ? Number(found[0].total) : 0;
+  if (!found.length && page.offset > 0) {
+    // past the last page: the window saw no row, so count on its own
+    where ??= await listingWhere(ctx, query);
+    const [c] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM ${products} WHERE ${where}`);
+    total = Number(c?.n ?? 0);
+  }
+  let details: Map<number, DetailSqlRow> | undefined;
+  if ((query.fullDetail === '1' || query.fullDetail === 'true') && found.length) {
+    const list = await detailManyStatement.run(ctx.db, {
+      ...readValueParams(readValues(ctx)),
+      ids: `{${found.map((r) => r.id).join(',')}}`,
+    });
+    details = new Map(list.map((d) => [d.id, d]));
+  }
+  const items = found.map((r) => {
+    const dto = toProductDto(view, r, { listItem: true });
+    const d = details?.get(r.id);
+    return d ? { ...dto, ...detailFields(view, r, resolveDetail(d)) } : dto;
+  });
+  return { result: { items, total }, page };
+}

@@ -1,0 +1,587 @@
+/**
+ * Stock: admin updates (one product, or up to 100 in one transaction) and the atomic functions carts and
+ * orders use. Rules:
+ * - qty is an integer from 0 to 99,999,999; an omitted qty leaves the stored qty as it is.
+ * - isInStock, when omitted and qty is sent, becomes qty > 0 (qty above minQty when minQty is positive).
+ * - manageStock, when omitted, is true. A new stock row starts with the table defaults (qty 0, managed).
+ * - An update names at least one stock key.
+ * - Reservations decrement managed stock with one conditional UPDATE per product, in ascending product id
+ *   order, so that concurrent orders never oversell and never deadlock; releases are the reverse.
+ * Every writer locks stock rows in ascending product id order.
+ */
+import { eq, inArray, sql } from 'drizzle-orm';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { rows, statement } from '../../platform/db.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { compact } from '../../platform/format.js';
+import { products } from '../catalog/tables.js';
+import { MAX_BULK_ITEMS, MAX_STOCK_QTY } from './schemas.js';
+import { stockItems } from './tables.js';
+
+export type StockRow = typeof stockItems.$inferSelect;
+
+/** The stock keys of an update (wire 2.11); every key optional, at least one required. */
+export interface StockInput {
+  qty?: number;
+  isInStock?: boolean;
+  manageStock?: boolean;
+  minQty?: number;
+  minSaleQty?: number;
+  /** null: no maximum */
+  maxSaleQty?: number | null;
+  /** 0 no backorders, 1 allow qty below 0, 2 allow and notify */
+  backorders?: number;
+  notifyStockQty?: number | null;
+  /** null: any qty */
+  qtyIncrements?: number | null;
+  /** quantities are integers: only false is accepted */
+  isQtyDecimal?: boolean;
+  /** false clears qtyIncrements; true needs qtyIncrements (sent or stored) */
+  enableQtyIncrements?: boolean;
+  useConfigMinQty?: boolean;
+  useConfigMinSaleQty?: boolean;
+  useConfigMaxSaleQty?: boolean;
+  useConfigBackorders?: boolean;
+  useConfigNotifyStockQty?: boolean;
+  useConfigQtyIncrements?: boolean;
+  useConfigEnableQtyInc?: boolean;
+  useConfigManageStock?: boolean;
+}
+
+export interface StockUpdateInput extends StockInput {
+  sku: string;
+}
+
+/** A bulk item; a missing SKU is refused with the item's index. */
+export interface StockBulkItemInput extends StockInput {
+  sku?: string;
+}
+
+/** Extended keys echoed back in the stock record when they were sent. */
+export interface StockEcho {
+  minQty?: number;
+  minSaleQty?: number;
+  maxSaleQty?: number;
+  backorders?: number;
+  notifyStockQty?: number;
+  qtyIncrements?: number;
+  isQtyDecimal?: boolean;
+  enableQtyIncrements?: boolean;
+  useConfigMinQty?: boolean;
+  useConfigMinSaleQty?: boolean;
+  useConfigMaxSaleQty?: boolean;
+  useConfigBackorders?: boolean;
+  useConfigNotifyStockQty?: boolean;
+  useConfigQtyIncrements?: boolean;
+  useConfigEnableQtyInc?: boolean;
+  useConfigManageStock?: boolean;
+}
+
+export interface StockRecord extends StockEcho {
+  sku: string;
+  qty: number;
+  isInStock: boolean;
+  manageStock: boolean;
+  previousQty: number;
+  success: true;
+}
+
+export interface StockBulkResult {
+  sku: 'bulk';
+  qty: 0;
+  success: true;
+  results: { sku: string; qty: number; isInStock: boolean; manageStock: boolean; previousQty: number; success: boolean }[];
+}
+
+export interface StockLine {
+  productId: number;
+  qty: number;
+}
+
+export type AvailabilityReason = 'INVALID_QTY' | 'OUT_OF_STOCK' | 'MIN_SALE_QTY' | 'MAX_SALE_QTY' | 'QTY_INCREMENTS' | 'INSUFFICIENT_QTY';
+
+export interface LineAvailability {
+  productId: number;
+  available: boolean;
+  /** the stored qty (0 when the product keeps no stock row) */
+  qty: number;
+  /** effective: always true when stock is not managed */
+  isInStock: boolean;
+  manageStock: boolean;
+  backorders: number;
+  minSaleQty: number;
+  maxSaleQty?: number;
+  qtyIncrements?: number;
+  reason?: AvailabilityReason;
+  message?: string;
+}
+
+// ---- validation ----
+
+const BOOLEAN_KEYS = [
+  'isInStock',
+  'manageStock',
+  'isQtyDecimal',
+  'enableQtyIncrements',
+  'useConfigMinQty',
+  'useConfigMinSaleQty',
+  'useConfigMaxSaleQty',
+  'useConfigBackorders',
+  'useConfigNotifyStockQty',
+  'useConfigQtyIncrements',
+  'useConfigEnableQtyInc',
+  'useConfigManageStock',
+] as const;
+
+/** Integer keys: [min, max, nullable]. */
+const INTEGER_KEYS = {
+  qty: [0, MAX_STOCK_QTY, false],
+  minQty: [-MAX_STOCK_QTY, MAX_STOCK_QTY, false],
+  minSaleQty: [1, MAX_STOCK_QTY, false],
+  maxSaleQty: [1, MAX_STOCK_QTY, true],
+  backorders: [0, 2, false],
+  notifyStockQty: [-MAX_STOCK_QTY, MAX_STOCK_QTY, true],
+  qtyIncrements: [1, MAX_STOCK_QTY, true],
+} as const satisfies Record<string, readonly [number, number, boolean]>;
+
+type IntegerKey = keyof typeof INTEGER_KEYS;
+type StockKey = IntegerKey | (typeof BOOLEAN_KEYS)[number];
+const STOCK_KEYS: StockKey[] = [...(Object.keys(INTEGER_KEYS) as IntegerKey[]), ...BOOLEAN_KEYS];
+
+/** Columns a `useConfig*: true` resets to the default, and the value. */
+const USE_CONFIG: Record<string, { field: IntegerKey | 'manageStock'; value: number | boolean | null }> = {
+  useConfigMinQty: { field: 'minQty', value: 0 },
+  useConfigMinSaleQty: { field: 'minSaleQty', value: 1 },
+  useConfigMaxSaleQty: { field: 'maxSaleQty', value: null },
+  useConfigBackorders: { field: 'backorders', value: 0 },
+  useConfigNotifyStockQty: { field: 'notifyStockQty', value: null },
+  useConfigQtyIncrements: { field: 'qtyIncrements', value: null },
+  useConfigEnableQtyInc: { field: 'qtyIncrements', value: null },
+  useConfigManageStock: { field: 'manageStock', value: true },
+};
+
+function invalid(field: string, message: string, constraint = 'invalid'): AppError {
+  return badRequest(message, { reason: 'VALIDATION_FAILED', details: { field, constraint } });
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** A checked update: the keys that were sent, with their (checked) values. */
+interface StockPlan {
+  input: Partial<Record<StockKey, number | boolean | null>>;
+  sent: StockKey[];
+}
+
+/** Checks types, ranges and the rules that need no stored row; throws a 400 naming the field. */
+function checkStockInput(input: unknown): StockPlan {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw invalid('body', 'The stock update must be an object', 'type');
+  const src = input as Record<string, unknown>;
+  const plan: StockPlan = { input: {}, sent: [] };
+  for (const key of STOCK_KEYS) {
+    const v = src[key];
+    if (v === undefined) continue;
+    if (key in INTEGER_KEYS) {
+      const [min, max, nullable] = INTEGER_KEYS[key as IntegerKey];
+      if (v === null && nullable) {
+        plan.input[key] = null;
+      } else if (typeof v !== 'number' || !Number.isInteger(v)) {
+        throw invalid(key, `${key} must be an integer${key === 'qty' ? ` from 0 to ${fmt(MAX_STOCK_QTY)}` : ''}`, 'type');
+      } else if (v < min || v > max) {
+        throw invalid(key, `${key} must be an integer from ${fmt(min)} to ${fmt(max)}`, v < min ? 'minimum' : 'maximum');
+      } else {
+        plan.input[key] = v;
+      }
+    } else {
+      if (typeof v !== 'boolean') throw invalid(key, `${key} must be a boolean`, 'type');
+      plan.input[key] = v;
+    }
+    plan.sent.push(key);
+  }
+  if (!plan.sent.length) {
+    throw badRequest('At least one stock field is required (qty, isInStock, manageStock, or an extended stock key)', {
+      reason: 'NO_STOCK_FIELDS',
+      details: { field: 'qty', constraint: 'required' },
+    });
+  }
+  if (plan.input.isQtyDecimal === true) {
+    throw invalid('isQtyDecimal', 'isQtyDecimal cannot be true: stock quantities are integers');
+  }
+  for (const [flag, target] of Object.entries(USE_CONFIG)) {
+    if (plan.input[flag as StockKey] === true && target.field !== 'manageStock' && plan.input[target.field] !== undefined) {
+      throw invalid(flag, `Send either ${target.field} or ${flag}: true, not both`, 'conflict');
+    }
+  }
+  if (plan.input.useConfigManageStock === true && plan.input.manageStock === false) {
+    throw invalid('useConfigManageStock', 'Send either manageStock: false or useConfigManageStock: true, not both', 'conflict');
+  }
+  if (plan.input.enableQtyIncrements === false && typeof plan.input.qtyIncrements === 'number') {
+    throw invalid('enableQtyIncrements', 'qtyIncrements cannot be set while enableQtyIncrements is false', 'conflict');
+  }
+  return plan;
+}
+
+/** The column values an update writes, given the stored row; throws a 400 for rules that need the row. */
+function applyPlan(plan: StockPlan, row: StockRow): Partial<StockRow> {
+  const i = plan.input;
+  const set: Partial<StockRow> = {};
+  for (const [flag, target] of Object.entries(USE_CONFIG)) {
+    if (i[flag as StockKey] === true) (set as Record<string, unknown>)[target.field] = target.value;
+  }
+  for (const key of ['minQty', 'minSaleQty', 'maxSaleQty', 'backorders', 'notifyStockQty', 'qtyIncrements'] as const) {
+    if (i[key] !== undefined) (set as Record<string, unknown>)[key] = i[key];
+  }
+  if (i.enableQtyIncrements === false) set.qtyIncrements = null;
+  if (i.qty !== undefined) set.qty = i.qty as number;
+  set.manageStock = (i.manageStock as boolean | undefined) ?? true;
+
+  const next = { ...row, ...set };
+  if (i.enableQtyIncrements === true && next.qtyIncrements === null) {
+    throw invalid('qtyIncrements', 'qtyIncrements is required when enableQtyIncrements is true', 'required');
+  }
+  if (next.minQty < 0 && next.backorders === 0) {
+    throw invalid('minQty', 'minQty can be negative only when backorders are allowed', 'minimum');
+  }
+  if (next.maxSaleQty !== null && next.maxSaleQty < next.minSaleQty) {
+    throw invalid(i.maxSaleQty !== undefined ? 'maxSaleQty' : 'minSaleQty', 'maxSaleQty must not be less than minSaleQty', 'range');
+  }
+  if (i.isInStock !== undefined) set.isInStock = i.isInStock as boolean;
+  else if (i.qty !== undefined) set.isInStock = next.qty > Math.max(0, next.minQty);
+  return set;
+}
+
+function echoOf(plan: StockPlan, row: StockRow): StockEcho {
+  const out: Record<string, unknown> = {};
+  for (const key of plan.sent) {
+    if (key === 'qty' || key === 'isInStock' || key === 'manageStock') continue;
+    out[key] = key in row ? row[key as keyof StockRow] : plan.input[key];
+  }
+  return compact(out) as StockEcho;
+}
+
+// ---- stock rows ----
+
+/** Stock columns under the keys of a StockRow, for raw statements. */
+const STOCK_COLUMNS = sql.raw(
+  `product_id AS "productId", qty, is_in_stock AS "isInStock", manage_stock AS "manageStock", min_qty AS "minQty",
+   min_sale_qty AS "minSaleQty", max_sale_qty AS "maxSaleQty", backorders, notify_stock_qty AS "notifyStockQty",
+   qty_increments AS "qtyIncrements", updated_at AS "updatedAt"`,
+);
+
+/** A PostgreSQL int[] literal of checked integers, bound as one parameter. */
+const intArray = (ids: number[]) => `{${ids.join(',')}}`;
+
+function normalize(r: StockRow): StockRow {
+  return r.updatedAt instanceof Date ? r : { ...r, updatedAt: new Date(r.updatedAt as unknown as string) };
+}
+
+interface ProductRef {
+  id: number;
+  sku: string;
+}
+
+/**
+ * Makes sure each product has a stock row and locks the rows, in ascending product id order (the order every
+ * stock writer uses). Returns the rows as they were, by product id; a new row has the table defaults.
+ */
+async function lockStockRows(ctx: Ctx, productIds: number[]): Promise<Map<number, StockRow>> {
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  const locked = new Map<number, StockRow>();
+  if (!ids.length) return locked;
+  // the no-op update on conflict locks an existing row as FOR UPDATE would, and returns it as stored
+  const result = await rows<StockRow>(
+    ctx.db,
+    sql`INSERT INTO stock_items (product_id)
+        SELECT x FROM unnest(${intArray(ids)}::int[]) AS x ORDER BY x
+        ON CONFLICT (product_id) DO UPDATE SET product_id = excluded.product_id
+        RETURNING ${STOCK_COLUMNS}`,
+  );
+  for (const r of result) locked.set(r.productId, normalize(r));
+  return locked;
+}
+
+async function writeStock(ctx: Ctx, productId: number, set: Partial<StockRow>): Promise<StockRow> {
+  const [row] = await ctx.db
+    .update(stockItems)
+    .set({ ...set, updatedAt: ctx.now })
+    .where(eq(stockItems.productId, productId))
+    .returning();
+  return row;
+}
+
+function recordOf(sku: string, before: StockRow, after: StockRow, plan: StockPlan): StockRecord {
+  return {
+    sku,
+    qty: after.qty,
+    isInStock: after.isInStock,
+    manageStock: after.manageStock,
+    previousQty: before.qty,
+    success: true,
+    ...echoOf(plan, after),
+  };
+}
+
+const productNotFound = (sku: string) =>
+  notFound(`Product with SKU '${sku}' not found`, { reason: 'PRODUCT_NOT_FOUND', details: { field: 'sku' } });
+
+function checkSku(sku: unknown): string {
+  if (typeof sku !== 'string' || !sku.length) throw invalid('sku', 'sku is required', 'required');
+  if (sku.length > 255) throw invalid('sku', 'sku has at most 255 characters', 'maxLength');
+  return sku;
+}
+
+/** Products by SKU (case-insensitively, as SKUs are unique), keyed by the lowercased SKU. */
+async function productsBySku(ctx: Ctx, skus: string[]): Promise<Map<string, ProductRef>> {
+  const lowered = [...new Set(skus.map((s) => s.toLowerCase()))];
+  const found = await ctx.db
+    .select({ id: products.id, sku: products.sku })
+    .from(products)
+    .where(inArray(sql`lower(${products.sku})`, lowered));
+  return new Map(found.map((p) => [p.sku.toLowerCase(), p]));
+}
+
+// ---- admin updates ----
+
+/** Creates or updates the stock of a product (by id); 404 when the product does not exist. */
+export async function setStock(ctx: Ctx, productId: number, input: StockInput): Promise<StockRecord> {
+  const plan = checkStockInput(input);
+  if (!Number.isInteger(productId) || productId < 1 || productId > 2147483647) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+  return withTx(ctx, async (tx) => {
+    const [product] = await tx.db.select({ id: products.id, sku: products.sku }).from(products).where(eq(products.id, productId));
+    if (!product) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+    const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
+    const after = await writeStock(tx, product.id, applyPlan(plan, before));
+    return recordOf(product.sku, before, after, plan);
+  });
+}
+
+/** PUT /inventory: the stock of one product by SKU. */
+export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promise<StockRecord> {
+  const sku = checkSku(input?.sku);
+  const plan = checkStockInput(input);
+  return withTx(ctx, async (tx) => {
+    const product = (await productsBySku(tx, [sku])).get(sku.toLowerCase());
+    if (!product) throw productNotFound(sku);
+    const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
+    const after = await writeStock(tx, product.id, applyPlan(plan, before));
+    return recordOf(product.sku, before, after, plan);
+  });
+}
+
+function atIndex(index: number, err: unknown): unknown {
+  if (!(err instanceof AppError)) return err;
+  return new AppError(err.status === 404 ? 'bad_request' : err.kind, `Item at index ${index}: ${err.message}`, {
+    error: err.status === 404 ? undefined : err.error,
+    reason: err.reason,
+    details: { ...(err.details ?? {}), index },
+  });
+}
+
+/**
+ * PUT /inventory/bulk: 1 to 100 items. Every item is checked (SKU, types, ranges) before anything is
+ * written; then all are applied in one transaction, and a failure rolls every item back.
+ */
+export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Promise<StockBulkResult> {
+  if (!Array.isArray(items) || !items.length) {
+    throw badRequest('items must hold at least one item', { reason: 'VALIDATION_FAILED', details: { field: 'items', constraint: 'minItems' } });
+  }
+  if (items.length > MAX_BULK_ITEMS) {
+    throw badRequest(`Maximum ${MAX_BULK_ITEMS} items per bulk update`, {
+      reason: 'TOO_MANY_ITEMS',
+      details: { field: 'items', constraint: 'maxItems' },
+    });
+  }
+  const checked = items.map((item, index) => {
+    try {
+      return { sku: checkSku(item?.sku), plan: checkStockInput(item) };
+    } catch (err) {
+      throw atIndex(index, err);
+    }
+  });
+  return withTx(ctx, async (tx) => {
+    const found = await productsBySku(tx, checked.map((c) => c.sku));
+    const refs = checked.map((c, index) => {
+      const product = found.get(c.sku.toLowerCase());
+      if (!product) throw atIndex(index, productNotFound(c.sku));
+      return product;
+    });
+    const locked = await lockStockRows(
+      tx,
+      refs.map((p) => p.id),
+    );
+    const results: StockBulkResult['results'] = [];
+    for (const [index, c] of checked.entries()) {
+      const product = refs[index];
+      const before = locked.get(product.id)!;
+      let set: Partial<StockRow>;
+      try {
+        set = applyPlan(c.plan, before);
+      } catch (err) {
+        throw atIndex(index, err);
+      }
+      const after = await writeStock(tx, product.id, set);
+      // a SKU named twice sees the first item's result
+      locked.set(product.id, after);
+      results.push({
+        sku: product.sku,
+        qty: after.qty,
+        isInStock: after.isInStock,
+        manageStock: after.manageStock,
+        previousQty: before.qty,
+        success: true,
+      });
+    }
+    return { sku: 'bulk', qty: 0, success: true, results };
+  });
+}
+
+// ---- reservations ----
+
+/** Checks the lines and sums the qty of each product; returns the products in ascending id order. */
+function checkLines(lines: StockLine[]): [number, number][] {
+  if (!Array.isArray(lines)) throw invalid('lines', 'lines must be an array', 'type');
+  const totals = new Map<number, number>();
+  for (const [i, line] of lines.entries()) {
+    const { productId, qty } = line ?? ({} as StockLine);
+    if (!Number.isInteger(productId) || productId < 1 || productId > 2147483647) {
+      throw invalid(`lines.${i}.productId`, `productId must be a positive integer (line ${i})`, 'type');
+    }
+    if (!Number.isInteger(qty) || qty < 1 || qty > MAX_STOCK_QTY) {
+      throw invalid(`lines.${i}.qty`, `qty must be a positive integer up to ${fmt(MAX_STOCK_QTY)} (line ${i})`, 'minimum');
+    }
+    totals.set(productId, (totals.get(productId) ?? 0) + qty);
+  }
+  for (const [productId, total] of totals) {
+    if (total > MAX_STOCK_QTY) throw invalid('qty', `qty of product ${productId} must be at most ${fmt(MAX_STOCK_QTY)}`, 'maximum');
+  }
+  return [...totals.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+async function skuOf(ctx: Ctx, productId: number): Promise<string | undefined> {
+  const [p] = await ctx.db.select({ sku: products.sku }).from(products).where(eq(products.id, productId));
+  return p?.sku;
+}
+
+/**
+ * Takes the lines' quantities out of stock, in the caller's transaction (or its own). Each managed product is
+ * decremented by one conditional UPDATE, in ascending product id order; a product that is out of stock, or
+ * whose qty would fall below 0 without backorders, is refused with a 409 OUT_OF_STOCK and nothing of the call
+ * stays applied once the transaction rolls back. Without backorders an item whose qty falls to minQty or
+ * below goes out of stock. Products without a stock row, or whose stock is not managed, are left alone.
+ */
+export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
+  const totals = checkLines(lines);
+  if (!totals.length) return;
+  await withTx(ctx, async (tx) => {
+    for (const [productId, qty] of totals) {
+      const updated = await rows<{ qty: number }>(
+        tx.db,
+        sql`UPDATE stock_items
+               SET qty = qty - ${qty},
+                   is_in_stock = CASE WHEN backorders = 0 AND qty - ${qty} <= min_qty THEN false ELSE is_in_stock END,
+                   updated_at = ${tx.now}
+             WHERE product_id = ${productId} AND manage_stock AND is_in_stock
+               AND (backorders > 0 OR qty >= ${qty})
+         RETURNING qty`,
+      );
+      if (updated.length) continue;
+      const [row] = await tx.db.select().from(stockItems).where(eq(stockItems.productId, productId));
+      if (!row || !row.manageStock) continue;
+      const sku = (await skuOf(tx, productId)) ?? String(productId);
+      const available = row.isInStock ? Math.max(0, row.qty) : 0;
+      throw conflict(
+        row.isInStock
+          ? `Not enough stock for '${sku}': requested ${qty}, available ${available}`
+          : `Product '${sku}' is out of stock`,
+        { reason: 'OUT_OF_STOCK', details: { productId, sku, requested: qty, available } },
+      );
+    }
+  });
+}
+
+/**
+ * Returns the lines' quantities to stock (a canceled order, a refund back to stock), in ascending product id
+ * order. An item that was out of stock because its qty had fallen to minQty or below is back in stock once
+ * its qty is above minQty. Products without a stock row, or whose stock is not managed, are left alone.
+ */
+export async function releaseStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
+  const totals = checkLines(lines);
+  if (!totals.length) return;
+  await withTx(ctx, async (tx) => {
+    for (const [productId, qty] of totals) {
+      await tx.db.execute(
+        sql`UPDATE stock_items
+               SET qty = qty + ${qty},
+                   is_in_stock = CASE WHEN NOT is_in_stock AND qty <= min_qty AND qty + ${qty} > min_qty THEN true ELSE is_in_stock END,
+                   updated_at = ${tx.now}
+             WHERE product_id = ${productId} AND manage_stock`,
+      );
+    }
+  });
+}
+
+// ---- reads ----
+
+const stockByIds = statement<StockRow>(
+  'inventory_stock_of',
+  () => sql`SELECT ${STOCK_COLUMNS} FROM stock_items WHERE product_id = ANY(${sql.placeholder('ids')}::int[])`,
+);
+
+/** The stock rows of these products, by product id (products without a row are absent). One round trip. */
+export async function stockOf(ctx: Ctx, productIds: number[]): Promise<Map<number, StockRow>> {
+  const ids = [...new Set(productIds)].filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647);
+  const out = new Map<number, StockRow>();
+  if (!ids.length) return out;
+  for (const r of await stockByIds.run(ctx.db, { ids: intArray(ids) })) out.set(r.productId, normalize(r));
+  return out;
+}
+
+/**
+ * Whether each line could be bought now, without changing anything (carts). Sale-qty rules (minSaleQty,
+ * maxSaleQty, qtyIncrements) apply per line whenever the product has a stock row; the stock rules (in stock,
+ * enough qty unless backorders) apply to managed stock, against the product's total over all lines.
+ */
+export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<LineAvailability[]> {
+  if (!Array.isArray(lines)) throw invalid('lines', 'lines must be an array', 'type');
+  const stock = await stockOf(
+    ctx,
+    lines.map((l) => l?.productId),
+  );
+  const totals = new Map<number, number>();
+  for (const l of lines) {
+    if (Number.isInteger(l?.qty) && l.qty > 0) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.qty);
+  }
+  return lines.map((line) => {
+    const row = stock.get(line?.productId);
+    const managed = !!row?.manageStock;
+    const out: LineAvailability = {
+      productId: line?.productId,
+      available: true,
+      qty: row?.qty ?? 0,
+      isInStock: managed ? row!.isInStock : true,
+      manageStock: managed,
+      backorders: row?.backorders ?? 0,
+      minSaleQty: row?.minSaleQty ?? 1,
+      maxSaleQty: row?.maxSaleQty ?? undefined,
+      qtyIncrements: row?.qtyIncrements ?? undefined,
+    };
+    const refuse = (reason: AvailabilityReason, message: string) => {
+      out.available = false;
+      out.reason = reason;
+      out.message = message;
+      return out;
+    };
+    const qty = line?.qty;
+    if (!Number.isInteger(qty) || qty < 1 || qty > MAX_STOCK_QTY) return refuse('INVALID_QTY', 'The quantity must be a positive integer');
+    if (!row) return out;
+    if (managed && !row.isInStock) return refuse('OUT_OF_STOCK', 'This product is out of stock');
+    if (qty < row.minSaleQty) return refuse('MIN_SALE_QTY', `The fewest you may purchase is ${row.minSaleQty}`);
+    if (row.maxSaleQty !== null && qty > row.maxSaleQty) return refuse('MAX_SALE_QTY', `The most you may purchase is ${row.maxSaleQty}`);
+    if (row.qtyIncrements !== null && qty % row.qtyIncrements !== 0) {
+      return refuse('QTY_INCREMENTS', `This product is sold in multiples of ${row.qtyIncrements}`);
+    }
+    if (managed && row.backorders === 0 && (totals.get(line.productId) ?? qty) > row.qty) {
+      return refuse('INSUFFICIENT_QTY', `The requested quantity is not available (${Math.max(0, row.qty)} in stock)`);
+    }
+    return out;
+  });
+}

@@ -1,0 +1,215 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
+import { AppError } from '../../platform/errors.js';
+import { setConfig } from '../stores/service.js';
+import { registerResolverCheck, removeEntityPaths, replaceEntityPaths, resolvePath } from './service.js';
+import { urlRewrites } from './tables.js';
+
+let t: TestApp;
+let admin: string;
+
+before(async () => {
+  t = await buildTestApp();
+  admin = await t.tokens.admin();
+});
+after(() => t.close());
+
+const JSON_ONLY = { accept: 'application/json' };
+
+function assertError(r: Res, status: number, error: string) {
+  assert.equal(r.status, status, r.text);
+  assert.equal(r.body.error, error, r.text);
+  assert.equal(r.body.code, status);
+}
+
+async function resolve(path: string | undefined, opts: { token?: string; store?: string } = {}): Promise<Res> {
+  const params = new URLSearchParams();
+  if (path !== undefined) params.set('path', path);
+  if (opts.store) params.set('store', opts.store);
+  return t.req('GET', `${API}/url-resolver?${params.toString()}`, { token: opts.token, headers: JSON_ONLY });
+}
+
+async function createCat(body: Record<string, unknown>): Promise<Record<string, any>> {
+  const r = await t.req('POST', `${API}/categories`, { token: admin, body });
+  assert.equal(r.status, 201, r.text);
+  return r.body;
+}
+
+async function allRows() {
+  return t.database.db.select().from(urlRewrites).orderBy(urlRewrites.id);
+}
+
+describe('GET /url-resolver', () => {
+  test('a category path, with and without the suffix, with a leading slash, a query string, in any case', async () => {
+    const women = await createCat({ name: 'Resolver Women' });
+    const dresses = await createCat({ name: 'Resolver Dresses', parentId: women.id });
+    const want = [{ type: 'category', id: dresses.id, redirectType: 0 }];
+    for (const path of ['resolver-women/resolver-dresses.html', 'resolver-women/resolver-dresses', '/resolver-women/resolver-dresses', '/Resolver-Women/Resolver-Dresses.HTML', 'resolver-women/resolver-dresses/', '/resolver-women/resolver-dresses.html?color=red#top']) {
+      const r = await resolve(path);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, want, path);
+    }
+    const ld = await t.req('GET', `${API}/url-resolver?path=resolver-women`);
+    assert.equal(ld.body['@type'], 'Collection');
+    assert.equal(ld.body['@context'], '/api/contexts/UrlResolver');
+    assert.equal(ld.body.totalItems, 1);
+    assert.deepEqual(ld.body.member, [{ type: 'category', id: women.id, redirectType: 0 }]);
+    assert.equal(ld.body.view, undefined);
+  });
+
+  test('an unknown path is an empty collection (200)', async () => {
+    const r = await t.req('GET', `${API}/url-resolver?path=no/such/page.html`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.totalItems, 0);
+    assert.deepEqual(r.body.member, []);
+  });
+
+  test("an empty or missing path is the store's home page", async () => {
+    const want = [{ type: 'cms_page', identifier: 'home', redirectType: 0 }];
+    assert.deepEqual((await resolve('')).body, want);
+    assert.deepEqual((await resolve('/')).body, want);
+    assert.deepEqual((await resolve(undefined)).body, want);
+    await setConfig(t.database.db, t.services.settings, 'web/default/cms_home_page', 'welcome', 'stores', 2);
+    try {
+      assert.deepEqual((await resolve('', { store: 'german' })).body, [{ type: 'cms_page', identifier: 'welcome', redirectType: 0 }]);
+      assert.deepEqual((await resolve('')).body, want);
+      // with a path registered for the page, its id comes along
+      await replaceEntityPaths(t.systemCtx(), 'cms_page', 41, [{ storeId: 2, requestPath: 'welcome' }]);
+      assert.deepEqual((await resolve('', { store: 'german' })).body, [{ type: 'cms_page', id: 41, identifier: 'welcome', redirectType: 0 }]);
+    } finally {
+      await removeEntityPaths(t.systemCtx(), 'cms_page', 41);
+      await setConfig(t.database.db, t.services.settings, 'web/default/cms_home_page', null, 'stores', 2);
+    }
+  });
+
+  test('hostile paths are a 400 or an empty collection, never a 5xx', async () => {
+    const empty = ['..', '../../etc/passwd', '/../resolver-women', 'women/../../x', '%2e%2e/%2e%2e', "' OR 1=1 --", 'a%zz', '💥/ünïcödé', '\\windows\\system32', '*', '%', '_'];
+    for (const path of empty) {
+      const r = await resolve(path);
+      assert.equal(r.status, 200, `${path}: ${r.text}`);
+      assert.deepEqual(r.body, [], path);
+    }
+    for (const path of ['a\u0000b', '\u0000', 'x\ny', 'tab\there', 'x'.repeat(256), `/${'ab/'.repeat(100)}`]) {
+      assertError(await resolve(path), 400, 'bad_request');
+    }
+    // raw percent-encodings in the query string
+    assertError(await t.req('GET', `${API}/url-resolver?path=%00`), 400, 'bad_request');
+    assertError(await t.req('GET', `${API}/url-resolver?path=resolver-women%00.html`), 400, 'bad_request');
+    const bad = await t.req('GET', `${API}/url-resolver?path=%E0%A4%A`);
+    assert.ok(bad.status === 200 || bad.status === 400, bad.text);
+    assertError(await t.req('GET', `${API}/url-resolver?path=${'y'.repeat(5000)}`), 400, 'bad_request');
+    // 255 characters are fine
+    assert.equal((await resolve('z'.repeat(255))).status, 200);
+    assert.equal((await t.req('GET', `${API}/url-resolver?path=a&path=b`)).status < 500, true);
+  });
+
+  test('resolves in the store view asked for', async () => {
+    await replaceEntityPaths(t.systemCtx(), 'blog_post', 7, [{ storeId: 2, requestPath: 'blog/hallo-welt' }]);
+    assert.deepEqual((await resolve('blog/hallo-welt', { store: 'german' })).body, [
+      { type: 'blog_post', id: 7, identifier: 'blog/hallo-welt', redirectType: 0 },
+    ]);
+    assert.deepEqual((await resolve('blog/hallo-welt')).body, []);
+    assertError(await resolve('blog/hallo-welt', { store: 'nowhere' }), 400, 'bad_request');
+  });
+
+  test('redirects come back with their target and type', async () => {
+    await t.database.db.insert(urlRewrites).values({ storeId: 1, requestPath: 'old-sale', entityType: 'redirect', targetPath: 'sale.html', redirectType: 301 });
+    assert.deepEqual((await resolve('/old-sale')).body, [{ type: 'redirect', redirectUrl: 'sale.html', redirectType: 301 }]);
+  });
+
+  test('is public; customer and admin tokens work too; a bad token is a 401', async () => {
+    assert.equal((await resolve('x', { token: await t.tokens.customer() })).status, 200);
+    assert.equal((await resolve('x', { token: admin })).status, 200);
+    const r = await resolve('x', { token: 'garbage' });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.error, 'authentication_error');
+  });
+});
+
+describe('replaceEntityPaths', () => {
+  test('stores normalized paths and replaces all paths of the entity', async () => {
+    const ctx = t.systemCtx();
+    await replaceEntityPaths(ctx, 'cms_page', 3, [
+      { storeId: 1, requestPath: '/About/Us/' },
+      { storeId: 2, requestPath: 'ueber//uns' },
+      { storeId: 1, requestPath: 'about/us' },
+    ]);
+    const paths = async () =>
+      (await allRows()).filter((r) => r.entityType === 'cms_page' && r.entityId === 3).map((r) => [r.storeId, r.requestPath]);
+    assert.deepEqual(await paths(), [
+      [1, 'about/us'],
+      [2, 'ueber/uns'],
+    ]);
+    assert.deepEqual((await resolve('about/us')).body, [{ type: 'cms_page', id: 3, identifier: 'about/us', redirectType: 0 }]);
+    await replaceEntityPaths(ctx, 'cms_page', 3, [{ storeId: 1, requestPath: 'about' }]);
+    assert.deepEqual(await paths(), [[1, 'about']]);
+    assert.deepEqual((await resolve('about/us')).body, []);
+    await removeEntityPaths(ctx, 'cms_page', 3);
+    assert.deepEqual(await paths(), []);
+  });
+
+  test('a path another entity holds in the same store view is a 409 naming the path; nothing changes', async () => {
+    const ctx = t.systemCtx();
+    await replaceEntityPaths(ctx, 'cms_page', 10, [{ storeId: 1, requestPath: 'contact-us' }]);
+    await replaceEntityPaths(ctx, 'blog_post', 10, [{ storeId: 1, requestPath: 'news/one' }]);
+    const before = await allRows();
+    await assert.rejects(
+      replaceEntityPaths(ctx, 'blog_post', 10, [
+        { storeId: 1, requestPath: 'news/two' },
+        { storeId: 1, requestPath: '/Contact-Us' },
+      ]),
+      (err: unknown) => {
+        assert.ok(err instanceof AppError);
+        assert.equal(err.status, 409);
+        assert.match(err.message, /"contact-us"/);
+        assert.equal(err.details?.requestPath, 'contact-us');
+        return true;
+      },
+    );
+    assert.deepEqual(await allRows(), before);
+    // the same path in another store view is fine
+    await replaceEntityPaths(ctx, 'blog_post', 10, [{ storeId: 2, requestPath: 'contact-us' }]);
+  });
+
+  test('a clash between a category and a product path reaches the client as a 409', async () => {
+    const cat = await createCat({ name: 'Resolver Gadgets' });
+    const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'gadget-clash', name: 'Gadgets', urlKey: 'resolver-gadgets', price: 5 } });
+    assertError(r, 409, 'conflict');
+    assert.match(r.body.message, /resolver-gadgets\.html/);
+    assert.deepEqual((await resolve('resolver-gadgets')).body, [{ type: 'category', id: cat.id, redirectType: 0 }]);
+  });
+
+  test('a redirect at the path gives way', async () => {
+    await t.database.db.insert(urlRewrites).values({ storeId: 1, requestPath: 'moved-here', entityType: 'redirect', targetPath: 'x.html', redirectType: 302 });
+    await replaceEntityPaths(t.systemCtx(), 'cms_page', 12, [{ storeId: 1, requestPath: 'moved-here' }]);
+    assert.deepEqual((await resolve('moved-here')).body, [{ type: 'cms_page', id: 12, identifier: 'moved-here', redirectType: 0 }]);
+  });
+
+  test('empty, over-long or control-character paths are refused', async () => {
+    const ctx = t.systemCtx();
+    for (const requestPath of ['', '///', 'x'.repeat(256), 'a\u0000b']) {
+      await assert.rejects(replaceEntityPaths(ctx, 'cms_page', 13, [{ storeId: 1, requestPath }]), (err: unknown) => err instanceof AppError && err.status === 400);
+    }
+  });
+});
+
+describe('visibility checks', () => {
+  test('a registered check hides entities it refuses; without one an entity resolves', async () => {
+    const ctx = t.systemCtx();
+    await replaceEntityPaths(ctx, 'blog_post', 20, [{ storeId: 1, requestPath: 'draft-post' }]);
+    await replaceEntityPaths(ctx, 'blog_post', 21, [{ storeId: 1, requestPath: 'live-post' }]);
+    assert.equal((await resolvePath(ctx, 'draft-post'))?.id, 20);
+    registerResolverCheck('blog_post', async (_ctx, id) => id !== 20);
+    assert.equal(await resolvePath(ctx, 'draft-post'), undefined);
+    assert.deepEqual((await resolve('draft-post')).body, []);
+    assert.equal((await resolvePath(ctx, '/live-post'))?.id, 21);
+  });
+
+  test('an inactive category does not resolve', async () => {
+    const c = await createCat({ name: 'Resolver Sleeping', isActive: false });
+    assert.deepEqual((await resolve('resolver-sleeping.html')).body, []);
+    await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { isActive: true } });
+    assert.deepEqual((await resolve('resolver-sleeping.html')).body, [{ type: 'category', id: c.id, redirectType: 0 }]);
+  });
+});
