@@ -9,6 +9,7 @@
  *   BENCH_DURATION     seconds per scenario (default 10)
  *   BENCH_CONNECTIONS  concurrent connections (default 50)
  *   BENCH_WARMUP       seconds of unmeasured load before each scenario (default 2; 0 for none)
+ *   BENCH_PRODUCTS     products generated into the catalog before the server starts (default 10000)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DEMO_CUSTOMER, ratios, scenarios, type Scenario } from './scenarios.js';
+import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, ratios, scenarios, type Scenario } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,6 +35,7 @@ function numberEnv(name: string, def: number, min: number): number {
 const duration = numberEnv('BENCH_DURATION', 10, 1);
 const connections = Math.floor(numberEnv('BENCH_CONNECTIONS', 50, 1));
 const warmup = numberEnv('BENCH_WARMUP', 2, 0);
+const productCount = Math.floor(numberEnv('BENCH_PRODUCTS', GENERATED_PRODUCTS, 1));
 
 interface Row {
   name: string;
@@ -107,11 +109,11 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-function startServer(port: number, dbEnv: Record<string, string>): Server {
+function serverEnv(port: number, dbEnv: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
-  Object.assign(env, dbEnv, {
+  return Object.assign(env, dbEnv, {
     NODE_ENV: 'development',
     DEMO: '1',
     PORT: String(port),
@@ -120,6 +122,21 @@ function startServer(port: number, dbEnv: Record<string, string>): Server {
     RATE_LIMITS: '0',
     LOG_LEVEL: 'warn',
   });
+}
+
+/** Fills the catalog with the CLI before the server starts (the embedded database admits one process at a time). */
+async function generateCatalog(dbEnv: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'catalog:generate', '--count', String(productCount)], {
+    cwd: ROOT,
+    env: serverEnv(0, dbEnv),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  if (code !== 0) throw new Error(`generating the catalog failed (exit code ${code})`);
+}
+
+function startServer(port: number, dbEnv: Record<string, string>): Server {
+  const env = serverEnv(port, dbEnv);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -159,27 +176,55 @@ async function waitReady(base: string, server: Server): Promise<void> {
   throw new Error('the server was not ready within 180 s');
 }
 
-async function customerToken(base: string): Promise<string> {
+async function tokenFor(base: string, body: Record<string, string>): Promise<string> {
   const r = await fetch(`${base}/api/rest/v2/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_CUSTOMER),
+    body: JSON.stringify(body),
   });
-  const body = (await r.json()) as { token?: string };
-  if (!r.ok || !body.token) throw new Error(`could not get a customer token: ${r.status} ${JSON.stringify(body)}`);
-  return body.token;
+  const reply = (await r.json()) as { token?: string };
+  if (!r.ok || !reply.token) throw new Error(`could not get a token: ${r.status} ${JSON.stringify(reply)}`);
+  return reply.token;
 }
 
-function requestOptions(s: Scenario, token: string) {
+/** What the scenarios' placeholders and tokens stand for in this run. */
+interface RunContext {
+  tokens: { customer: string; admin: string };
+  productId: number;
+}
+
+async function runContext(base: string): Promise<RunContext> {
+  const tokens = { customer: await tokenFor(base, DEMO_CUSTOMER), admin: await tokenFor(base, DEMO_API_USER) };
+  const r = await fetch(`${base}/api/rest/v2/products?sku=${DETAIL_SKU}`, { headers: { accept: 'application/json' } });
+  const [product] = (await r.json()) as { id: number }[];
+  if (!product) throw new Error(`the demo product ${DETAIL_SKU} is not in the catalog`);
+  return { tokens, productId: product.id };
+}
+
+function pathOf(s: Scenario, run: RunContext): string {
+  return s.path.replace('{productId}', String(run.productId));
+}
+
+function requestOptions(s: Scenario, run: RunContext) {
   const headers: Record<string, string> = { accept: 'application/json', ...(s.headers ?? {}) };
-  if (s.auth === 'customer') headers.authorization = `Bearer ${token}`;
+  if (s.auth) headers.authorization = `Bearer ${run.tokens[s.auth]}`;
   if (s.body !== undefined) headers['content-type'] = 'application/json';
-  return { method: s.method, headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) };
+  const body = () => JSON.stringify(typeof s.body === 'function' ? (s.body as () => unknown)() : s.body);
+  return { method: s.method, headers, body: s.body === undefined ? undefined : body };
 }
 
-async function measure(base: string, s: Scenario, token: string, seconds: number): Promise<autocannon.Result> {
-  const result = await autocannon({ url: `${base}${s.path}`, connections, duration: seconds, ...requestOptions(s, token) });
-  await settle(base, s, token);
+async function measure(base: string, s: Scenario, run: RunContext, seconds: number): Promise<autocannon.Result> {
+  const { method, headers, body } = requestOptions(s, run);
+  const result = await autocannon({
+    url: `${base}${pathOf(s, run)}`,
+    connections,
+    duration: seconds,
+    method,
+    headers,
+    // a body per request, so that scenarios with a body function spread their writes
+    requests: body ? [{ setupRequest: (req) => ({ ...req, body: body() }) }] : undefined,
+  });
+  await settle(base, s, run);
   return result;
 }
 
@@ -188,9 +233,9 @@ async function measure(base: string, s: Scenario, token: string, seconds: number
  * request of the same kind queues behind them, so its answer means the backlog is gone and the next run
  * starts on an idle server.
  */
-async function settle(base: string, s: Scenario, token: string): Promise<void> {
-  const { method, headers, body } = requestOptions(s, token);
-  const r = await fetch(`${base}${s.path}`, { method, headers, body, signal: AbortSignal.timeout(120_000) });
+async function settle(base: string, s: Scenario, run: RunContext): Promise<void> {
+  const { method, headers, body } = requestOptions(s, run);
+  const r = await fetch(`${base}${pathOf(s, run)}`, { method, headers, body: body?.(), signal: AbortSignal.timeout(120_000) });
   await r.arrayBuffer();
 }
 
@@ -238,18 +283,20 @@ async function main(): Promise<number> {
     const base = `http://127.0.0.1:${port}`;
     console.log(`Database:    ${database.describe}`);
     console.log(`Load:        ${connections} connections, ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`);
+    console.log(`Catalog:     ${productCount} generated products plus the demo catalog`);
+    await generateCatalog(database.env);
     server = startServer(port, database.env);
     await waitReady(base, server);
-    const token = await customerToken(base);
+    const run = await runContext(base);
     console.log('');
 
     const rows: Row[] = [];
     for (const s of scenarios) {
-      if (warmup > 0) await measure(base, s, token, warmup);
-      const r = await measure(base, s, token, duration);
+      if (warmup > 0) await measure(base, s, run, warmup);
+      const r = await measure(base, s, run, duration);
       rows.push({
         name: s.name,
-        request: `${s.method} ${s.path}`,
+        request: `${s.method} ${pathOf(s, run)}`,
         rps: r.requests.average,
         p50: r.latency.p50,
         p99: r.latency.p99,

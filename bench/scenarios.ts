@@ -8,10 +8,10 @@ export interface Scenario {
   name: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
-  /** send the demo customer's bearer token */
-  auth?: 'customer';
-  /** JSON body (sent with Content-Type: application/json) */
-  body?: unknown;
+  /** send the demo customer's or the demo API user's bearer token */
+  auth?: 'customer' | 'admin';
+  /** JSON body (sent with Content-Type: application/json); a function makes a new body for every request */
+  body?: unknown | (() => unknown);
   headers?: Record<string, string>;
 }
 
@@ -27,6 +27,15 @@ export interface Ratio {
 const API = '/api/rest/v2';
 
 export const DEMO_CUSTOMER = { email: 'customer@example.com', password: 'Password123!' };
+export const DEMO_API_USER = { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' };
+
+/** Products generated before the server starts (BENCH_PRODUCTS overrides). */
+export const GENERATED_PRODUCTS = 10_000;
+
+/** `{productId}` in a path: the demo catalog's configurable tee, the richest product page (variants, images, links). */
+export const DETAIL_SKU = 'TEE';
+
+const generatedSku = () => `GEN-${String(1 + Math.floor(Math.random() * GENERATED_PRODUCTS)).padStart(6, '0')}`;
 
 export const scenarios: Scenario[] = [
   { name: 'bare', method: 'GET', path: '/bench/bare' },
@@ -35,9 +44,15 @@ export const scenarios: Scenario[] = [
   { name: 'country', method: 'GET', path: `${API}/countries/US` },
   { name: 'customers-me', method: 'GET', path: `${API}/customers/me`, auth: 'customer' },
   { name: 'auth-token', method: 'POST', path: `${API}/auth/token`, body: DEMO_CUSTOMER },
+  { name: 'product-list', method: 'GET', path: `${API}/products?page=1` },
+  { name: 'product', method: 'GET', path: `${API}/products/{productId}` },
+  { name: 'categories', method: 'GET', path: `${API}/categories` },
+  { name: 'inventory', method: 'PUT', path: `${API}/inventory`, auth: 'admin', body: () => ({ sku: generatedSku(), qty: 500 }) },
 ];
 
 export const ratios: Ratio[] = [
   { name: 'store-config', against: 'bare', target: 0.4 },
   { name: 'customers-me', against: 'pk', target: 0.5 },
+  { name: 'product', against: 'pk', target: 0.5 },
+  { name: 'product-list', against: 'pk', target: 0.25 },
 ];
