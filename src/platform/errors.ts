@@ -105,6 +105,15 @@ export function fromDatabaseError(err: unknown): AppError | undefined {
     case '22008':
     case '23502':
       return badRequest('A value is out of range or of the wrong form', { reason: 'INVALID_VALUE' });
+    case '22021': // NUL or a byte sequence invalid in UTF-8, in text
+    case '22P05': // NUL in jsonb
+      return badRequest('Text values must not contain NUL characters', { reason: 'INVALID_CHARACTER' });
+    case '22001': // longer than its column
+    case '54000': // too large for an index entry
+      return badRequest('A value is too long', { reason: 'VALUE_TOO_LONG' });
+    case '22025': // LIKE pattern ending in an escape character
+    case '2201B': // invalid regular expression
+      return badRequest('A search value is of the wrong form', { reason: 'INVALID_PATTERN' });
     case '40001':
     case '40P01':
       return conflict('The resource is being changed by another request; retry', { reason: 'CONCURRENT_UPDATE' });

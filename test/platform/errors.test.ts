@@ -182,3 +182,38 @@ describe('hostile paths (real socket)', () => {
     assert.ok(r.status >= 400 && r.status < 500, String(r.status));
   });
 });
+
+describe('text the database cannot store', () => {
+  test('a NUL character in a body field is a 400 and nothing is written', async () => {
+    const admin = await t.tokens.admin();
+    const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'nul-test', name: 'Bad\u0000name', price: 1 } });
+    assertError(r, 400, 'bad_request');
+    const list = await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'nul-test' }, headers: { accept: 'application/json' } });
+    assert.deepEqual(list.body, []);
+    const reg = await t.req('POST', `${API}/customers`, {
+      body: { email: 'nul@example.com', password: 'Password123!', firstname: 'A\u0000', lastname: 'B' },
+    });
+    assertError(reg, 400, 'bad_request');
+  });
+
+  test('a NUL character or a dangling escape in a search parameter is a 400', async () => {
+    for (const url of [`${API}/products?search=%00`, `${API}/products?sku=a%00`, `${API}/categories?search=%00`]) {
+      assertError(await t.req('GET', url), 400, 'bad_request');
+    }
+    const admin = await t.tokens.admin();
+    for (const search of ['%00', 'abc%5C']) {
+      const r = await t.req('GET', `${API}/product-attributes?search=${search}`, { token: admin });
+      assert.ok(r.status === 200 || r.status === 400, `${search}: ${r.status} ${r.text}`);
+    }
+  });
+
+  test('GraphQL reports the same error with status 400', async () => {
+    const admin = await t.tokens.admin();
+    const r = await t.req('POST', '/api/graphql', {
+      token: admin,
+      body: { query: 'query($c: String!) { productAttribute(code: $c) { attributeCode } }', variables: { c: 'a\u0000' } },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.errors?.[0]?.extensions?.status, 400, r.text);
+  });
+});
