@@ -242,8 +242,6 @@ CREATE TABLE "products" (
 	"attributes" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"search_text" text DEFAULT '' NOT NULL,
 	"search_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
-	"review_count" integer DEFAULT 0 NOT NULL,
-	"rating_summary" numeric(4, 2),
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -26,6 +26,7 @@ import type { RestApp } from './platform/module.js';
 import { modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
+import { refreshSpecialPriceWindows } from './modules/catalog/products-price.js';
 
 export const API_PREFIX = '/api/rest/v2';
 
@@ -111,6 +112,20 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   if (config.demo) await seedDemoOnce(systemCtx);
 
+  // special prices start and end with the calendar: the stored price index follows, at start and on each
+  // janitor round (a run on the day of the previous one costs nothing)
+  let priceIndexDay: string | undefined;
+  let priceIndexRun: Promise<void> | undefined;
+  const refreshPriceIndex = (): Promise<void> =>
+    (priceIndexRun ??= refreshSpecialPriceWindows(systemCtx(), priceIndexDay)
+      .then((r) => {
+        priceIndexDay = r.day;
+      })
+      .catch((err: unknown) => app.log.error({ err }, 'price index refresh failed'))
+      .finally(() => {
+        priceIndexRun = undefined;
+      }));
+
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -180,14 +195,17 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   if (config.benchRoutes) installBenchRoutes(app, database);
 
+  await refreshPriceIndex();
   const janitor = setInterval(() => {
     purgeExpiredRevocations(db).catch(() => undefined);
     purgeIdempotency(db).catch(() => undefined);
+    void refreshPriceIndex();
   }, 15 * 60 * 1000);
   janitor.unref();
 
   app.addHook('onClose', async () => {
     clearInterval(janitor);
+    await priceIndexRun;
     registry.stop();
     await mail.stop();
     await limiter.close();

@@ -12,6 +12,7 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
 import { setHashCost } from '../src/platform/auth/secrets.js';
+import { createApiUser, createRole } from '../src/modules/auth/service.js';
 
 // cheap KDF cost in tests; stored hashes carry their own parameters
 setHashCost({ N: 1024, r: 8, p: 1 });
@@ -157,7 +158,13 @@ export interface TestApp extends BuiltApp {
   /** JSON request helper over app.inject */
   req(method: string, url: string, opts?: ReqOptions): Promise<Res>;
   close(): Promise<void>;
-  tokens: { admin(): Promise<string>; customer(email?: string, password?: string): Promise<string>; client(): Promise<string> };
+  tokens: {
+    admin(): Promise<string>;
+    customer(email?: string, password?: string): Promise<string>;
+    client(): Promise<string>;
+    /** a token of a new API user whose role holds these permissions (optionally limited to store views) */
+    apiUser(permissions: string[], opts?: { allowedStoreIds?: number[] }): Promise<string>;
+  };
 }
 
 export interface ReqOptions {
@@ -204,6 +211,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
     if (res.body && /json/.test(String(res.headers['content-type'] ?? ''))) body = JSON.parse(res.body);
     return { status: res.statusCode, headers: res.headers, body, text: res.body };
   };
+  let apiUsers = 0;
   const tokenFor = async (body: Record<string, string>) => {
     const r = await req('POST', '/api/rest/v2/auth/token', { body });
     if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
@@ -217,6 +225,12 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
       admin: () => tokenFor({ grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' }),
       client: () => tokenFor({ grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-client-secret' }),
       customer: (email = 'customer@example.com', password = 'Password123!') => tokenFor({ email, password }),
+      apiUser: async (permissions, o = {}) => {
+        const name = `api-user-${++apiUsers}`;
+        await createRole(built.database.db, name, permissions);
+        await createApiUser(built.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: o.allowedStoreIds });
+        return tokenFor({ grant_type: 'api_user', username: name, api_key: `${name}-key` });
+      },
     },
     close: async () => {
       await built.app.close();

@@ -8,14 +8,20 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 import {
+  PUBLIC_MEDIA_FOLDERS,
   attachmentDisposition,
   checkRelativePath,
   deleteMediaFile,
+  documentTypeOfExtension,
+  extensionForType,
   fetchRemoteFile,
   isPrivateAddress,
   mediaContentType,
   mediaFileRoutes,
+  publicFolderOf,
+  readMediaHead,
   resolveMediaPath,
+  sniffContentType,
   statMediaFile,
   writeMediaFile,
 } from './files.js';
@@ -58,6 +64,15 @@ before(async () => {
   // a symlinked file and a symlinked folder leading out of the media root
   fs.symlinkSync(path.join(outside, 'secret.png'), path.join(media, 'catalog/product/a/b/link.png'));
   fs.symlinkSync(outside, path.join(media, 'catalog/product/out'));
+  // samples of downloadable products: a public folder serving more kinds than images
+  fs.mkdirSync(path.join(media, 'catalog/downloadable_samples/s/a'), { recursive: true });
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.pdf'), '%PDF-1.4 sample');
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.bin'), 'opaque');
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.html'), '<script>alert(1)</script>');
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.svg'), '<svg onload="alert(1)"/>');
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.txt'), 'plain');
+  fs.writeFileSync(path.join(media, 'catalog/downloadable_samples/s/a/sample.zip'), 'PK');
+  fs.writeFileSync(path.join(media, 'catalog/product/a/b/doc.pdf'), '%PDF-1.4 not a product image');
   // a symlink that stays inside the root is followed
   fs.symlinkSync(path.join(media, 'catalog/product/a/b/ab.webp'), path.join(media, 'catalog/product/a/b/alias.webp'));
 
@@ -225,6 +240,84 @@ describe('GET /media/*', () => {
   });
 });
 
+describe('GET /media/* in the downloadable samples folder', () => {
+  test('serves samples by extension: PDF and text inline, archives and .bin as attachments, a year of caching', async () => {
+    const cases: [string, string, string | undefined][] = [
+      ['sample.pdf', 'application/pdf', undefined],
+      ['sample.txt', 'text/plain; charset=utf-8', undefined],
+      ['sample.bin', 'application/octet-stream', 'attachment'],
+      ['sample.zip', 'application/zip', 'attachment'],
+    ];
+    for (const [name, type, disposition] of cases) {
+      const r = await rawGet(`/media/catalog/downloadable_samples/s/a/${name}`);
+      assert.equal(r.status, 200, name);
+      assert.equal(r.headers['content-type'], type, name);
+      assert.equal(r.headers['content-disposition'], disposition, name);
+      assert.equal(r.headers['x-content-type-options'], 'nosniff', name);
+      assert.equal(r.headers['cache-control'], 'public, max-age=31536000', name);
+    }
+  });
+
+  test('HTML and SVG are never served, there or anywhere; PDF only from the samples folder', async () => {
+    for (const p of ['/media/catalog/downloadable_samples/s/a/sample.html', '/media/catalog/downloadable_samples/s/a/sample.svg', '/media/catalog/product/a/b/doc.pdf']) {
+      const r = await rawGet(p);
+      assert.equal(r.status, 404, p);
+      assert.doesNotMatch(r.body.toString(), /script|onload|PDF/, p);
+    }
+  });
+
+  test('the samples folder is public; the folders of link files and option uploads are not', () => {
+    assert.equal(publicFolderOf('catalog/downloadable_samples/a/b/x.pdf')?.prefix, 'catalog/downloadable_samples');
+    assert.equal(publicFolderOf('downloadable/a/b/x.pdf'), undefined);
+    assert.equal(publicFolderOf('custom_options/a/b/x'), undefined);
+    assert.ok(!PUBLIC_MEDIA_FOLDERS.some((f) => f.prefix.startsWith('downloadable') || f.prefix.startsWith('custom_options')));
+  });
+});
+
+describe('sniffContentType', () => {
+  test('tells JPEG, PNG, GIF, WebP, AVIF and PDF by their first bytes; anything else is octet-stream', () => {
+    const cases: [Buffer, string][] = [
+      [Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), 'image/jpeg'],
+      [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'image/png'],
+      [Buffer.from('GIF89a....'), 'image/gif'],
+      [Buffer.from('GIF87a....'), 'image/gif'],
+      [Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 ', 'latin1'), 'image/webp'],
+      [Buffer.concat([Buffer.from([0, 0, 0, 0x1c]), Buffer.from('ftypavif\x00\x00\x00\x00avifmif1miaf', 'latin1')]), 'image/avif'],
+      [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmif1\x00\x00\x00\x00mif1avif', 'latin1')]), 'image/avif'],
+      [Buffer.from('%PDF-1.7\n'), 'application/pdf'],
+      [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom\x00\x00\x00\x00isommp42', 'latin1')]), 'application/octet-stream'],
+      [Buffer.from('<!DOCTYPE html><script>alert(1)</script>'), 'application/octet-stream'],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'application/octet-stream'],
+      [Buffer.from('RIFF\x10\x00\x00\x00WAVEfmt ', 'latin1'), 'application/octet-stream'],
+      [Buffer.from(' %PDF-1.4'), 'application/octet-stream'],
+      [Buffer.from([0x89, 0x50, 0x4e]), 'application/octet-stream'],
+      [Buffer.alloc(0), 'application/octet-stream'],
+    ];
+    for (const [data, type] of cases) assert.equal(sniffContentType(data), type, data.toString('latin1'));
+  });
+
+  test('extensions: the one a sniffed type is stored under, and the type an image or PDF extension names', () => {
+    assert.equal(extensionForType('image/jpeg'), 'jpg');
+    assert.equal(extensionForType('application/pdf'), 'pdf');
+    assert.equal(extensionForType('application/octet-stream'), 'bin');
+    assert.equal(extensionForType('text/html'), 'bin');
+    assert.equal(documentTypeOfExtension('JPEG'), 'image/jpeg');
+    assert.equal(documentTypeOfExtension('.jpg'), 'image/jpeg');
+    assert.equal(documentTypeOfExtension('png'), 'image/png');
+    assert.equal(documentTypeOfExtension('pdf'), 'application/pdf');
+    for (const e of ['txt', 'html', 'svg', 'zip', 'bin', '']) assert.equal(documentTypeOfExtension(e), undefined, e);
+  });
+
+  test('readMediaHead reads the first bytes of a stored file', async () => {
+    await writeMediaFile(config(), 'catalog/product/h/e/head.png', Buffer.from('%PDF-1.4 and more'));
+    const info = await statMediaFile(config(), 'catalog/product/h/e/head.png');
+    assert.ok(info);
+    assert.equal((await readMediaHead(info, 5)).toString(), '%PDF-');
+    assert.equal((await readMediaHead(info, 100)).toString(), '%PDF-1.4 and more');
+    assert.equal(sniffContentType(await readMediaHead(info)), 'application/pdf');
+  });
+});
+
 describe('mediaContentType', () => {
   test('names image types by extension and nothing else', () => {
     assert.equal(mediaContentType('a.JPG'), 'image/jpeg');
@@ -232,6 +325,20 @@ describe('mediaContentType', () => {
     assert.equal(mediaContentType('a.svg'), undefined);
     assert.equal(mediaContentType('a.html'), undefined);
     assert.equal(mediaContentType('noext'), undefined);
+    assert.equal(mediaContentType('a.pdf'), undefined);
+    assert.equal(mediaContentType('constructor'), undefined);
+    assert.equal(mediaContentType('a.constructor'), undefined);
+  });
+
+  test('a folder with its own types serves those only', () => {
+    const samples = publicFolderOf('catalog/downloadable_samples/x/y/z.pdf');
+    assert.ok(samples);
+    assert.equal(mediaContentType('z.PDF', samples), 'application/pdf');
+    assert.equal(mediaContentType('z.webp', samples), 'image/webp');
+    assert.equal(mediaContentType('z.bin', samples), 'application/octet-stream');
+    assert.equal(mediaContentType('z.html', samples), undefined);
+    assert.equal(mediaContentType('z.svg', samples), undefined);
+    assert.equal(mediaContentType('z.toString', samples), undefined);
   });
 });
 

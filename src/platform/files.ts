@@ -1,8 +1,9 @@
 /**
  * Files under `${DATA_DIR}/media`: safe relative paths (no way out of the root, by name or by symlink), atomic
  * writes, deletes, and the public GET /media/* route that serves the public folders (product and category
- * images, WYSIWYG uploads). Customer-uploaded option files (media/custom_options) and downloadable products
- * (media/downloadable) live outside the public folders and are never served by that route.
+ * images, WYSIWYG uploads, samples of downloadable products). Customer-uploaded option files
+ * (media/custom_options) and downloadable products (media/downloadable) live outside the public folders and are
+ * never served by that route. Content sniffing tells images and PDF documents by their first bytes.
  * Also a guarded fetch of a remote file (http/https only, size and time limits, private addresses refused).
  */
 import crypto from 'node:crypto';
@@ -24,21 +25,15 @@ export interface PublicMediaFolder {
   prefix: string;
   /** Cache-Control max-age, seconds */
   maxAge: number;
+  /** the extensions served from this folder and their content types; images only when omitted */
+  types?: Readonly<Record<string, string>>;
 }
-
-/**
- * Folders GET /media/* serves. Product images never change under a name (every upload gets a new one), so
- * they are cacheable for a year; files in the other folders may be replaced under the same name.
- */
-export const PUBLIC_MEDIA_FOLDERS: readonly PublicMediaFolder[] = [
-  { prefix: 'catalog/product', maxAge: 31_536_000 },
-  { prefix: 'catalog/category', maxAge: 86_400 },
-  { prefix: 'wysiwyg', maxAge: 86_400 },
-];
 
 /** Private folders (never public): files customers upload for custom options, and downloadable products. */
 export const CUSTOM_OPTIONS_DIR = 'custom_options';
 export const DOWNLOADABLE_DIR = 'downloadable';
+/** Public folder of the samples of downloadable products (a sample is a free preview, public by nature). */
+export const DOWNLOADABLE_SAMPLES_DIR = 'catalog/downloadable_samples';
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -50,11 +45,100 @@ const CONTENT_TYPES: Record<string, string> = {
   ico: 'image/x-icon',
 };
 
-/** The content type of a public media file, from its extension; undefined for anything else. */
-export function mediaContentType(name: string): string | undefined {
+export const OCTET_STREAM = 'application/octet-stream';
+export const PDF = 'application/pdf';
+
+/**
+ * What a sample of a downloadable product may be served as. Nothing a browser would run (HTML, SVG, XML,
+ * scripts): a file of any other kind is stored as `.bin` and served as a download.
+ */
+export const SAMPLE_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ...CONTENT_TYPES,
+  pdf: PDF,
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  zip: 'application/zip',
+  epub: 'application/epub+zip',
+  txt: 'text/plain; charset=utf-8',
+  bin: OCTET_STREAM,
+};
+
+/**
+ * Folders GET /media/* serves. Product images and downloadable samples never change under a name (every
+ * upload gets a new one), so they are cacheable for a year; files in the other folders may be replaced under
+ * the same name.
+ */
+export const PUBLIC_MEDIA_FOLDERS: readonly PublicMediaFolder[] = [
+  { prefix: 'catalog/product', maxAge: 31_536_000 },
+  { prefix: 'catalog/category', maxAge: 86_400 },
+  { prefix: DOWNLOADABLE_SAMPLES_DIR, maxAge: 31_536_000, types: SAMPLE_CONTENT_TYPES },
+  { prefix: 'wysiwyg', maxAge: 86_400 },
+];
+
+function extensionOf(name: string): string | undefined {
   const dot = name.lastIndexOf('.');
-  if (dot < 0) return undefined;
-  return CONTENT_TYPES[name.slice(dot + 1).toLowerCase()];
+  return dot < 0 ? undefined : name.slice(dot + 1).toLowerCase();
+}
+
+/** The content type of a public media file, from its extension; undefined for anything else. */
+export function mediaContentType(name: string, folder?: PublicMediaFolder): string | undefined {
+  const ext = extensionOf(name);
+  if (ext === undefined) return undefined;
+  const types = folder?.types ?? CONTENT_TYPES;
+  return Object.hasOwn(types, ext) ? types[ext] : undefined;
+}
+
+// ---- content sniffing ----
+
+/** Documents whose type their content proves, with the extension they are stored under. */
+const DOCUMENT_EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  [PDF]: 'pdf',
+};
+
+const ascii = (data: Buffer, start: number, end: number) => data.subarray(start, end).toString('latin1');
+
+/**
+ * The content type of a file from its first bytes: JPEG, PNG, GIF, WebP, AVIF images and PDF documents;
+ * anything else (HTML, SVG and scripts included) is application/octet-stream. 32 bytes are enough.
+ */
+export function sniffContentType(data: Buffer): string {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  const head6 = ascii(data, 0, 6);
+  if (head6 === 'GIF87a' || head6 === 'GIF89a') return 'image/gif';
+  if (data.length >= 12 && ascii(data, 0, 4) === 'RIFF' && ascii(data, 8, 12) === 'WEBP') return 'image/webp';
+  if (data.length >= 12 && ascii(data, 4, 8) === 'ftyp') {
+    const boxEnd = Math.min(data.length, Math.max(16, data.readUInt32BE(0)));
+    const brands = [ascii(data, 8, 12)];
+    for (let i = 16; i + 4 <= boxEnd; i += 4) brands.push(ascii(data, i, i + 4));
+    if (brands.includes('avif') || brands.includes('avis')) return 'image/avif';
+  }
+  if (ascii(data, 0, 5) === '%PDF-') return PDF;
+  return OCTET_STREAM;
+}
+
+/** The extension a file of a sniffed type is stored under: jpg, png, gif, webp, avif, pdf, else bin. */
+export function extensionForType(contentType: string): string {
+  return DOCUMENT_EXTENSIONS[contentType] ?? 'bin';
+}
+
+/**
+ * The document type an extension names when its content can be checked (images and PDF: `jpeg` and `jpg`
+ * both name image/jpeg); undefined for other extensions.
+ */
+export function documentTypeOfExtension(ext: string): string | undefined {
+  const e = ext.replace(/^\.+/, '').toLowerCase();
+  if (e === 'jpeg' || e === 'jpe') return 'image/jpeg';
+  return Object.entries(DOCUMENT_EXTENSIONS).find(([, x]) => x === e)?.[0];
 }
 
 export interface FilesConfig {
@@ -203,6 +287,18 @@ export function openMediaStream(file: MediaFileInfo): fs.ReadStream {
   return fs.createReadStream(file.path);
 }
 
+/** The first `bytes` bytes of a file found by statMediaFile (fewer when it is shorter), for sniffing. */
+export async function readMediaHead(file: MediaFileInfo, bytes = 32): Promise<Buffer> {
+  const fh = await fsp.open(file.path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(bytes, file.size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 // ---- the public route ----
 
 /** The public folder a path is in, if any. */
@@ -236,10 +332,14 @@ function notModified(headers: Record<string, string | string[] | undefined>, eta
   return false;
 }
 
+/** Types a browser shows inline without running anything; the others are served as attachments. */
+const INLINE_TYPE = /^(image|audio|video|text)\/|^application\/pdf$/;
+
 /**
- * GET (and HEAD) /media/<path>: files in the public media folders, with a content type from the extension,
- * ETag, Last-Modified and a public Cache-Control. Anything missing, outside those folders or refused as a
- * path is a 404 in the error shape.
+ * GET (and HEAD) /media/<path>: files in the public media folders, with a content type from the extension
+ * (among those the folder serves), ETag, Last-Modified and a public Cache-Control; a type that is not shown
+ * inline (an archive, a `.bin`) comes as an attachment. Anything missing, outside those folders or refused as
+ * a path is a 404 in the error shape.
  */
 export function mediaFileRoutes(app: FastifyInstance, config: FilesConfig): void {
   app.get('/media/*', { schema: { hide: true } }, async (req, reply) => {
@@ -253,7 +353,7 @@ export function mediaFileRoutes(app: FastifyInstance, config: FilesConfig): void
       return sendNotFound(reply);
     }
     const folder = publicFolderOf(clean);
-    const type = mediaContentType(clean);
+    const type = folder && mediaContentType(clean, folder);
     if (!folder || !type) return sendNotFound(reply);
     const file = await statMediaFile(config, clean);
     if (!file) return sendNotFound(reply);
@@ -264,6 +364,7 @@ export function mediaFileRoutes(app: FastifyInstance, config: FilesConfig): void
       .header('cache-control', `public, max-age=${folder.maxAge}`)
       .header('x-content-type-options', 'nosniff');
     if (notModified(req.headers, etag, file.mtime)) return reply.code(304).send();
+    if (!INLINE_TYPE.test(type)) reply.header('content-disposition', 'attachment');
     return reply.type(type).header('content-length', file.size).send(openMediaStream(file));
   });
 }

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { describeAttributeValues, normalizeCustomAttributes } from './attributes-service.js';
 import { createTestProduct } from './fixtures.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, productAttributes, products } from './tables.js';
@@ -12,22 +11,14 @@ let admin: string;
 let customer: string;
 const tok = { none: '', attrs: '', sets: '', all: '' };
 
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.none = await apiUserToken('attr-none', ['products/read', 'products/write']);
-  tok.attrs = await apiUserToken('attr-read', ['product-attributes/read']);
-  tok.sets = await apiUserToken('attr-sets', ['attribute-sets/read']);
-  tok.all = await apiUserToken('attr-all', ['product-attributes/all', 'attribute-sets/all']);
+  tok.none = await t.tokens.apiUser(['products/read', 'products/write']);
+  tok.attrs = await t.tokens.apiUser(['product-attributes/read']);
+  tok.sets = await t.tokens.apiUser(['attribute-sets/read']);
+  tok.all = await t.tokens.apiUser(['product-attributes/all', 'attribute-sets/all']);
 });
 after(() => t.close());
 

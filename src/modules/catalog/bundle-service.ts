@@ -1,14 +1,16 @@
 /**
  * Bundle options and their selections. Options belong to bundle products only; each selection is a simple or
  * virtual product, at most once per option. An option a shopper picks one selection of (select, radio) has at
- * most one default selection. Storefront callers see only selections they could buy in their store view.
+ * most one default selection. Selections carry a price only in fixed-price bundles (a percent at most 100);
+ * a dynamic-price bundle is priced from its selections' own products. A required option makes the bundle
+ * `hasRequiredOptions`. Storefront callers see only selections they could buy in their store view.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { toWire } from '../../platform/money.js';
 import { refreshPriceRanges } from './products-price.js';
-import { touchProduct } from './products-shared.js';
+import { touchProduct, type ProductRow } from './products-shared.js';
 import {
   CHILD_TYPES,
   MONEY_MAX,
@@ -23,6 +25,7 @@ import {
   requireReadableProduct,
   requireRefs,
   sellableHere,
+  syncHasRequiredOptions,
 } from './composites-shared.js';
 import type {
   BundleOptionCreateT,
@@ -105,8 +108,35 @@ function cleanTitle(title: unknown): string {
   return title.trim();
 }
 
-async function cleanSelections(ctx: Ctx, input: readonly BundleSelectionInputT[]): Promise<NewSelection[]> {
+/** A bundle whose price is fixed (price type 1); any other is priced dynamically from its selections. */
+const isFixedPrice = (bundle: ProductRow) => bundle.priceType === 1;
+
+/**
+ * The price of a selection. Only a fixed-price bundle prices its selections: sending `price`, or a percent
+ * `priceType`, for a dynamic-price bundle is a 400 (the "fixed" priceType that reads report for every
+ * selection is accepted as the no-op it is). A percent price is at most 100.
+ */
+function selectionPrice(bundle: ProductRow, s: BundleSelectionInputT, field: string): { price: string | null; priceType: 'fixed' | 'percent' } {
+  const priceType = s.priceType ?? 'fixed';
+  const hasPrice = s.price !== undefined && s.price !== null;
+  if (!isFixedPrice(bundle)) {
+    if (hasPrice || priceType === 'percent') {
+      throw badRequest(
+        `${field}: product ${bundle.id} is a dynamic-price bundle, priced from its selections' products; a selection takes a price or a percent priceType only in a fixed-price bundle (priceType 1)`,
+        { reason: 'DYNAMIC_BUNDLE_SELECTION_PRICE', details: { field: hasPrice ? `${field}.price` : `${field}.priceType` } },
+      );
+    }
+    return { price: null, priceType: 'fixed' };
+  }
+  if (!hasPrice) return { price: null, priceType };
+  const price = decimalField(s.price, `${field}.price`, { min: 0, max: MONEY_MAX });
+  if (priceType === 'percent' && s.price! > 100) invalidField(`${field}.price`, 'must be at most 100 for a percent price', 'maximum');
+  return { price, priceType };
+}
+
+async function cleanSelections(ctx: Ctx, bundle: ProductRow, input: readonly BundleSelectionInputT[]): Promise<NewSelection[]> {
   const field = (i: number) => `selections[${i}]`;
+  const prices = input.map((s, i) => selectionPrice(bundle, s, field(i)));
   assertNoDuplicates(
     input.map((s) => s.productId),
     (i) => `${field(i)}.productId`,
@@ -122,8 +152,7 @@ async function cleanSelections(ctx: Ctx, input: readonly BundleSelectionInputT[]
     canChangeQty: s.canChangeQty ?? false,
     isDefault: s.isDefault ?? false,
     position: s.position ?? 0,
-    price: s.price === undefined || s.price === null ? null : decimalField(s.price, `${field(i)}.price`, { min: 0, max: MONEY_MAX }),
-    priceType: s.priceType ?? 'fixed',
+    ...prices[i],
   }));
 }
 
@@ -142,6 +171,7 @@ async function writeSelections(ctx: Ctx, optionId: number, selections: NewSelect
 }
 
 async function afterWrite(ctx: Ctx, productId: number): Promise<void> {
+  await syncHasRequiredOptions(ctx, productId);
   await touchProduct(ctx, productId);
   await refreshPriceRanges(ctx, [productId]);
 }
@@ -167,8 +197,8 @@ export async function createBundleOption(ctx: Ctx, productId: number, input: Bun
   const title = cleanTitle(input.title);
   const type = input.type ?? 'select';
   return withTx(ctx, async (tx) => {
-    await lockProduct(tx, productId, BUNDLE);
-    const selections = await cleanSelections(tx, input.selections ?? []);
+    const bundle = await lockProduct(tx, productId, BUNDLE);
+    const selections = await cleanSelections(tx, bundle, input.selections ?? []);
     assertDefaults(type, selections);
     const [row] = await tx.db
       .insert(bundleOptions)
@@ -189,10 +219,10 @@ export async function updateBundleOption(
 ): Promise<BundleOptionDto> {
   const title = input.title === undefined ? undefined : cleanTitle(input.title);
   return withTx(ctx, async (tx) => {
-    await lockProduct(tx, productId, BUNDLE);
+    const bundle = await lockProduct(tx, productId, BUNDLE);
     const row = await requireOption(tx, productId, optionId);
     const type = input.type ?? row.type;
-    const selections = input.selections === undefined ? undefined : await cleanSelections(tx, input.selections);
+    const selections = input.selections === undefined ? undefined : await cleanSelections(tx, bundle, input.selections);
     const current: readonly { isDefault: boolean }[] =
       selections ?? (await tx.db.select({ isDefault: bundleSelections.isDefault }).from(bundleSelections).where(eq(bundleSelections.optionId, row.id)));
     assertDefaults(type, current);

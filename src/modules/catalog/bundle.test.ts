@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { bundleOptions, bundleSelections, products } from './tables.js';
 
@@ -11,16 +10,7 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `bundle-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
+let deleter: string;
 
 let simpleA: Record<string, any>;
 let simpleB: Record<string, any>;
@@ -30,8 +20,9 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  deleter = await t.tokens.apiUser(['products/delete']);
   simpleA = await createTestProduct(t, { price: 10 });
   simpleB = await createTestProduct(t, { price: 20 });
   virtualC = await createTestProduct(t, { type: 'virtual', price: 5 });
@@ -73,9 +64,20 @@ async function bundle() {
   return createTestProduct(t, { type: 'bundle', priceType: 0, skuType: 0 });
 }
 
+/** A fixed-price bundle: its selections carry prices. */
+async function fixedBundle() {
+  return createTestProduct(t, { type: 'bundle', priceType: 1, skuType: 0, price: 50 });
+}
+
+async function hasRequiredOptions(id: number): Promise<boolean> {
+  const r = await t.req('GET', `${API}/products/${id}`, { token: admin });
+  assert.equal(r.status, 200, r.text);
+  return r.body.hasRequiredOptions;
+}
+
 describe('bundle options', () => {
   test('POST adds an option with selections (201) and GET shows it publicly in the wire shape', async () => {
-    const b = await bundle();
+    const b = await fixedBundle();
     const r = await t.req('POST', url(b.id), {
       token: admin,
       body: {
@@ -240,7 +242,7 @@ describe('bundle options', () => {
       ['selection of the bundle itself', { title: 'x', selections: [{ productId: b.id }] }, /simple or virtual/],
       ['the same product twice', { title: 'x', selections: [{ productId: simpleA.id }, { productId: simpleA.id }] }, /listed twice/],
       ['qty 0', { title: 'x', selections: [{ productId: simpleA.id, qty: 0 }] }, /qty must be greater than 0/],
-      ['negative price', { title: 'x', selections: [{ productId: simpleA.id, price: -1 }] }, /price must be at least 0/],
+      ['a price on a dynamic-price bundle', { title: 'x', selections: [{ productId: simpleA.id, price: 1 }] }, /selections\[0\]: .*dynamic-price bundle/],
       ['unknown price type', { title: 'x', selections: [{ productId: simpleA.id, priceType: 'relative' }] }, /priceType/],
       [
         'two defaults on a select option',
@@ -325,6 +327,92 @@ describe('bundle options', () => {
     assert.equal(p.body.minimalPrice, 20);
   });
 
+  test('hasRequiredOptions on GET /products/{id} follows the required options of the bundle', async () => {
+    const b = await bundle();
+    assert.equal(await hasRequiredOptions(b.id), false);
+    const optional = (await t.req('POST', url(b.id), { token: admin, body: { title: 'extras', required: false, selections: [{ productId: simpleA.id }] } })).body;
+    assert.equal(await hasRequiredOptions(b.id), false, 'an optional option asks nothing of the shopper');
+    const required = await t.req('POST', url(b.id), { token: admin, body: { title: 'main', required: true, selections: [{ productId: simpleB.id }] } });
+    assert.equal(required.status, 201, required.text);
+    assert.equal(await hasRequiredOptions(b.id), true);
+    assert.equal((await t.req('PUT', `${url(b.id)}/${required.body.id}`, { token: admin, body: { required: false } })).status, 200);
+    assert.equal(await hasRequiredOptions(b.id), false);
+    assert.equal((await t.req('PUT', url(b.id), { token: admin, body: { id: optional.id, required: true } })).status, 200);
+    assert.equal(await hasRequiredOptions(b.id), true);
+    assert.equal((await t.req('DELETE', `${url(b.id)}?id=${optional.id}`, { token: admin })).status, 204);
+    assert.equal(await hasRequiredOptions(b.id), false, 'removing the required option clears it');
+    // a storefront read of the product says the same
+    assert.equal((await t.req('POST', url(b.id), { token: admin, body: { title: 'again', selections: [{ productId: simpleA.id }] } })).status, 201);
+    assert.equal((await t.req('GET', `${API}/products/${b.id}`)).body.hasRequiredOptions, true);
+  });
+
+  describe('selection prices', () => {
+    test('a fixed-price bundle takes fixed and percent prices (a percent up to 100, 4 decimal places)', async () => {
+      const b = await fixedBundle();
+      const r = await t.req('POST', url(b.id), {
+        token: admin,
+        body: {
+          title: 'priced',
+          selections: [
+            { productId: simpleA.id, price: 100, priceType: 'percent' },
+            { productId: simpleB.id, price: 12.3456, priceType: 'fixed' },
+            { productId: virtualC.id },
+          ],
+        },
+      });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(
+        r.body.selections.map((s: { productId: number; price?: number; priceType: string }) => [s.productId, s.price, s.priceType]),
+        [
+          [simpleA.id, 100, 'percent'],
+          [simpleB.id, 12.3456, 'fixed'],
+          [virtualC.id, undefined, 'fixed'],
+        ],
+      );
+    });
+
+    test('refused with a 400 naming the field; nothing changes', async () => {
+      const dynamic = await bundle();
+      const fixed = await fixedBundle();
+      const keepD = (await t.req('POST', url(dynamic.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id }] } })).body;
+      const keepF = (await t.req('POST', url(fixed.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id, price: 5 }] } })).body;
+      const cases: [Record<string, any>, number, Record<string, unknown>, RegExp][] = [
+        [dynamic, keepD.id, { productId: simpleA.id, price: 5 }, /dynamic-price bundle.*fixed-price bundle/],
+        [dynamic, keepD.id, { productId: simpleA.id, price: 0 }, /dynamic-price bundle/],
+        [dynamic, keepD.id, { productId: simpleA.id, priceType: 'percent' }, /dynamic-price bundle/],
+        [dynamic, keepD.id, { productId: simpleA.id, price: 10, priceType: 'percent' }, /dynamic-price bundle/],
+        [fixed, keepF.id, { productId: simpleA.id, price: 100.01, priceType: 'percent' }, /selections\[0\]\.price must be at most 100 for a percent price/],
+        [fixed, keepF.id, { productId: simpleA.id, price: 250, priceType: 'percent' }, /at most 100/],
+        [fixed, keepF.id, { productId: simpleA.id, price: -1 }, /price must be at least 0/],
+        [fixed, keepF.id, { productId: simpleA.id, price: 1.00001 }, /selections\[0\]\.price must have at most 4 decimal places/],
+        [fixed, keepF.id, { productId: simpleA.id, price: 1e-9 }, /at most 4 decimal places/],
+        [fixed, keepF.id, { productId: simpleA.id, qty: 1.00001 }, /selections\[0\]\.qty must have at most 4 decimal places/],
+      ];
+      const before = [await snapshot(dynamic.id), await snapshot(fixed.id)];
+      for (const [b, optionId, selection, msg] of cases) {
+        const post = await t.req('POST', url(b.id), { token: admin, body: { title: 'x', selections: [selection] } });
+        assertError(post, 400, 'bad_request');
+        assert.match(post.body.message, msg, JSON.stringify(selection));
+        const put = await t.req('PUT', `${url(b.id)}/${optionId}`, { token: admin, body: { selections: [selection] } });
+        assertError(put, 400, 'bad_request');
+        assert.match(put.body.message, msg, JSON.stringify(selection));
+      }
+      assert.deepEqual([await snapshot(dynamic.id), await snapshot(fixed.id)], before);
+    });
+
+    test('a dynamic-price bundle accepts the "fixed" priceType its reads report (a client sending back what it read)', async () => {
+      const b = await bundle();
+      const made = await t.req('POST', url(b.id), { token: admin, body: { title: 'o', selections: [{ productId: simpleA.id, qty: 2 }] } });
+      assert.equal(made.status, 201, made.text);
+      const [sel] = made.body.selections;
+      assert.equal(sel.priceType, 'fixed');
+      const back = await t.req('PUT', `${url(b.id)}/${made.body.id}`, { token: admin, body: { selections: [sel] } });
+      assert.equal(back.status, 200, back.text);
+      assert.equal(back.body.selections[0].qty, 2);
+      assert.equal(back.body.selections[0].price, undefined);
+    });
+  });
+
   describe('access', () => {
     let b: Record<string, any>;
     let optionId: number;
@@ -348,15 +436,20 @@ describe('bundle options', () => {
         assertError(await t.req(method, path, { body }), 401, 'unauthorized');
         assertError(await t.req(method, path, { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, path, { token: reader, body }), 403, 'forbidden');
+        // removing an option changes the bundle: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, path, { token: deleter, body }), 403, 'forbidden');
       }
       assert.equal(await snapshot(b.id), before);
     });
-    test('products/write is enough for every write', async () => {
+    test('products/write is enough for every write, DELETE by path and by ?id= included', async () => {
       let r = await t.req('POST', url(b.id), { token: writer, body: { title: 'w' } });
       assert.equal(r.status, 201, r.text);
       r = await t.req('PUT', `${url(b.id)}/${r.body.id}`, { token: writer, body: { title: 'w2' } });
       assert.equal(r.status, 200, r.text);
       r = await t.req('DELETE', `${url(b.id)}/${r.body.id}`, { token: writer });
+      assert.equal(r.status, 204);
+      const second = await t.req('POST', url(b.id), { token: writer, body: { title: 'w3' } });
+      r = await t.req('DELETE', `${url(b.id)}?id=${second.body.id}`, { token: writer });
       assert.equal(r.status, 204);
     });
   });

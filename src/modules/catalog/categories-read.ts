@@ -2,7 +2,7 @@
  * Category reads: the list (children of a category, or a name search) and one category with its active
  * children. Each is one prepared statement. Store-view values (`store_values[storeId]`) are read over the
  * default columns. Public callers see only active categories at or below their store's root category;
- * admins holding categories/read see every category.
+ * admins holding categories/read see every category, with the default values unless they name a store view.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
@@ -56,6 +56,15 @@ export function seesAllCategories(ctx: Ctx): boolean {
   return ctx.actor.kind === 'admin' && hasPermission(ctx.actor.permissions, 'categories', 'read');
 }
 
+/**
+ * The store view whose values a read shows: the request's; for admins reading every category (the backend
+ * view, and write replies) only a named one (?store=), else the default values (0: no store view), as for
+ * products.
+ */
+export function viewStoreId(ctx: Ctx, all: boolean): number {
+  return all && ctx.actor.kind === 'admin' && !ctx.store.explicit ? 0 : ctx.store.storeId;
+}
+
 /** The root category of a store view's store group. */
 export function storeRootId(ctx: Ctx, storeId = ctx.store.storeId): number {
   const r = ctx.app.settings;
@@ -107,9 +116,9 @@ function mediaBase(ctx: Ctx): string {
   return base.endsWith('/') ? base : `${base}/`;
 }
 
-/** The wire shape of a category in the caller's store view. */
-export function toCategoryDto(ctx: Ctx, r: CategoryRecord): CategorySummaryDto {
-  const own = storeOwn(r.storeValues, ctx.store.storeId);
+/** The wire shape of a category in the store view `storeId` (0: the default values). */
+export function toCategoryDto(ctx: Ctx, r: CategoryRecord, storeId: number): CategorySummaryDto {
+  const own = storeOwn(r.storeValues, storeId);
   const urlPath = typeof own.urlPath === 'string' ? own.urlPath : r.urlPath;
   return compact({
     id: r.id,
@@ -208,10 +217,12 @@ function menuFlag(v: string | undefined): boolean | null {
 /** One page of categories (see `listWhere`), in menu order. */
 export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: Page): Promise<{ items: CategorySummaryDto[]; total: number }> {
   const search = (query.search ?? query.q ?? '').trim();
+  const all = seesAllCategories(ctx);
+  const sid = viewStoreId(ctx, all);
   const values = {
-    sid: String(ctx.store.storeId),
+    sid: String(sid),
     root: storeRootId(ctx),
-    all: seesAllCategories(ctx),
+    all,
     parent: query.parentId ?? null,
     q: search ? `%${likeEscape(search)}%` : null,
     menu: menuFlag(query.includeInMenu),
@@ -221,7 +232,7 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
   const rows = await listStatement.run(ctx.db, values);
   let total = rows[0]?.total ?? 0;
   if (!rows.length && page.offset > 0) total = (await countStatement.run(ctx.db, values))[0]?.total ?? 0;
-  return { items: rows.map((r) => toCategoryDto(ctx, r)), total };
+  return { items: rows.map((r) => toCategoryDto(ctx, r, sid)), total };
 }
 
 /**
@@ -230,14 +241,14 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
  */
 export async function getCategory(ctx: Ctx, id: number, opts: { all?: boolean } = {}): Promise<CategoryDto> {
   const all = opts.all ?? seesAllCategories(ctx);
-  const rows = await itemStatement.run(ctx.db, { id, sid: String(ctx.store.storeId), all });
+  const sid = viewStoreId(ctx, all);
+  const rows = await itemStatement.run(ctx.db, { id, sid: String(sid), all });
   const row = rows[0];
-  const sid = ctx.store.storeId;
   if (!row || row.id !== id || (!all && !(activeIn(row, sid) && pathWithin(row.path, storeRootId(ctx))))) {
     throw notFound(`Category not found: ${id}`, { reason: 'CATEGORY_NOT_FOUND' });
   }
   const children = rows.slice(1).filter((c) => activeIn(c, sid));
-  return { ...toCategoryDto(ctx, row), children: children.map((c) => toCategoryDto(ctx, c)) };
+  return { ...toCategoryDto(ctx, row, sid), children: children.map((c) => toCategoryDto(ctx, c, sid)) };
 }
 
 /**

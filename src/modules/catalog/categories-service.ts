@@ -13,7 +13,7 @@ import { rows } from '../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { dec } from '../../platform/money.js';
 import { registerResolverCheck, removeEntityPathsMany } from '../url-resolver/service.js';
-import { categoryResolvable, getCategory, storeRootId, storeRootIds, TREE_ROOT_ID } from './categories-read.js';
+import { categoryResolvable, getCategory, pathWithin, storeRootId, storeRootIds, TREE_ROOT_ID } from './categories-read.js';
 import type { CategoryDto, CategoryWriteBody } from './categories-schemas.js';
 import { rewriteCategoryUrlPaths } from './categories-urls.js';
 import { formatUrlKey } from './products-urls.js';
@@ -134,15 +134,17 @@ async function findRow(ctx: Ctx, id: number): Promise<CategoryRow | undefined> {
   return row;
 }
 
+/** The category to change or delete: 404 when missing, or outside what a store-restricted principal may write. */
 async function requireRow(ctx: Ctx, id: number): Promise<CategoryRow> {
   const row = await findRow(ctx, id);
-  if (!row) throw notFound(`Category not found: ${id}`, { reason: 'CATEGORY_NOT_FOUND' });
+  if (!row || !writable(ctx, row)) throw notFound(`Category not found: ${id}`, { reason: 'CATEGORY_NOT_FOUND' });
   return row;
 }
 
+/** The parent of a create or move: a 400 when missing, or outside what a store-restricted principal may write under. */
 async function requireParent(ctx: Ctx, id: number): Promise<CategoryRow> {
   const row = await findRow(ctx, id);
-  if (!row) throw badRequest(`parentId ${id}: no such category`, { reason: 'UNKNOWN_PARENT', ...field('parentId') });
+  if (!row || !usableParent(ctx, row)) throw badRequest(`parentId ${id}: no such category`, { reason: 'UNKNOWN_PARENT', ...field('parentId') });
   return row;
 }
 
@@ -218,6 +220,37 @@ async function setProductPositions(ctx: Ctx, categoryId: number, entries: [numbe
 }
 
 const subtreeOf = (path: string) => or(eq(categories.path, path), like(categories.path, `${path}/%`));
+
+// ---- store-restricted principals ----
+
+/**
+ * The root categories an admin principal limited to some store views may write under: those of its store
+ * views' store groups. Undefined for every other caller (no limit).
+ */
+function writableRoots(ctx: Ctx): Set<number> | undefined {
+  const a = ctx.actor;
+  if (a.kind !== 'admin' || !a.allowedStoreIds) return undefined;
+  const r = ctx.app.settings;
+  const roots = new Set<number>();
+  for (const storeId of a.allowedStoreIds) {
+    const store = r.store(storeId);
+    const group = store ? r.group(store.groupId) : undefined;
+    if (group) roots.add(group.rootCategoryId);
+  }
+  return roots;
+}
+
+/** Whether the caller may change or delete the category: for a restricted principal, only below its roots (never a root). */
+function writable(ctx: Ctx, row: Pick<CategoryRow, 'id' | 'path'>): boolean {
+  const roots = writableRoots(ctx);
+  return !roots || [...roots].some((root) => root !== row.id && pathWithin(row.path, root));
+}
+
+/** Whether the caller may put categories under `parent`: for a restricted principal, its roots or below. */
+function usableParent(ctx: Ctx, parent: Pick<CategoryRow, 'path'>): boolean {
+  const roots = writableRoots(ctx);
+  return !roots || [...roots].some((root) => pathWithin(parent.path, root));
+}
 
 // ---- writes ----
 

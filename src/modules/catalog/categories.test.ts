@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite, setConfig } from '../stores/service.js';
 import { storeGroups } from '../stores/tables.js';
 import { urlRewrites } from '../url-resolver/tables.js';
@@ -15,22 +14,14 @@ let customer: string;
 /** API-user tokens by the permissions their role holds */
 const tok: Record<'none' | 'read' | 'write' | 'delete', string> = { none: '', read: '', write: '', delete: '' };
 
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.none = await apiUserToken('cat-none', ['products/read']);
-  tok.read = await apiUserToken('cat-read', ['categories/read']);
-  tok.write = await apiUserToken('cat-write', ['categories/read', 'categories/write']);
-  tok.delete = await apiUserToken('cat-delete', ['categories/delete']);
+  tok.none = await t.tokens.apiUser(['products/read']);
+  tok.read = await t.tokens.apiUser(['categories/read']);
+  tok.write = await t.tokens.apiUser(['categories/read', 'categories/write']);
+  tok.delete = await t.tokens.apiUser(['categories/delete']);
 });
 after(() => t.close());
 
@@ -73,12 +64,24 @@ async function resolve(path: string, query = ''): Promise<any[]> {
   return r.body;
 }
 
-async function pathsOf(id: number): Promise<{ storeId: number; requestPath: string }[]> {
+/**
+ * The category's paths as stored, without the url suffix (whether the URL resolver stores it or adds it when
+ * resolving): `suffix` is put back on each; the redirects the resolver may keep for old paths are left out.
+ */
+/**
+ * An old path no longer leads to the category itself: it resolves to nothing, or to a permanent redirect to
+ * `current` where the URL resolver keeps the history of paths.
+ */
+function assertNotLeading(found: any[], current: string): void {
+  for (const m of found) assert.deepEqual([m.type, m.redirectType, m.redirectUrl], ['redirect', 301, current], JSON.stringify(found));
+}
+
+async function pathsOf(id: number, suffix = '.html'): Promise<{ storeId: number; requestPath: string }[]> {
   const rows = await t.database.db.select().from(urlRewrites).where(eq(urlRewrites.entityId, id));
   return rows
-    .filter((r) => r.entityType === 'category')
-    .map((r) => ({ storeId: r.storeId, requestPath: r.requestPath }))
-    .sort((a, b) => a.storeId - b.storeId);
+    .filter((r) => r.entityType === 'category' && r.redirectType === 0)
+    .map((r) => ({ storeId: r.storeId, requestPath: `${suffix ? r.requestPath.replace(/\.html$/, '') : r.requestPath}${suffix}` }))
+    .sort((a, b) => a.storeId - b.storeId || a.requestPath.localeCompare(b.requestPath));
 }
 
 describe('install data', () => {
@@ -459,7 +462,7 @@ describe('PUT /categories/{id}', () => {
       { storeId: 1, requestPath: 'new-top/middle/leaf.html' },
       { storeId: 2, requestPath: 'new-top/middle/leaf.html' },
     ]);
-    assert.deepEqual(await resolve(`${top.urlKey}/middle/leaf`), []);
+    assertNotLeading(await resolve(`${top.urlKey}/middle/leaf`), 'new-top/middle/leaf.html');
     assert.deepEqual((await resolve('/new-top/middle/leaf.html')).map((m) => m.id), [leaf.id]);
     // null regenerates the key from the name
     const regen = await t.req('PUT', `${API}/categories/${top.id}`, { token: admin, body: { urlKey: null, name: 'Back Again' } });
@@ -487,7 +490,7 @@ describe('PUT /categories/{id}', () => {
     assert.equal(g.urlPath, `${to.urlKey}/moving/moving-child/moving-grandchild`);
     assert.deepEqual((await getCat(from.id)).body.childrenIds, []);
     assert.deepEqual((await getCat(to.id)).body.childrenIds, [existing.id, moving.id]);
-    assert.deepEqual(await resolve(`${from.urlKey}/moving/moving-child`), []);
+    assertNotLeading(await resolve(`${from.urlKey}/moving/moving-child`), `${to.urlKey}/moving/moving-child.html`);
     assert.deepEqual((await resolve(`${to.urlKey}/moving/moving-child`)).map((m) => m.id), [child.id]);
     // one level up, to the store root, at the front
     const up = await t.req('PUT', `${API}/categories/${child.id}`, { token: admin, body: { parentId: 2, position: 1 } });
@@ -667,6 +670,110 @@ describe('store-view values', () => {
   });
 });
 
+describe('store-view values in admin reads', () => {
+  test('admins read the default values unless they name a store view, as for products', async () => {
+    const c = await createCat({ name: uname('Default Name'), description: 'Default text' });
+    const scoped = await t.req('PUT', `${API}/categories/${c.id}?store=default`, { token: admin, body: { name: 'StoreName', description: 'Store text' } });
+    assert.equal(scoped.status, 200, scoped.text);
+    assert.deepEqual([scoped.body.name, scoped.body.description], ['StoreName', 'Store text']);
+    const plain = await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { name: 'NewDefault' } });
+    assert.equal(plain.status, 200, plain.text);
+    assert.deepEqual([plain.body.name, plain.body.description], ['NewDefault', 'Default text']);
+    // admin reads: the defaults without ?store=, the store view's values with it
+    for (const token of [admin, tok.read]) {
+      assert.equal((await getCat(c.id, token)).body.name, 'NewDefault');
+      assert.equal((await getCat(c.id, token, '?store=default')).body.name, 'StoreName');
+      const found = await t.req('GET', `${API}/categories?search=NewDefault`, { token, headers: JSON_ONLY });
+      assert.deepEqual(found.body.map((x: any) => [x.id, x.name]), [[c.id, 'NewDefault']]);
+      const parent = await t.req('GET', `${API}/categories?parentId=${c.parentId}&itemsPerPage=500`, { token, headers: JSON_ONLY });
+      assert.equal(parent.body.find((x: any) => x.id === c.id).name, 'NewDefault');
+    }
+    // the children of an item read are shown in the same values
+    const child = await createCat({ name: 'Child default', parentId: c.id });
+    await t.req('PUT', `${API}/categories/${child.id}?store=default`, { token: admin, body: { name: 'Child store' } });
+    assert.deepEqual((await getCat(c.id, admin)).body.children.map((x: any) => x.name), ['Child default']);
+    assert.deepEqual((await getCat(c.id, admin, '?store=default')).body.children.map((x: any) => x.name), ['Child store']);
+    // the storefront reads the store view it is in
+    assert.equal((await getCat(c.id)).body.name, 'StoreName');
+    assert.deepEqual((await getCat(c.id)).body.children.map((x: any) => x.name), ['Child store']);
+    const pub = await t.req('GET', `${API}/categories?search=StoreName`, { headers: JSON_ONLY });
+    assert.deepEqual(pub.body.map((x: any) => x.id), [c.id]);
+  });
+});
+
+describe('store-restricted tokens', () => {
+  let site: { websiteId: number; groupId: number; storeId: number };
+  /** categories/all, limited to the store view of a website with its own root category */
+  let limited: string;
+  let root: Record<string, any>;
+  let inside: Record<string, any>;
+  let foreign: Record<string, any>;
+  let foreignChild: Record<string, any>;
+  const Q = '?store=scoped_en';
+  const req = (method: string, id: number | '', body?: unknown) => t.req(method, `${API}/categories${id === '' ? '' : `/${id}`}${Q}`, { token: limited, body });
+
+  before(async () => {
+    site = await createWebsite(t.database.db, t.services.settings, { code: 'scoped', name: 'Scoped', storeCode: 'scoped_en', storeName: 'Scoped EN' });
+    root = await createCat({ name: uname('Scoped Root'), parentId: 1 });
+    await t.database.db.update(storeGroups).set({ rootCategoryId: root.id }).where(eq(storeGroups.id, site.groupId));
+    await t.services.settings.reload();
+    limited = await t.tokens.apiUser(['categories/all'], { allowedStoreIds: [site.storeId] });
+    inside = await createCat({ name: uname('Scoped Inside'), parentId: root.id });
+    foreign = await createCat({ name: uname('Main Tree') });
+    foreignChild = await createCat({ name: uname('Main Tree Child'), parentId: foreign.id });
+  });
+
+  /** A request that must be refused with `status` and change nothing. */
+  async function refused(status: number, error: string, method: string, id: number | '', body?: unknown): Promise<Res> {
+    const before = await snapshot();
+    const r = await req(method, id, body);
+    assertError(r, status, error);
+    assert.deepEqual(await snapshot(), before, `${method} ${id} ${JSON.stringify(body)}`);
+    return r;
+  }
+
+  test('create: only under its own root category', async () => {
+    await refused(400, 'bad_request', 'POST', '', { name: 'Intruder', parentId: 2 });
+    await refused(400, 'bad_request', 'POST', '', { name: 'Intruder', parentId: foreign.id });
+    await refused(400, 'bad_request', 'POST', '', { name: 'Intruder', parentId: 1 });
+    const made = await req('POST', '', { name: uname('Scoped New') });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.parentId, root.id);
+    const nested = await req('POST', '', { name: uname('Scoped Nested'), parentId: inside.id });
+    assert.equal(nested.status, 201, nested.text);
+  });
+
+  test('update: a category outside its tree, its root and the default root are 404 and unchanged', async () => {
+    for (const id of [2, 1, foreign.id, foreignChild.id, root.id]) {
+      const r = await refused(404, 'not_found', 'PUT', id, { name: 'Renamed', isActive: false });
+      assert.match(r.body.message, /Category not found/);
+    }
+    await refused(404, 'not_found', 'PUT', foreign.id, { productPositions: {} });
+    assert.equal((await getCat(2, admin)).body.name, 'Default Category');
+    const ok = await req('PUT', inside.id, { description: 'Scoped text' });
+    assert.equal(ok.status, 200, ok.text);
+  });
+
+  test('move: neither out of its tree nor into it from outside', async () => {
+    await refused(400, 'bad_request', 'PUT', inside.id, { parentId: foreign.id });
+    await refused(400, 'bad_request', 'PUT', inside.id, { parentId: 2 });
+    await refused(404, 'not_found', 'PUT', foreign.id, { parentId: root.id });
+    await refused(404, 'not_found', 'PUT', foreignChild.id, { parentId: inside.id });
+    const sibling = await createCat({ name: uname('Scoped Sibling'), parentId: root.id });
+    const moved = await req('PUT', sibling.id, { parentId: inside.id });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.body.parentId, inside.id);
+  });
+
+  test('delete: a category outside its tree, or a root, is 404 and deletes nothing', async () => {
+    for (const id of [foreignChild.id, foreign.id, 2, root.id, 1]) await refused(404, 'not_found', 'DELETE', id);
+    const mine = await createCat({ name: uname('Scoped Doomed'), parentId: root.id });
+    const r = await req('DELETE', mine.id);
+    assert.equal(r.status, 204, r.text);
+    assertError(await getCat(mine.id, admin), 404, 'not_found');
+  });
+});
+
 describe('productPositions', () => {
   test('sets the products of the category with their positions; replaces them on update', async () => {
     const p1 = await createTestProduct(t);
@@ -785,10 +892,10 @@ describe('store roots', () => {
     await setConfig(t.database.db, t.services.settings, 'catalog/seo/category_url_suffix', '', 'stores', 2);
     try {
       const c = await createCat({ name: uname('No Suffix') });
-      assert.deepEqual(await pathsOf(c.id), [
-        { storeId: 1, requestPath: `${c.urlKey}.html` },
-        { storeId: 2, requestPath: c.urlKey },
-      ]);
+      // the default store view answers the path with its suffix, the german one without
+      assert.deepEqual((await resolve(`${c.urlKey}.html`)).map((m) => m.id), [c.id]);
+      assert.deepEqual((await resolve(c.urlKey, '&store=german')).map((m) => m.id), [c.id]);
+      assert.deepEqual(await resolve(`${c.urlKey}.html`, '&store=german'), []);
     } finally {
       await setConfig(t.database.db, t.services.settings, 'catalog/seo/category_url_suffix', null, 'stores', 2);
     }

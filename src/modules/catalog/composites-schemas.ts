@@ -75,8 +75,10 @@ export const BundleSelectionInput = Type.Object(
     canChangeQty: Type.Optional(Type.Boolean()),
     isDefault: Type.Optional(Type.Boolean()),
     position: Type.Optional(Int()),
-    price: Type.Optional(Type.Union([Type.Number({ description: 'at least 0' }), Type.Null()])),
-    priceType: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('percent')])),
+    price: Type.Optional(
+      Type.Union([Type.Number({ description: 'fixed-price bundles only: at least 0, at most 4 decimal places; a percent at most 100' }), Type.Null()]),
+    ),
+    priceType: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('percent')], { description: 'percent: fixed-price bundles only' })),
   },
   { additionalProperties: false },
 );
@@ -137,7 +139,7 @@ export const ConfigurableChildParams = Type.Object({ productId: Id('product id')
 // ---- grouped ----
 
 export const GroupedChild = Type.Object({
-  id: Type.Integer({ description: 'the child product id' }),
+  id: Type.String({ description: '"<productId>_<childProductId>"' }),
   childProductId: Type.Integer(),
   childProductSku: Type.String(),
   childProductName: Type.String(),
@@ -159,7 +161,7 @@ export const GroupedChildParams = Type.Object({ productId: Id('product id'), chi
 // ---- product links ----
 
 export const ProductLink = Type.Object({
-  id: Type.Integer({ description: 'the linked product id' }),
+  id: Type.String({ description: '"<productId>_<linkedProductId>"' }),
   linkedProductId: Type.Integer(),
   linkedProductSku: Type.String(),
   linkedProductName: Type.String(),
@@ -190,8 +192,8 @@ export const DownloadableLink = Type.Object({
   linkUrl: Type.Optional(Type.String({ description: 'backend view' })),
   linkFile: Type.Optional(Type.String({ description: 'backend view: stored file, under media/downloadable' })),
   sampleType: Type.Optional(Type.String({ description: 'backend view: url or file' })),
-  sampleUrl: Type.Optional(Type.String({ description: 'a url sample' })),
-  sampleFile: Type.Optional(Type.String({ description: 'backend view: stored file, under media/downloadable' })),
+  sampleUrl: Type.Optional(Type.String({ description: 'where the sample is: its URL, or the full media URL of a sample file' })),
+  sampleFile: Type.Optional(Type.String({ description: 'backend view: stored sample file, under media/catalog/downloadable_samples' })),
 });
 
 const downloadableFields = {

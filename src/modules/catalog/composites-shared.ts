@@ -1,21 +1,23 @@
 /**
  * What the product sub-resources for composite types, links and tier prices share: who sees the backend view,
- * which products a storefront caller may see, the products a write refers to, and exact decimals from JSON
- * numbers.
+ * which products a storefront caller may see, the products a write refers to, exact decimals from JSON
+ * numbers, and the product's has_required_options flag that several of them feed.
  */
-import { inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { hasPermission } from '../../platform/auth/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { dec } from '../../platform/money.js';
 import { requireProduct, type ProductRow, type ProductType } from './products-shared.js';
-import { products } from './tables.js';
+import { bundleOptions, configurableAttributes, customOptions, products } from './tables.js';
 
 export const INT_MAX = 2147483647;
 /** Highest amount accepted for a price (NUMERIC(20,4) holds more; no real price comes near). */
 export const MONEY_MAX = 999_999_999_999;
 /** Highest quantity accepted (NUMERIC(12,4)). */
 export const QTY_MAX = 99_999_999;
+/** Decimal places the NUMERIC columns of money and quantities keep. */
+export const DECIMAL_PLACES = 4;
 /** Product types that may be the child of a configurable, grouped or bundle product. */
 export const CHILD_TYPES: readonly ProductType[] = ['simple', 'virtual'];
 
@@ -87,7 +89,7 @@ export async function requireReadableProduct(ctx: Ctx, id: number, types?: reado
 /** The product a write is about, locked for the rest of the transaction. */
 export async function lockProduct(ctx: Ctx, id: number, types?: readonly ProductType[]): Promise<ProductRow> {
   if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
-  return requireProduct(ctx, id, { types, forUpdate: true });
+  return requireProduct(ctx, id, { types, forUpdate: true, inScope: true });
 }
 
 /** The products with these ids that exist, by id. */
@@ -138,7 +140,8 @@ export function invalidField(field: string, message: string, constraint = 'inval
 
 /**
  * An exact decimal string for a NUMERIC column from a JSON number, checked against the bounds (400 naming the
- * field otherwise). At most 4 decimal places are kept, as the column stores.
+ * field otherwise). More than 4 decimal places (what the column keeps) is a 400 too: nothing is rounded away
+ * silently.
  */
 export function decimalField(
   value: unknown,
@@ -150,12 +153,30 @@ export function decimalField(
     invalidField(field, `must be ${bounds.exclusiveMin ? 'greater than' : 'at least'} ${bounds.min}`, bounds.exclusiveMin ? 'exclusiveMinimum' : 'minimum');
   }
   if (value > bounds.max) invalidField(field, `must be at most ${bounds.max}`, 'maximum');
-  const d = dec(value).toDecimalPlaces(4);
-  if (bounds.exclusiveMin && d.lte(bounds.min)) invalidField(field, `must be greater than ${bounds.min}`, 'exclusiveMinimum');
+  const d = dec(value);
+  if (d.decimalPlaces() > DECIMAL_PLACES) invalidField(field, `must have at most ${DECIMAL_PLACES} decimal places`, 'multipleOf');
   return d.toFixed();
 }
 
 /** A NUMERIC value as a JSON number. */
 export function wireNumber(v: string | number): number {
   return dec(v).toNumber();
+}
+
+/**
+ * Sets products.has_required_options from everything that makes a shopper choose before buying: a required
+ * custom option, the super attributes of a configurable product, a required option of a bundle. Every write
+ * to one of those calls it in its transaction, so the flag never lags behind.
+ */
+export async function syncHasRequiredOptions(ctx: Ctx, productId: number): Promise<void> {
+  await ctx.db
+    .update(products)
+    .set({
+      hasRequiredOptions: sql`(
+        EXISTS (SELECT 1 FROM ${customOptions} WHERE ${customOptions.productId} = ${productId} AND ${customOptions.required})
+        OR (${products.type} = 'configurable' AND EXISTS (SELECT 1 FROM ${configurableAttributes} WHERE ${configurableAttributes.productId} = ${productId}))
+        OR (${products.type} = 'bundle' AND EXISTS (SELECT 1 FROM ${bundleOptions} WHERE ${bundleOptions.productId} = ${productId} AND ${bundleOptions.required}))
+      )`,
+    })
+    .where(eq(products.id, productId));
 }

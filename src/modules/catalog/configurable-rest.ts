@@ -1,5 +1,6 @@
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
+import { collectionResponse, sendCollection } from '../../platform/pagination.js';
 import { Configurable, ConfigurableChildBody, ConfigurableChildParams, ConfigurableUpdate, NoContent, ProductParams } from './composites-schemas.js';
 import * as configurable from './configurable-service.js';
 
@@ -14,13 +15,16 @@ export function configurableRoutes(app: RestApp): void {
       schema: {
         operationId: 'products.configurable.get',
         tags,
-        summary: "The configurable product's super attributes and child product ids",
+        summary: "The configurable product's super attributes and child product ids: a collection of one element",
         params: ProductParams,
-        response: { 200: Configurable },
+        response: { 200: collectionResponse(Configurable) },
       },
       config: { access: access.public },
     },
-    async (req) => configurable.getConfigurable(req.ctx, req.params.productId),
+    async (req, reply) => {
+      const item = await configurable.getConfigurable(req.ctx, req.params.productId);
+      return sendCollection(req, reply, 'ConfigurableProduct', { items: [item], total: 1 });
+    },
   );
   app.put(
     path,

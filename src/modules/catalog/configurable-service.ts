@@ -1,7 +1,9 @@
 /**
  * Configurable products: their super attributes (global select attributes that may be configurable) and their
- * children (simple or virtual products). Every child carries a value of each super attribute, and no two
- * children share the same combination of values. Storefront callers see only the children they could buy.
+ * children (simple or virtual products). Children are told apart by the super attributes, so there are none
+ * until the super attributes are set; every child carries a value of each super attribute, and no two children
+ * share the same combination of values. Super attributes make the product `hasRequiredOptions`. Storefront
+ * callers see only the children they could buy.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
@@ -18,6 +20,7 @@ import {
   requireReadableProduct,
   requireRefs,
   sellableHere,
+  syncHasRequiredOptions,
 } from './composites-shared.js';
 import type { ConfigurableChildBodyT, ConfigurableDto, ConfigurableUpdateT } from './composites-schemas.js';
 import { attributeOptions, configurableAttributes, configurableChildren, productAttributes, products } from './tables.js';
@@ -60,7 +63,7 @@ async function view(ctx: Ctx, productId: number): Promise<ConfigurableDto> {
   return { id: productId, superAttributes: attrs.map((a) => a.code), childProductIds: childIds };
 }
 
-/** The configurable product's super attribute codes and child product ids. */
+/** The configurable product's super attribute codes and child product ids (GET answers it as a one-element collection). */
 export async function getConfigurable(ctx: Ctx, productId: number): Promise<ConfigurableDto> {
   await requireReadableProduct(ctx, productId, CONFIGURABLE);
   return view(ctx, productId);
@@ -99,11 +102,19 @@ interface ChildCheck {
 }
 
 /**
- * Checks that each child carries a valid value of every super attribute and that no two children share a
- * combination; `children` lists every child the product will have.
+ * Checks that there are super attributes when there are children, that each child carries a valid value of
+ * every super attribute and that no two children share a combination; `children` lists every child the
+ * product will have.
  */
-async function assertCombinations(ctx: Ctx, attrs: readonly SuperAttribute[], children: readonly ChildCheck[]): Promise<void> {
+async function assertCombinations(ctx: Ctx, productId: number, attrs: readonly SuperAttribute[], children: readonly ChildCheck[]): Promise<void> {
   if (!children.length) return;
+  if (!attrs.length) {
+    const field = children[children.length - 1].field;
+    throw badRequest(
+      `${field}: the super attributes of configurable product ${productId} must be set first (PUT superAttributes): a configurable product's children are told apart by them`,
+      { reason: 'SUPER_ATTRIBUTES_REQUIRED', details: { field } },
+    );
+  }
   const rows = await ctx.db
     .select({ id: products.id, attributes: products.attributes })
     .from(products)
@@ -150,7 +161,7 @@ async function assertCombinations(ctx: Ctx, attrs: readonly SuperAttribute[], ch
     const key = parts.join('|');
     const other = combos.get(key);
     if (other) {
-      throw badRequest(`${child.field}: products ${other.id} and ${child.id} have the same combination of ${attrs.map((a) => a.code).join(', ') || 'super attributes'}`, {
+      throw badRequest(`${child.field}: products ${other.id} and ${child.id} have the same combination of ${attrs.map((a) => a.code).join(', ')}`, {
         reason: 'DUPLICATE_COMBINATION',
         details: { field: child.field, productIds: [other.id, child.id] },
       });
@@ -160,6 +171,7 @@ async function assertCombinations(ctx: Ctx, attrs: readonly SuperAttribute[], ch
 }
 
 async function afterWrite(ctx: Ctx, productId: number): Promise<void> {
+  await syncHasRequiredOptions(ctx, productId);
   await touchProduct(ctx, productId);
   await refreshPriceRanges(ctx, [productId]);
 }
@@ -178,7 +190,7 @@ export async function setConfigurable(ctx: Ctx, productId: number, input: Config
       children = ids.map((id, i) => ({ id, field: `childProductIds[${i}]` }));
       await requireRefs(tx, children, CHILD_TYPES);
     }
-    await assertCombinations(tx, attrs, children);
+    await assertCombinations(tx, productId, attrs, children);
     if (input.superAttributes !== undefined) {
       await tx.db.delete(configurableAttributes).where(eq(configurableAttributes.productId, productId));
       if (attrs.length) {
@@ -213,7 +225,7 @@ export async function addConfigurableChild(ctx: Ctx, productId: number, body: Co
       throw conflict(`Product ${childId} is already a child of product ${productId}`, { reason: 'ALREADY_A_CHILD', details: { field: 'childId' } });
     }
     const attrs = await superAttributesOf(tx, productId);
-    await assertCombinations(tx, attrs, [...current.map((id) => ({ id, field: 'childId' })), { id: childId, field: 'childId' }]);
+    await assertCombinations(tx, productId, attrs, [...current.map((id) => ({ id, field: 'childId' })), { id: childId, field: 'childId' }]);
     await tx.db.insert(configurableChildren).values({ parentId: productId, childId });
     await afterWrite(tx, productId);
     return view(tx, productId);

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { configurableAttributes, configurableChildren, products } from './tables.js';
 
@@ -11,16 +10,7 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `conf-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
+let deleter: string;
 
 /** option ids by attribute code and label */
 const opt: Record<string, Record<string, number>> = {};
@@ -30,8 +20,9 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  deleter = await t.tokens.apiUser(['products/delete']);
   const r = await t.req('GET', `${API}/product-attributes?itemsPerPage=100`, { token: admin, headers: { accept: 'application/json' } });
   assert.equal(r.status, 200, r.text);
   for (const a of r.body as { id: number; attributeCode: string; options: { label: string; value: string }[] }[]) {
@@ -78,12 +69,48 @@ async function range(id: number) {
 
 const configurable = () => createTestProduct(t, { type: 'configurable' });
 
+/** GET /configurable: a collection of exactly one element, which is returned. */
+async function conf(id: number, token?: string): Promise<Record<string, any>> {
+  const r = await t.req('GET', url(id), { token });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body['@type'], 'Collection');
+  assert.equal(r.body.totalItems, 1);
+  assert.equal(r.body.member.length, 1);
+  return r.body.member[0];
+}
+
+async function hasRequiredOptions(id: number): Promise<boolean> {
+  const r = await t.req('GET', `${API}/products/${id}`, { token: admin });
+  assert.equal(r.status, 200, r.text);
+  return r.body.hasRequiredOptions;
+}
+
 describe('configurable products', () => {
   test('a new configurable product has no super attributes and no children (public GET)', async () => {
     const p = await configurable();
-    const r = await t.req('GET', url(p.id));
-    assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { id: p.id, superAttributes: [], childProductIds: [] });
+    assert.deepEqual(await conf(p.id), { id: p.id, superAttributes: [], childProductIds: [] });
+  });
+
+  test('GET is a collection of one element {id, superAttributes, childProductIds}: JSON-LD member/totalItems, a one-item array as JSON', async () => {
+    const p = await configurable();
+    const a = await child('Red', 'S');
+    const put = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [a.id] } });
+    assert.equal(put.status, 200, put.text);
+    const element = { id: p.id, superAttributes: ['color', 'size'], childProductIds: [a.id] };
+    assert.deepEqual(put.body, element, 'PUT answers the element itself');
+    const ld = await t.req('GET', url(p.id));
+    assert.equal(ld.status, 200, ld.text);
+    assert.match(String(ld.headers['content-type']), /application\/ld\+json/);
+    assert.deepEqual(ld.body, {
+      '@context': '/api/contexts/ConfigurableProduct',
+      '@id': `/api/rest/v2/products/${p.id}/configurable`,
+      '@type': 'Collection',
+      totalItems: 1,
+      member: [element],
+    });
+    const plain = await t.req('GET', url(p.id), { headers: { accept: 'application/json' } });
+    assert.equal(plain.status, 200, plain.text);
+    assert.deepEqual(plain.body, [element]);
   });
 
   test('PUT sets super attributes and children; GET returns them', async () => {
@@ -94,8 +121,7 @@ describe('configurable products', () => {
     const r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['size', 'color'], childProductIds: [c.id, a.id, b.id] } });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { id: p.id, superAttributes: ['size', 'color'], childProductIds: [a.id, b.id, c.id].sort((x, y) => x - y) });
-    const g = await t.req('GET', url(p.id), { token: customer });
-    assert.deepEqual(g.body, r.body);
+    assert.deepEqual(await conf(p.id, customer), r.body);
     // only the key sent changes
     const r2 = await t.req('PUT', url(p.id), { token: admin, body: { childProductIds: [a.id] } });
     assert.deepEqual(r2.body, { id: p.id, superAttributes: ['size', 'color'], childProductIds: [a.id] });
@@ -206,7 +232,7 @@ describe('configurable products', () => {
       let r = await t.req('DELETE', `${url(p.id)}/children/${e.id}`, { token: admin });
       assert.equal(r.status, 204);
       assert.equal(r.text, '');
-      assert.ok(!(await t.req('GET', url(p.id))).body.childProductIds.includes(e.id));
+      assert.ok(!(await conf(p.id)).childProductIds.includes(e.id));
       const before = await snapshot(p.id);
       r = await t.req('DELETE', `${url(p.id)}/children/${e.id}`, { token: admin });
       assertError(r, 404, 'not_found');
@@ -254,8 +280,8 @@ describe('configurable products', () => {
     const off = await child('Green', 'M');
     await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [on.id, off.id] } });
     await t.req('PUT', `${API}/products/${off.id}`, { token: admin, body: { isActive: false } });
-    assert.deepEqual((await t.req('GET', url(p.id))).body.childProductIds, [on.id]);
-    assert.deepEqual((await t.req('GET', url(p.id), { token: reader })).body.childProductIds, [on.id, off.id]);
+    assert.deepEqual((await conf(p.id)).childProductIds, [on.id]);
+    assert.deepEqual((await conf(p.id, reader)).childProductIds, [on.id, off.id]);
     await t.req('PUT', `${API}/products/${p.id}`, { token: admin, body: { isActive: false } });
     assertError(await t.req('GET', url(p.id)), 404, 'not_found');
     assert.equal((await t.req('GET', url(p.id), { token: admin })).status, 200);
@@ -271,7 +297,65 @@ describe('configurable products', () => {
       t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: two.id } }),
     ]);
     assert.deepEqual([r1.status, r2.status].sort(), [201, 400]);
-    assert.equal((await t.req('GET', url(p.id))).body.childProductIds.length, 1);
+    assert.equal((await conf(p.id)).childProductIds.length, 1);
+  });
+
+  describe('super attributes come first', () => {
+    test('adding children to a configurable product without super attributes is a 400 saying to set them first', async () => {
+      const p = await configurable();
+      const a = await child('Red', 'S');
+      const b = await child('Red', 'M');
+      const before = await snapshot(p.id);
+      let r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: a.id } });
+      assertError(r, 400, 'bad_request');
+      assert.match(r.body.message, /super attributes of configurable product \d+ must be set first/);
+      assert.doesNotMatch(r.body.message, /same combination/);
+      assert.equal(r.body.details.field, 'childId');
+      r = await t.req('PUT', url(p.id), { token: admin, body: { childProductIds: [a.id, b.id] } });
+      assertError(r, 400, 'bad_request');
+      assert.match(r.body.message, /must be set first/);
+      assert.doesNotMatch(r.body.message, /same combination/);
+      r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id] } });
+      assertError(r, 400, 'bad_request');
+      assert.match(r.body.message, /must be set first/);
+      assert.equal(await snapshot(p.id), before);
+      // with the super attributes set (in the same PUT or before), the same children are fine
+      r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [a.id] } });
+      assert.equal(r.status, 200, r.text);
+      r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: b.id } });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(r.body.childProductIds, [a.id, b.id]);
+    });
+
+    test('removing the super attributes of a product that has children is a 400; with the children it is fine', async () => {
+      const p = await configurable();
+      const a = await child('Blue', 'S');
+      await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [a.id] } });
+      const before = await snapshot(p.id);
+      const r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [] } });
+      assertError(r, 400, 'bad_request');
+      assert.match(r.body.message, /must be set first/);
+      assert.equal(await snapshot(p.id), before);
+      const both = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [] } });
+      assert.equal(both.status, 200, both.text);
+      assert.deepEqual(both.body, { id: p.id, superAttributes: [], childProductIds: [] });
+    });
+  });
+
+  test('hasRequiredOptions on GET /products/{id} is true while the product has super attributes', async () => {
+    const p = await configurable();
+    assert.equal(await hasRequiredOptions(p.id), false);
+    let r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color'] } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(await hasRequiredOptions(p.id), true);
+    assert.equal((await t.req('GET', `${API}/products/${p.id}`)).body.hasRequiredOptions, true, 'the storefront view too');
+    const a = await child('Red', 'S');
+    r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: a.id } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(await hasRequiredOptions(p.id), true);
+    r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [] } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(await hasRequiredOptions(p.id), false);
   });
 
   describe('access', () => {
@@ -287,7 +371,7 @@ describe('configurable products', () => {
     test('GET is public', async () => {
       for (const token of [undefined, customer, reader]) assert.equal((await t.req('GET', url(p.id), { token })).status, 200);
     });
-    test('writes: anonymous 401, customer 403, products/read only 403; nothing changes', async () => {
+    test('writes: anonymous 401, customer 403, products/read only 403, products/delete only 403; nothing changes', async () => {
       const before = await snapshot(p.id);
       const calls: [string, string, unknown][] = [
         ['PUT', url(p.id), { childProductIds: [] }],
@@ -298,6 +382,8 @@ describe('configurable products', () => {
         assertError(await t.req(method, path, { body }), 401, 'unauthorized');
         assertError(await t.req(method, path, { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, path, { token: reader, body }), 403, 'forbidden');
+        // removing a child changes the product: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, path, { token: deleter, body }), 403, 'forbidden');
       }
       assert.equal(await snapshot(p.id), before);
     });

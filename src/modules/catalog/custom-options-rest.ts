@@ -69,11 +69,11 @@ export function customOptionRoutes(app: RestApp): void {
       schema: {
         operationId: 'products.customOptions.delete',
         tags,
-        summary: 'Remove a custom option, its values and the files uploaded for it',
+        summary: 'Remove a custom option, its values and the files uploaded for it (a change to the product: products/write)',
         params: ProductOptionParams,
         response: { 204: Type.Null({ description: 'Deleted' }) },
       },
-      config: { access: access.admin('products', 'delete') },
+      config: { access: access.admin('products', 'write') },
     },
     async (req, reply) => {
       await options.deleteCustomOption(req.ctx, req.params.productId, req.params.id);

@@ -16,14 +16,17 @@ import {
   CUSTOM_OPTIONS_DIR,
   attachmentDisposition,
   deleteMediaFile,
+  documentTypeOfExtension,
   openMediaStream,
+  readMediaHead,
+  sniffContentType,
   statMediaFile,
   writeMediaFile,
 } from '../../platform/files.js';
 import { compact } from '../../platform/format.js';
 import { dec, toWire } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { lockProduct, requireReadableProduct } from './composites-shared.js';
+import { DECIMAL_PLACES, lockProduct, requireReadableProduct, syncHasRequiredOptions } from './composites-shared.js';
 import {
   SELECT_OPTION_TYPES,
   type CustomOptionCreateInput,
@@ -34,7 +37,7 @@ import {
   type OptionType,
 } from './custom-options-schemas.js';
 import { PRODUCT_TYPES, touchProduct, type ProductType } from './products-shared.js';
-import { bundleOptions, configurableAttributes, customOptionFiles, customOptionValues, customOptions, products } from './tables.js';
+import { customOptionFiles, customOptionValues, customOptions } from './tables.js';
 
 declareDefaults({
   /** largest file a shopper may upload for a file option, in bytes */
@@ -142,7 +145,9 @@ function cleanText(value: string, field: string, opts: { required: boolean }): s
 function priceOf(value: number, field: string): string {
   if (!Number.isFinite(value) || value < 0) throw invalid(field, 'must be a number of at least 0', 'minimum');
   if (value > PRICE_MAX) throw invalid(field, `must be at most ${PRICE_MAX}`, 'maximum');
-  return dec(value).toDecimalPlaces(4).toFixed();
+  const d = dec(value);
+  if (d.decimalPlaces() > DECIMAL_PLACES) throw invalid(field, `must have at most ${DECIMAL_PLACES} decimal places`, 'multipleOf');
+  return d.toFixed();
 }
 
 /** "jpg, .PNG;pdf" → "jpg, png, pdf"; empty → null. */
@@ -208,8 +213,13 @@ function optionColumns(input: CustomOptionUpdateInput, existing?: OptionRow): Op
 
 type ValueColumns = Omit<ValueRow, 'id' | 'optionId'> & { id?: number };
 
+/** Titles compare without regard to case: a shopper cannot tell "Red" from "red" apart in a list. */
+const titleKey = (title: string) => title.normalize('NFC').toLowerCase();
+
+/** The values' columns; ids must be values of the option, and no two values of an option share a title (400). */
 function valueColumns(values: CustomOptionValueInputT[], existingIds: Set<number>): ValueColumns[] {
   const seen = new Set<number>();
+  const titles = new Map<string, number>();
   return values.map((v, i) => {
     const field = `values.${i}`;
     if (v.id !== undefined) {
@@ -217,9 +227,13 @@ function valueColumns(values: CustomOptionValueInputT[], existingIds: Set<number
       if (seen.has(v.id)) throw invalid(`${field}.id`, `${v.id} is listed twice`, 'uniqueItems');
       seen.add(v.id);
     }
+    const title = cleanText(v.title, `${field}.title`, { required: true })!;
+    const prior = titles.get(titleKey(title));
+    if (prior !== undefined) throw invalid(`${field}.title`, `"${title}" is already the title of values.${prior}`, 'uniqueItems');
+    titles.set(titleKey(title), i);
     return {
       id: v.id,
-      title: cleanText(v.title, `${field}.title`, { required: true })!,
+      title,
       price: priceOf(v.price ?? 0, `${field}.price`),
       priceType: v.priceType ?? 'fixed',
       sku: v.sku === undefined || v.sku === null ? null : cleanText(v.sku, `${field}.sku`, { required: false }),
@@ -236,25 +250,6 @@ function checkValues(type: string, input: CustomOptionValueInputT[] | undefined,
   } else if (input !== undefined && input.length > 0) {
     throw invalid('values', `are only for ${SELECT_OPTION_TYPES.join(', ')} options`, 'type');
   }
-}
-
-// ---- has_required_options ----
-
-/**
- * Sets products.has_required_options from what makes a shopper choose before buying: a required custom
- * option, the super attributes of a configurable product, a required option of a bundle.
- */
-export async function syncHasRequiredOptions(ctx: Ctx, productId: number): Promise<void> {
-  await ctx.db
-    .update(products)
-    .set({
-      hasRequiredOptions: sql`(
-        EXISTS (SELECT 1 FROM ${customOptions} WHERE ${customOptions.productId} = ${productId} AND ${customOptions.required})
-        OR (${products.type} = 'configurable' AND EXISTS (SELECT 1 FROM ${configurableAttributes} WHERE ${configurableAttributes.productId} = ${productId}))
-        OR (${products.type} = 'bundle' AND EXISTS (SELECT 1 FROM ${bundleOptions} WHERE ${bundleOptions.productId} = ${productId} AND ${bundleOptions.required}))
-      )`,
-    })
-    .where(eq(products.id, productId));
 }
 
 // ---- writes ----
@@ -290,6 +285,44 @@ export async function createCustomOption(ctx: Ctx, productId: number, input: Cus
   });
 }
 
+const sameValue = (row: ValueRow, v: Omit<ValueColumns, 'id'>) =>
+  row.title === v.title &&
+  dec(row.price).eq(v.price) &&
+  row.priceType === v.priceType &&
+  row.sku === v.sku &&
+  row.sortOrder === v.sortOrder;
+
+/** Changes existing values of an option in one statement (UPDATE ... FROM VALUES). */
+async function updateValues(ctx: Ctx, optionId: number, changed: (Omit<ValueColumns, 'id'> & { id: number })[]): Promise<void> {
+  if (!changed.length) return;
+  const c = customOptionValues;
+  const rows = sql.join(
+    changed.map((v) => sql`(${v.id}::integer, ${v.title}::text, ${v.price}::numeric, ${v.priceType}::text, ${v.sku}::text, ${v.sortOrder}::integer)`),
+    sql`, `,
+  );
+  const col = (column: { name: string }) => sql.identifier(column.name);
+  await ctx.db.execute(sql`
+    UPDATE ${c} SET ${col(c.title)} = d.title, ${col(c.price)} = d.price, ${col(c.priceType)} = d.price_type,
+      ${col(c.sku)} = d.sku, ${col(c.sortOrder)} = d.sort_order
+    FROM (VALUES ${rows}) AS d(id, title, price, price_type, sku, sort_order)
+    WHERE ${c.id} = d.id AND ${c.optionId} = ${optionId}`);
+}
+
+/**
+ * Replaces an option's values with `values` in at most three statements, however many there are: one delete
+ * of the values no longer listed, one insert of the new ones, one update of the kept ones that changed.
+ */
+async function replaceValues(ctx: Ctx, optionId: number, current: ValueRow[], values: ValueColumns[]): Promise<void> {
+  const byId = new Map(current.map((r) => [r.id, r]));
+  const kept = new Set(values.flatMap((v) => (v.id === undefined ? [] : [v.id])));
+  const gone = current.map((r) => r.id).filter((cid) => !kept.has(cid));
+  if (gone.length) await ctx.db.delete(customOptionValues).where(inArray(customOptionValues.id, gone));
+  const fresh = values.filter((v) => v.id === undefined).map(({ id: _id, ...v }) => ({ ...v, optionId }));
+  if (fresh.length) await ctx.db.insert(customOptionValues).values(fresh);
+  const changed = values.filter((v): v is ValueColumns & { id: number } => v.id !== undefined && !sameValue(byId.get(v.id)!, v));
+  await updateValues(ctx, optionId, changed);
+}
+
 /** PUT /products/{id}/custom-options/{optionId}: the keys sent; `values`, when sent, replaces the values. */
 export async function updateCustomOption(ctx: Ctx, productId: number, id: number, input: CustomOptionUpdateInput): Promise<CustomOptionDto> {
   return withTx(ctx, async (tx) => {
@@ -298,19 +331,12 @@ export async function updateCustomOption(ctx: Ctx, productId: number, id: number
     const cols = optionColumns(input, existing);
     const wasSelect = isSelectType(existing.type);
     checkValues(cols.type, input.values, wasSelect);
-    const current = await tx.db.select({ id: customOptionValues.id }).from(customOptionValues).where(eq(customOptionValues.optionId, id));
+    const current = await tx.db.select().from(customOptionValues).where(eq(customOptionValues.optionId, id));
     await tx.db.update(customOptions).set(cols).where(eq(customOptions.id, id));
     if (!isSelectType(cols.type)) {
       if (current.length) await tx.db.delete(customOptionValues).where(eq(customOptionValues.optionId, id));
     } else if (input.values !== undefined) {
-      const values = valueColumns(input.values, new Set(current.map((c) => c.id)));
-      const kept = new Set(values.flatMap((v) => (v.id === undefined ? [] : [v.id])));
-      const gone = current.map((c) => c.id).filter((cid) => !kept.has(cid));
-      if (gone.length) await tx.db.delete(customOptionValues).where(inArray(customOptionValues.id, gone));
-      for (const { id: valueId, ...v } of values) {
-        if (valueId !== undefined) await tx.db.update(customOptionValues).set(v).where(eq(customOptionValues.id, valueId));
-        else await tx.db.insert(customOptionValues).values({ ...v, optionId: id });
-      }
+      await replaceValues(tx, id, current, valueColumns(input.values, new Set(current.map((c) => c.id))));
     }
     return afterWrite(tx, productId, id);
   });
@@ -337,6 +363,7 @@ export async function deleteCustomOption(ctx: Ctx, productId: number, id: number
 
 export interface OptionFileUpload {
   name: string;
+  /** as the uploader declared it: never trusted; the type stored and served comes from the content */
   contentType: string;
   data: Buffer;
 }
@@ -347,9 +374,20 @@ function cleanFileName(name: string): string {
   return base;
 }
 
-function cleanContentType(value: string): string {
-  const t = (value ?? '').split(';')[0].trim().toLowerCase();
-  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(t) ? t : 'application/octet-stream';
+/**
+ * A file whose extension names an image or PDF type must hold such content: one of the image and PDF types
+ * the option's allowed extensions name, or without a list, an image for an image extension and a PDF for
+ * `.pdf`. Files of other extensions are not checked (they are served as application/octet-stream).
+ */
+function checkContent(ext: string, allowed: readonly string[], sniffed: string): void {
+  const claimed = documentTypeOfExtension(ext);
+  if (!claimed) return;
+  const named = [...new Set(allowed.map(documentTypeOfExtension).filter((x): x is string => x !== undefined))];
+  const ok = named.length ? named.includes(sniffed) : claimed.startsWith('image/') ? sniffed.startsWith('image/') : sniffed === claimed;
+  if (!ok) {
+    const expected = named.length ? named.join(' or ') : claimed.startsWith('image/') ? 'an image' : claimed;
+    throw invalid('file', `content does not match its extension .${ext}: expected ${expected}`, 'contentType');
+  }
 }
 
 async function checkImageSize(data: Buffer, maxX: number | null, maxY: number | null): Promise<void> {
@@ -377,9 +415,10 @@ export function customOptionFileUrl(ctx: Ctx, optionId: number, key: string): st
 }
 
 /**
- * Stores a file a shopper uploads for a `file` option: its extension must be one the option allows, an image
- * must fit the option's imageSizeX/Y, and the size must be within catalog/custom_options/max_upload_bytes.
- * Returns the download key and URL.
+ * Stores a file a shopper uploads for a `file` option: its extension must be one the option allows, its
+ * content must be what an image or PDF extension names, an image must fit the option's imageSizeX/Y, and the
+ * size must be within catalog/custom_options/max_upload_bytes. The content type kept is the one the content
+ * shows (image, PDF, else application/octet-stream), never the declared one. Returns the download key and URL.
  */
 export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: OptionFileUpload): Promise<{ key: string; url: string }> {
   const [option] = Number.isInteger(optionId) && optionId > 0 && optionId <= 2147483647
@@ -398,6 +437,8 @@ export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: Op
   if (allowed.length && !allowed.includes(ext)) {
     throw invalid('file', `must have one of the extensions ${allowed.join(', ')}`, 'extension');
   }
+  const contentType = sniffContentType(file.data);
+  checkContent(ext, allowed, contentType);
   await checkImageSize(file.data, option.imageSizeX, option.imageSizeY);
   const key = crypto.randomBytes(24).toString('base64url');
   const path = storagePath(key);
@@ -408,7 +449,7 @@ export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: Op
       optionId,
       path,
       originalName: name,
-      contentType: cleanContentType(file.contentType),
+      contentType,
       size: file.data.length,
       createdAt: ctx.now,
     });
@@ -426,7 +467,11 @@ export interface OptionFileDownload {
   disposition: string;
 }
 
-/** GET /custom-option-file/{optionId}/{key}: the file, when the key belongs to that option (else 404). */
+/**
+ * GET /custom-option-file/{optionId}/{key}: the file, when the key belongs to that option (else 404). Its
+ * content type is read from its first bytes (an image or a PDF; anything else is application/octet-stream),
+ * so a file declared as HTML never comes back as HTML.
+ */
 export async function openCustomOptionFile(ctx: Ctx, optionId: number, key: string): Promise<OptionFileDownload> {
   const missing = () => notFound('File not found', { reason: 'FILE_NOT_FOUND' });
   if (!KEY_PATTERN.test(key)) throw missing();
@@ -437,5 +482,6 @@ export async function openCustomOptionFile(ctx: Ctx, optionId: number, key: stri
   if (!row) throw missing();
   const info = await statMediaFile(ctx.app.config, row.path);
   if (!info) throw missing();
-  return { stream: openMediaStream(info), size: info.size, contentType: row.contentType, disposition: attachmentDisposition(row.originalName) };
+  const contentType = sniffContentType(await readMediaHead(info));
+  return { stream: openMediaStream(info), size: info.size, contentType, disposition: attachmentDisposition(row.originalName) };
 }

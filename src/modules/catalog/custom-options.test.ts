@@ -7,7 +7,6 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { AppError } from '../../platform/errors.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { storeCustomOptionFile } from './custom-options-service.js';
 import { createTestProduct } from './fixtures.js';
@@ -17,26 +16,19 @@ let t: TestApp;
 let dataDir: string;
 let admin: string;
 let customer: string;
-const tok: Record<'other' | 'read' | 'write' | 'delete', string> = { other: '', read: '', write: '', delete: '' };
+const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = { other: '', read: '', write: '', writeOnly: '', delete: '' };
 let png: Buffer;
-
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'options-test-'));
   t = await buildTestApp({ env: { DATA_DIR: dataDir } });
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.other = await apiUserToken('options-other', ['customers/read']);
-  tok.read = await apiUserToken('options-read', ['products/read']);
-  tok.write = await apiUserToken('options-write', ['products/read', 'products/write']);
-  tok.delete = await apiUserToken('options-delete', ['products/delete']);
+  tok.other = await t.tokens.apiUser(['customers/read']);
+  tok.read = await t.tokens.apiUser(['products/read']);
+  tok.write = await t.tokens.apiUser(['products/read', 'products/write']);
+  tok.delete = await t.tokens.apiUser(['products/delete']);
+  tok.writeOnly = await t.tokens.apiUser(['products/write']);
   png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00ff00' } }).png().toBuffer();
 });
 after(async () => {
@@ -171,6 +163,13 @@ describe('POST /products/{id}/custom-options', () => {
       [{ ...dropDown, values: [{ price: 1 }] }, /title/],
       [{ ...dropDown, values: [{ title: 'A', price: -2 }] }, /price/],
       [{ ...dropDown, values: [{ title: 'A', priceType: 'x' }] }, /priceType/],
+      // no two values of an option share a title (whatever the case and surrounding spaces)
+      [{ ...dropDown, values: [{ title: 'Red' }, { title: 'Blue' }, { title: 'Red' }] }, /values\.2\.title "Red" is already the title of values\.0/],
+      [{ ...dropDown, values: [{ title: 'Red' }, { title: ' red ' }] }, /values\.1\.title/],
+      // money keeps 4 decimal places: more is refused, not rounded away
+      [{ title: 'Text', type: 'field', price: 1e-9 }, /price must have at most 4 decimal places/],
+      [{ title: 'Text', type: 'field', price: 5.12345 }, /price must have at most 4 decimal places/],
+      [{ ...dropDown, values: [{ title: 'A', price: 0.00001 }] }, /values\.0\.price must have at most 4 decimal places/],
     ];
     for (const [body, field] of cases) {
       const r = await t.req('POST', url(p.id), { token: admin, body });
@@ -266,6 +265,63 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     assert.deepEqual(kept.body.values, r.body.values);
   });
 
+  test('prices keep 4 decimal places exactly; swapping two titles is no duplicate', async () => {
+    const p = await createTestProduct(t);
+    const o = await createOption(p.id, { ...dropDown, values: [{ title: 'Small', price: 0.0001 }, { title: 'Large', price: 12.3456 }] });
+    assert.deepEqual(
+      o.values.map((v: { price: number }) => v.price),
+      [0.0001, 12.3456],
+    );
+    const [small, large] = o.values;
+    const r = await t.req('PUT', `${url(p.id)}/${o.id}`, {
+      token: admin,
+      body: { values: [{ id: small.id, title: 'Large' }, { id: large.id, title: 'Small' }] },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(
+      r.body.values.map((v: { id: number; title: string }) => [v.id, v.title]),
+      [
+        [small.id, 'Large'],
+        [large.id, 'Small'],
+      ],
+    );
+  });
+
+  test('replacing values takes the same number of statements for 3 values as for 300 (batched writes)', async () => {
+    const p = await createTestProduct(t);
+    const statements = async (n: number) => {
+      const o = await createOption(p.id, {
+        title: `Many ${n}`,
+        type: 'drop_down',
+        values: Array.from({ length: n }, (_, i) => ({ title: `v${i}`, price: i })),
+      });
+      const ids: number[] = o.values.map((v: { id: number }) => v.id);
+      // a third unchanged, a third changed, a third dropped, and as many new ones
+      const third = Math.floor(n / 3);
+      const values = [
+        ...ids.slice(0, third).map((id, i) => ({ id, title: `v${i}`, price: i, sortOrder: i })),
+        ...ids.slice(third, 2 * third).map((id, i) => ({ id, title: `changed ${i}`, price: 0.5, sortOrder: third + i })),
+        ...Array.from({ length: third }, (_, i) => ({ title: `new ${i}`, price: 1, sortOrder: 2 * third + i })),
+      ];
+      const before = t.database.queryCount();
+      const r = await t.req('PUT', `${url(p.id)}/${o.id}`, { token: admin, body: { values } });
+      const used = t.database.queryCount() - before;
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.values.length, values.length);
+      assert.deepEqual(
+        r.body.values.map((v: { title: string; price: number }) => [v.title, v.price]),
+        values.map((v) => [v.title, v.price]),
+      );
+      const stored = (await optionRows(p.id)).values.filter((v) => v.optionId === o.id);
+      assert.equal(stored.length, values.length);
+      return used;
+    };
+    const few = await statements(3);
+    const many = await statements(300);
+    assert.equal(many, few, `PUT with 300 values ran ${many} statements, with 3 values ${few}`);
+    assert.ok(few <= 25, `${few} statements`);
+  });
+
   test('changing the type clears what the new type does not take', async () => {
     const p = await createTestProduct(t);
     const o = await createOption(p.id, dropDown);
@@ -312,6 +368,9 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
       { values: [] },
       { values: [{ id: theirs.values[0].id, title: 'stolen' }] },
       { values: [{ id: mine.values[0].id, title: 'a' }, { id: mine.values[0].id, title: 'b' }] },
+      { values: [{ id: mine.values[0].id, title: 'Same' }, { title: 'same' }] },
+      { values: [{ title: 'Small' }, { title: 'Small' }] },
+      { values: [{ id: mine.values[0].id, title: 'x', price: 1.00001 }] },
       { title: '' },
       { type: 'checkbox', values: [{ title: '' }] },
       { type: 'field', values: [{ title: 'x' }] },
@@ -358,14 +417,17 @@ describe('DELETE /products/{id}/custom-options/{id}', () => {
     assert.equal((await optionRows(q.id)).opts.length, 1);
   });
 
-  test('access: anonymous 401, customer 403, products/write 403, products/delete 204', async () => {
+  test('access: removing an option changes the product: anonymous 401, customer 403, products/read 403, products/delete only 403, products/write 204', async () => {
     const p = await createTestProduct(t);
     const o = await createOption(p.id, { title: 'T', type: 'field' });
+    const o2 = await createOption(p.id, { title: 'U', type: 'field' });
     const target = `${url(p.id)}/${o.id}`;
     assertError(await t.req('DELETE', target), 401, 'unauthorized');
-    for (const token of [customer, tok.other, tok.read, tok.write]) assertError(await t.req('DELETE', target, { token }), 403, 'forbidden');
-    assert.equal((await optionRows(p.id)).opts.length, 1);
-    assert.equal((await t.req('DELETE', target, { token: tok.delete })).status, 204);
+    for (const token of [customer, tok.other, tok.read, tok.delete]) assertError(await t.req('DELETE', target, { token }), 403, 'forbidden');
+    assert.equal((await optionRows(p.id)).opts.length, 2);
+    assert.equal((await t.req('DELETE', target, { token: tok.writeOnly })).status, 204);
+    assert.equal((await t.req('DELETE', `${url(p.id)}/${o2.id}`, { token: tok.write })).status, 204);
+    assert.equal((await optionRows(p.id)).opts.length, 0);
   });
 });
 
@@ -446,6 +508,73 @@ describe('custom option files', () => {
     const { key } = await storeCustomOptionFile(ctx, limited.id, { name: 'ok.PNG', contentType: 'image/png', data: narrow });
     assert.equal((await fileRows()).find((r) => r.key === key)?.contentType, 'image/png');
     assert.ok((await fileRows()).some((r) => r.optionId === open.id && r.contentType === 'application/octet-stream'));
+  });
+
+  test('the download type comes from the content, never from what the uploader declared', async () => {
+    const p = await createTestProduct(t);
+    const any = await createOption(p.id, { title: 'Any', type: 'file' });
+    const images = await createOption(p.id, { title: 'Picture', type: 'file', fileExtensions: 'jpg, png' });
+    const docs = await createOption(p.id, { title: 'Document', type: 'file', fileExtensions: 'pdf, txt' });
+    const ctx = t.systemCtx();
+    const script = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
+    const download = async (optionId: number, key: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `${API}/custom-option-file/${optionId}/${key}` });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-disposition']), /^attachment; /);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      return res;
+    };
+    // HTML declared as HTML, under a name the option takes: stored, but it downloads as an opaque file
+    const html = await storeCustomOptionFile(ctx, docs.id, { name: 'page.txt', contentType: 'text/html', data: script });
+    let res = await download(docs.id, html.key);
+    assert.equal(res.headers['content-type'], 'application/octet-stream');
+    assert.deepEqual(res.rawPayload, script);
+    const untyped = await storeCustomOptionFile(ctx, any.id, { name: 'x.html', contentType: 'text/html; charset=utf-8', data: script });
+    assert.equal((await download(any.id, untyped.key)).headers['content-type'], 'application/octet-stream');
+    // a real image or PDF downloads as what it is, whatever was declared
+    const image = await storeCustomOptionFile(ctx, images.id, { name: 'x.png', contentType: 'text/html', data: png });
+    assert.equal((await download(images.id, image.key)).headers['content-type'], 'image/png');
+    const jpegNamedPng = await storeCustomOptionFile(ctx, images.id, {
+      name: 'photo.jpg',
+      contentType: 'image/jpeg',
+      data: png,
+    });
+    assert.equal((await download(images.id, jpegNamedPng.key)).headers['content-type'], 'image/png', 'a PNG under a .jpg name the option allows');
+    const doc = await storeCustomOptionFile(ctx, docs.id, { name: 'terms.pdf', contentType: 'text/html', data: pdf });
+    assert.equal((await download(docs.id, doc.key)).headers['content-type'], 'application/pdf');
+    const rows = await fileRows();
+    assert.equal(rows.find((r) => r.key === html.key)?.contentType, 'application/octet-stream');
+    assert.equal(rows.find((r) => r.key === image.key)?.contentType, 'image/png');
+    assert.equal(rows.find((r) => r.key === doc.key)?.contentType, 'application/pdf');
+    // a row stored with a declared type before this rule still downloads by its content
+    await t.database.db.update(customOptionFiles).set({ contentType: 'text/html' }).where(eq(customOptionFiles.key, html.key));
+    res = await download(docs.id, html.key);
+    assert.equal(res.headers['content-type'], 'application/octet-stream');
+  });
+
+  test('a file whose extension names an image or PDF must hold one (400); nothing is stored', async () => {
+    const p = await createTestProduct(t);
+    const any = await createOption(p.id, { title: 'Any', type: 'file' });
+    const images = await createOption(p.id, { title: 'Picture', type: 'file', fileExtensions: 'png, jpg' });
+    const docs = await createOption(p.id, { title: 'Document', type: 'file', fileExtensions: 'pdf' });
+    const ctx = t.systemCtx();
+    const script = Buffer.from('<script>alert(1)</script>');
+    const filesBefore = storedFiles();
+    const rowsBefore = (await fileRows()).length;
+    const cases: [number, string, Buffer, RegExp][] = [
+      [images.id, 'x.png', script, /content does not match its extension \.png: expected image\/png or image\/jpeg/],
+      [images.id, 'x.jpg', Buffer.from('%PDF-1.4 not an image'), /extension \.jpg/],
+      [any.id, 'x.png', script, /content does not match its extension \.png: expected an image/],
+      [any.id, 'x.gif', Buffer.from('GIF'), /expected an image/],
+      [any.id, 'x.pdf', png, /expected application\/pdf/],
+      [docs.id, 'x.pdf', script, /expected application\/pdf/],
+    ];
+    for (const [optionId, name, data, message] of cases) {
+      await assert.rejects(storeCustomOptionFile(ctx, optionId, { name, contentType: 'text/html', data }), rejects(400, message), name);
+    }
+    assert.deepEqual(storedFiles(), filesBefore);
+    assert.equal((await fileRows()).length, rowsBefore);
   });
 
   test('deleting the option removes its files', async () => {

@@ -18,6 +18,12 @@ const tags = ['products'];
 const path = '/products/:productId/downloadable-links';
 const write = { access: access.admin('products', 'write') };
 
+/**
+ * Link and sample files come base64-encoded in the JSON body: these writes take bodies of up to 64 MiB (a file
+ * of about 48 MB), as media uploads do; a larger body is a 413.
+ */
+export const DOWNLOADABLE_BODY_LIMIT = 64 * 1024 * 1024;
+
 export function downloadableRoutes(app: RestApp): void {
   app.get(
     path,
@@ -39,6 +45,7 @@ export function downloadableRoutes(app: RestApp): void {
   app.post(
     path,
     {
+      bodyLimit: DOWNLOADABLE_BODY_LIMIT,
       schema: {
         operationId: 'products.downloadableLinks.create',
         tags,
@@ -54,6 +61,7 @@ export function downloadableRoutes(app: RestApp): void {
   app.put(
     path,
     {
+      bodyLimit: DOWNLOADABLE_BODY_LIMIT,
       schema: {
         operationId: 'products.downloadableLinks.updateById',
         tags,
@@ -89,6 +97,7 @@ export function downloadableRoutes(app: RestApp): void {
   app.put(
     `${path}/:id`,
     {
+      bodyLimit: DOWNLOADABLE_BODY_LIMIT,
       schema: {
         operationId: 'products.downloadableLinks.update',
         tags,

@@ -1,25 +1,51 @@
 /**
  * The links of downloadable products: what a buyer may download (a URL or a stored file), its price when links
- * are sold separately, how often and whether it may be shared, and an optional sample. Stored files live under
- * DATA_DIR/media/downloadable with generated names and are never served by the public media route. Storefront
- * callers see the title, price, sort order, download limit and a URL sample only, never where the link points.
+ * are sold separately, how often and whether it may be shared, and an optional sample. Link files live under
+ * DATA_DIR/media/downloadable with generated names and are never served by the public media route. A sample
+ * is a free preview, public by nature: a sample file lives in the public folder media/catalog/downloadable_samples
+ * (a generated name; its extension from its content, or a harmless kind named by the file name, else .bin) and
+ * its `sampleUrl` is its full media URL. Storefront callers see the title, price, sort order, download limit
+ * and the sample's URL only, never where the link points.
  */
 import crypto from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterCommit, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { DOWNLOADABLE_DIR, deleteMediaFile, writeMediaFile } from '../../platform/files.js';
+import {
+  DOWNLOADABLE_DIR,
+  DOWNLOADABLE_SAMPLES_DIR,
+  OCTET_STREAM,
+  SAMPLE_CONTENT_TYPES,
+  deleteMediaFile,
+  documentTypeOfExtension,
+  extensionForType,
+  sniffContentType,
+  writeMediaFile,
+} from '../../platform/files.js';
 import { toWire } from '../../platform/money.js';
 import { refreshPriceRanges } from './products-price.js';
 import { touchProduct } from './products-shared.js';
 import { MONEY_MAX, decimalField, invalidField, isCatalogReader, lockProduct, requireReadableProduct } from './composites-shared.js';
 import type { DownloadableLinkCreateT, DownloadableLinkDto, DownloadableLinkUpdateT } from './composites-schemas.js';
+import { baseMediaUrl } from './media-service.js';
 import { downloadableLinks } from './tables.js';
 
 type LinkRow = typeof downloadableLinks.$inferSelect;
 type LinkType = 'url' | 'file';
 
 const DOWNLOADABLE: ['downloadable'] = ['downloadable'];
+
+/** The full media URL of a stored sample file (`/a/b/<name>.<ext>`). */
+export function sampleFileUrl(ctx: Ctx, file: string): string {
+  return `${baseMediaUrl(ctx)}${DOWNLOADABLE_SAMPLES_DIR}${file}`;
+}
+
+/** Where a link's sample is: its URL, or the media URL of its file. */
+function sampleUrlOf(ctx: Ctx, row: Pick<LinkRow, 'sampleType' | 'sampleUrl' | 'sampleFile'>): string | undefined {
+  if (row.sampleType === 'url' && row.sampleUrl !== null) return row.sampleUrl;
+  if (row.sampleType === 'file' && row.sampleFile !== null) return sampleFileUrl(ctx, row.sampleFile);
+  return undefined;
+}
 
 function toDto(ctx: Ctx, row: LinkRow, backend = isCatalogReader(ctx)): DownloadableLinkDto {
   const dto: DownloadableLinkDto = {
@@ -35,11 +61,10 @@ function toDto(ctx: Ctx, row: LinkRow, backend = isCatalogReader(ctx)): Download
     if (row.linkUrl !== null) dto.linkUrl = row.linkUrl;
     if (row.linkFile !== null) dto.linkFile = row.linkFile;
     if (row.sampleType !== null) dto.sampleType = row.sampleType;
-    if (row.sampleUrl !== null) dto.sampleUrl = row.sampleUrl;
     if (row.sampleFile !== null) dto.sampleFile = row.sampleFile;
-  } else if (row.sampleType === 'url' && row.sampleUrl !== null) {
-    dto.sampleUrl = row.sampleUrl;
   }
+  const sampleUrl = sampleUrlOf(ctx, row);
+  if (sampleUrl !== undefined) dto.sampleUrl = sampleUrl;
   return dto;
 }
 
@@ -89,24 +114,60 @@ function decodeBase64(raw: string, field: string): Buffer {
   return data;
 }
 
-/** A generated relative path under the downloadable folder: `/a/b/<random>.<extension of the given name>`. */
-function generatedName(fileName: string | undefined): string {
+/** A generated relative path under a folder: `/a/b/<random>.<ext>` (no extension when `ext` is empty). */
+function generatedName(ext: string): string {
   const hex = crypto.randomBytes(16).toString('hex');
-  const m = fileName ? /\.([A-Za-z0-9]{1,10})$/.exec(fileName.trim()) : null;
-  const ext = m ? `.${m[1].toLowerCase()}` : '';
-  return `/${hex[0]}/${hex[1]}/${hex}${ext}`;
+  return `/${hex[0]}/${hex[1]}/${hex}${ext ? `.${ext}` : ''}`;
 }
 
-const mediaPath = (stored: string) => `${DOWNLOADABLE_DIR}${stored}`;
+function nameExtension(fileName: string | undefined): string {
+  const m = fileName ? /\.([A-Za-z0-9]{1,10})$/.exec(fileName.trim()) : null;
+  return m ? m[1].toLowerCase() : '';
+}
+
+/** A link file keeps the extension of its name: it is only ever sent to buyers as a download. */
+function linkExtension(fileName: string | undefined): string {
+  return nameExtension(fileName);
+}
+
+/**
+ * The extension a public sample file is stored (and so served) under. An image or a PDF, told by its content,
+ * gets its own; a name naming an image or PDF whose content is not one is a 400. Otherwise a harmless kind
+ * the name names (audio, video, an archive, plain text) keeps its extension, and anything else (HTML, SVG,
+ * scripts, unknown kinds) is stored as `.bin`, served as a download.
+ */
+function sampleExtension(fileName: string | undefined, data: Buffer, names: TargetNames): string {
+  const sniffed = sniffContentType(data);
+  const given = nameExtension(fileName);
+  const claimed = given ? documentTypeOfExtension(given) : undefined;
+  if (claimed && claimed !== sniffed && !(claimed.startsWith('image/') && sniffed.startsWith('image/'))) {
+    invalidField(names.base64, `content does not match the extension .${given} of ${names.fileName}: expected ${claimed.startsWith('image/') ? 'an image' : claimed}`, 'contentType');
+  }
+  if (sniffed !== OCTET_STREAM) return extensionForType(sniffed);
+  if (given && !claimed && Object.hasOwn(SAMPLE_CONTENT_TYPES, given)) return given;
+  return 'bin';
+}
+
+interface TargetNames {
+  type: string;
+  url: string;
+  base64: string;
+  fileName: string;
+  /** the folder under the media root its files are stored in */
+  folder: string;
+  extension: (fileName: string | undefined, data: Buffer, names: TargetNames) => string;
+}
 
 interface PendingFile {
-  stored: string;
+  /** the file's path under the media root */
+  path: string;
   data: Buffer;
 }
 
 interface Resolved {
   type: LinkType;
   url: string | null;
+  /** the stored file, relative to its folder, as the row keeps it */
   file: string | null;
   upload?: PendingFile;
 }
@@ -116,7 +177,7 @@ interface Resolved {
  * the stored state on update.
  */
 function resolveTarget(
-  names: { type: string; url: string; base64: string; fileName: string },
+  names: TargetNames,
   given: { type?: LinkType | null; url?: string; base64?: string; fileName?: string },
   current: { type: LinkType | null; url: string | null; file: string | null },
 ): Resolved | null {
@@ -134,15 +195,34 @@ function resolveTarget(
   }
   if (present(given.url)) invalidField(names.url, `is only for ${names.type} url`, 'const');
   if (present(given.base64)) {
-    const stored = generatedName(given.fileName);
-    return { type, url: null, file: stored, upload: { stored, data: decodeBase64(given.base64, names.base64) } };
+    const data = decodeBase64(given.base64, names.base64);
+    const stored = generatedName(names.extension(given.fileName, data, names));
+    return { type, url: null, file: stored, upload: { path: `${names.folder}${stored}`, data } };
   }
   if (current.type === 'file' && current.file !== null) return { type, url: null, file: current.file };
   return invalidField(names.base64, `is required when ${names.type} is file`, 'required');
 }
 
-const LINK_NAMES = { type: 'linkType', url: 'linkUrl', base64: 'fileBase64', fileName: 'fileName' };
-const SAMPLE_NAMES = { type: 'sampleType', url: 'sampleUrl', base64: 'sampleFileBase64', fileName: 'sampleFileName' };
+const LINK_NAMES: TargetNames = {
+  type: 'linkType',
+  url: 'linkUrl',
+  base64: 'fileBase64',
+  fileName: 'fileName',
+  folder: DOWNLOADABLE_DIR,
+  extension: linkExtension,
+};
+const SAMPLE_NAMES: TargetNames = {
+  type: 'sampleType',
+  url: 'sampleUrl',
+  base64: 'sampleFileBase64',
+  fileName: 'sampleFileName',
+  folder: DOWNLOADABLE_SAMPLES_DIR,
+  extension: sampleExtension,
+};
+
+/** The paths under the media root of a row's stored files. */
+const linkFilePath = (file: string | null) => (file === null ? null : `${DOWNLOADABLE_DIR}${file}`);
+const sampleFilePath = (file: string | null) => (file === null ? null : `${DOWNLOADABLE_SAMPLES_DIR}${file}`);
 
 function asLinkType(v: string | null): LinkType | null {
   return v === 'url' || v === 'file' ? v : null;
@@ -152,9 +232,9 @@ function asLinkType(v: string | null): LinkType | null {
 
 async function storeFiles(ctx: Ctx, files: PendingFile[], changes: FileChanges): Promise<void> {
   for (const f of files) {
-    const ok = await writeMediaFile(ctx.app.config, mediaPath(f.stored), f.data, { exclusive: true });
+    const ok = await writeMediaFile(ctx.app.config, f.path, f.data, { exclusive: true });
     if (!ok) throw new Error('generated file name already taken');
-    changes.written.push(f.stored);
+    changes.written.push(f.path);
   }
 }
 
@@ -162,16 +242,16 @@ function dropLater(changes: FileChanges, stored: readonly (string | null)[]): vo
   for (const f of stored) if (f !== null) changes.obsolete.push(f);
 }
 
-async function removeFiles(ctx: Ctx, stored: readonly string[]): Promise<void> {
-  for (const f of stored) {
-    await deleteMediaFile(ctx.app.config, mediaPath(f)).catch((err: unknown) => ctx.log.warn({ err, file: f }, 'downloadable file not removed'));
+async function removeFiles(ctx: Ctx, paths: readonly string[]): Promise<void> {
+  for (const f of paths) {
+    await deleteMediaFile(ctx.app.config, f).catch((err: unknown) => ctx.log.warn({ err, file: f }, 'downloadable file not removed'));
   }
 }
 
 interface FileChanges {
-  /** files stored by this write: removed again when it fails */
+  /** files stored by this write (paths under the media root): removed again when it fails */
   written: string[];
-  /** files the write no longer needs: removed once it has committed */
+  /** files the write no longer needs (paths under the media root): removed once it has committed */
   obsolete: string[];
 }
 
@@ -261,9 +341,12 @@ export async function updateDownloadableLink(
       { type: asLinkType(row.linkType), url: row.linkUrl, file: row.linkFile },
     );
     if (!link) throw badRequest('linkType must be url or file', { reason: 'VALIDATION_FAILED', details: { field: 'linkType' } });
+    // a client sending back what it read sends the sample file's own media URL: that is no new URL
+    const echoed =
+      row.sampleType === 'file' && input.sampleType !== 'url' && input.sampleUrl !== undefined && input.sampleUrl === sampleUrlOf(tx, row);
     const sample = resolveTarget(
       SAMPLE_NAMES,
-      { type: input.sampleType, url: input.sampleUrl, base64: input.sampleFileBase64, fileName: input.sampleFileName },
+      { type: input.sampleType, url: echoed ? undefined : input.sampleUrl, base64: input.sampleFileBase64, fileName: input.sampleFileName },
       { type: asLinkType(row.sampleType), url: row.sampleUrl, file: row.sampleFile },
     );
     await storeFiles(tx, [link.upload, sample?.upload].filter((f): f is PendingFile => f !== undefined), files);
@@ -285,8 +368,8 @@ export async function updateDownloadableLink(
       .where(eq(downloadableLinks.id, row.id))
       .returning();
     dropLater(files, [
-      row.linkFile !== updated.linkFile ? row.linkFile : null,
-      row.sampleFile !== updated.sampleFile ? row.sampleFile : null,
+      row.linkFile !== updated.linkFile ? linkFilePath(row.linkFile) : null,
+      row.sampleFile !== updated.sampleFile ? sampleFilePath(row.sampleFile) : null,
     ]);
     await afterWrite(tx, productId);
     return toDto(tx, updated, true);
@@ -299,7 +382,7 @@ export async function deleteDownloadableLink(ctx: Ctx, productId: number, linkId
     await lockProduct(tx, productId, DOWNLOADABLE);
     const row = await requireLink(tx, productId, linkId);
     await tx.db.delete(downloadableLinks).where(eq(downloadableLinks.id, row.id));
-    dropLater(files, [row.linkFile, row.sampleFile]);
+    dropLater(files, [linkFilePath(row.linkFile), sampleFilePath(row.sampleFile)]);
     await afterWrite(tx, productId);
   });
 }

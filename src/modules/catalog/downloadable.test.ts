@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { downloadableLinks } from './tables.js';
 
@@ -14,25 +13,19 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
+let deleter: string;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'downloadable-test-'));
 const root = path.join(dataDir, 'media', 'downloadable');
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `dl-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
+const samplesRoot = path.join(dataDir, 'media', 'catalog', 'downloadable_samples');
+const SAMPLES_URL = 'http://shop.test/media/catalog/downloadable_samples';
 
 before(async () => {
   t = await buildTestApp({ env: { DATA_DIR: dataDir } });
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  deleter = await t.tokens.apiUser(['products/delete']);
 });
 after(async () => {
   await t.close();
@@ -55,13 +48,22 @@ async function snapshot(productId: number) {
   return JSON.stringify(rows);
 }
 
-/** Every file stored under media/downloadable, relative, with a leading slash. */
-function storedFiles(): string[] {
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[])
-    .filter((f) => fs.statSync(path.join(root, f)).isFile())
+/** Every file stored under media/downloadable (or another folder), relative, with a leading slash. */
+function storedFiles(folder = root): string[] {
+  if (!fs.existsSync(folder)) return [];
+  return (fs.readdirSync(folder, { recursive: true }) as string[])
+    .filter((f) => fs.statSync(path.join(folder, f)).isFile())
     .map((f) => `/${f.split(path.sep).join('/')}`)
     .sort();
+}
+
+/** GET of a media URL through the app. */
+const fetchMedia = (u: string) => t.app.inject({ method: 'GET', url: new URL(u).pathname });
+
+async function waitUntil(check: () => boolean, ms = 2000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return check();
 }
 
 describe('downloadable links', () => {
@@ -123,6 +125,7 @@ describe('downloadable links', () => {
   test('file links are stored under media/downloadable with a generated name; a client path is never used', async () => {
     const p = await downloadable();
     const before = storedFiles();
+    const samplesBefore = storedFiles(samplesRoot);
     const r = await t.req('POST', url(p.id), {
       token: admin,
       body: {
@@ -138,14 +141,16 @@ describe('downloadable links', () => {
     assert.equal(r.body.sampleType, 'file');
     assert.match(r.body.linkFile, /^\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]{32}\.zip$/);
     assert.match(r.body.sampleFile, /^\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]{32}\.txt$/);
+    assert.equal(r.body.sampleUrl, `${SAMPLES_URL}${r.body.sampleFile}`);
     assert.equal(r.body.linkUrl, undefined);
     assert.equal(fs.readFileSync(path.join(root, r.body.linkFile), 'utf8'), 'zip content');
-    assert.equal(fs.readFileSync(path.join(root, r.body.sampleFile), 'utf8'), 'sample');
-    assert.deepEqual(storedFiles(), [...before, r.body.linkFile, r.body.sampleFile].sort());
+    assert.equal(fs.readFileSync(path.join(samplesRoot, r.body.sampleFile), 'utf8'), 'sample');
+    assert.deepEqual(storedFiles(), [...before, r.body.linkFile].sort());
+    assert.deepEqual(storedFiles(samplesRoot), [...samplesBefore, r.body.sampleFile].sort());
     assert.ok(!fs.existsSync(path.join(dataDir, 'etc')));
     const g = await t.req('GET', url(p.id), { headers: JSON_ONLY });
-    assert.deepEqual(g.body, [{ id: r.body.id, title: 'Archive', price: 0, sortOrder: 0, numberOfDownloads: 0 }]);
-    // the public media route does not serve the folder
+    assert.deepEqual(g.body, [{ id: r.body.id, title: 'Archive', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl }]);
+    // the public media route does not serve the link's folder
     const m = await t.app.inject({ method: 'GET', url: `/media/downloadable${r.body.linkFile}` });
     assert.equal(m.statusCode, 404);
   });
@@ -209,6 +214,10 @@ describe('downloadable links', () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['blank title', { title: '  ', linkUrl: 'https://e.com' }, /title must not be empty/],
       ['negative price', { title: 't', price: -1, linkUrl: 'https://e.com' }, /price must be at least 0/],
+      ['price with 5 decimal places', { title: 't', price: 1.00001, linkUrl: 'https://e.com' }, /price must have at most 4 decimal places/],
+      ['price of 1e-9', { title: 't', price: 1e-9, linkUrl: 'https://e.com' }, /price must have at most 4 decimal places/],
+      ['a sample named .png that is no PNG', { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<svg onload="alert(1)"/>'), sampleFileName: 's.png' }, /sampleFileBase64 content does not match the extension \.png/],
+      ['a sample named .pdf that is no PDF', { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<html></html>'), sampleFileName: 's.pdf' }, /expected application\/pdf/],
       ['price as a string', { title: 't', price: '1', linkUrl: 'https://e.com' }, /price/],
       ['negative downloads', { title: 't', numberOfDownloads: -1, linkUrl: 'https://e.com' }, /numberOfDownloads/],
       ['fractional downloads', { title: 't', numberOfDownloads: 1.5, linkUrl: 'https://e.com' }, /numberOfDownloads/],
@@ -228,6 +237,7 @@ describe('downloadable links', () => {
       test(`${name} → 400`, async () => {
         const before = await snapshot(p.id);
         const files = storedFiles();
+        const samples = storedFiles(samplesRoot);
         let r = await t.req('POST', url(p.id), { token: admin, body });
         assertError(r, 400, 'bad_request');
         assert.match(r.body.message, msg);
@@ -239,6 +249,7 @@ describe('downloadable links', () => {
         }
         assert.equal(await snapshot(p.id), before);
         assert.deepEqual(storedFiles(), files);
+        assert.deepEqual(storedFiles(samplesRoot), samples);
       });
     }
     test('a file write on a product of the wrong type stores no file', async () => {
@@ -253,6 +264,130 @@ describe('downloadable links', () => {
       assertError(await t.req('POST', url(p.id), { token: admin, body: { linkUrl: 'https://e.com' } }), 400, 'bad_request');
       assertError(await t.req('POST', url(p.id), { token: admin, raw: '{"title"', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
       assert.equal(await snapshot(p.id), before);
+    });
+  });
+
+  describe('sample files are public, link files never', () => {
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
+    test('a sample file is stored in the public samples folder; its sampleUrl (public and backend view) is served by GET /media', async () => {
+      const p = await downloadable();
+      const r = await t.req('POST', url(p.id), {
+        token: admin,
+        body: { title: 'Book', fileBase64: b64('the whole book'), fileName: 'book.pdf', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'chapter-1.pdf' },
+      });
+      assert.equal(r.status, 201, r.text);
+      assert.match(r.body.sampleFile, /^\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]{32}\.pdf$/);
+      assert.equal(r.body.sampleUrl, `${SAMPLES_URL}${r.body.sampleFile}`);
+      for (const token of [undefined, customer]) {
+        const g = await t.req('GET', url(p.id), { token, headers: JSON_ONLY });
+        assert.deepEqual(g.body, [{ id: r.body.id, title: 'Book', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl }]);
+        assert.ok(!g.text.includes(r.body.linkFile));
+      }
+      // the product page names the same sample URL
+      const page = await t.req('GET', `${API}/products/${p.id}`, { headers: JSON_ONLY });
+      assert.equal(page.status, 200, page.text);
+      assert.equal(page.body.downloadableLinks[0].sampleUrl, r.body.sampleUrl);
+      const sample = await fetchMedia(r.body.sampleUrl);
+      assert.equal(sample.statusCode, 200);
+      assert.equal(sample.headers['content-type'], 'application/pdf');
+      assert.equal(sample.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(sample.headers['cache-control']), /^public/);
+      assert.deepEqual(sample.rawPayload, pdf);
+      // the link file itself is never served: not under its folder, not under the samples folder
+      for (const u of [`/media/downloadable${r.body.linkFile}`, `/media/catalog/downloadable_samples${r.body.linkFile}`, `/media/catalog/downloadable_samples/../../downloadable${r.body.linkFile}`]) {
+        const res = await t.app.inject({ method: 'GET', url: u });
+        assert.equal(res.statusCode, 404, u);
+        assert.ok(!res.body.includes('the whole book'), u);
+      }
+    });
+
+    test('a sample is served as what its content is: images and PDF by content, harmless kinds by name, anything else as a .bin download', async () => {
+      const p = await downloadable();
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e60000000049454e44ae426082', 'hex');
+      const cases: [string, Buffer, RegExp, string][] = [
+        ['cover.png', png, /\.png$/, 'image/png'],
+        ['cover.jpg', png, /\.png$/, 'image/png'],
+        ['preview', pdf, /\.pdf$/, 'application/pdf'],
+        ['track.mp3', Buffer.from('ID3 not really audio'), /\.mp3$/, 'audio/mpeg'],
+        ['page.html', Buffer.from('<html><script>alert(1)</script></html>'), /\.bin$/, 'application/octet-stream'],
+        ['image.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), /\.bin$/, 'application/octet-stream'],
+      ];
+      for (const [name, data, file, type] of cases) {
+        const r = await t.req('POST', url(p.id), { token: admin, body: { title: name, linkUrl: 'https://e.com/x', sampleFileBase64: data.toString('base64'), sampleFileName: name } });
+        assert.equal(r.status, 201, r.text);
+        assert.match(r.body.sampleFile, file, name);
+        const res = await fetchMedia(r.body.sampleUrl);
+        assert.equal(res.statusCode, 200, name);
+        assert.equal(res.headers['content-type'], type, name);
+        assert.equal(res.headers['x-content-type-options'], 'nosniff');
+        if (type === 'application/octet-stream') assert.equal(res.headers['content-disposition'], 'attachment', name);
+        else assert.equal(res.headers['content-disposition'], undefined, name);
+        assert.deepEqual(res.rawPayload, data, name);
+      }
+    });
+
+    test('replacing or removing a sample removes its file; a client sending back what it read keeps it', async () => {
+      const p = await downloadable();
+      const made = (
+        await t.req('POST', url(p.id), { token: admin, body: { title: 'S', linkUrl: 'https://e.com/x', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'a.pdf' } })
+      ).body;
+      const first = path.join(samplesRoot, made.sampleFile);
+      assert.ok(fs.existsSync(first));
+      // the backend view sent back as is (sampleUrl is the file's media URL): nothing changes
+      const { id: _id, ...echo } = made;
+      let r = await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: echo });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, made);
+      r = await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: { sampleFileBase64: b64('second sample'), sampleFileName: 'b.txt' } });
+      assert.equal(r.status, 200, r.text);
+      assert.notEqual(r.body.sampleFile, made.sampleFile);
+      assert.ok(await waitUntil(() => !fs.existsSync(first)), 'the replaced sample is removed');
+      assert.equal((await fetchMedia(made.sampleUrl)).statusCode, 404);
+      const second = r.body;
+      assert.equal((await fetchMedia(second.sampleUrl)).statusCode, 200);
+      r = await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: { sampleUrl: 'https://e.com/sample' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.sampleUrl, 'https://e.com/sample');
+      assert.equal(r.body.sampleFile, undefined);
+      assert.ok(await waitUntil(() => !fs.existsSync(path.join(samplesRoot, second.sampleFile))));
+      const third = (
+        await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: { sampleType: 'file', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'c.pdf' } })
+      ).body;
+      assert.equal((await t.req('DELETE', `${url(p.id)}/${made.id}`, { token: admin })).status, 204);
+      assert.ok(await waitUntil(() => !fs.existsSync(path.join(samplesRoot, third.sampleFile))), 'deleting the link removes its sample');
+    });
+  });
+
+  describe('large files', () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    test('a multi-megabyte file is taken by POST and both PUTs (over the global 1 MiB body limit)', async () => {
+      const p = await downloadable();
+      let r = await t.req('POST', url(p.id), { token: admin, body: { title: 'Big', fileBase64: big.toString('base64'), fileName: 'big.bin' } });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(fs.readFileSync(path.join(root, r.body.linkFile)), big);
+      const id = r.body.id;
+      r = await t.req('PUT', `${url(p.id)}/${id}`, { token: admin, body: { sampleFileBase64: big.toString('base64'), sampleFileName: 'sample.zip' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(fs.statSync(path.join(samplesRoot, r.body.sampleFile)).size, big.length);
+      r = await t.req('PUT', url(p.id), { token: admin, body: { linkId: id, fileBase64: big.toString('base64'), fileName: 'big2.bin' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(fs.statSync(path.join(root, r.body.linkFile)).size, big.length);
+    });
+    test('a body over the 64 MiB limit is a 413 in the error shape; nothing is stored', async () => {
+      const p = await downloadable();
+      const files = storedFiles();
+      const raw = JSON.stringify({ title: 'Huge', fileBase64: 'A'.repeat(64 * 1024 * 1024), fileName: 'huge.bin' });
+      for (const [method, target] of [
+        ['POST', url(p.id)],
+        ['PUT', `${url(p.id)}/1`],
+        ['PUT', url(p.id)],
+      ] as const) {
+        const r = await t.req(method, target, { token: admin, raw, headers: { 'content-type': 'application/json' } });
+        assertError(r, 413, 'payload_too_large');
+        assert.equal(r.body.code, 413);
+      }
+      assert.equal(await snapshot(p.id), '[]');
+      assert.deepEqual(storedFiles(), files);
     });
   });
 
@@ -280,7 +415,7 @@ describe('downloadable links', () => {
     test('GET is public', async () => {
       for (const token of [undefined, customer, reader]) assert.equal((await t.req('GET', url(p.id), { token })).status, 200);
     });
-    test('writes: anonymous 401, customer 403, products/read only 403; nothing changes', async () => {
+    test('writes: anonymous 401, customer 403, products/read only 403, products/delete only 403; nothing changes', async () => {
       const before = await snapshot(p.id);
       const calls: [string, string, unknown][] = [
         ['POST', url(p.id), { title: 'n', linkUrl: 'https://e.com' }],
@@ -293,14 +428,20 @@ describe('downloadable links', () => {
         assertError(await t.req(method, path, { body }), 401, 'unauthorized');
         assertError(await t.req(method, path, { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, path, { token: reader, body }), 403, 'forbidden');
+        // removing a link changes the product: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, path, { token: deleter, body }), 403, 'forbidden');
       }
       assert.equal(await snapshot(p.id), before);
     });
-    test('products/write is enough', async () => {
+    test('products/write is enough, DELETE by ?linkId=, body and path included', async () => {
       const r = await t.req('POST', url(p.id), { token: writer, body: { title: 'w', linkUrl: 'https://e.com' } });
       assert.equal(r.status, 201, r.text);
       assert.equal((await t.req('PUT', url(p.id), { token: writer, body: { linkId: r.body.id, title: 'w2' } })).status, 200);
       assert.equal((await t.req('DELETE', `${url(p.id)}?linkId=${r.body.id}`, { token: writer })).status, 204);
+      const second = (await t.req('POST', url(p.id), { token: writer, body: { title: 'w3', linkUrl: 'https://e.com' } })).body;
+      assert.equal((await t.req('DELETE', `${url(p.id)}/${second.id}`, { token: writer })).status, 204);
+      const third = (await t.req('POST', url(p.id), { token: writer, body: { title: 'w4', linkUrl: 'https://e.com' } })).body;
+      assert.equal((await t.req('DELETE', url(p.id), { token: writer, body: { linkId: third.id } })).status, 204);
     });
   });
 });

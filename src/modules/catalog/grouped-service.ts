@@ -39,7 +39,7 @@ async function children(ctx: Ctx, productId: number, onlyChildId?: number): Prom
     const p = refs.get(r.childId);
     if (!p || (!backend && !sellableHere(ctx, p))) continue;
     out.push({
-      id: r.childId,
+      id: `${productId}_${r.childId}`,
       childProductId: r.childId,
       childProductSku: p.sku,
       childProductName: nameIn(ctx, p),

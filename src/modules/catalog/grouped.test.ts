@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { groupedChildren, products } from './tables.js';
 
@@ -11,16 +10,7 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `grouped-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
+let deleter: string;
 
 let a: Record<string, any>;
 let b: Record<string, any>;
@@ -30,8 +20,9 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  deleter = await t.tokens.apiUser(['products/delete']);
   a = await createTestProduct(t, { price: 12 });
   b = await createTestProduct(t, { price: 30 });
   v = await createTestProduct(t, { type: 'virtual', price: 7 });
@@ -63,10 +54,10 @@ describe('grouped products', () => {
     const g = await grouped();
     let r = await t.req('POST', url(g.id), { token: admin, body: { childProductId: a.id, qty: 2, position: 5 } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { id: a.id, childProductId: a.id, childProductSku: a.sku, childProductName: a.name, qty: 2, position: 5 });
+    assert.deepEqual(r.body, { id: `${g.id}_${a.id}`, childProductId: a.id, childProductSku: a.sku, childProductName: a.name, qty: 2, position: 5 });
     r = await t.req('POST', url(g.id), { token: admin, body: { childProductId: v.id } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { id: v.id, childProductId: v.id, childProductSku: v.sku, childProductName: v.name, qty: 0, position: 0 });
+    assert.deepEqual(r.body, { id: `${g.id}_${v.id}`, childProductId: v.id, childProductSku: v.sku, childProductName: v.name, qty: 0, position: 0 });
     const l = await t.req('GET', url(g.id));
     assert.equal(l.status, 200);
     assert.equal(l.body['@type'], 'Collection');
@@ -89,8 +80,8 @@ describe('grouped products', () => {
     });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.member, [
-      { id: v.id, childProductId: v.id, childProductSku: v.sku, childProductName: v.name, qty: 0, position: 1 },
-      { id: b.id, childProductId: b.id, childProductSku: b.sku, childProductName: b.name, qty: 1.5, position: 2 },
+      { id: `${g.id}_${v.id}`, childProductId: v.id, childProductSku: v.sku, childProductName: v.name, qty: 0, position: 1 },
+      { id: `${g.id}_${b.id}`, childProductId: b.id, childProductSku: b.sku, childProductName: b.name, qty: 1.5, position: 2 },
     ]);
     r = await t.req('PUT', url(g.id), { token: admin, body: [], headers: JSON_ONLY });
     assert.equal(r.status, 200);
@@ -113,6 +104,19 @@ describe('grouped products', () => {
     assert.equal(await snapshot(g.id), before);
   });
 
+  test('rows have composite string ids "<productId>_<childProductId>" and integer childProductIds, in JSON-LD and JSON', async () => {
+    const g = await grouped();
+    const r = await t.req('PUT', url(g.id), { token: admin, body: [{ childProductId: a.id }], headers: JSON_ONLY });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(
+      r.body.map((c: { id: unknown; childProductId: unknown }) => [c.id, c.childProductId]),
+      [[`${g.id}_${a.id}`, a.id]],
+    );
+    const ld = await t.req('GET', url(g.id));
+    assert.equal(ld.body.member[0].id, `${g.id}_${a.id}`);
+    assert.equal(typeof ld.body.member[0].childProductId, 'number');
+  });
+
   describe('refusals change nothing', () => {
     let g: Record<string, any>;
     let conf: Record<string, any>;
@@ -133,6 +137,7 @@ describe('grouped products', () => {
         [{ childProductId: g.id }, 400, /simple or virtual/],
         [{ childProductId: b.id, qty: -1 }, 400, /qty must be at least 0/],
         [{ childProductId: b.id, qty: 'two' }, 400, /qty/],
+        [{ childProductId: b.id, qty: 0.00001 }, 400, /qty must have at most 4 decimal places/],
         [{ childProductId: b.id, position: 1.5 }, 400, /position/],
         [{ childProductId: '5' }, 400, /childProductId/],
         [[{ childProductId: b.id }], 400, /./],
@@ -153,6 +158,7 @@ describe('grouped products', () => {
         [[{ childProductId: b.id }, { childProductId: 999999 }], /does not exist/],
         [[{ childProductId: conf.id }], /simple or virtual/],
         [[{ childProductId: b.id, qty: -0.5 }], /qty must be at least 0/],
+        [[{ childProductId: b.id, qty: 1.23456 }], /\[0\]\.qty must have at most 4 decimal places/],
         [{ childProductId: b.id }, /./],
         [[{ qty: 1 }], /childProductId/],
       ];
@@ -199,7 +205,7 @@ describe('grouped products', () => {
     await t.req('PUT', url(g.id), { token: admin, body: [{ childProductId: a.id }, { childProductId: off.id }] });
     await t.req('PUT', `${API}/products/${off.id}`, { token: admin, body: { isActive: false } });
     assert.deepEqual(
-      (await t.req('GET', url(g.id), { headers: JSON_ONLY })).body.map((c: { id: number }) => c.id),
+      (await t.req('GET', url(g.id), { headers: JSON_ONLY })).body.map((c: { childProductId: number }) => c.childProductId),
       [a.id],
     );
     assert.equal((await t.req('GET', url(g.id), { token: reader, headers: JSON_ONLY })).body.length, 2);
@@ -228,6 +234,8 @@ describe('grouped products', () => {
         assertError(await t.req(method, path, { body }), 401, 'unauthorized');
         assertError(await t.req(method, path, { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, path, { token: reader, body }), 403, 'forbidden');
+        // removing a child changes the grouped product: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, path, { token: deleter, body }), 403, 'forbidden');
       }
       assert.equal(await snapshot(g.id), before);
     });

@@ -5,6 +5,10 @@
  * query already filters on is counted without its own filter (choosing another option of it shows that
  * option's count), and the price ranges without priceMin/priceMax.
  *
+ * A product carries an option when it or one of its children does (a configurable's variants, a grouped or
+ * bundle product's items: `attributeSources`, the definition the listing's attr_<code> filter uses), and is
+ * counted once per option: so choosing an option lists exactly `count` products.
+ *
  * Two statements: one for every select/multiselect attribute, one for the price ranges.
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -13,7 +17,7 @@ import { rows } from '../../platform/db.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { currencySymbol } from '../stores/service.js';
 import { readView } from './products-mapper.js';
-import { listingWhere, searchText } from './products-listing.js';
+import { attributeSources, attributeValues, listingParams, listingWhere, searchText } from './products-listing.js';
 import type { ProductListQueryT } from './products-schemas.js';
 import { attributeOptions, categories, productAttributes, products } from './tables.js';
 
@@ -92,13 +96,6 @@ interface PriceRow {
   n: number | string;
 }
 
-/** Option values of a product's attribute as text: one for a select, each element of a multiselect array. */
-const valuesOf = (attrs: SQL, code: SQL) => sql`unnest(CASE jsonb_typeof(${attrs} -> ${code})
-  WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(${attrs} -> ${code}))
-  WHEN 'string' THEN string_to_array(${attrs} ->> ${code}, ',')
-  WHEN 'number' THEN ARRAY[${attrs} ->> ${code}]
-  ELSE ARRAY[]::text[] END)`;
-
 async function attributeFilters(ctx: Ctx, q: ProductListQueryT, inSearch: boolean, storeKey: string): Promise<LayeredFilter[]> {
   const codes = filteredCodes(q).slice(0, MAX_SEPARATE_COUNTS);
   const filterable = inSearch ? sql`a.is_filterable_in_search` : sql`a.is_filterable > 0`;
@@ -108,12 +105,20 @@ async function attributeFilters(ctx: Ctx, q: ProductListQueryT, inSearch: boolea
   for (const [i, code] of codes.entries()) {
     bases.push({ name: `b${i + 1}`, where: await listingWhere(ctx, withoutAttribute(q, code)), codes: code });
   }
-  const baseCtes = bases.map((b) => sql`${sql.identifier(b.name)} AS (SELECT ${products.id} AS id, ${products.attributes} AS attributes FROM ${products} WHERE ${b.where})`);
+  const baseCtes = bases.map(
+    (b) =>
+      sql`${sql.identifier(b.name)} AS (SELECT ${products.id} AS id, ${products.type} AS type, ${products.attributes} AS attributes
+        FROM ${products} WHERE ${b.where})`,
+  );
+  const p = listingParams(ctx);
+  const sources = attributeSources(p, { id: sql`b.id`, type: sql`b.type`, attributes: sql`b.attributes` });
   const counts = bases.map((b) => {
     const which = b.codes === undefined ? (codes.length ? sql`fa.code NOT IN (${sql.join(codes.map((c) => sql`${c}::text`), sql`, `)})` : sql`true`) : sql`fa.code = ${b.codes}::text`;
+    // each product once per value it carries itself or through a child
     return sql`SELECT fa.id AS attribute_id, v.value, count(DISTINCT b.id) AS n
-      FROM ${sql.identifier(b.name)} b JOIN fa ON ${which}
-      CROSS JOIN LATERAL ${valuesOf(sql`b.attributes`, sql`fa.code`)} AS v(value)
+      FROM ${sql.identifier(b.name)} b CROSS JOIN LATERAL ${sources} AS src
+      JOIN fa ON ${which}
+      CROSS JOIN LATERAL unnest(${attributeValues(sql`src.attrs`, sql`fa.code`)}) AS v(value)
       GROUP BY fa.id, v.value`;
   });
   const result = await rows<OptionRow>(

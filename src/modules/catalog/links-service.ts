@@ -39,7 +39,7 @@ async function links(ctx: Ctx, productId: number, kind: LinkKind, onlyLinkedId?:
   for (const r of rows) {
     const p = refs.get(r.linkedProductId);
     if (!p || (!backend && !(sellableHere(ctx, p) && visibleInCatalog(p)))) continue;
-    out.push({ id: p.id, linkedProductId: p.id, linkedProductSku: p.sku, linkedProductName: nameIn(ctx, p), position: r.position });
+    out.push({ id: `${productId}_${p.id}`, linkedProductId: p.id, linkedProductSku: p.sku, linkedProductName: nameIn(ctx, p), position: r.position });
   }
   return out;
 }

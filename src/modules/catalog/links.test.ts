@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { and, asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { productLinks } from './tables.js';
 
@@ -11,16 +10,7 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `links-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
+let deleter: string;
 
 let x: Record<string, any>;
 let y: Record<string, any>;
@@ -30,8 +20,9 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  deleter = await t.tokens.apiUser(['products/delete']);
   x = await createTestProduct(t);
   y = await createTestProduct(t, { type: 'configurable' });
   z = await createTestProduct(t, { type: 'virtual' });
@@ -45,8 +36,9 @@ const KINDS = [
   ['up-sell', 'up_sell'],
 ] as const;
 const url = (id: number, kind: string) => `${API}/products/${id}/links/${kind}`;
-const item = (p: Record<string, any>, position: number) => ({
-  id: p.id,
+/** A link row of product `owner` to `p`: its id is the composite "<productId>_<linkedProductId>" string. */
+const item = (owner: number, p: Record<string, any>, position: number) => ({
+  id: `${owner}_${p.id}`,
   linkedProductId: p.id,
   linkedProductSku: p.sku,
   linkedProductName: p.name,
@@ -74,13 +66,13 @@ for (const [kind, stored] of KINDS) {
       const p = await createTestProduct(t);
       let r = await t.req('POST', url(p.id, kind), { token: admin, body: { linkedProductId: x.id, position: 3 } });
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(r.body, item(x, 3));
+      assert.deepEqual(r.body, item(p.id, x, 3));
       r = await t.req('POST', url(p.id, kind), { token: admin, body: { linkedProductId: y.id } });
-      assert.deepEqual(r.body, item(y, 0));
+      assert.deepEqual(r.body, item(p.id, y, 0));
       const g = await t.req('GET', url(p.id, kind));
       assert.equal(g.status, 200);
       assert.equal(g.body['@type'], 'Collection');
-      assert.deepEqual(g.body.member, [item(y, 0), item(x, 3)]);
+      assert.deepEqual(g.body.member, [item(p.id, y, 0), item(p.id, x, 3)]);
       const rows = await t.database.db.select().from(productLinks).where(and(eq(productLinks.productId, p.id), eq(productLinks.type, stored)));
       assert.equal(rows.length, 2);
       for (const [other] of KINDS.filter(([k]) => k !== kind)) {
@@ -100,13 +92,13 @@ for (const [kind, stored] of KINDS) {
         headers: JSON_ONLY,
       });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, [item(y, 1), item(z, 2)]);
+      assert.deepEqual(r.body, [item(p.id, y, 1), item(p.id, z, 2)]);
       r = await t.req('DELETE', `${url(p.id, kind)}/${y.id}`, { token: admin });
       assert.equal(r.status, 204);
       assert.equal(r.text, '');
       assertError(await t.req('DELETE', `${url(p.id, kind)}/${y.id}`, { token: admin }), 404, 'not_found');
       assertError(await t.req('DELETE', `${url(p.id, kind)}/${x.id}`, { token: admin }), 404, 'not_found');
-      assert.deepEqual((await t.req('GET', url(p.id, kind), { headers: JSON_ONLY })).body, [item(z, 2)]);
+      assert.deepEqual((await t.req('GET', url(p.id, kind), { headers: JSON_ONLY })).body, [item(p.id, z, 2)]);
       r = await t.req('PUT', url(p.id, kind), { token: admin, body: [] });
       assert.equal(r.status, 200);
       assert.equal(r.body.totalItems, 0);
@@ -168,6 +160,8 @@ for (const [kind, stored] of KINDS) {
         assertError(await t.req(method, path, { body }), 401, 'unauthorized');
         assertError(await t.req(method, path, { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, path, { token: reader, body }), 403, 'forbidden');
+        // removing a link changes the product: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, path, { token: deleter, body }), 403, 'forbidden');
       }
       assert.equal(await snapshot(p.id), before);
       assert.equal((await t.req('POST', url(p.id, kind), { token: writer, body: { linkedProductId: y.id } })).status, 201);
@@ -176,6 +170,23 @@ for (const [kind, stored] of KINDS) {
     });
   });
 }
+
+test('link rows have composite string ids "<productId>_<linkedProductId>" and integer linkedProductIds (JSON-LD and JSON)', async () => {
+  const p = await createTestProduct(t);
+  const r = await t.req('POST', url(p.id, 'up-sell'), { token: admin, body: { linkedProductId: z.id, position: 1 } });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.body.id, `${p.id}_${z.id}`);
+  assert.equal(r.body.linkedProductId, z.id);
+  const ld = await t.req('GET', url(p.id, 'up-sell'));
+  assert.deepEqual(
+    ld.body.member.map((l: { id: unknown; linkedProductId: unknown }) => [l.id, l.linkedProductId]),
+    [[`${p.id}_${z.id}`, z.id]],
+  );
+  const plain = await t.req('PUT', url(p.id, 'up-sell'), { token: admin, body: [{ linkedProductId: x.id }], headers: JSON_ONLY });
+  assert.equal(plain.status, 200, plain.text);
+  assert.deepEqual(plain.body, [item(p.id, x, 0)]);
+  assert.equal(typeof plain.body[0].id, 'string');
+});
 
 describe('what storefront callers see', () => {
   test('only linked products that are enabled and visible in the catalog; backend readers see all', async () => {
@@ -192,14 +203,14 @@ describe('what storefront callers see', () => {
     for (const token of [undefined, customer]) {
       const g = await t.req('GET', url(p.id, 'related'), { token, headers: JSON_ONLY });
       assert.deepEqual(
-        g.body.map((l: { id: number }) => l.id),
+        g.body.map((l: { linkedProductId: number }) => l.linkedProductId),
         [visible.id, catalogOnly.id],
       );
     }
     const adm = await t.req('GET', url(p.id, 'related'), { token: reader, headers: JSON_ONLY });
     assert.deepEqual(
-      adm.body.map((l: { id: number }) => l.id),
-      all.map((q) => q.id),
+      adm.body.map((l: { id: string }) => l.id),
+      all.map((q) => `${p.id}_${q.id}`),
     );
   });
 

@@ -76,13 +76,13 @@ export function mediaRoutes(app: RestApp): void {
       schema: {
         operationId: 'products.media.delete',
         tags,
-        summary: 'Remove the image named by valueId (query or body) and its file',
+        summary: 'Remove the image named by valueId (query or body) and its file (a change to the product: products/write)',
         params: ProductIdParams,
         querystring: ProductMediaDeleteQuery,
         body: ProductMediaDeleteBody,
         response: { 204: Type.Null({ description: 'Deleted' }) },
       },
-      config: { access: access.admin('products', 'delete') },
+      config: { access: access.admin('products', 'write') },
     },
     async (req, reply) => {
       await media.deleteProductMedia(req.ctx, req.params.productId, req.query.valueId ?? req.body.valueId);

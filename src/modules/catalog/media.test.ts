@@ -8,7 +8,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { createTestProduct } from './fixtures.js';
 import { productMedia, products } from './tables.js';
@@ -18,26 +17,19 @@ let dataDir: string;
 let admin: string;
 let customer: string;
 /** API-user tokens by the product permissions their role holds */
-const tok: Record<'other' | 'read' | 'write' | 'delete', string> = { other: '', read: '', write: '', delete: '' };
+const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = { other: '', read: '', write: '', writeOnly: '', delete: '' };
 let png: Buffer;
-
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-test-'));
   t = await buildTestApp({ env: { DATA_DIR: dataDir } });
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.other = await apiUserToken('media-other', ['customers/read']);
-  tok.read = await apiUserToken('media-read', ['products/read']);
-  tok.write = await apiUserToken('media-write', ['products/read', 'products/write']);
-  tok.delete = await apiUserToken('media-delete', ['products/delete']);
+  tok.other = await t.tokens.apiUser(['customers/read']);
+  tok.read = await t.tokens.apiUser(['products/read']);
+  tok.write = await t.tokens.apiUser(['products/read', 'products/write']);
+  tok.delete = await t.tokens.apiUser(['products/delete']);
+  tok.writeOnly = await t.tokens.apiUser(['products/write']);
   png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
 });
 after(async () => {
@@ -456,16 +448,23 @@ describe('DELETE /products/{id}/media', () => {
     assert.equal((await fetchMedia(theirs.body.url)).status, 200);
   });
 
-  test('access: anonymous 401, customer 403, products/write 403, products/delete 204', async () => {
+  test('access: removing an image changes the product: anonymous 401, customer 403, products/read 403, products/delete only 403, products/write 204', async () => {
     const p = await createTestProduct(t);
     const m = await upload(p.id, {});
+    const n = await upload(p.id, { filename: 'second.png' });
     const target = `${url(p.id)}?valueId=${m.body.id}`;
     assertError(await t.req('DELETE', target), 401, 'unauthorized');
     assertError(await t.req('DELETE', target, { token: customer }), 403, 'forbidden');
+    assertError(await t.req('DELETE', target, { token: tok.other }), 403, 'forbidden');
     assertError(await t.req('DELETE', target, { token: tok.read }), 403, 'forbidden');
-    assertError(await t.req('DELETE', target, { token: tok.write }), 403, 'forbidden');
-    assert.equal((await mediaRows(p.id)).length, 1);
-    assert.equal((await t.req('DELETE', target, { token: tok.delete })).status, 204);
+    const denied = await t.req('DELETE', target, { token: tok.delete });
+    assertError(denied, 403, 'forbidden');
+    assert.match(denied.body.message, /products\/write/);
+    assertError(await t.req('DELETE', url(p.id), { token: tok.delete, body: { valueId: m.body.id } }), 403, 'forbidden');
+    assert.equal((await mediaRows(p.id)).length, 2);
+    assert.equal((await t.req('DELETE', target, { token: tok.writeOnly })).status, 204);
+    assert.equal((await t.req('DELETE', url(p.id), { token: tok.write, body: { valueId: n.body.id } })).status, 204);
+    assert.equal((await mediaRows(p.id)).length, 0);
   });
 });
 

@@ -2,12 +2,30 @@
  * What the product listing shows and in which order: the visibility rules of the caller and every filter of
  * the list query (wire 2.2 "List query"), as conditions on the `products` table. Layered navigation counts
  * over the same condition, so its counts match the listing.
+ *
+ * Attribute filters, as in Magento's attribute index: a configurable, grouped or bundle product answers with
+ * its own values and those of its children that shoppers could pick in the store view (enabled there and in
+ * the website; every child for backend readers). Stock is not asked: the listing shows out-of-stock products
+ * too (there is no "hide out-of-stock products" setting), so an out-of-stock variant still places its parent
+ * under its colour. `attributeSources` and `attributeValues` are the one definition both the listing filter
+ * and the layered counts use.
  */
 import { and, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { adminWebsiteScope, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { isValidDate, likeEscape } from '../../platform/format.js';
-import { attributeOptions, categories, categoryProducts, productAttributes, products } from './tables.js';
+import {
+  attributeOptions,
+  bundleOptions,
+  bundleSelections,
+  categories,
+  categoryProducts,
+  configurableChildren,
+  groupedChildren,
+  productAttributes,
+  products,
+} from './tables.js';
 import { readView, viewStoreKey } from './products-mapper.js';
 import { boundParams, inScope, sellable, storeName, storeUrlKey, type ReadParams, type ReadValues } from './products-read-sql.js';
 import { PRODUCT_TYPES } from './products-shared.js';
@@ -75,33 +93,67 @@ function filterValues(field: string, raw: unknown): string[] {
 
 const textArray = (values: string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
 
+/** Children of listed products read by attribute filters (the alias the read SQL gives children too). */
+const child = alias(products, 'c');
+
+/**
+ * The `attributes` objects a listed product answers attribute filters with, as a subquery of one column
+ * `attrs`: the product's own, then for a configurable, grouped or bundle product each child a shopper could
+ * choose in the store view (enabled there and in the website; every child for backend readers). `parent` names
+ * the product's id, type and attributes in the outer query. Used by the listing filter and the layered counts.
+ */
+export function attributeSources(p: ReadParams, parent: { id: SQL; type: SQL; attributes: SQL }): SQL {
+  return sql`(SELECT ${parent.attributes} AS attrs
+    UNION ALL
+    SELECT ${child.attributes} FROM ${products} "c" WHERE ${child.id} IN (
+        SELECT cc.child_id FROM ${configurableChildren} cc WHERE ${parent.type} = 'configurable' AND cc.parent_id = ${parent.id}
+        UNION ALL SELECT g.child_id FROM ${groupedChildren} g WHERE ${parent.type} = 'grouped' AND g.parent_id = ${parent.id}
+        UNION ALL SELECT bs.product_id FROM ${bundleOptions} bo JOIN ${bundleSelections} bs ON bs.option_id = bo.id
+          WHERE ${parent.type} = 'bundle' AND bo.product_id = ${parent.id})
+      AND (${p.backend} OR ${sellable(child, p)}))`;
+}
+
+/**
+ * The values of attribute `code` in an `attributes` object, as text[]: each element of an array (multiselect
+ * option ids), a scalar as text (a string also split at commas, a multiselect written as "12,13"), none for
+ * null or a missing key.
+ */
+export function attributeValues(attrs: SQL, code: SQL): SQL {
+  return sql`(CASE jsonb_typeof(${attrs} -> ${code})
+    WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(${attrs} -> ${code}))
+    WHEN 'string' THEN CASE WHEN strpos(${attrs} ->> ${code}, ',') > 0
+      THEN array_prepend(${attrs} ->> ${code}, string_to_array(${attrs} ->> ${code}, ',')) ELSE ARRAY[${attrs} ->> ${code}] END
+    WHEN 'number' THEN ARRAY[${attrs} ->> ${code}]
+    WHEN 'boolean' THEN ARRAY[${attrs} ->> ${code}]
+    ELSE ARRAY[]::text[] END)`;
+}
+
+/** The listed product (the `products` row of the listing) as the parent of `attributeSources`. */
+const listed = { id: sql`${products.id}`, type: sql`${products.type}`, attributes: sql`${products.attributes}` };
+
 /**
  * The product's value of attribute `code` is one of `values`: an option id, an option label (any case, in any
  * store view), the stored text, or for booleans 1/0, true/false, yes/no. Multiselect values match when any of
- * their options does.
+ * their options does; a configurable, grouped or bundle product matches through its children too.
  */
-function attributeMatches(code: string, values: string[]): SQL {
+function attributeMatches(p: ReadParams, code: string, values: string[]): SQL {
   const lower = values.map((v) => v.toLowerCase());
   const bools = lower.flatMap((v) => (['1', 'true', 'yes'].includes(v) ? ['1', 'true'] : ['0', 'false', 'no'].includes(v) ? ['0', 'false'] : []));
-  const value = sql`(${products.attributes} -> ${code}::text)`;
   const wanted = sql`(${textArray([...values, ...bools])} || ARRAY(SELECT o.id::text FROM ${attributeOptions} o
     JOIN ${productAttributes} a ON a.id = o.attribute_id
     WHERE a.code = ${code}::text AND (lower(o.label) = ANY(${textArray(lower)})
       OR EXISTS (SELECT 1 FROM jsonb_each_text(o.store_labels) sl WHERE lower(sl.value) = ANY(${textArray(lower)})))))`;
-  return sql`(CASE jsonb_typeof(${value})
-    WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements_text(${value}) e WHERE e = ANY(${wanted}))
-    WHEN 'null' THEN false
-    ELSE ${products.attributes} ->> ${code}::text = ANY(${wanted})
-  END)`;
+  return sql`EXISTS (SELECT 1 FROM ${attributeSources(p, listed)} AS src
+    WHERE ${attributeValues(sql`src.attrs`, sql`${code}::text`)} && ${wanted})`;
 }
 
-/** A numeric range on attribute `code` (prices, weights, numbers stored as text or numbers). */
-function attributeRange(field: string, code: string, range: Record<string, unknown>): SQL {
+/** A numeric range on attribute `code` (prices, weights, numbers stored as text or numbers), children included. */
+function attributeRange(p: ReadParams, field: string, code: string, range: Record<string, unknown>): SQL {
   const keys = Object.keys(range);
   if (!keys.length || keys.some((k) => k !== 'from' && k !== 'to')) throw invalid(field, 'range must have "from" and/or "to"', 'type');
   const conds: SQL[] = [];
-  const value = sql`(CASE WHEN ${products.attributes} ->> ${code}::text ~ '^-?[0-9]+(\\.[0-9]+)?$'
-    THEN (${products.attributes} ->> ${code}::text)::numeric END)`;
+  const value = sql`(CASE WHEN src.attrs ->> ${code}::text ~ '^-?[0-9]+(\\.[0-9]+)?$'
+    THEN (src.attrs ->> ${code}::text)::numeric END)`;
   for (const k of ['from', 'to'] as const) {
     const v = range[k];
     if (v === undefined || v === null || v === '') continue;
@@ -110,7 +162,7 @@ function attributeRange(field: string, code: string, range: Record<string, unkno
     conds.push(k === 'from' ? sql`${value} >= ${String(n)}::numeric` : sql`${value} <= ${String(n)}::numeric`);
   }
   if (!conds.length) throw invalid(field, 'range must have "from" and/or "to"', 'type');
-  return sql`(${sql.join(conds, sql` AND `)})`;
+  return sql`EXISTS (SELECT 1 FROM ${attributeSources(p, listed)} AS src WHERE ${sql.join(conds, sql` AND `)})`;
 }
 
 function checkCode(field: string, code: string): void {
@@ -118,20 +170,20 @@ function checkCode(field: string, code: string): void {
 }
 
 /** `attr_<code>=<value>` parameters (repeated or comma-separated: any of the values). */
-function attrParams(q: ProductListQueryT): SQL[] {
+function attrParams(q: ProductListQueryT, p: ReadParams): SQL[] {
   const out: SQL[] = [];
   for (const [k, raw] of Object.entries(q)) {
     if (!k.startsWith('attr_') || raw === undefined) continue;
     const code = k.slice(5);
     checkCode(k, code);
     const list = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
-    out.push(attributeMatches(code, filterValues(k, list)));
+    out.push(attributeMatches(p, code, filterValues(k, list)));
   }
   return out;
 }
 
 /** `attributeFilters`: a JSON object of attribute code → value, list of values, or {"from","to"} range. */
-function attributeFilterParam(raw: string | undefined): SQL[] {
+function attributeFilterParam(raw: string | undefined, p: ReadParams): SQL[] {
   if (raw === undefined || raw.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -146,8 +198,8 @@ function attributeFilterParam(raw: string | undefined): SQL[] {
   for (const [code, v] of Object.entries(parsed as Record<string, unknown>)) {
     const field = `attributeFilters.${code}`;
     checkCode(field, code);
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(attributeRange(field, code, v as Record<string, unknown>));
-    else out.push(attributeMatches(code, filterValues(field, v)));
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(attributeRange(p, field, code, v as Record<string, unknown>));
+    else out.push(attributeMatches(p, code, filterValues(field, v)));
   }
   return out;
 }
@@ -196,7 +248,7 @@ export async function listingWhere(ctx: Ctx, q: ProductListQueryT): Promise<SQL>
   if (q.priceMin !== undefined && q.priceMax !== undefined && q.priceMin > q.priceMax) {
     throw invalid('priceMin', 'must not be greater than priceMax', 'range');
   }
-  conds.push(...attrParams(q), ...attributeFilterParam(q.attributeFilters));
+  conds.push(...attrParams(q, p), ...attributeFilterParam(q.attributeFilters, p));
   if (q.sku !== undefined && q.sku.trim()) conds.push(sql`lower(${products.sku}) = ${q.sku.trim().toLowerCase()}::text`);
   if (q.urlKey !== undefined && q.urlKey.trim()) conds.push(sql`${storeUrlKey(products, p)} = ${q.urlKey.trim().toLowerCase()}::text`);
   if (q.type !== undefined && q.type.trim()) {

@@ -4,10 +4,12 @@
  */
 import type { Ctx } from '../../platform/context.js';
 import { compact } from '../../platform/format.js';
+import { DOWNLOADABLE_SAMPLES_DIR } from '../../platform/files.js';
 import { dec, roundMoney, toWire, type Decimal } from '../../platform/money.js';
 import { BUILT_IN_OPTIONS } from './attributes-service.js';
 import { finalPrice, priceDay, type PriceFields } from './products-price.js';
 import { isCatalogReader } from './composites-shared.js';
+import { baseMediaUrl } from './media-service.js';
 import type { ProductDto } from './products-schemas.js';
 import { productUrlSuffix } from './products-urls.js';
 
@@ -145,6 +147,7 @@ export interface DetailRow {
     numberOfDownloads: number;
     sampleType: string | null;
     sampleUrl: string | null;
+    sampleFile: string | null;
   }[];
   additionalAttributes: { code: string; label: string; input: string; value: unknown; options: Record<string, string> | null }[];
 }
@@ -187,6 +190,8 @@ export interface ReadView {
   today: string;
   /** `<base media URL>catalog/product` */
   mediaBase: string;
+  /** `<base media URL>catalog/downloadable_samples` */
+  samplesBase: string;
   urlSuffix: string;
 }
 
@@ -211,13 +216,14 @@ export function readView(ctx: Ctx): ReadView {
       rate = r;
     }
   }
-  const media = settings.get('web/unsecure/base_media_url', storeId) || `${settings.baseUrl(storeId)}media/`;
+  const mediaRoot = baseMediaUrl(ctx, storeId);
   return {
     backend,
     currency,
     rate,
     today: priceDay(ctx),
-    mediaBase: `${media.endsWith('/') ? media : `${media}/`}catalog/product`,
+    mediaBase: `${mediaRoot}catalog/product`,
+    samplesBase: `${mediaRoot}${DOWNLOADABLE_SAMPLES_DIR}`,
     urlSuffix: productUrlSuffix(ctx, storeId),
   };
 }
@@ -248,6 +254,13 @@ export function isInStock(p: StockFields): boolean {
 
 const stockStatus = (p: StockFields) => (isInStock(p) ? 'in_stock' : 'out_of_stock');
 
+/** A link's sample: its URL, or the public media URL of its file. */
+function sampleUrlOf(view: ReadView, l: { sampleType: string | null; sampleUrl: string | null; sampleFile: string | null }): string | undefined {
+  if (l.sampleType === 'url') return l.sampleUrl ?? undefined;
+  if (l.sampleType === 'file' && l.sampleFile) return `${view.samplesBase}${l.sampleFile.startsWith('/') ? '' : '/'}${l.sampleFile}`;
+  return undefined;
+}
+
 function mediaUrl(view: ReadView, file: string): string {
   return `${view.mediaBase}${file.startsWith('/') ? '' : '/'}${file}`;
 }
@@ -271,9 +284,26 @@ function images(view: ReadView, list: RoleImage[] | null, attrs: Record<string, 
   };
 }
 
-/** The price a shopper pays today, in the base currency; composites without a price of their own: the index minimum. */
-function finalBase(view: ReadView, p: PriceFields & { minPrice: string | null }): string | null {
+/**
+ * The price a shopper pays today at least, in the base currency. Simple, virtual and downloadable products: their
+ * own final price (the index minimum when they have no price). Configurable, grouped and bundle products: the
+ * price-index minimum (the cheapest enabled child, or the cheapest bundle combination), as in listings and
+ * `minimalPrice`; their own final price only while they have no index.
+ */
+function finalBase(view: ReadView, p: PriceFields & { type: string; minPrice: string | null }): string | null {
+  if (COMPOSITE.has(p.type)) return p.minPrice ?? finalPrice(p, view.today);
   return finalPrice(p, view.today) ?? p.minPrice;
+}
+
+/**
+ * The `price` shown: the product's own price; for configurable, grouped and bundle products the price-index
+ * minimum (own price while there is none), in listings (wire reference 2.2) and in the storefront detail, so that
+ * both show the same prices. Backend readers' detail keeps the stored price, a writable field that clients send
+ * back with their updates.
+ */
+function shownPrice(p: { type: string; price: string | null; minPrice: string | null }, indexed: boolean): string | null {
+  if (indexed && COMPOSITE.has(p.type)) return p.minPrice ?? p.price;
+  return p.price;
 }
 
 function text(v: unknown): string | undefined {
@@ -299,7 +329,7 @@ export interface MapOptions {
 export function toProductDto(view: ReadView, r: BaseRow, opts: MapOptions = {}): ProductDto {
   const attrs = r.attributes ?? {};
   const final = finalBase(view, r);
-  const price = opts.listItem && COMPOSITE.has(r.type) ? (r.minPrice ?? r.price) : r.price;
+  const price = shownPrice(r, opts.listItem === true || !view.backend);
   const dto = {
     id: r.id,
     sku: r.sku,
@@ -317,8 +347,9 @@ export function toProductDto(view: ReadView, r: BaseRow, opts: MapOptions = {}):
     newsFromDate: r.newsFromDate ?? undefined,
     newsToDate: r.newsToDate ?? undefined,
     finalPrice: money(view, final),
-    minimalPrice: money(view, r.minPrice),
-    maximalPrice: money(view, r.maxPrice),
+    // the lowest price a shopper pays today: the same as finalPrice (the index minimum for composites)
+    minimalPrice: money(view, final),
+    maximalPrice: money(view, COMPOSITE.has(r.type) ? r.maxPrice : final),
     currency: view.currency,
     msrp: money(view, r.msrp),
     msrpEnabled: int(attrs.msrp_enabled),
@@ -383,7 +414,7 @@ function linked(view: ReadView, c: ChildJson, position?: number) {
     sku: c.sku,
     name: c.name,
     urlKey: c.urlKey || undefined,
-    price: money(view, c.price ?? (COMPOSITE.has(c.type) ? c.minPrice : null)),
+    price: money(view, shownPrice(c, true)),
     specialPrice: money(view, c.specialPrice),
     finalPrice: money(view, finalBase(view, c)),
     stockStatus: stockStatus(c),
@@ -534,7 +565,7 @@ export function detailFields(view: ReadView, base: BaseRow, d: DetailRow): Parti
         price: money(view, l.price) ?? 0,
         sortOrder: l.sortOrder,
         numberOfDownloads: l.numberOfDownloads,
-        sampleUrl: l.sampleType === 'url' ? l.sampleUrl : undefined,
+        sampleUrl: sampleUrlOf(view, l),
       }),
     ),
     linksTitle: base.linksTitle ?? undefined,

@@ -6,8 +6,8 @@
  * Every write that can move a price calls `refreshPriceRanges` with the products it changed; their parents
  * are refreshed with them.
  */
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { withTx, type Ctx } from '../../platform/context.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { bundleOptions, bundleSelections, configurableChildren, groupedChildren, products } from './tables.js';
 
@@ -219,6 +219,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
     return priced ? { min, max } : { min: null, max: null };
   };
 
+  const changed: { id: number; min: string | null; max: string | null }[] = [];
   for (const r of rows) {
     let range: Range;
     if (!COMPOSITE.has(r.type)) {
@@ -238,6 +239,69 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
     const max = range.max === null ? null : range.max.toFixed(4);
     const same = (a: string | null, b: string | null) => (a === null ? b === null : b !== null && dec(a).eq(dec(b)));
     if (same(min, r.minPrice) && same(max, r.maxPrice)) continue;
-    await ctx.db.update(products).set({ minPrice: min, maxPrice: max }).where(eq(products.id, r.id));
+    changed.push({ id: r.id, min, max });
   }
+  await writeRanges(ctx, changed);
+}
+
+/** Rows per statement when ranges are written (one JSON parameter each). */
+const CHUNK = 2000;
+
+/** Writes the new ranges with one statement per CHUNK products (one JSON parameter, not a list of row values). */
+async function writeRanges(ctx: Ctx, changed: { id: number; min: string | null; max: string | null }[]): Promise<void> {
+  for (let i = 0; i < changed.length; i += CHUNK) {
+    const part = JSON.stringify(changed.slice(i, i + CHUNK));
+    await ctx.db.execute(sql`UPDATE ${products} SET min_price = x.min, max_price = x.max
+      FROM jsonb_to_recordset(${part}::jsonb) AS x(id int, min numeric, max numeric)
+      WHERE ${products.id} = x.id`);
+  }
+}
+
+/**
+ * The products whose special price starts or stops counting between the day their price range was computed and
+ * `today`: a special price counts from its from-date to its to-date, both included, so it starts on the from-date
+ * and stops the day after the to-date. The day a range was computed is at least the last change of the product
+ * (`updated_at`: every product write recomputes it) and at least `since`, the day of the last refresh, when given.
+ */
+function crossedWindows(today: string, since: string | undefined): SQL {
+  const computed = since
+    ? sql`greatest((${products.updatedAt} AT TIME ZONE 'UTC')::date, ${since}::date)`
+    : sql`(${products.updatedAt} AT TIME ZONE 'UTC')::date`;
+  return sql`${products.specialPrice} IS NOT NULL AND (
+    (${products.specialFromDate} > ${computed} AND ${products.specialFromDate} <= ${today}::date)
+    OR (${products.specialToDate} >= ${computed} AND ${products.specialToDate} < ${today}::date))`;
+}
+
+/** Products recomputed per transaction by `refreshSpecialPriceWindows`. */
+const REFRESH_BATCH = 1000;
+
+/**
+ * Keeps the price index in step with the calendar: recomputes the price range of every product whose special
+ * price started or stopped counting since its range was computed (see `crossedWindows`), with their configurable,
+ * grouped and bundle parents, as of `ctx.now`. Run at start-up (without `since`) and then periodically with the
+ * day the previous run returned, so that the later runs look only at the windows that passed since. The products
+ * are found with one statement and recomputed in batches, each in its own transaction; rows that a concurrent
+ * write holds are skipped (that write recomputes them). Returns the day it refreshed to and how many products
+ * it looked at.
+ */
+export async function refreshSpecialPriceWindows(ctx: Ctx, since?: string): Promise<{ day: string; products: number }> {
+  const today = priceDay(ctx);
+  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new Error(`refreshSpecialPriceWindows: bad day ${since}`);
+  if (since !== undefined && since >= today) return { day: today, products: 0 };
+  const due = await ctx.db.select({ id: products.id }).from(products).where(crossedWindows(today, since)).orderBy(products.id);
+  const ids = due.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
+    const part = ids.slice(i, i + REFRESH_BATCH);
+    await withTx(ctx, async (tx) => {
+      // lock in id order, as product writes lock their row; a row being written now is left to that write
+      const locked = await tx.db
+        .select({ id: products.id })
+        .from(products)
+        .where(inArray(products.id, part))
+        .orderBy(products.id)
+        .for('update', { skipLocked: true });
+      await refreshPriceRanges(tx, locked.map((r) => r.id));
+    });
+  }
+  return { day: today, products: ids.length };
 }

@@ -11,6 +11,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { customers } from '../customers/tables.js';
 import { stockItems } from '../inventory/tables.js';
+import { reviewSummarySql } from '../reviews/summary-sql.js';
 import {
   attributeOptions,
   bundleOptions,
@@ -149,6 +150,8 @@ function roleImagesJson(idCol: SQL | AnyColumn): SQL {
 
 /** The columns every product read has (list items and the detail). */
 export function baseColumns(t: ProductTable, p: ReadParams): SQL {
+  // the store view's review summary: what its review list shows; back-office reads of the defaults count all
+  const reviews = reviewSummarySql(t.id, sql`${p.sid}::int`);
   return sql`${t.id} AS "id", ${t.sku} AS "sku", ${t.type} AS "type", ${t.attributeSetId} AS "attributeSetId",
     ${t.taxClassId} AS "taxClassId", ${storeName(t, p)} AS "name", ${storeUrlKey(t, p)} AS "urlKey",
     ${storeActive(t, p)} AS "isActive", ${t.visibility} AS "visibility",
@@ -167,7 +170,7 @@ export function baseColumns(t: ProductTable, p: ReadParams): SQL {
     ${t.weightType} AS "weightType", ${t.priceView} AS "priceView", ${t.shipmentType} AS "shipmentType",
     ${t.linksTitle} AS "linksTitle", ${t.linksPurchasedSeparately} AS "linksPurchasedSeparately",
     ${t.samplesTitle} AS "samplesTitle", ${t.attributes} AS "attributes",
-    ${t.reviewCount} AS "reviewCount", ${t.ratingSummary}::text AS "ratingSummary",
+    ${reviews.count} AS "reviewCount", ${reviews.average} AS "ratingSummary",
     ${utc(t.createdAt)} AS "createdAt", ${utc(t.updatedAt)} AS "updatedAt",
     (SELECT o.label FROM ${attributeOptions} o JOIN ${productAttributes} a ON a.id = o.attribute_id
       WHERE a.code = 'country_of_manufacture' AND o.id::text = ${t.attributes} ->> 'country_of_manufacture') AS "countryOfManufacture",
@@ -261,7 +264,7 @@ export function detailColumns(p: ReadParams): SQL {
           WHERE bs.option_id = bo.id AND ${childVisible(c, p)})) ORDER BY bo.position, bo.id)`)}
       FROM ${bundleOptions} bo WHERE bo.product_id = ${t.id}) AS "bundleOptions",
     (SELECT ${jsonList(sql`json_agg(json_build_object('id', d.id, 'title', d.title, 'price', d.price::text, 'sortOrder', d.sort_order,
-        'numberOfDownloads', d.number_of_downloads, 'sampleType', d.sample_type, 'sampleUrl', d.sample_url) ORDER BY d.sort_order, d.id)`)}
+        'numberOfDownloads', d.number_of_downloads, 'sampleType', d.sample_type, 'sampleUrl', d.sample_url, 'sampleFile', d.sample_file) ORDER BY d.sort_order, d.id)`)}
       FROM ${downloadableLinks} d WHERE d.product_id = ${t.id}) AS "downloadableLinks",
     (SELECT ${jsonList(sql`json_agg(json_build_object('code', a.code, 'label', a.label, 'input', a.frontend_input,
         'value', ${t.attributes} -> a.code,

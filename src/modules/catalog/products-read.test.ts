@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite, setCurrencyRate } from '../stores/service.js';
 import { createTestProduct } from './fixtures.js';
-import { setReviewSummary } from './products-shared.js';
 
 let t: TestApp;
 let admin: string;
@@ -20,21 +18,13 @@ let secondStore: { websiteId: number; storeId: number };
 
 const tag = `zq${crypto.randomBytes(3).toString('hex')}`;
 
-async function apiUserToken(name: string, permissions: string[], allowedStoreIds?: number[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name, allowedStoreIds });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
   // no background store reloads: query counts must only see the requests
   t = await buildTestApp({ storeRefreshMs: 3_600_000 });
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiUserToken('pr-reader', ['products/read']);
-  outsider = await apiUserToken('pr-outsider', ['orders/read']);
+  reader = await t.tokens.apiUser(['products/read']);
+  outsider = await t.tokens.apiUser(['orders/read']);
   png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#ff0000' } }).png().toBuffer();
   // round numbers: 1 USD = 0.5 EUR (the German store view shows euros)
   await setCurrencyRate(t.database.db, t.services.settings, 'USD', 'EUR', '0.5');
@@ -154,7 +144,10 @@ describe('GET /products/{id}', () => {
     ok(await asAdmin('POST', `/products/${id}/links/related`, { linkedProductId: relatedOff.id, position: 2 }), 201);
     ok(await asAdmin('POST', `/products/${id}/links/cross-sell`, { linkedProductId: crossSell.id }), 201);
     ok(await asAdmin('POST', `/products/${id}/links/up-sell`, { linkedProductId: upSell.id }), 201);
-    await setReviewSummary(t.systemCtx(), id, 3, '4.50');
+    for (const [rating, token] of [[4, customer], [5, admin]] as const) {
+      const review = ok(await t.req('POST', `${API}/products/${id}/reviews`, { token, body: { title: 'Good', detail: 'Works.', nickname: 'N', rating } }), 201);
+      ok(await asAdmin('PUT', `/reviews/${review.body.id}`, { status: 'approved' }), 200);
+    }
   });
 
   test('a shopper reads every stored field in the store view, with the detail', async () => {
@@ -182,7 +175,7 @@ describe('GET /products/{id}', () => {
     assert.equal(p.stockStatus, 'in_stock');
     assert.equal(p.stockQty, 7);
     assert.deepEqual(p.categoryIds, [cat]);
-    assert.equal(p.reviewCount, 3);
+    assert.equal(p.reviewCount, 2);
     assert.equal(p.averageRating, 4.5);
     assert.equal(p.attributeSetId, rich.attributeSetId);
     assert.equal(p.taxClassId, 0);
@@ -347,7 +340,7 @@ describe('GET /products/{id}', () => {
   });
 
   test('a backend reader limited to one website sees the products of that website only', async () => {
-    const limited = await apiUserToken('pr-limited', ['products/read'], [secondStore.storeId]);
+    const limited = await t.tokens.apiUser(['products/read'], { allowedStoreIds: [secondStore.storeId] });
     const here = await createTestProduct(t, { name: `Here off ${tag}`, isActive: false });
     const there = await createTestProduct(t, { name: `There off ${tag}`, isActive: false, websiteIds: [secondStore.websiteId] });
     assertError(await get(here.id, { token: limited, query: '?store=second' }), 404);
@@ -376,11 +369,14 @@ describe('GET /products/{id}', () => {
     assertError(await get(rich.id, { token: 'not-a-jwt' }), 401);
   });
 
-  test('stock: no stock row is out of stock; unmanaged stock is in stock', async () => {
+  test('stock: a product created without stockData is out of stock with qty 0; unmanaged stock is in stock', async () => {
     const none = await createTestProduct(t, {});
     assert.equal(ok(await get(none.id)).body.stockStatus, 'out_of_stock');
-    assert.equal('stockQty' in ok(await get(none.id)).body, false);
-    assert.equal('stockItem' in ok(await get(none.id)).body, false);
+    assert.equal(ok(await get(none.id)).body.stockQty, 0);
+    assert.deepEqual(
+      (({ qty, isInStock, manageStock }) => ({ qty, isInStock, manageStock }))(ok(await get(none.id, { token: admin })).body.stockItem),
+      { qty: 0, isInStock: false, manageStock: true },
+    );
     const unmanaged = await createTestProduct(t, { stockData: { manageStock: false } });
     assert.equal(ok(await get(unmanaged.id)).body.stockStatus, 'in_stock');
     const empty = await createTestProduct(t, { stockData: { qty: 0 } });
@@ -553,6 +549,89 @@ describe('configurable, grouped, bundle and downloadable products', () => {
 });
 
 // ---- listing ----
+
+describe('prices of configurable, grouped and bundle products', () => {
+  let cat: number;
+  let conf: Record<string, any>;
+  let grouped: Record<string, any>;
+  let bundle: Record<string, any>;
+  let linker: Record<string, any>;
+
+  before(async () => {
+    cat = await category(`Composite prices ${tag}`);
+    // as the demo's summer dress: the parent and every variant cost 79, one variant is on sale at 59
+    const red = await createTestProduct(t, { price: 79, visibility: 'not_visible', stockData: { qty: 8 }, customAttributesWrite: { color: 'Red' } });
+    const green = await createTestProduct(t, {
+      price: 79,
+      specialPrice: 59,
+      visibility: 'not_visible',
+      stockData: { qty: 8 },
+      customAttributesWrite: { color: 'Green' },
+    });
+    conf = await createTestProduct(t, { name: `Dress ${tag}`, type: 'configurable', price: 79, categoryIds: [cat] });
+    ok(await asAdmin('PUT', `/products/${conf.id}/configurable`, { superAttributes: ['color'], childProductIds: [red.id, green.id] }));
+
+    const cheap = await createTestProduct(t, { price: 12, stockData: { qty: 1 } });
+    const dear = await createTestProduct(t, { price: 30, stockData: { qty: 1 } });
+    grouped = await createTestProduct(t, { name: `Grouped set ${tag}`, type: 'grouped', categoryIds: [cat] });
+    ok(await asAdmin('POST', `/products/${grouped.id}/grouped`, { childProductId: cheap.id }), 201);
+    ok(await asAdmin('POST', `/products/${grouped.id}/grouped`, { childProductId: dear.id }), 201);
+
+    bundle = await createTestProduct(t, { name: `Kit ${tag}`, type: 'bundle', categoryIds: [cat] });
+    ok(
+      await asAdmin('POST', `/products/${bundle.id}/bundle-options`, {
+        title: 'Pick',
+        type: 'select',
+        required: true,
+        selections: [{ productId: cheap.id, qty: 2 }, { productId: dear.id }],
+      }),
+      201,
+    );
+    linker = await createTestProduct(t, { name: `Links to the dress ${tag}`, price: 1 });
+    ok(await asAdmin('POST', `/products/${linker.id}/links/related`, { linkedProductId: conf.id, position: 1 }), 201);
+  });
+
+  const prices = (p: any) => ({ price: p.price, finalPrice: p.finalPrice, minimalPrice: p.minimalPrice });
+
+  test('a configurable shows its cheapest variant as price, finalPrice and minimalPrice, in the list and on its page', async () => {
+    const expected = { price: 59, finalPrice: 59, minimalPrice: 59 };
+    const item = (ok(await list(`categoryId=${cat}&itemsPerPage=100`)).body.member as any[]).find((m) => m.id === conf.id);
+    assert.deepEqual(prices(item), expected);
+    const page = ok(await get(conf.id)).body;
+    assert.deepEqual(prices(page), expected);
+    assert.equal(page.maximalPrice, 79);
+    // the same with fullDetail, and for the related product that links to it
+    const full = (ok(await list(`categoryId=${cat}&fullDetail=1`)).body.member as any[]).find((m) => m.id === conf.id);
+    assert.deepEqual(prices(full), expected);
+    const rel = ok(await get(linker.id)).body.relatedProducts.find((r: any) => r.id === conf.id);
+    assert.deepEqual([rel.price, rel.finalPrice], [59, 59]);
+  });
+
+  test('backend readers see the same finalPrice and minimalPrice; their detail keeps the stored price', async () => {
+    const item = (ok(await list(`categoryId=${cat}&itemsPerPage=100`, { token: admin })).body.member as any[]).find((m) => m.id === conf.id);
+    assert.deepEqual(prices(item), { price: 59, finalPrice: 59, minimalPrice: 59 });
+    const page = ok(await get(conf.id, { token: admin })).body;
+    assert.deepEqual(prices(page), { price: 79, finalPrice: 59, minimalPrice: 59 });
+  });
+
+  test('grouped and bundle products: the price-index minimum in the list and on the page', async () => {
+    const members = ok(await list(`categoryId=${cat}&itemsPerPage=100`)).body.member as any[];
+    for (const [p, min] of [
+      [grouped, 12],
+      [bundle, 24],
+    ] as const) {
+      const expected = { price: min, finalPrice: min, minimalPrice: min };
+      assert.deepEqual(prices(members.find((m) => m.id === p.id)), expected, p.name);
+      assert.deepEqual(prices(ok(await get(p.id)).body), expected, p.name);
+    }
+  });
+
+  test('in storefront replies the final price of a composite is never above its price', async () => {
+    const members = ok(await list(`categoryId=${cat}&itemsPerPage=100`)).body.member as any[];
+    assert.equal(members.length, 3);
+    for (const m of members) assert.ok(m.finalPrice <= m.price, `${m.name}: ${m.finalPrice} > ${m.price}`);
+  });
+});
 
 describe('GET /products', () => {
   // a word of its own, so that searches find only these products

@@ -2,11 +2,13 @@
  * Product URL keys and the paths they give in each store view: `<url key><suffix>`, registered with the URL
  * resolver for every store view of the product's websites.
  */
+import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
+import { rows } from '../../platform/db.js';
 import { AppError, badRequest, conflict, fromDatabaseError } from '../../platform/errors.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { replaceEntityPaths } from '../url-resolver/service.js';
-import type { StoreValues } from './tables.js';
+import { products, type StoreValues } from './tables.js';
 
 declareDefaults({
   'catalog/seo/product_url_suffix': '.html',
@@ -90,14 +92,45 @@ function conflictPath(err: unknown, paths: { requestPath: string }[]): string | 
   return fromDatabaseError(err)?.reason === 'DUPLICATE' ? '' : undefined;
 }
 
+/** Attempts at registering a generated url key before the conflict is reported (each after a fresh look-up). */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * The first of `base`, `base-1`, `base-2`, ... that no other product uses as its url key, by default or in a
+ * store view, and that is not in `refused`: one query over every product (a key taken in another website only
+ * is skipped too, which keeps keys unique across the catalog).
+ */
+async function firstFreeUrlKey(ctx: Ctx, base: string, exceptId: number, refused: ReadonlySet<string>): Promise<string> {
+  // a generated key holds only [a-z0-9-]: nothing in it is special to a regular expression
+  const pattern = `^${base}(-[0-9]+)?$`;
+  const found = await rows<{ key: string }>(
+    ctx.db,
+    sql`SELECT ${products.urlKey} AS "key" FROM ${products} WHERE ${products.id} <> ${exceptId} AND ${products.urlKey} ~ ${pattern}
+      UNION SELECT v.value ->> 'urlKey' FROM ${products}, jsonb_each(${products.storeValues}) AS v
+        WHERE ${products.id} <> ${exceptId} AND v.value ->> 'urlKey' ~ ${pattern}`,
+  );
+  const used = new Set<number>();
+  for (const k of [...found.map((r) => r.key), ...refused]) {
+    if (k === base) used.add(0);
+    else if (k.startsWith(`${base}-`) && /^[0-9]{1,9}$/.test(k.slice(base.length + 1))) used.add(Number(k.slice(base.length + 1)));
+  }
+  let n = 0;
+  while (used.has(n)) n++;
+  return n === 0 ? base : `${base}-${n}`;
+}
+
 /**
  * Registers the product's paths. A conflict is raised (409 naming the path) unless it is on the generated
- * default url key: then `-1`, `-2`, ... are appended to it until its paths are free. Each attempt runs in a
- * savepoint, so a refused one leaves the surrounding transaction usable. Returns the default url key used.
+ * default url key: then the first free `-1`, `-2`, ... suffix is looked up (one query over the products' url
+ * keys) and registered; a path that something else holds (a category, a page, a product created at the same
+ * moment) is refused by the URL resolver's unique index and the next free suffix is tried, a few times at most.
+ * Each attempt runs in a savepoint, so a refused one leaves the surrounding transaction usable. Returns the
+ * default url key used.
  */
 export async function registerProductPaths(ctx: Ctx, p: ProductPathInput, generated: boolean): Promise<string> {
-  for (let n = 0; ; n++) {
-    const urlKey = n === 0 ? p.urlKey : `${p.urlKey}-${n}`;
+  const refused = new Set<string>();
+  let urlKey = generated ? await firstFreeUrlKey(ctx, p.urlKey, p.id, refused) : p.urlKey;
+  for (let attempt = 1; ; attempt++) {
     const paths = productPaths(ctx, { ...p, urlKey });
     try {
       await ctx.db.transaction(async (sp) => replaceEntityPaths({ ...ctx, db: sp as unknown as Ctx['db'] }, 'product', p.id, paths));
@@ -107,8 +140,12 @@ export async function registerProductPaths(ctx: Ctx, p: ProductPathInput, genera
       if (hit === undefined) throw err;
       // the default paths: those of store views without a url key of their own
       const own = new Set(paths.filter((q) => urlKeyIn(p.storeValues, q.storeId, urlKey) === urlKey).map((q) => q.requestPath));
-      const retry = generated && (hit === '' ? n < 20 : own.has(hit)) && n < 10_000;
-      if (retry) continue;
+      const retry = generated && (hit === '' || own.has(hit)) && attempt < MAX_ATTEMPTS;
+      if (retry) {
+        refused.add(urlKey);
+        urlKey = await firstFreeUrlKey(ctx, p.urlKey, p.id, refused);
+        continue;
+      }
       if (err instanceof AppError) throw err;
       const named = [...new Set(paths.map((q) => q.requestPath))].join(', ');
       throw conflict(`The URL path ${named} is already used`, { reason: 'URL_PATH_TAKEN', details: { field: 'urlKey', requestPath: paths[0]?.requestPath } });

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
 import { stockItems } from '../inventory/tables.js';
 import { urlRewrites } from '../url-resolver/tables.js';
@@ -17,22 +16,15 @@ const tok: Record<'read' | 'create' | 'write' | 'delete', string> = { read: '', 
 let seq = 0;
 const uniq = (p: string) => `${p}-${process.pid}-${++seq}`;
 
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
-  t = await buildTestApp();
+  // no background store reloads: query counts must only see the requests
+  t = await buildTestApp({ storeRefreshMs: 3_600_000 });
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.read = await apiUserToken('pw-read', ['products/read']);
-  tok.create = await apiUserToken('pw-create', ['products/read', 'products/create']);
-  tok.write = await apiUserToken('pw-write', ['products/read', 'products/write']);
-  tok.delete = await apiUserToken('pw-delete', ['products/delete']);
+  tok.read = await t.tokens.apiUser(['products/read']);
+  tok.create = await t.tokens.apiUser(['products/read', 'products/create']);
+  tok.write = await t.tokens.apiUser(['products/read', 'products/write']);
+  tok.delete = await t.tokens.apiUser(['products/delete']);
 });
 after(() => t.close());
 
@@ -58,12 +50,18 @@ async function row(id: number) {
   return r;
 }
 
+/**
+ * The product's paths as clients use them (with the .html suffix, whether the URL resolver stores it or adds it
+ * when resolving); the redirects the resolver may keep for old paths are left out.
+ */
 async function pathsOf(id: number) {
   const rows = await t.database.db
     .select({ storeId: urlRewrites.storeId, requestPath: urlRewrites.requestPath })
     .from(urlRewrites)
-    .where(and(eq(urlRewrites.entityType, 'product'), eq(urlRewrites.entityId, id)));
-  return rows.sort((a, b) => a.storeId - b.storeId);
+    .where(and(eq(urlRewrites.entityType, 'product'), eq(urlRewrites.entityId, id), eq(urlRewrites.redirectType, 0)));
+  return rows
+    .map((r) => ({ storeId: r.storeId, requestPath: `${r.requestPath.replace(/\.html$/, '')}.html` }))
+    .sort((a, b) => a.storeId - b.storeId || a.requestPath.localeCompare(b.requestPath));
 }
 
 /** A POST that must be refused without creating anything. */
@@ -372,6 +370,41 @@ describe('url keys', () => {
   test('a url key with nothing usable is a 400', async () => {
     await refusedCreate({ sku: uniq('k'), name: 'x', urlKey: '!!!' }, 400, /urlKey/);
   });
+
+  test('the Nth product of one name takes as many queries as the second: the free suffix is looked up at once', async () => {
+    const name = `Shirt ${uniq('many')}`;
+    const counts: number[] = [];
+    let base = '';
+    for (let i = 0; i < 40; i++) {
+      const before = t.database.queryCount();
+      const r = await post({ sku: uniq('shirt'), name });
+      counts.push(t.database.queryCount() - before);
+      assert.equal(r.status, 201, r.text);
+      if (i === 0) base = r.body.urlKey;
+      else assert.equal(r.body.urlKey, `${base}-${i}`);
+    }
+    assert.equal(counts[39], counts[1], `queries per create: ${counts.join(', ')}`);
+    assert.ok(counts[39] <= counts[0] + 1, `queries per create: ${counts.join(', ')}`);
+  });
+
+  test('taken suffixes are skipped: other products\' keys, store-view keys and paths held by a category', async () => {
+    const base = `gap-${uniq('k')}`.toLowerCase();
+    const name = base.replace(/-/g, ' ');
+    assert.equal((await post({ sku: uniq('g'), name, urlKey: base })).status, 201);
+    assert.equal((await post({ sku: uniq('g'), name: 'Other', urlKey: `${base}-2` })).status, 201);
+    const storeKeyed = await createTestProduct(t);
+    assert.equal((await put(storeKeyed.id, { urlKey: `${base}-3` }, '?store=german')).status, 200);
+    // a category directly under the store root has the path "<key>.html", as a product would
+    const cat = await t.req('POST', `${API}/categories`, { token: admin, body: { name: 'Gap category', urlKey: `${base}-4` } });
+    assert.equal(cat.status, 201, cat.text);
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await post({ sku: uniq('g'), name });
+      assert.equal(r.status, 201, r.text);
+      keys.push(r.body.urlKey);
+    }
+    assert.deepEqual(keys, [`${base}-1`, `${base}-5`, `${base}-6`]);
+  });
 });
 
 describe('websites', () => {
@@ -554,6 +587,55 @@ describe('categories and stock', () => {
     assert.deepEqual(await assignments(p.id), []);
   });
 
+  async function stockRow(productId: number) {
+    const [s] = await t.database.db.select().from(stockItems).where(eq(stockItems.productId, productId));
+    return s && { qty: s.qty, isInStock: s.isInStock, manageStock: s.manageStock };
+  }
+  const stockView = (b: any) => ({ stockStatus: b.stockStatus, stockQty: b.stockQty, ...b.stockItem });
+
+  test('a product created without stockData has a stock row: qty 0, managed, out of stock', async () => {
+    for (const type of ['simple', 'virtual', 'downloadable']) {
+      const r = await post({ sku: uniq(`nostock-${type}`), name: `No stock ${type}`, type, price: 5 });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(await stockRow(r.body.id), { qty: 0, isInStock: false, manageStock: true }, type);
+      assert.equal(r.body.stockStatus, 'out_of_stock');
+      assert.equal(r.body.stockQty, 0);
+    }
+    // configurable, grouped and bundle products: their children's stock decides; their own row does not manage any
+    for (const type of ['configurable', 'grouped', 'bundle']) {
+      const r = await post({ sku: uniq(`nostock-${type}`), name: `No stock ${type}`, type });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(await stockRow(r.body.id), { qty: 0, isInStock: true, manageStock: false }, type);
+      assert.equal(r.body.stockStatus, 'out_of_stock', 'no child in stock');
+    }
+  });
+
+  test('stockData overrides the initial stock, key by key', async () => {
+    const unmanaged = await createTestProduct(t, { stockData: { manageStock: false } });
+    assert.deepEqual(await stockRow(unmanaged.id), { qty: 0, isInStock: false, manageStock: false });
+    assert.equal(unmanaged.stockStatus, 'in_stock');
+    const stocked = await createTestProduct(t, { stockData: { qty: 4 } });
+    assert.deepEqual(await stockRow(stocked.id), { qty: 4, isInStock: true, manageStock: true });
+    assert.equal(stocked.stockStatus, 'in_stock');
+  });
+
+  test('the inventory and the product agree on the stock of a product created without stockData', async () => {
+    const p = await createTestProduct(t);
+    assert.deepEqual(stockView((await get(p.id)).body), { stockStatus: 'out_of_stock', stockQty: 0, qty: 0, isInStock: false, manageStock: true, minQty: 0, minSaleQty: 1, backorders: 0 });
+    const inv = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, isInStock: true } });
+    assert.equal(inv.status, 200, inv.text);
+    assert.deepEqual([inv.body.qty, inv.body.isInStock, inv.body.manageStock, inv.body.previousQty], [0, true, true, 0]);
+    let g = (await get(p.id)).body;
+    assert.deepEqual([g.stockStatus, g.stockQty, g.stockItem.isInStock, g.stockItem.manageStock], ['in_stock', 0, true, true]);
+    const more = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, qty: 6 } });
+    assert.equal(more.status, 200, more.text);
+    g = (await get(p.id)).body;
+    assert.deepEqual([g.stockStatus, g.stockQty, g.stockItem.qty], ['in_stock', 6, 6]);
+    const none = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, qty: 0 } });
+    assert.equal(none.status, 200, none.text);
+    assert.equal((await get(p.id)).body.stockStatus, 'out_of_stock');
+  });
+
   test('stockData is written to the stock', async () => {
     const p = await createTestProduct(t, { stockData: { qty: 5, isInStock: true, manageStock: true } });
     let [s] = await t.database.db.select().from(stockItems).where(eq(stockItems.productId, p.id));
@@ -662,5 +744,84 @@ describe('access', () => {
     assert.equal(r.body.sku, p.sku);
     const l = await t.req('GET', `${API}/products`);
     assert.equal(l.status, 200, l.text);
+  });
+});
+
+describe('store-restricted tokens', () => {
+  let site: { websiteId: number; storeId: number };
+  /** products/all, limited to the store view of the second website */
+  let limited: string;
+  const Q = '?store=pw_scope_en';
+
+  before(async () => {
+    site = await createWebsite(t.database.db, t.services.settings, { code: 'pw_scope', name: 'Scoped', storeCode: 'pw_scope_en', storeName: 'Scoped EN' });
+    limited = await t.tokens.apiUser(['products/all'], { allowedStoreIds: [site.storeId] });
+  });
+
+  /** Everything a product write or delete can change. */
+  async function state(id: number) {
+    const db = t.database.db;
+    return {
+      row: await row(id),
+      stock: await db.select().from(stockItems).where(eq(stockItems.productId, id)),
+      categories: await db.select().from(categoryProducts).where(eq(categoryProducts.productId, id)),
+      paths: await pathsOf(id),
+    };
+  }
+
+  test("PUT of a product outside the token's websites is a 404 and changes nothing", async () => {
+    const main = await createTestProduct(t, { price: 20, stockData: { qty: 3 } });
+    const before = await state(main.id);
+    for (const body of [{ price: 1 }, { name: 'Taken over', urlKey: uniq('taken-over') }, { websiteIds: [1, site.websiteId] }, { stockData: { qty: 99 } }, { categoryIds: [] }]) {
+      assertError(await put(main.id, body, Q, limited), 404, 'not_found', /Product not found/);
+      assert.deepEqual(await state(main.id), before, JSON.stringify(body));
+    }
+    // the same for store-view values
+    assertError(await put(main.id, { name: 'Store name' }, Q, limited), 404, 'not_found');
+    assert.deepEqual(await state(main.id), before);
+    assert.equal((await get(main.id)).body.price, 20);
+  });
+
+  test("DELETE of a product outside the token's websites is a 404 and deletes nothing", async () => {
+    const main = await createTestProduct(t, { stockData: { qty: 3 } });
+    const before = await state(main.id);
+    assertError(await t.req('DELETE', `${API}/products/${main.id}${Q}`, { token: limited }), 404, 'not_found', /Product not found/);
+    assert.deepEqual(await state(main.id), before);
+    assert.equal((await get(main.id)).status, 200);
+  });
+
+  test("the token writes and deletes the products of its websites", async () => {
+    const own = await createTestProduct(t, { price: 20, websiteIds: [site.websiteId] });
+    const r = await put(own.id, { price: 15, name: 'Scoped name' }, Q, limited);
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await row(own.id)).price, '15.0000');
+    const made = await post({ sku: uniq('scoped'), name: 'Made by the scoped token' }, limited, Q);
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual(made.body.websiteIds, [site.websiteId]);
+    assert.equal((await t.req('DELETE', `${API}/products/${own.id}${Q}`, { token: limited })).status, 204);
+    assert.equal(await row(own.id), undefined);
+  });
+
+  test("on a product of several websites, the token changes only its own websites' assignment", async () => {
+    const shared = await createTestProduct(t, { websiteIds: [1, site.websiteId] });
+    const before = await state(shared.id);
+    // dropping the main website, or leaving all of its own websites, is refused
+    for (const websiteIds of [[site.websiteId], [1], []]) {
+      assertError(await put(shared.id, { websiteIds }, Q, limited), 403, 'forbidden');
+      assert.deepEqual(await state(shared.id), before, JSON.stringify(websiteIds));
+    }
+    // sent back as it is, with other changes, is fine
+    const r = await put(shared.id, { websiteIds: [1, site.websiteId], price: 11 }, Q, limited);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((await row(shared.id)).websiteIds, [1, site.websiteId]);
+    // a product only in the main website cannot be pulled in
+    const main = await createTestProduct(t);
+    const mainBefore = await state(main.id);
+    assertError(await put(main.id, { websiteIds: [1, site.websiteId] }, Q, limited), 404, 'not_found');
+    assert.deepEqual(await state(main.id), mainBefore);
+    // nor created there
+    const count = await productCount();
+    assertError(await post({ sku: uniq('scoped'), name: 'Main site', websiteIds: [1] }, limited, Q), 403, 'forbidden');
+    assert.equal(await productCount(), count);
   });
 });

@@ -130,15 +130,26 @@ async function checkTaxClass(ctx: Ctx, id: number): Promise<void> {
   }
 }
 
-function checkWebsites(ctx: Ctx, ids: number[]): number[] {
+/**
+ * The website ids of a body, checked. A store-restricted admin principal may add or remove only the websites of
+ * its store views, the product's other websites (`current`, on updates) must be sent back unchanged, and the
+ * product must keep one of its websites.
+ */
+function checkWebsites(ctx: Ctx, ids: number[], current: readonly number[] = []): number[] {
   const unique = [...new Set(ids)];
   for (const id of unique) {
     if (!ctx.app.settings.website(id)) throw badRequest(`Unknown website: ${id}`, { reason: 'INVALID_WEBSITE', ...field('websiteIds') });
   }
   const scope = adminWebsiteScope(ctx);
   if (scope) {
-    const outside = unique.find((id) => !scope.includes(id));
-    if (outside !== undefined) throw forbidden(`This token may not assign website ${outside}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    const added = unique.find((id) => !scope.includes(id) && !current.includes(id));
+    if (added !== undefined) throw forbidden(`This token may not assign website ${added}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    const removed = current.find((id) => !scope.includes(id) && !unique.includes(id));
+    if (removed !== undefined) throw forbidden(`This token may not unassign website ${removed}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    // else the product would leave the token's reach with its write
+    if (!unique.some((id) => scope.includes(id))) {
+      throw forbidden('The product must stay assigned to a website this token may act in', { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    }
   }
   return unique.sort((a, b) => a - b);
 }
@@ -221,6 +232,24 @@ async function mergeAttributes(
 async function writeStock(ctx: Ctx, productId: number, body: ProductWriteBody): Promise<void> {
   if (!body.stockData || !Object.keys(body.stockData).length) return;
   await setStock(ctx, productId, body.stockData);
+}
+
+/** Types that keep a quantity of their own; configurable, grouped and bundle products sell their children's. */
+const STOCK_TYPES: readonly ProductType[] = ['simple', 'virtual', 'downloadable'];
+
+/**
+ * Every new product gets its stock row. Simple, virtual and downloadable products: managed, qty 0, out of stock;
+ * configurable, grouped and bundle products: not managed (their availability is their children's). stockData
+ * overrides either; a partial stockData starts from the row the inventory service creates (qty 0, managed,
+ * out of stock).
+ */
+async function createStock(ctx: Ctx, productId: number, type: ProductType, body: ProductWriteBody): Promise<void> {
+  if (body.stockData && Object.keys(body.stockData).length) {
+    await setStock(ctx, productId, body.stockData);
+    return;
+  }
+  const initial = STOCK_TYPES.includes(type) ? { qty: 0, isInStock: false, manageStock: true } : { qty: 0, isInStock: true, manageStock: false };
+  await setStock(ctx, productId, initial);
 }
 
 /** Bundle and downloadable fields, for products of those types (ignored on the others). */
@@ -318,7 +347,7 @@ export async function createProduct(ctx: Ctx, body: ProductWriteBody): Promise<P
     const urlKey = await registerProductPaths(tx, { id: row.id, urlKey: url.key, websiteIds, storeValues: {} }, url.generated);
     if (urlKey !== url.key) await tx.db.update(products).set({ urlKey }).where(eq(products.id, row.id));
     if (categoryIds.length) await replaceCategories(tx, row.id, categoryIds);
-    await writeStock(tx, row.id, body);
+    await createStock(tx, row.id, type, body);
     await refreshPriceRanges(tx, [row.id]);
     return row.id;
   });
@@ -357,7 +386,8 @@ function storeOverrides(body: ProductWriteBody, current: Record<string, unknown>
 /** PUT /products/{id}: a partial update; with ?store= the store-view values go to that store view. */
 export async function updateProduct(ctx: Ctx, id: number, body: ProductWriteBody): Promise<ProductReply> {
   await withTx(ctx, async (tx) => {
-    const row = await requireProduct(tx, id, { forUpdate: true });
+    // a product outside a store-restricted principal's websites is missing to it: checked before any change
+    const row = await requireProduct(tx, id, { forUpdate: true, inScope: true });
     const scoped = tx.store.explicit;
     if (body.useDefault?.length && !scoped) throw useDefaultNeedsStore();
     if (body.type !== undefined && productType(body.type) !== row.type) {
@@ -377,7 +407,7 @@ export async function updateProduct(ctx: Ctx, id: number, body: ProductWriteBody
       await checkTaxClass(tx, body.taxClassId);
       set.taxClassId = body.taxClassId;
     }
-    if (body.websiteIds !== undefined) set.websiteIds = checkWebsites(tx, body.websiteIds);
+    if (body.websiteIds !== undefined) set.websiteIds = checkWebsites(tx, body.websiteIds, row.websiteIds);
     const categoryIds = body.categoryIds ? await checkCategories(tx, body.categoryIds) : undefined;
 
     let url: { key: string; generated: boolean } | undefined;
@@ -435,7 +465,7 @@ function urlKeysOf(values: StoreValues | null | undefined): Record<string, unkno
 /** DELETE /products/{id}: the product and everything that hangs on it; its parents' price ranges follow. */
 export async function deleteProduct(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
-    await requireProduct(tx, id, { forUpdate: true });
+    await requireProduct(tx, id, { forUpdate: true, inScope: true });
     const parents = await parentsOf(tx, [id]);
     await removeEntityPaths(tx, 'product', id);
     await purgeProductMediaFiles(tx, id);

@@ -168,9 +168,6 @@ export const products = pgTable(
     /** sku, names, descriptions and searchable attribute labels of every store view, for full-text search */
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', search_text)`),
-    reviewCount: integer('review_count').notNull().default(0),
-    /** average of approved reviews' ratings, 1 to 5 */
-    ratingSummary: numeric('rating_summary', { precision: 4, scale: 2 }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from './fixtures.js';
 import { products, tierPrices } from './tables.js';
 
@@ -11,25 +10,17 @@ let admin: string;
 let customer: string;
 let reader: string;
 let writer: string;
+let deleter: string;
 let unrelated: string;
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `tier-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
 
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  reader = await apiToken(['products/read']);
-  writer = await apiToken(['products/write']);
-  unrelated = await apiToken(['orders/read']);
+  reader = await t.tokens.apiUser(['products/read']);
+  writer = await t.tokens.apiUser(['products/write']);
+  unrelated = await t.tokens.apiUser(['orders/read']);
+  deleter = await t.tokens.apiUser(['products/delete']);
 });
 after(() => t.close());
 
@@ -116,6 +107,19 @@ describe('tier prices', () => {
     assert.equal(r.status, 201, r.text);
   });
 
+  test('4 decimal places are kept exactly', async () => {
+    const p = await createTestProduct(t);
+    const r = await t.req('POST', url(p.id), { token: admin, body: [{ qty: 1.5, price: 9.9999 }, { qty: 2.0001, price: 0.0001 }], headers: JSON_ONLY });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(
+      r.body.map((x: { qty: number; price: number }) => [x.qty, x.price]),
+      [
+        [1.5, 9.9999],
+        [2.0001, 0.0001],
+      ],
+    );
+  });
+
   describe('refused input changes nothing', () => {
     let id: number;
     before(async () => {
@@ -129,6 +133,10 @@ describe('tier prices', () => {
       ['qty too large', [{ qty: 1e9, price: 1 }], /qty must be at most/],
       ['negative price', [{ qty: 1, price: -0.01 }], /price must be at least 0/],
       ['price too large', [{ qty: 1, price: 1e15 }], /price must be at most/],
+      // the column keeps 4 decimal places: more is refused rather than rounded away (1e-9 would be stored as 0)
+      ['a price of 1e-9', [{ qty: 1, price: 1e-9 }], /\[0\]\.price must have at most 4 decimal places/],
+      ['a price with 5 decimal places', [{ qty: 1, price: 9.99999 }], /price must have at most 4 decimal places/],
+      ['a qty with 5 decimal places', [{ qty: 1.00001, price: 1 }], /\[0\]\.qty must have at most 4 decimal places/],
       ['missing qty', [{ price: 1 }], /qty/],
       ['missing price', [{ qty: 1 }], /price/],
       ['qty as a string', [{ qty: '2', price: 1 }], /qty/],
@@ -201,6 +209,8 @@ describe('tier prices', () => {
         assertError(await t.req(method, url(id), { body }), 401, 'unauthorized');
         assertError(await t.req(method, url(id), { token: customer, body }), 403, 'forbidden');
         assertError(await t.req(method, url(id), { token: reader, body }), 403, 'forbidden');
+        // clearing tier prices changes the product: products/delete alone is not enough, for DELETE either
+        assertError(await t.req(method, url(id), { token: deleter, body }), 403, 'forbidden');
       }
       const rows = await stored(id);
       assert.equal(rows.length, 1);

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { getCountry } from '../directory/service.js';
 import { customerAddresses, customers } from './tables.js';
 
@@ -18,16 +17,6 @@ before(async () => {
   newYork = us.availableRegions.find((r) => r.code === 'NY')!.id;
 });
 after(() => t.close());
-
-let roles = 0;
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `addr-role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
 
 let seq = 0;
 /** A fresh customer: its id and token. */
@@ -268,8 +257,8 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
 describe('/customers/{customerId}/addresses (admin)', () => {
   test('list and create with addresses permissions', async () => {
     const c = await newCustomer();
-    const reader = await apiToken(['addresses/read']);
-    const writer = await apiToken(['addresses/write']);
+    const reader = await t.tokens.apiUser(['addresses/read']);
+    const writer = await t.tokens.apiUser(['addresses/write']);
     const empty = await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: reader });
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body.member, []);
@@ -288,8 +277,8 @@ describe('/customers/{customerId}/addresses (admin)', () => {
     const other = await newCustomer();
     assertError(await t.req('GET', `${API}/customers/999999/addresses`, { token: admin }), 404, 'not_found');
     assertError(await t.req('POST', `${API}/customers/999999/addresses`, { token: admin, body: valid() }), 404, 'not_found');
-    assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: await apiToken(['customers/read']) }), 403, 'forbidden');
-    assertError(await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: await apiToken(['addresses/read']), body: valid() }), 403);
+    assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['customers/read']) }), 403, 'forbidden');
+    assertError(await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['addresses/read']), body: valid() }), 403);
     assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: c.token }), 403, 'forbidden');
     assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: other.token }), 403, 'forbidden');
     assertError(await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: c.token, body: valid() }), 403);

@@ -18,15 +18,6 @@ before(async () => {
 after(() => t.close());
 
 let roles = 0;
-/** A token of an API user whose role holds exactly these permissions. */
-async function apiToken(permissions: string[]): Promise<string> {
-  const name = `role-${++roles}`;
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token;
-}
 
 async function customerCount(): Promise<number> {
   const [r] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(customers);
@@ -114,7 +105,7 @@ describe('POST /customers', () => {
   });
 
   test('an API caller without customers/create may register but not set admin-only fields', async () => {
-    const token = await apiToken(['products/read']);
+    const token = await t.tokens.apiUser(['products/read']);
     const before = await customerCount();
     const r = await t.req('POST', `${API}/customers`, {
       token,
@@ -124,7 +115,7 @@ describe('POST /customers', () => {
     assert.equal(await customerCount(), before);
     const c = await register({}, token);
     assert.equal(c.groupId, 1);
-    const writer = await apiToken(['customers/write']);
+    const writer = await t.tokens.apiUser(['customers/write']);
     assert.equal((await register({ groupId: 3 }, writer)).groupId, 3);
   });
 
@@ -268,8 +259,8 @@ describe('GET /customers', () => {
   test('access: anonymous 401, customer 403, API user needs customers/read', async () => {
     assertError(await t.req('GET', `${API}/customers`), 401, 'unauthorized');
     assertError(await t.req('GET', `${API}/customers`, { token: jane }), 403, 'forbidden');
-    assertError(await t.req('GET', `${API}/customers`, { token: await apiToken(['products/read', 'addresses/read']) }), 403, 'forbidden');
-    const r = await t.req('GET', `${API}/customers`, { token: await apiToken(['customers/read']) });
+    assertError(await t.req('GET', `${API}/customers`, { token: await t.tokens.apiUser(['products/read', 'addresses/read']) }), 403, 'forbidden');
+    const r = await t.req('GET', `${API}/customers`, { token: await t.tokens.apiUser(['customers/read']) });
     assert.equal(r.status, 200);
   });
 
@@ -300,8 +291,8 @@ describe('GET /customers/{id} and /customers/me', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.email, c.email);
     assertError(await t.req('GET', `${API}/customers/999999`, { token: admin }), 404, 'not_found');
-    assertError(await t.req('GET', `${API}/customers/${c.id}`, { token: await apiToken(['orders/read']) }), 403, 'forbidden');
-    assert.equal((await t.req('GET', `${API}/customers/${c.id}`, { token: await apiToken(['customers/all']) })).status, 200);
+    assertError(await t.req('GET', `${API}/customers/${c.id}`, { token: await t.tokens.apiUser(['orders/read']) }), 403, 'forbidden');
+    assert.equal((await t.req('GET', `${API}/customers/${c.id}`, { token: await t.tokens.apiUser(['customers/all']) })).status, 200);
   });
 
   test('bad ids → 400; anonymous → 401', async () => {
@@ -436,11 +427,11 @@ describe('PUT /customers/{id}', () => {
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: admin, body: { isActive: 'no' } }), 400);
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: admin, body: { email: 'customer@example.com' } }), 409);
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: jane, body: { firstname: 'X' } }), 403);
-    assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: await apiToken(['customers/read']), body: { firstname: 'X' } }), 403);
+    assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: await t.tokens.apiUser(['customers/read']), body: { firstname: 'X' } }), 403);
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { body: { firstname: 'X' } }), 401);
     assert.deepEqual(await row(c.id), before);
     assertError(await t.req('PUT', `${API}/customers/999999`, { token: admin, body: { firstname: 'X' } }), 404, 'not_found');
-    const writer = await apiToken(['customers/write']);
+    const writer = await t.tokens.apiUser(['customers/write']);
     assert.equal((await t.req('PUT', `${API}/customers/${c.id}`, { token: writer, body: { firstname: 'Y' } })).body.firstname, 'Y');
   });
 });

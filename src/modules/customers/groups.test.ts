@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { moveCustomersToGroup } from './group-membership.js';
 import { taxClasses } from '../tax/tables.js';
@@ -14,22 +13,14 @@ let customer: string;
 /** API-user tokens by the permissions their role holds */
 const tok: Record<'none' | 'read' | 'write' | 'delete', string> = { none: '', read: '', write: '', delete: '' };
 
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.none = await apiUserToken('groups-none', ['customers/read']);
-  tok.read = await apiUserToken('groups-read', ['customer-groups/read']);
-  tok.write = await apiUserToken('groups-write', ['customer-groups/read', 'customer-groups/write']);
-  tok.delete = await apiUserToken('groups-delete', ['customer-groups/delete']);
+  tok.none = await t.tokens.apiUser(['customers/read']);
+  tok.read = await t.tokens.apiUser(['customer-groups/read']);
+  tok.write = await t.tokens.apiUser(['customer-groups/read', 'customer-groups/write']);
+  tok.delete = await t.tokens.apiUser(['customer-groups/delete']);
 });
 after(() => t.close());
 

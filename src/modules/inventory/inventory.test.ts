@@ -1,11 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from '../catalog/fixtures.js';
 import { checkAvailability, releaseStock, reserveStock, setStock, stockOf, type StockRow } from './service.js';
+import { stockItems } from './tables.js';
 
 let t: TestApp;
 let admin: string;
@@ -13,21 +14,13 @@ let customer: string;
 /** API-user tokens by what their role holds */
 const tok: Record<'products' | 'read' | 'write', string> = { products: '', read: '', write: '' };
 
-async function apiUserToken(name: string, permissions: string[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
-
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  tok.products = await apiUserToken('inv-products', ['products/all']);
-  tok.read = await apiUserToken('inv-read', ['inventory/read']);
-  tok.write = await apiUserToken('inv-write', ['inventory/write']);
+  tok.products = await t.tokens.apiUser(['products/all']);
+  tok.read = await t.tokens.apiUser(['inventory/read']);
+  tok.write = await t.tokens.apiUser(['inventory/write']);
 });
 after(() => t.close());
 
@@ -41,6 +34,17 @@ async function newProduct(qty?: number, sku?: string): Promise<Product> {
   const p = await createTestProduct(t, sku ? { sku } : {});
   const product = { id: p.id as number, sku: p.sku as string };
   if (qty !== undefined) await put({ sku: product.sku, qty });
+  return product;
+}
+
+/**
+ * A product that keeps no stock row (as products made before every product got one, or by an import): the
+ * row product creation may have written is removed.
+ */
+async function newProductWithoutStock(): Promise<Product> {
+  const product = await newProduct();
+  await t.database.db.delete(stockItems).where(eq(stockItems.productId, product.id));
+  assert.equal(await stock(product.id), undefined);
   return product;
 }
 
@@ -71,8 +75,7 @@ async function assertUnchanged(productId: number, before: StockRow | undefined) 
 
 describe('PUT /inventory', () => {
   test('creates the stock of a product that had none: qty, isInStock from qty, manageStock true, previousQty 0', async () => {
-    const p = await newProduct();
-    assert.equal(await stock(p.id), undefined);
+    const p = await newProductWithoutStock();
     const r = await put({ sku: p.sku, qty: 25 });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { sku: p.sku, qty: 25, isInStock: true, manageStock: true, previousQty: 0, success: true });
@@ -121,7 +124,7 @@ describe('PUT /inventory', () => {
   });
 
   test('an update with only isInStock on a product without stock creates the row with qty 0', async () => {
-    const p = await newProduct();
+    const p = await newProductWithoutStock();
     const r = await put({ sku: p.sku, isInStock: true });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { sku: p.sku, qty: 0, isInStock: true, manageStock: true, previousQty: 0, success: true });
@@ -192,11 +195,22 @@ describe('PUT /inventory', () => {
     );
   });
 
-  test('isInStock follows minQty when minQty is positive', async () => {
+  test('isInStock defaults to qty > 0 whatever minQty is (the spec); minQty only limits what can be sold', async () => {
     const p = await newProduct();
     await put({ sku: p.sku, minQty: 5 });
-    assert.equal((await put({ sku: p.sku, qty: 5 })).body.isInStock, false);
-    assert.equal((await put({ sku: p.sku, qty: 6 })).body.isInStock, true);
+    for (const [qty, inStock] of [
+      [5, true],
+      [3, true],
+      [0, false],
+      [6, true],
+    ] as const) {
+      const r = await put({ sku: p.sku, qty });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.isInStock, inStock, `qty ${qty}`);
+      assert.equal((await stock(p.id))?.isInStock, inStock);
+    }
+    const bulk = await putBulk({ items: [{ sku: p.sku, qty: 2 }] });
+    assert.equal(bulk.body.results[0].isInStock, true);
   });
 
   test('rules between stock keys are a 400 naming the field, and change nothing', async () => {
@@ -581,24 +595,81 @@ describe('stock service', () => {
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [1, true]);
   });
 
-  test('products without a stock row or with manageStock false are not decremented', async () => {
-    const none = await newProduct();
+  test('products with manageStock false are neither decremented nor refused', async () => {
     const unmanaged = await newProduct(2);
     await put({ sku: unmanaged.sku, manageStock: false });
-    await reserveStock(ctx(), [
-      { productId: none.id, qty: 5 },
-      { productId: unmanaged.id, qty: 5 },
-    ]);
-    assert.equal(await stock(none.id), undefined);
+    await reserveStock(ctx(), [{ productId: unmanaged.id, qty: 5 }]);
     assert.equal((await stock(unmanaged.id))?.qty, 2);
     await releaseStock(ctx(), [{ productId: unmanaged.id, qty: 5 }]);
     assert.equal((await stock(unmanaged.id))?.qty, 2);
   });
 
+  test('a product without a stock row is out of stock: reserveStock refuses it with 409 and takes nothing from the others', async () => {
+    const none = await newProductWithoutStock();
+    const other = await newProduct(10);
+    const before = await stock(other.id);
+    const err = await rejects(
+      reserveStock(ctx(), [
+        { productId: other.id, qty: 2 },
+        { productId: none.id, qty: 1 },
+      ]),
+      409,
+      'OUT_OF_STOCK',
+    );
+    assert.match(err.message, new RegExp(`'${none.sku}' is out of stock`));
+    assert.deepEqual(err.details, { productId: none.id, sku: none.sku, requested: 1, available: 0 });
+    assert.equal(await stock(none.id), undefined, 'no row is made');
+    await assertUnchanged(other.id, before);
+    // an unknown product is refused the same way
+    await rejects(reserveStock(ctx(), [{ productId: 2_000_000_000, qty: 1 }]), 409, 'OUT_OF_STOCK');
+    // nothing was taken from it, so a release leaves it alone (no stock appears from nowhere)
+    await releaseStock(ctx(), [{ productId: none.id, qty: 3 }]);
+    assert.equal(await stock(none.id), undefined);
+  });
+
+  test('reserveStock takes only the salable qty (qty - minQty) and the item goes out of stock at minQty', async () => {
+    const p = await newProduct(10);
+    await put({ sku: p.sku, minQty: 5 });
+    const before = await stock(p.id);
+    const err = await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 8 }]), 409, 'OUT_OF_STOCK');
+    assert.deepEqual(err.details, { productId: p.id, sku: p.sku, requested: 8, available: 5 });
+    assert.match(err.message, /requested 8, available 5/);
+    await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 3 }, { productId: p.id, qty: 3 }]), 409, 'OUT_OF_STOCK');
+    await assertUnchanged(p.id, before);
+    await reserveStock(ctx(), [{ productId: p.id, qty: 5 }]);
+    assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [5, false]);
+    await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 1 }]), 409, 'OUT_OF_STOCK');
+    assert.equal((await stock(p.id))?.qty, 5);
+  });
+
+  test('an item in stock at its minQty (isInStock sent or defaulted) has nothing to sell', async () => {
+    const p = await newProduct();
+    await put({ sku: p.sku, minQty: 4 });
+    const r = await put({ sku: p.sku, qty: 4 });
+    assert.equal(r.body.isInStock, true);
+    const err = await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 1 }]), 409, 'OUT_OF_STOCK');
+    assert.deepEqual(err.details, { productId: p.id, sku: p.sku, requested: 1, available: 0 });
+    const [line] = await checkAvailability(ctx(), [{ productId: p.id, qty: 1 }]);
+    assert.deepEqual([line.available, line.reason], [false, 'INSUFFICIENT_QTY']);
+    assert.equal((await stock(p.id))?.qty, 4);
+  });
+
+  test('with backorders qty may fall to -99,999,999 and no further', async () => {
+    const p = await newProduct(0);
+    await put({ sku: p.sku, backorders: 1, isInStock: true });
+    await reserveStock(ctx(), [{ productId: p.id, qty: 99_999_999 }]);
+    assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [-99_999_999, true]);
+    const before = await stock(p.id);
+    await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 1 }]), 409, 'OUT_OF_STOCK');
+    await assertUnchanged(p.id, before);
+  });
+
   test('releaseStock returns qty and puts the item back in stock above minQty', async () => {
     const p = await newProduct(3);
     await put({ sku: p.sku, minQty: 1 });
-    await reserveStock(ctx(), [{ productId: p.id, qty: 3 }]);
+    await reserveStock(ctx(), [{ productId: p.id, qty: 2 }]);
+    assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [1, false]);
+    await put({ sku: p.sku, qty: 0 });
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [0, false]);
     await releaseStock(ctx(), [{ productId: p.id, qty: 1 }]);
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [1, false]);
@@ -614,6 +685,41 @@ describe('stock service', () => {
     await rejects(releaseStock(ctx(), [{ productId: p.id, qty: 0 }]), 400);
   });
 
+  test('releaseStock refuses to raise qty above 99,999,999 with 422 STOCK_QTY_LIMIT and changes nothing', async () => {
+    const full = await newProduct(99_999_999);
+    const other = await newProduct(5);
+    const before = [await stock(full.id), await stock(other.id)];
+    for (const qty of [99_999_999, 1]) {
+      const err = await rejects(releaseStock(ctx(), [{ productId: full.id, qty }]), 422, 'STOCK_QTY_LIMIT');
+      assert.equal(err.error, 'unprocessable_entity');
+      assert.match(err.message, new RegExp(full.sku));
+      assert.deepEqual(err.details, { productId: full.id, sku: full.sku, qty: 99_999_999, released: qty, max: 99_999_999 });
+    }
+    // the other line of the refused call is rolled back with it
+    await rejects(
+      releaseStock(ctx(), [
+        { productId: other.id, qty: 3 },
+        { productId: full.id, qty: 1 },
+      ]),
+      422,
+      'STOCK_QTY_LIMIT',
+    );
+    await assertUnchanged(full.id, before[0]);
+    await assertUnchanged(other.id, before[1]);
+  });
+
+  test('releaseStock fills up to exactly 99,999,999; repeated releases never overflow', async () => {
+    const p = await newProduct(0);
+    await releaseStock(ctx(), [{ productId: p.id, qty: 99_999_989 }]);
+    await releaseStock(ctx(), [{ productId: p.id, qty: 9 }]);
+    await releaseStock(ctx(), [{ productId: p.id, qty: 1 }]);
+    assert.equal((await stock(p.id))?.qty, 99_999_999);
+    for (let i = 0; i < 25; i++) await rejects(releaseStock(ctx(), [{ productId: p.id, qty: 99_999_999 }]), 422, 'STOCK_QTY_LIMIT');
+    assert.equal((await stock(p.id))?.qty, 99_999_999);
+    const r = await put({ sku: p.sku, isInStock: true });
+    assert.equal(r.body.qty, 99_999_999, 'the stored qty is still one PUT /inventory accepts');
+  });
+
   test('checkAvailability reports each line without changing anything', async () => {
     const plenty = await newProduct(10);
     await put({ sku: plenty.sku, minSaleQty: 2, maxSaleQty: 8, qtyIncrements: 2 });
@@ -623,7 +729,9 @@ describe('stock service', () => {
     const out = await newProduct(0);
     const back = await newProduct(0);
     await put({ sku: back.sku, backorders: 1, isInStock: true });
-    const none = await newProduct();
+    const none = await newProductWithoutStock();
+    const threshold = await newProduct(10);
+    await put({ sku: threshold.sku, minQty: 5 });
     const before = await stock(plenty.id);
     const res = await checkAvailability(ctx(), [
       { productId: plenty.id, qty: 4 },
@@ -635,6 +743,8 @@ describe('stock service', () => {
       { productId: back.id, qty: 50 },
       { productId: none.id, qty: 7 },
       { productId: few.id, qty: 0 },
+      { productId: threshold.id, qty: 6 },
+      { productId: threshold.id, qty: 5 },
     ]);
     assert.deepEqual(
       res.map((r) => [r.available, r.reason]),
@@ -646,16 +756,33 @@ describe('stock service', () => {
         [false, 'INSUFFICIENT_QTY'],
         [false, 'OUT_OF_STOCK'],
         [true, undefined],
-        [true, undefined],
+        [false, 'OUT_OF_STOCK'],
         [false, 'INVALID_QTY'],
+        [false, 'INSUFFICIENT_QTY'],
+        [false, 'INSUFFICIENT_QTY'],
       ],
     );
+    assert.deepEqual(
+      { qty: res[7].qty, isInStock: res[7].isInStock, manageStock: res[7].manageStock },
+      { qty: 0, isInStock: false, manageStock: true },
+      'a product without a stock row reads as a new row: managed, qty 0, out of stock',
+    );
+    assert.match(res[9].message!, /\(5 available\)/);
     assert.deepEqual(
       { qty: res[0].qty, isInStock: res[0].isInStock, minSaleQty: res[0].minSaleQty, maxSaleQty: res[0].maxSaleQty, qtyIncrements: res[0].qtyIncrements },
       { qty: 10, isInStock: true, minSaleQty: 2, maxSaleQty: 8, qtyIncrements: 2 },
     );
     assert.equal(res[4].qty, 3);
     await assertUnchanged(plenty.id, before);
+  });
+
+  test('checkAvailability allows exactly the salable qty (qty - minQty)', async () => {
+    const p = await newProduct(10);
+    await put({ sku: p.sku, minQty: 5 });
+    const [five] = await checkAvailability(ctx(), [{ productId: p.id, qty: 5 }]);
+    assert.equal(five.available, true);
+    const [six] = await checkAvailability(ctx(), [{ productId: p.id, qty: 6 }]);
+    assert.deepEqual([six.available, six.reason], [false, 'INSUFFICIENT_QTY']);
   });
 
   test('checkAvailability checks the total of a product over all lines', async () => {
@@ -671,7 +798,7 @@ describe('stock service', () => {
   });
 
   test('stockOf returns the rows of the products that have one', async () => {
-    const [a, b] = [await newProduct(4), await newProduct()];
+    const [a, b] = [await newProduct(4), await newProductWithoutStock()];
     const m = await stockOf(ctx(), [a.id, b.id, a.id, -1]);
     assert.deepEqual([...m.keys()], [a.id]);
     assert.equal(m.get(a.id)?.qty, 4);

@@ -14,7 +14,7 @@ const Flag = (description: string) => Type.Optional(Type.Boolean({ description }
  */
 const stockKeys = {
   qty: Type.Optional(Qty),
-  isInStock: Flag('default when qty is sent: qty > 0 (qty above minQty)'),
+  isInStock: Flag('default when qty is sent: qty > 0'),
   manageStock: Flag('default true'),
   minQty: Type.Optional(Type.Integer({ description: 'the qty at or below which the item goes out of stock; negative only with backorders' })),
   minSaleQty: Type.Optional(Type.Integer({ description: 'smallest qty a cart line may hold; at least 1' })),

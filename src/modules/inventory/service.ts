@@ -2,17 +2,22 @@
  * Stock: admin updates (one product, or up to 100 in one transaction) and the atomic functions carts and
  * orders use. Rules:
  * - qty is an integer from 0 to 99,999,999; an omitted qty leaves the stored qty as it is.
- * - isInStock, when omitted and qty is sent, becomes qty > 0 (qty above minQty when minQty is positive).
- * - manageStock, when omitted, is true. A new stock row starts with the table defaults (qty 0, managed).
+ * - isInStock, when omitted and qty is sent, becomes qty > 0 (the spec's rule, whatever minQty is).
+ * - manageStock, when omitted, is true. A new stock row starts with the table defaults (qty 0, managed, out
+ *   of stock).
+ * - A product without a stock row reads as such a new row everywhere here: managed, qty 0, out of stock, so
+ *   it cannot be bought (the catalog shows it out of stock too).
  * - An update names at least one stock key.
- * - Reservations decrement managed stock with one conditional UPDATE per product, in ascending product id
- *   order, so that concurrent orders never oversell and never deadlock; releases are the reverse.
+ * - The salable qty of managed stock without backorders is qty - minQty (minQty is the out-of-stock
+ *   threshold). Reservations decrement it with one conditional UPDATE per product, in ascending product id
+ *   order, so that concurrent orders never oversell and never deadlock; releases are the reverse and never
+ *   raise qty above 99,999,999.
  * Every writer locks stock rows in ascending product id order.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { products } from '../catalog/tables.js';
 import { MAX_BULK_ITEMS, MAX_STOCK_QTY } from './schemas.js';
@@ -105,7 +110,7 @@ export interface LineAvailability {
   available: boolean;
   /** the stored qty (0 when the product keeps no stock row) */
   qty: number;
-  /** effective: always true when stock is not managed */
+  /** effective: always true when stock is not managed; false without a stock row */
   isInStock: boolean;
   manageStock: boolean;
   backorders: number;
@@ -245,7 +250,7 @@ function applyPlan(plan: StockPlan, row: StockRow): Partial<StockRow> {
     throw invalid(i.maxSaleQty !== undefined ? 'maxSaleQty' : 'minSaleQty', 'maxSaleQty must not be less than minSaleQty', 'range');
   }
   if (i.isInStock !== undefined) set.isInStock = i.isInStock as boolean;
-  else if (i.qty !== undefined) set.isInStock = next.qty > Math.max(0, next.minQty);
+  else if (i.qty !== undefined) set.isInStock = next.qty > 0;
   return set;
 }
 
@@ -272,6 +277,33 @@ const intArray = (ids: number[]) => `{${ids.join(',')}}`;
 
 function normalize(r: StockRow): StockRow {
   return r.updatedAt instanceof Date ? r : { ...r, updatedAt: new Date(r.updatedAt as unknown as string) };
+}
+
+/**
+ * How a product without a stock row is treated: as the row it would get (the table defaults): managed, qty 0,
+ * out of stock. Kept in step with the column defaults in tables.ts.
+ */
+function missingRow(productId: number): Omit<StockRow, 'updatedAt'> {
+  return {
+    productId,
+    qty: 0,
+    isInStock: false,
+    manageStock: true,
+    minQty: 0,
+    minSaleQty: 1,
+    maxSaleQty: null,
+    backorders: 0,
+    notifyStockQty: null,
+    qtyIncrements: null,
+  };
+}
+
+/**
+ * What can still be sold of a managed row without backorders: qty above the out-of-stock threshold minQty
+ * (a negative minQty only exists with backorders, so it never lowers the floor below 0 here).
+ */
+function salableQty(row: Pick<StockRow, 'qty' | 'minQty' | 'isInStock'>): number {
+  return row.isInStock ? Math.max(0, row.qty - Math.max(0, row.minQty)) : 0;
 }
 
 interface ProductRef {
@@ -461,39 +493,63 @@ async function skuOf(ctx: Ctx, productId: number): Promise<string | undefined> {
   return p?.sku;
 }
 
+/** The row of one product, locked until the transaction ends (undefined when it has none). */
+async function lockedRow(tx: Ctx, productId: number): Promise<StockRow | undefined> {
+  const [row] = await rows<StockRow>(tx.db, sql`SELECT ${STOCK_COLUMNS} FROM stock_items WHERE product_id = ${productId} FOR UPDATE`);
+  return row && normalize(row);
+}
+
+/**
+ * How much of a locked row may be reserved: the salable qty (qty - minQty) without backorders, down to
+ * -99,999,999 with them; 0 when out of stock or without a row; Infinity when stock is not managed. The same
+ * rule as the WHERE clause of the reserving UPDATE.
+ */
+function reservable(row: Omit<StockRow, 'updatedAt'> | undefined): number {
+  const r = row ?? missingRow(0);
+  if (!r.manageStock) return Infinity;
+  if (!r.isInStock) return 0;
+  // backorders may take qty below 0, down to -99,999,999 (far from the integer column's limit)
+  return r.backorders > 0 ? r.qty + MAX_STOCK_QTY : salableQty(r);
+}
+
 /**
  * Takes the lines' quantities out of stock, in the caller's transaction (or its own). Each managed product is
- * decremented by one conditional UPDATE, in ascending product id order; a product that is out of stock, or
- * whose qty would fall below 0 without backorders, is refused with a 409 OUT_OF_STOCK and nothing of the call
- * stays applied once the transaction rolls back. Without backorders an item whose qty falls to minQty or
- * below goes out of stock. Products without a stock row, or whose stock is not managed, are left alone.
+ * decremented by one conditional UPDATE, in ascending product id order. Without backorders only the salable
+ * qty (qty - minQty) may be taken, and an item whose qty falls to minQty or below goes out of stock; with
+ * backorders qty may fall below 0 (to -99,999,999 at most). A product that is out of stock, keeps no stock
+ * row, or has too little is refused with a 409 OUT_OF_STOCK, and nothing of the call stays applied once the
+ * transaction rolls back. Products whose stock is not managed are left alone.
  */
 export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
   const totals = checkLines(lines);
   if (!totals.length) return;
   await withTx(ctx, async (tx) => {
     for (const [productId, qty] of totals) {
-      const updated = await rows<{ qty: number }>(
-        tx.db,
-        sql`UPDATE stock_items
-               SET qty = qty - ${qty},
-                   is_in_stock = CASE WHEN backorders = 0 AND qty - ${qty} <= min_qty THEN false ELSE is_in_stock END,
-                   updated_at = ${tx.now}
-             WHERE product_id = ${productId} AND manage_stock AND is_in_stock
-               AND (backorders > 0 OR qty >= ${qty})
-         RETURNING qty`,
-      );
-      if (updated.length) continue;
-      const [row] = await tx.db.select().from(stockItems).where(eq(stockItems.productId, productId));
-      if (!row || !row.manageStock) continue;
-      const sku = (await skuOf(tx, productId)) ?? String(productId);
-      const available = row.isInStock ? Math.max(0, row.qty) : 0;
-      throw conflict(
-        row.isInStock
-          ? `Not enough stock for '${sku}': requested ${qty}, available ${available}`
-          : `Product '${sku}' is out of stock`,
-        { reason: 'OUT_OF_STOCK', details: { productId, sku, requested: qty, available } },
-      );
+      for (let attempt = 0; ; attempt++) {
+        const updated = await rows<{ qty: number }>(
+          tx.db,
+          sql`UPDATE stock_items
+                 SET qty = qty - ${qty},
+                     is_in_stock = CASE WHEN backorders = 0 AND qty - ${qty} <= min_qty THEN false ELSE is_in_stock END,
+                     updated_at = ${tx.now}
+               WHERE product_id = ${productId} AND manage_stock AND is_in_stock
+                 AND CASE WHEN backorders > 0 THEN qty >= ${qty - MAX_STOCK_QTY}
+                          ELSE qty - GREATEST(min_qty, 0) >= ${qty} END
+           RETURNING qty`,
+        );
+        if (updated.length) break;
+        // refused, or not managed: read the row as it now is, locked, to tell which
+        const row = await lockedRow(tx, productId);
+        if (row && !row.manageStock) break;
+        const available = Math.max(0, reservable(row));
+        // changed between the UPDATE and the lock (a release, an admin update): once more, now that it is locked
+        if (qty <= available && attempt === 0) continue;
+        const sku = (await skuOf(tx, productId)) ?? String(productId);
+        throw conflict(
+          row?.isInStock ? `Not enough stock for '${sku}': requested ${qty}, available ${available}` : `Product '${sku}' is out of stock`,
+          { reason: 'OUT_OF_STOCK', details: { productId, sku, requested: qty, available } },
+        );
+      }
     }
   });
 }
@@ -501,20 +557,36 @@ export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> 
 /**
  * Returns the lines' quantities to stock (a canceled order, a refund back to stock), in ascending product id
  * order. An item that was out of stock because its qty had fallen to minQty or below is back in stock once
- * its qty is above minQty. Products without a stock row, or whose stock is not managed, are left alone.
+ * its qty is above minQty. A release that would take qty above 99,999,999 is refused with a 422
+ * STOCK_QTY_LIMIT (nothing of the call stays applied once the transaction rolls back). Products whose stock
+ * is not managed, or that keep no stock row (nothing was ever taken from them), are left alone.
  */
 export async function releaseStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
   const totals = checkLines(lines);
   if (!totals.length) return;
   await withTx(ctx, async (tx) => {
     for (const [productId, qty] of totals) {
-      await tx.db.execute(
-        sql`UPDATE stock_items
-               SET qty = qty + ${qty},
-                   is_in_stock = CASE WHEN NOT is_in_stock AND qty <= min_qty AND qty + ${qty} > min_qty THEN true ELSE is_in_stock END,
-                   updated_at = ${tx.now}
-             WHERE product_id = ${productId} AND manage_stock`,
-      );
+      for (let attempt = 0; ; attempt++) {
+        const updated = await rows<{ qty: number }>(
+          tx.db,
+          sql`UPDATE stock_items
+                 SET qty = qty + ${qty},
+                     is_in_stock = CASE WHEN NOT is_in_stock AND qty <= min_qty AND qty + ${qty} > min_qty THEN true ELSE is_in_stock END,
+                     updated_at = ${tx.now}
+               WHERE product_id = ${productId} AND manage_stock AND qty <= ${MAX_STOCK_QTY - qty}
+           RETURNING qty`,
+        );
+        if (updated.length) break;
+        const row = await lockedRow(tx, productId);
+        if (!row || !row.manageStock) break;
+        // changed between the UPDATE and the lock: try once more, now that it is locked
+        if (row.qty <= MAX_STOCK_QTY - qty && attempt === 0) continue;
+        const sku = (await skuOf(tx, productId)) ?? String(productId);
+        throw unprocessable(
+          `Cannot return ${fmt(qty)} of '${sku}' to stock: qty ${fmt(row.qty)} would exceed ${fmt(MAX_STOCK_QTY)}`,
+          { reason: 'STOCK_QTY_LIMIT', details: { productId, sku, qty: row.qty, released: qty, max: MAX_STOCK_QTY } },
+        );
+      }
     }
   });
 }
@@ -536,9 +608,11 @@ export async function stockOf(ctx: Ctx, productIds: number[]): Promise<Map<numbe
 }
 
 /**
- * Whether each line could be bought now, without changing anything (carts). Sale-qty rules (minSaleQty,
- * maxSaleQty, qtyIncrements) apply per line whenever the product has a stock row; the stock rules (in stock,
- * enough qty unless backorders) apply to managed stock, against the product's total over all lines.
+ * Whether each line could be bought now, without changing anything (carts). A product without a stock row is
+ * read as a new row (managed, qty 0, out of stock), so it is not available. Sale-qty rules (minSaleQty,
+ * maxSaleQty, qtyIncrements) apply per line; the stock rules (in stock, enough salable qty, qty - minQty,
+ * unless backorders) apply to managed stock, against the product's total over all lines, as reserveStock
+ * applies them.
  */
 export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<LineAvailability[]> {
   if (!Array.isArray(lines)) throw invalid('lines', 'lines must be an array', 'type');
@@ -551,18 +625,18 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
     if (Number.isInteger(l?.qty) && l.qty > 0) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.qty);
   }
   return lines.map((line) => {
-    const row = stock.get(line?.productId);
-    const managed = !!row?.manageStock;
+    const row = stock.get(line?.productId) ?? missingRow(line?.productId);
+    const managed = row.manageStock;
     const out: LineAvailability = {
       productId: line?.productId,
       available: true,
-      qty: row?.qty ?? 0,
-      isInStock: managed ? row!.isInStock : true,
+      qty: row.qty,
+      isInStock: managed ? row.isInStock : true,
       manageStock: managed,
-      backorders: row?.backorders ?? 0,
-      minSaleQty: row?.minSaleQty ?? 1,
-      maxSaleQty: row?.maxSaleQty ?? undefined,
-      qtyIncrements: row?.qtyIncrements ?? undefined,
+      backorders: row.backorders,
+      minSaleQty: row.minSaleQty,
+      maxSaleQty: row.maxSaleQty ?? undefined,
+      qtyIncrements: row.qtyIncrements ?? undefined,
     };
     const refuse = (reason: AvailabilityReason, message: string) => {
       out.available = false;
@@ -572,15 +646,16 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
     };
     const qty = line?.qty;
     if (!Number.isInteger(qty) || qty < 1 || qty > MAX_STOCK_QTY) return refuse('INVALID_QTY', 'The quantity must be a positive integer');
-    if (!row) return out;
     if (managed && !row.isInStock) return refuse('OUT_OF_STOCK', 'This product is out of stock');
     if (qty < row.minSaleQty) return refuse('MIN_SALE_QTY', `The fewest you may purchase is ${row.minSaleQty}`);
     if (row.maxSaleQty !== null && qty > row.maxSaleQty) return refuse('MAX_SALE_QTY', `The most you may purchase is ${row.maxSaleQty}`);
     if (row.qtyIncrements !== null && qty % row.qtyIncrements !== 0) {
       return refuse('QTY_INCREMENTS', `This product is sold in multiples of ${row.qtyIncrements}`);
     }
-    if (managed && row.backorders === 0 && (totals.get(line.productId) ?? qty) > row.qty) {
-      return refuse('INSUFFICIENT_QTY', `The requested quantity is not available (${Math.max(0, row.qty)} in stock)`);
+    const total = totals.get(line.productId) ?? qty;
+    const available = reservable(row);
+    if (managed && total > available) {
+      return refuse('INSUFFICIENT_QTY', `The requested quantity is not available (${Math.max(0, available)} available)`);
     }
     return out;
   });

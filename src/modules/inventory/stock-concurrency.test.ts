@@ -4,11 +4,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { createTestProduct } from '../catalog/fixtures.js';
 import { releaseStock, reserveStock, stockOf, type StockLine } from './service.js';
+import { stockItems } from './tables.js';
 
 let t: TestApp;
 let admin: string;
@@ -120,6 +122,30 @@ describe('concurrent reservations', () => {
     assert.equal((await stock(b.id)).qty, 60);
   });
 
+  test('parallel reservations never take stock below minQty, and the last one takes the item out of stock', async () => {
+    const p = await newProduct(20);
+    const r = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, minQty: 5 } });
+    assert.equal(r.status, 200, r.text);
+    // salable: 20 - 5 = 15, so three reservations of 4 fit and a fourth would cross the threshold
+    const { ok, refused } = await parallel(Array.from({ length: 10 }, () => reserve([{ productId: p.id, qty: 4 }])));
+    assert.equal(ok, 3);
+    assert.equal(refused.length, 7);
+    for (const e of refused) assert.deepEqual([e.status, e.reason], [409, 'OUT_OF_STOCK']);
+    assert.deepEqual([(await stock(p.id)).qty, (await stock(p.id)).isInStock], [8, true]);
+    const last = await parallel(Array.from({ length: 5 }, () => reserve([{ productId: p.id, qty: 3 }])));
+    assert.equal(last.ok, 1);
+    assert.deepEqual([(await stock(p.id)).qty, (await stock(p.id)).isInStock], [5, false]);
+  });
+
+  test('parallel reservations of a product without a stock row are all refused and make no row', async () => {
+    const p = await newProduct(1);
+    await t.database.db.delete(stockItems).where(eq(stockItems.productId, p.id));
+    const { ok, refused } = await parallel(Array.from({ length: 10 }, () => reserve([{ productId: p.id, qty: 1 }])));
+    assert.equal(ok, 0);
+    for (const e of refused) assert.deepEqual([e.status, e.reason], [409, 'OUT_OF_STOCK']);
+    assert.equal((await stockOf(t.systemCtx(), [p.id])).get(p.id), undefined);
+  });
+
   test('a refused order takes nothing from its other products', async () => {
     const [plenty, scarce] = [await newProduct(50), await newProduct(3)];
     const { ok } = await parallel(
@@ -145,6 +171,15 @@ describe('concurrent releases', () => {
     const released = await parallel(Array.from({ length: 6 }, () => release([{ productId: p.id, qty: 1 }])));
     assert.equal(released.ok, 6);
     assert.deepEqual([(await stock(p.id)).qty, (await stock(p.id)).isInStock], [6, true]);
+  });
+
+  test('parallel releases near 99,999,999 fill it exactly; the rest are refused with 422', async () => {
+    const p = await newProduct(99_999_989);
+    const { ok, refused } = await parallel(Array.from({ length: 25 }, () => release([{ productId: p.id, qty: 1 }])));
+    assert.equal(ok, 10);
+    assert.equal(refused.length, 15);
+    for (const e of refused) assert.deepEqual([e.status, e.reason], [422, 'STOCK_QTY_LIMIT']);
+    assert.equal((await stock(p.id)).qty, 99_999_999);
   });
 
   test('reservations and releases interleaved end at the exact balance', async () => {

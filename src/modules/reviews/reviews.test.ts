@@ -2,10 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { count, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createTestProduct } from '../catalog/fixtures.js';
 import { products } from '../catalog/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
+import { reviewSummaries } from './service.js';
 import { reviewVotes, reviews } from './tables.js';
 
 let t: TestApp;
@@ -19,14 +19,6 @@ let product: Record<string, any>;
 
 const JSON_ONLY = { accept: 'application/json' };
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-async function apiUserToken(name: string, permissions: string[], allowedStoreIds?: number[]): Promise<string> {
-  await createRole(t.database.db, name, permissions);
-  await createApiUser(t.database.db, { username: name, apiKey: `${name}-key-123`, role: name, allowedStoreIds });
-  const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: name, api_key: `${name}-key-123` } });
-  assert.equal(r.status, 200, r.text);
-  return r.body.token as string;
-}
 
 const config = (path: string, value: string) => setConfig(t.database.db, t.services.settings, path, value);
 const unsetConfig = (path: string) => deleteConfig(t.database.db, t.services.settings, path);
@@ -42,11 +34,11 @@ before(async () => {
   });
   assert.equal(reg.status, 201, reg.text);
   bob = await t.tokens.customer('bob.reviews@example.com', 'Password123!');
-  tok.none = await apiUserToken('reviews-none', ['products/read', 'customers/all']);
-  tok.read = await apiUserToken('reviews-read', ['reviews/read']);
-  tok.write = await apiUserToken('reviews-write', ['reviews/read', 'reviews/write']);
-  tok.create = await apiUserToken('reviews-create', ['reviews/create']);
-  tok.german = await apiUserToken('reviews-german', ['reviews/all'], [2]);
+  tok.none = await t.tokens.apiUser(['products/read', 'customers/all']);
+  tok.read = await t.tokens.apiUser(['reviews/read']);
+  tok.write = await t.tokens.apiUser(['reviews/read', 'reviews/write']);
+  tok.create = await t.tokens.apiUser(['reviews/create']);
+  tok.german = await t.tokens.apiUser(['reviews/all'], { allowedStoreIds: [2] });
   product = await createTestProduct(t, { name: 'Reviewed Lamp' });
 });
 after(() => t.close());
@@ -85,12 +77,23 @@ async function reviewCount(): Promise<number> {
   return Number(a.n) * 1000 + Number(b.n);
 }
 
+/** The default store view's summary, as count and a two-decimal average (null without votes). */
 async function summary(productId: number) {
-  const [p] = await t.database.db
-    .select({ count: products.reviewCount, average: products.ratingSummary })
-    .from(products)
-    .where(eq(products.id, productId));
-  return p;
+  const s = (await storeSummary(productId, 'default'))!;
+  return { count: s.reviewCount, average: s.averageRating === undefined ? null : s.averageRating.toFixed(2) };
+}
+
+/** The summary the review service computes for a store view (by code), as reviewCount and averageRating. */
+async function storeSummary(productId: number, storeCode: string) {
+  const ctx = { ...t.systemCtx(), store: t.services.settings.resolveStore(storeCode, undefined) };
+  return (await reviewSummaries(ctx, [productId])).get(productId);
+}
+
+/** reviewCount and averageRating of GET /products/{id} in a store view. */
+async function productPageSummary(productId: number, query = '') {
+  const r = await t.req('GET', `${API}/products/${productId}${query}`);
+  assert.equal(r.status, 200, r.text);
+  return { reviewCount: r.body.reviewCount, averageRating: r.body.averageRating };
 }
 
 async function reviewRow(id: number) {
@@ -229,6 +232,24 @@ describe('POST /products/{productId}/reviews', () => {
     assert.equal(r.status, 201, 'admin/API callers see disabled products');
   });
 
+  test('a product shoppers cannot see (not_visible) is 404 to post to, like a missing one, and nothing is created', async () => {
+    const hidden = await createTestProduct(t, { visibility: 'not_visible' });
+    const before = await reviewCount();
+    const missing = await post(99999999, body(), alice);
+    const refused = await post(hidden.id, body({ rating: 4 }), alice);
+    assertError(refused, 404, 'not_found');
+    assert.deepEqual(refused.body, missing.body, 'the same reply as for a product that does not exist');
+    assertError(await post(hidden.id, body(), bob, '?store=german'), 404, 'not_found');
+    assert.equal(await reviewCount(), before);
+    for (const token of [admin, tok.create]) assert.equal((await post(hidden.id, body(), token)).status, 201, 'admin/API callers see every product');
+    // nor are its reviews shown to shoppers
+    const a = await created(hidden.id, body(), admin);
+    await approve(a.id);
+    assertError(await t.req('GET', `${API}/products/${hidden.id}/reviews`), 404, 'not_found');
+    assertError(await t.req('GET', `${API}/reviews/${a.id}`, { token: alice }), 404, 'not_found');
+    assert.equal((await t.req('GET', `${API}/reviews/${a.id}`, { token: admin })).status, 200);
+  });
+
   test('with catalog/review/auto_approve = 1 new reviews are approved at once and counted', async () => {
     const p = await createTestProduct(t);
     await config('catalog/review/auto_approve', '1');
@@ -266,6 +287,56 @@ describe('POST /products/{productId}/reviews', () => {
       assert.equal((await send(bob, '10.9.0.4')).statusCode, 201, 'the refused attempt did not count for the customer');
       assert.equal(await reviewCount(), before + 2000);
       for (let i = 0; i < 3; i++) assert.equal((await send(admin, '10.9.0.1')).statusCode, 201);
+    } finally {
+      await config('api/rate_limit/review_submit', '0');
+    }
+  });
+});
+
+describe('the review_submit limit counts only accepted posts', () => {
+  test('10 refused posts (unknown or hidden product, bad text, unknown rating code) do not use up the limit of 10', async () => {
+    const p = await createTestProduct(t);
+    const hidden = await createTestProduct(t, { visibility: 'not_visible' });
+    const reg = await t.req('POST', `${API}/customers`, {
+      body: { email: 'carol.reviews@example.com', password: 'Password123!', firstname: 'Carol', lastname: 'Limit' },
+    });
+    assert.equal(reg.status, 201, reg.text);
+    const carol = await t.tokens.customer('carol.reviews@example.com', 'Password123!');
+    const send = (productId: number, payload: unknown, ip = '10.9.1.1') =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}/products/${productId}/reviews`,
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${carol}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+    await config('api/rate_limit/review_submit', '10');
+    try {
+      const before = await reviewCount();
+      const refused: [number, unknown, number][] = [
+        [99999999, body(), 404],
+        [hidden.id, body(), 404],
+        [p.id, body({ title: '  ' }), 400],
+        [p.id, body({ detail: '' }), 400],
+        [p.id, body({ ratings: { Looks: 3 } }), 400],
+        [p.id, body({ ratings: { Quality: 4, Shine: 5 } }), 400],
+        [99999999, body({ rating: 5 }), 404],
+        [hidden.id, body({ rating: 1 }), 404],
+        [p.id, body({ nickname: 'x'.repeat(256) }), 400],
+        [p.id, body({ ratings: { Sparkle: 1 } }), 400],
+      ];
+      for (const [productId, payload, status] of refused) {
+        const r = await send(productId, payload);
+        assert.equal(r.statusCode, status, r.body);
+      }
+      assert.equal(await reviewCount(), before);
+      const ok = await send(p.id, body({ rating: 5 }));
+      assert.equal(ok.statusCode, 201, ok.body);
+      // accepted posts still count: nine more fit, the eleventh is refused
+      for (let i = 0; i < 9; i++) assert.equal((await send(p.id, body())).statusCode, 201);
+      const limited = await send(p.id, body());
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.equal(await reviewCount(), before + 10 * 1000 + 3);
     } finally {
       await config('api/rate_limit/review_submit', '0');
     }
@@ -347,13 +418,54 @@ describe('moderation and the product summary', () => {
     assert.deepEqual(await publicIds(p.id, '?store=german'), [a.id]);
     assertError(await t.req('GET', `${API}/reviews/${a.id}`), 404, 'not_found');
     assert.equal((await t.req('GET', `${API}/reviews/${a.id}?store=german`)).status, 200);
-    assert.deepEqual(await summary(p.id), { count: 1, average: '5.00' }, 'the summary counts every store');
+    assert.deepEqual(await summary(p.id), { count: 0, average: null }, 'the default store view no longer shows it');
+    assert.deepEqual(await storeSummary(p.id, 'german'), { reviewCount: 1, averageRating: 5 });
+    assert.deepEqual(await storeSummary(p.id, 'default'), { reviewCount: 0 });
 
     const both = await moderate(a.id, { stores: [2, 'DEFAULT', 1, '2'], status: 'approved' });
     assert.equal(both.status, 200, both.text);
     assert.deepEqual(both.body.stores, [1, 2]);
     assert.deepEqual(await publicIds(p.id), [a.id]);
+    assert.deepEqual(await summary(p.id), { count: 1, average: '5.00' });
   });
+
+  test('the summary is per store view: count, average and the review list agree in each', async () => {
+    const p = await createTestProduct(t);
+    const here = await created(p.id, body({ rating: 2 }));
+    const there = await post(p.id, body({ rating: 5 }), bob, '?store=german');
+    assert.equal(there.status, 201, there.text);
+    await approve(here.id);
+    await approve(there.body.id);
+
+    // the default store view: its list, the product page and the stored summary
+    assert.deepEqual(await publicIds(p.id), [here.id]);
+    assert.deepEqual(await productPageSummary(p.id), { reviewCount: 1, averageRating: 2 });
+    assert.deepEqual(await summary(p.id), { count: 1, average: '2.00' });
+    assert.deepEqual(await storeSummary(p.id, 'default'), { reviewCount: 1, averageRating: 2 });
+    // the German store view counts and averages what it lists
+    assert.deepEqual(await publicIds(p.id, '?store=german'), [there.body.id]);
+    assert.deepEqual(await storeSummary(p.id, 'german'), { reviewCount: 1, averageRating: 5 });
+
+    // moving a review between store views moves it in the summaries
+    assert.equal((await moderate(there.body.id, { stores: ['default', 'german'] })).status, 200);
+    assert.deepEqual(await productPageSummary(p.id), { reviewCount: 2, averageRating: 3.5 });
+    assert.deepEqual(await storeSummary(p.id, 'german'), { reviewCount: 1, averageRating: 5 });
+    assert.equal((await moderate(here.id, { stores: ['german'] })).status, 200);
+    assert.deepEqual(await publicIds(p.id), [there.body.id]);
+    assert.deepEqual(await productPageSummary(p.id), { reviewCount: 1, averageRating: 5 });
+    assert.deepEqual(await storeSummary(p.id, 'german'), { reviewCount: 2, averageRating: 3.5 });
+  });
+
+  test(
+    'the product page of a second store view shows that store view\'s summary',
+    async () => {
+      const p = await createTestProduct(t);
+      const g = await post(p.id, body({ rating: 4 }), bob, '?store=german');
+      await approve(g.body.id);
+      assert.deepEqual(await publicIds(p.id, '?store=german'), [g.body.id]);
+      assert.deepEqual(await productPageSummary(p.id, '?store=german'), { reviewCount: 1, averageRating: 4 });
+    },
+  );
 
   test('a bad moderation request is 400 or 404 and changes nothing', async () => {
     const p = await createTestProduct(t);

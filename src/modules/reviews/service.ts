@@ -1,7 +1,9 @@
 /**
  * Product reviews: shoppers post them (always `pending` unless the store approves automatically), moderators
  * approve or refuse them and choose the store views they show in. Only approved reviews are public, and only
- * they count in the product's review summary, which is recomputed in the transaction of every change.
+ * they count in a product's review summary, which is per store view: the reviews a store view lists are the
+ * ones it counts and averages (`reviewSummarySql`, `reviewSummaries`), computed when read: the catalog's product
+ * read embeds `reviewSummarySql`.
  */
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
@@ -12,8 +14,9 @@ import { compact } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { productNames, requireProduct, setReviewSummary, type ProductRow } from '../catalog/products-shared.js';
+import { productNames, requireProduct, type ProductRow } from '../catalog/products-shared.js';
 import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
+import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
 
 declareDefaults({
@@ -99,8 +102,12 @@ function productName(ctx: Ctx, p: ProductRow): string {
   return typeof name === 'string' && name !== '' ? name : p.name;
 }
 
-/** Enabled in the current store view and assigned to its website. */
+/**
+ * Enabled in the current store view, assigned to its website and visible individually (not a `not_visible`
+ * variant): what the catalog shows shoppers.
+ */
 function shownToShoppers(ctx: Ctx, p: ProductRow): boolean {
+  if (p.visibility === 'not_visible') return false;
   let enabled = p.isActive;
   const isActive = storeValue(p, ctx.store.storeId, 'isActive');
   const status = storeValue(p, ctx.store.storeId, 'status');
@@ -266,25 +273,34 @@ async function resolveVotes(ctx: Ctx, body: ReviewCreateBody): Promise<{ ratingI
   return [...values].map(([ratingId, value]) => ({ ratingId, value }));
 }
 
-/**
- * Stores the product's approved review count and average rating (the mean of each approved review's average
- * vote, two decimals; none without votes). Runs in the transaction that changed a review, after locking the
- * product row, so that concurrent changes to its reviews apply one after the other.
- */
-async function refreshSummary(tx: Ctx, productId: number): Promise<void> {
-  const [s] = await rows<{ count: number; average: string | null }>(
-    tx.db,
-    sql`SELECT count(*)::int AS count, round(avg(a.value), 2)::text AS average
-          FROM reviews r LEFT JOIN LATERAL (SELECT avg(v.value) AS value FROM review_votes v WHERE v.review_id = r.id) a ON true
-         WHERE r.product_id = ${productId} AND r.status = 'approved'`,
+/** A product's review summary in a store view: what its review list there counts and averages. */
+export interface ReviewSummary {
+  reviewCount: number;
+  /** 1 to 5, two decimals; absent when no counted review has votes */
+  averageRating?: number;
+}
+
+/** The review summaries of products in the request's store view (one query); every asked product is in the map. */
+export async function reviewSummaries(ctx: Ctx, productIds: readonly number[]): Promise<Map<number, ReviewSummary>> {
+  const ids = [...new Set(productIds)].filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647);
+  const out = new Map<number, ReviewSummary>();
+  if (!ids.length) return out;
+  const s = reviewSummarySql(sql`p.id`, sql`${ctx.store.storeId}::int`);
+  const found = await rows<{ id: number; count: number; average: string | null }>(
+    ctx.db,
+    sql`SELECT p.id, ${s.count} AS count, ${s.average} AS average FROM unnest(${`{${ids.join(',')}}`}::int[]) AS p(id)`,
   );
-  await setReviewSummary(tx, productId, Number(s.count), s.average);
+  for (const r of found) {
+    out.set(Number(r.id), compact({ reviewCount: Number(r.count), averageRating: r.average === null ? undefined : Number(r.average) }) as ReviewSummary);
+  }
+  return out;
 }
 
 /**
  * POST /products/{productId}/reviews by a customer (the review is theirs) or an admin/API principal (on
  * nobody's behalf). Created `pending` in the current store view, or approved when the store says so.
- * Non-backend callers are limited per IP and per customer.
+ * Non-backend callers are limited per IP and per customer; only a post that passed every check (text,
+ * product, votes) counts against the limit.
  */
 export async function createReview(ctx: Ctx, productId: number, body: ReviewCreateBody): Promise<ReviewDto> {
   requireReviewsEnabled(ctx);
@@ -294,21 +310,20 @@ export async function createReview(ctx: Ctx, productId: number, body: ReviewCrea
     nickname: text('nickname', body.nickname, 255),
   };
   const customerId = customerIdOf(ctx.actor);
-  if (ctx.actor.kind !== 'admin') {
-    const rule = configuredRule(ctx.app.settings, 'review_submit', 3600, ctx.store.storeId);
-    await ctx.app.limiter.consume(rule, `ip:${ctx.ip}`);
-    if (customerId !== undefined) await ctx.app.limiter.consume(rule, `customer:${customerId}`);
-  }
   const status: ReviewStatus = ctx.app.settings.getBool('catalog/review/auto_approve', ctx.store.storeId) ? 'approved' : 'pending';
   const id = await withTx(ctx, async (tx) => {
     await productFor(tx, productId, status === 'approved');
     const votes = await resolveVotes(tx, body);
+    if (ctx.actor.kind !== 'admin') {
+      const rule = configuredRule(ctx.app.settings, 'review_submit', 3600, ctx.store.storeId);
+      await ctx.app.limiter.consume(rule, `ip:${ctx.ip}`);
+      if (customerId !== undefined) await ctx.app.limiter.consume(rule, `customer:${customerId}`);
+    }
     const [row] = await tx.db
       .insert(reviews)
       .values({ productId, customerId: customerId ?? null, status, ...input, storeIds: [ctx.store.storeId], createdAt: ctx.now })
       .returning({ id: reviews.id });
     if (votes.length) await tx.db.insert(reviewVotes).values(votes.map((v) => ({ ...v, reviewId: row.id })));
-    if (status === 'approved') await refreshSummary(tx, productId);
     return row.id;
   });
   const row = (await findReview(ctx.db, id))!;
@@ -346,15 +361,11 @@ export async function updateReview(ctx: Ctx, id: number, body: ReviewUpdateBody)
   const productId = await withTx(ctx, async (tx) => {
     const found = await findReview(tx.db, id);
     if (!found || !inAdminScope(ctx, found)) throw missing();
-    // product before review: the lock order of every review write
-    await requireProduct(tx, found.productId, { forUpdate: true });
-    const [cur] = await tx.db.select({ status: reviews.status }).from(reviews).where(eq(reviews.id, id)).for('update');
-    if (!cur) throw missing();
     const set: Partial<typeof reviews.$inferInsert> = {};
     if (status !== undefined) set.status = status;
     if (storeIds !== undefined) set.storeIds = storeIds;
-    await tx.db.update(reviews).set(set).where(and(eq(reviews.id, id), eq(reviews.productId, found.productId)));
-    if (status !== undefined && status !== cur.status) await refreshSummary(tx, found.productId);
+    const updated = await tx.db.update(reviews).set(set).where(eq(reviews.id, id)).returning({ id: reviews.id });
+    if (!updated.length) throw missing();
     return found.productId;
   });
   const row = (await findReview(ctx.db, id))!;

@@ -12,7 +12,7 @@ export function routes(app: RestApp): void {
         operationId: 'urlResolver.resolve',
         tags: ['url-resolver'],
         summary:
-          'What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated); the exact path is tried, then with the product and the category url suffix',
+          'What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated). Product and category paths match with or without the url suffix configured now; a path the store view has not registered falls back to the default store view; an old path of a product or category is a 301 redirect to its current one',
         querystring: UrlResolverQuery,
         response: { 200: collectionResponse(UrlResolution) },
       },

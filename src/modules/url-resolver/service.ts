@@ -5,6 +5,27 @@
  * Paths are stored normalized: no leading or trailing slash, lower case. A path belongs to one entity per
  * store view. Whether an entity may be shown (a disabled product, an inactive category) is not known here:
  * its module registers a check with `registerResolverCheck`, asked for every hit of that entity type.
+ *
+ * Three rules keep stored paths from going stale, so that nothing has to be registered again when store
+ * config or the store views change:
+ * - Url suffix. Paths of products and categories are stored without the url suffix of their type
+ *   (`catalog/seo/product_url_suffix`, `catalog/seo/category_url_suffix`): a path given with the store view's
+ *   current suffix has it removed. The resolver accepts a path with or without the suffix configured now for
+ *   the entity type, so a changed suffix applies to every existing path at once. CMS pages, blog posts and
+ *   manual redirects are stored and matched as given. Messages name paths as clients see them, with the suffix.
+ * - Store views. A path is looked up in the request's store view, then in the default registrations: the
+ *   default store view of its store group, of its website's default group, the default store view, then store
+ *   0 (global rows). A row found in one of those counts only for an entity with no path of its own in a store
+ *   view looked at before it (a store view's own url key hides the default one), and the entity's check still
+ *   decides for the request's store view. So a store view added after the catalog was saved resolves it at once.
+ * - History. When an entity gives up a path in a store view where it keeps another (a new url key, a moved
+ *   category), the old row stays as a permanent redirect to the entity: the entity's type and id,
+ *   redirect_type 301, no target_path. Its target is read at resolve time, the entity's current path there
+ *   with the current suffix, so chains collapse by construction (A then B then C: A and B both lead to C) and
+ *   a suffix change moves the targets too. A redirect gives way to any entity that claims its path, and goes
+ *   with its entity (removeEntityPaths) and with a store view the entity leaves. A category move rewrites its
+ *   subtree in one batch (`replaceEntityPathsMany`), so the redirects of the subtree are made set-based.
+ *   Manual redirects (entity_type 'redirect' with a target_path) resolve to that target as stored.
  */
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
@@ -46,6 +67,8 @@ export function registerResolverCheck(entityType: UrlEntityType, fn: ResolverChe
 export const MAX_PATH_LENGTH = 255;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const INT_MAX = 2147483647;
+/** The status of the redirects kept for old paths. */
+const PERMANENT = 301;
 
 /** A path as stored: trimmed, no leading or trailing slash, no empty segments, lower case. */
 export function normalizeRequestPath(path: string): string {
@@ -56,10 +79,24 @@ export function normalizeRequestPath(path: string): string {
     .toLowerCase();
 }
 
-function suffix(ctx: Ctx, configPath: string): string {
-  const raw = (ctx.app.settings.get(configPath, ctx.store.storeId) ?? '').trim();
+/** The config path of the url suffix of each entity type that has one. */
+const SUFFIX_CONFIG: Partial<Record<string, string>> = {
+  product: 'catalog/seo/product_url_suffix',
+  category: 'catalog/seo/category_url_suffix',
+};
+
+/** The url suffix of an entity type in a store view as configured now (`.html`, lower case), '' when none. */
+export function urlSuffix(ctx: Ctx, entityType: string, storeId: number): string {
+  const configPath = SUFFIX_CONFIG[entityType];
+  if (!configPath) return '';
+  const raw = (ctx.app.settings.get(configPath, storeId) ?? '').trim().toLowerCase();
   if (!raw) return '';
   return raw.startsWith('.') ? raw : `.${raw}`;
+}
+
+/** A normalized path without `suffix` at its end (unchanged when it does not end with it). */
+function withoutSuffix(path: string, suffix: string): string {
+  return suffix && path.length > suffix.length && path.endsWith(suffix) ? path.slice(0, -suffix.length) : path;
 }
 
 function entityLabel(type: string, id: number | null): string {
@@ -76,50 +113,55 @@ function checkEntity(entityType: UrlEntityType, entityId: number): void {
 
 interface WantedPath {
   storeId: number;
+  /** as stored (products and categories: without the url suffix) */
   requestPath: string;
+  /** as the caller gave it, normalized: what messages name */
+  shown: string;
 }
 
-function cleanPaths(paths: readonly { storeId: number; requestPath: string }[]): WantedPath[] {
+function cleanPaths(ctx: Ctx, entityType: UrlEntityType, paths: readonly { storeId: number; requestPath: string }[]): WantedPath[] {
   const seen = new Set<string>();
   const out: WantedPath[] = [];
   for (const p of paths) {
     if (!Number.isInteger(p.storeId) || p.storeId < 0 || p.storeId > INT_MAX) {
       throw badRequest(`Invalid store id for a URL path: ${String(p.storeId)}`, { reason: 'INVALID_URL_PATH' });
     }
-    const requestPath = normalizeRequestPath(String(p.requestPath ?? ''));
-    if (!requestPath) throw badRequest('A URL path must not be empty', { reason: 'INVALID_URL_PATH', details: { field: 'urlKey' } });
-    if (requestPath.length > MAX_PATH_LENGTH) {
-      throw badRequest(`The URL path "${requestPath.slice(0, 60)}..." is longer than ${MAX_PATH_LENGTH} characters`, {
+    const shown = normalizeRequestPath(String(p.requestPath ?? ''));
+    if (!shown) throw badRequest('A URL path must not be empty', { reason: 'INVALID_URL_PATH', details: { field: 'urlKey' } });
+    if (shown.length > MAX_PATH_LENGTH) {
+      throw badRequest(`The URL path "${shown.slice(0, 60)}..." is longer than ${MAX_PATH_LENGTH} characters`, {
         reason: 'INVALID_URL_PATH',
-        details: { field: 'urlKey', requestPath, maxLength: MAX_PATH_LENGTH },
+        details: { field: 'urlKey', requestPath: shown, maxLength: MAX_PATH_LENGTH },
       });
     }
-    if (CONTROL.test(requestPath)) {
+    if (CONTROL.test(shown)) {
       throw badRequest('A URL path must not contain control characters', { reason: 'INVALID_URL_PATH', details: { field: 'urlKey' } });
     }
+    const requestPath = withoutSuffix(shown, urlSuffix(ctx, entityType, p.storeId));
     const key = `${p.storeId}:${requestPath}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ storeId: p.storeId, requestPath });
+    out.push({ storeId: p.storeId, requestPath, shown });
   }
   return out;
 }
 
-function pathTaken(path: WantedPath, holder: { entityType: string; entityId: number | null }, ctx: Ctx): AppError {
+function pathTaken(ctx: Ctx, path: { storeId: number; shown: string }, holder: { entityType: string; entityId: number | null }): AppError {
   const store = ctx.app.settings.store(path.storeId);
   return conflict(
-    `The URL path "${path.requestPath}" is already used by ${entityLabel(holder.entityType, holder.entityId)} in store ${store?.code ?? path.storeId}`,
+    `The URL path "${path.shown}" is already used by ${entityLabel(holder.entityType, holder.entityId)} in store ${store?.code ?? path.storeId}`,
     {
       reason: 'URL_PATH_TAKEN',
-      details: { field: 'urlKey', requestPath: path.requestPath, storeId: path.storeId, entityType: holder.entityType, entityId: holder.entityId },
+      details: { field: 'urlKey', requestPath: path.shown, storeId: path.storeId, entityType: holder.entityType, entityId: holder.entityId },
     },
   );
 }
 
 /**
- * Makes `paths` the entity's only paths. A path another entity holds in the same store view is a 409 naming
- * the path (and nothing is changed); a plain redirect at that path gives way. Rows that stay are kept as
- * they are.
+ * Makes `paths` the entity's only paths. Products and categories may give them with or without the store
+ * view's url suffix. A path another entity holds in the same store view is a 409 naming the path (and nothing
+ * is changed); a redirect at that path gives way. A path the entity gives up in a store view where it keeps
+ * another stays as a permanent redirect to it; rows that stay are kept as they are.
  */
 export async function replaceEntityPaths(
   ctx: Ctx,
@@ -144,7 +186,8 @@ const pathKey = (p: { storeId: number; requestPath: string }) => `${p.storeId}:$
 /**
  * `replaceEntityPaths` for several entities of one type at once (a moved category subtree, say), in a fixed
  * number of statements. A path may pass from one entity of the batch to another; a path claimed by two of
- * them, or held by an entity outside the batch, is a 409 and nothing is changed.
+ * them, or held by an entity outside the batch, is a 409 and nothing is changed. The paths the entities give
+ * up become redirects to them as `replaceEntityPaths` says, in the same statements.
  */
 export async function replaceEntityPathsMany(
   ctx: Ctx,
@@ -155,17 +198,26 @@ export async function replaceEntityPathsMany(
   const wantedBy = new Map<number, WantedPath[]>();
   for (const e of entries) {
     checkEntity(entityType, e.entityId);
-    wantedBy.set(e.entityId, cleanPaths(e.paths));
+    wantedBy.set(e.entityId, cleanPaths(ctx, entityType, e.paths));
   }
   /** path key → the entity of the batch claiming it */
   const claimed = new Map<string, number>();
+  /** entity → store view → the paths it claims there */
+  const claimedIn = new Map<number, Map<number, Set<string>>>();
   const wanted: WantedPath[] = [];
+  const shownAt = new Map<string, string>();
   for (const [id, list] of wantedBy) {
+    const byStore = new Map<number, Set<string>>();
+    claimedIn.set(id, byStore);
     for (const p of list) {
       const other = claimed.get(pathKey(p));
-      if (other !== undefined && other !== id) throw pathTaken(p, { entityType, entityId: other }, ctx);
+      if (other !== undefined && other !== id) throw pathTaken(ctx, p, { entityType, entityId: other });
       claimed.set(pathKey(p), id);
+      shownAt.set(pathKey(p), p.shown);
       wanted.push(p);
+      const set = byStore.get(p.storeId) ?? new Set<string>();
+      set.add(p.requestPath);
+      byStore.set(p.storeId, set);
     }
   }
   await withTx(ctx, async (tx) => {
@@ -187,20 +239,46 @@ export async function replaceEntityPathsMany(
       for (const row of held) {
         // held by an entity of the batch: kept, or given up by it below
         if (row.entityType === entityType && row.entityId !== null && wantedBy.has(row.entityId)) continue;
-        if (row.entityType === 'redirect') {
+        // a redirect, whoever it leads to, gives way
+        if (row.entityType === 'redirect' || row.redirectType !== 0) {
           drop.push(row.id);
           continue;
         }
-        throw pathTaken({ storeId: row.storeId, requestPath: row.requestPath }, row, tx);
+        throw pathTaken(tx, { storeId: row.storeId, shown: shownAt.get(pathKey(row)) ?? row.requestPath }, row);
       }
     }
     const keep = new Set<string>();
+    /** rows that become redirects to their entity, and redirects of an entity that claims their path again */
+    const toRedirect: number[] = [];
+    const toLive: number[] = [];
     for (const row of existing) {
-      const plain = row.redirectType === 0 && row.targetPath === null;
-      if (plain && claimed.get(pathKey(row)) === row.entityId && !keep.has(pathKey(row))) keep.add(pathKey(row));
-      else drop.push(row.id);
+      const key = pathKey(row);
+      const id = row.entityId!;
+      const live = row.redirectType === 0 && row.targetPath === null;
+      const claimant = claimed.get(key);
+      if (claimant === id && !keep.has(key)) {
+        keep.add(key);
+        if (!live) toLive.push(row.id);
+        continue;
+      }
+      const stays = claimedIn.get(id)?.get(row.storeId);
+      // given up in a store view where the entity keeps a path, and not claimed by another entity of the batch:
+      // a redirect to the entity (a row stored with the suffix before suffixes were left out goes: its path is
+      // the entity's current one)
+      const legacy = stays?.has(withoutSuffix(row.requestPath, urlSuffix(tx, entityType, row.storeId))) ?? false;
+      if (claimant === undefined && stays && stays.size && !legacy) {
+        if (live) toRedirect.push(row.id);
+        continue;
+      }
+      drop.push(row.id);
     }
     for (const part of chunks(drop)) await tx.db.delete(urlRewrites).where(inArray(urlRewrites.id, part));
+    for (const part of chunks(toRedirect)) {
+      await tx.db.update(urlRewrites).set({ redirectType: PERMANENT, targetPath: null }).where(inArray(urlRewrites.id, part));
+    }
+    for (const part of chunks(toLive)) {
+      await tx.db.update(urlRewrites).set({ redirectType: 0, targetPath: null }).where(inArray(urlRewrites.id, part));
+    }
     const insert = wanted.filter((p) => !keep.has(pathKey(p)));
     if (!insert.length) return;
     try {
@@ -219,7 +297,7 @@ export async function replaceEntityPathsMany(
           .from(urlRewrites)
           .where(or(...insert.slice(0, 500).map((p) => and(eq(urlRewrites.storeId, p.storeId), eq(urlRewrites.requestPath, p.requestPath)))));
         const other = holders.find((h) => !(h.entityType === entityType && h.entityId !== null && wantedBy.has(h.entityId)));
-        if (other) throw pathTaken(other, other, tx);
+        if (other) throw pathTaken(tx, { storeId: other.storeId, shown: shownAt.get(pathKey(other)) ?? other.requestPath }, other);
         throw conflict('A URL path was claimed by another request at the same time; retry', { reason: 'URL_PATH_TAKEN' });
       }
       throw err;
@@ -227,25 +305,28 @@ export async function replaceEntityPathsMany(
   });
 }
 
-/** Removes every path of the entity. */
+/** Removes every path of the entity, and the redirects to it. */
 export async function removeEntityPaths(ctx: Ctx, entityType: UrlEntityType, entityId: number): Promise<void> {
   checkEntity(entityType, entityId);
   await ctx.db.delete(urlRewrites).where(and(eq(urlRewrites.entityType, entityType), eq(urlRewrites.entityId, entityId)));
 }
 
-/** Removes every path of several entities of one type (a deleted category subtree, say). */
+/** Removes every path of several entities of one type (a deleted category subtree, say), and the redirects to them. */
 export async function removeEntityPathsMany(ctx: Ctx, entityType: UrlEntityType, entityIds: readonly number[]): Promise<void> {
   if (!entityIds.length) return;
   for (const id of entityIds) checkEntity(entityType, id);
   await ctx.db.delete(urlRewrites).where(and(eq(urlRewrites.entityType, entityType), inArray(urlRewrites.entityId, [...entityIds])));
 }
 
-/** The paths an entity holds, by store view (for reads that show them). */
+/**
+ * The paths an entity holds (not its old paths kept as redirects), by store view, as stored: products and
+ * categories without their url suffix.
+ */
 export async function entityPaths(ctx: Ctx, entityType: UrlEntityType, entityId: number): Promise<{ storeId: number; requestPath: string }[]> {
   return ctx.db
     .select({ storeId: urlRewrites.storeId, requestPath: urlRewrites.requestPath })
     .from(urlRewrites)
-    .where(and(eq(urlRewrites.entityType, entityType), eq(urlRewrites.entityId, entityId)))
+    .where(and(eq(urlRewrites.entityType, entityType), eq(urlRewrites.entityId, entityId), eq(urlRewrites.redirectType, 0)))
     .orderBy(urlRewrites.storeId, urlRewrites.requestPath);
 }
 
@@ -255,16 +336,67 @@ interface LookupRow {
   entityId: number | null;
   targetPath: string | null;
   redirectType: number;
+  /** a redirect to an entity: the entity's current path (as stored) in the nearest store view that has one */
+  livePath: string | null;
 }
 
+/**
+ * Rows at up to three candidate paths (p1 of any type; p2 and p3 of type t2 and t3 only, '-' for none) in the
+ * store views `stores`, nearest first. A row of a later store view counts only for an entity with no path in an
+ * earlier one.
+ */
 const lookup = statement<LookupRow>(
   'url_resolver.lookup',
-  () => sql`SELECT request_path AS "requestPath", entity_type AS "entityType", entity_id AS "entityId",
-      target_path AS "targetPath", redirect_type AS "redirectType"
-    FROM url_rewrites
-    WHERE store_id = ${sql.placeholder('storeId')}::int
-      AND request_path IN (${sql.placeholder('p1')}::text, ${sql.placeholder('p2')}::text, ${sql.placeholder('p3')}::text)`,
+  () => sql`WITH st AS (SELECT s.id, s.ord FROM unnest(${sql.placeholder('stores')}::int[]) WITH ORDINALITY AS s(id, ord)),
+      cand AS (SELECT * FROM (VALUES (${sql.placeholder('p1')}::text, ''::text, 1),
+        (${sql.placeholder('p2')}::text, ${sql.placeholder('t2')}::text, 2),
+        (${sql.placeholder('p3')}::text, ${sql.placeholder('t3')}::text, 3)) AS c(path, type, ord))
+    SELECT r.request_path AS "requestPath", r.entity_type AS "entityType", r.entity_id AS "entityId",
+      r.target_path AS "targetPath", r.redirect_type AS "redirectType",
+      CASE WHEN r.redirect_type <> 0 AND r.target_path IS NULL AND r.entity_id IS NOT NULL THEN (
+        SELECT l.request_path FROM url_rewrites l JOIN st ls ON ls.id = l.store_id
+        WHERE l.entity_type = r.entity_type AND l.entity_id = r.entity_id AND l.redirect_type = 0
+        ORDER BY ls.ord LIMIT 1) END AS "livePath"
+    FROM st JOIN url_rewrites r ON r.store_id = st.id
+      JOIN cand c ON r.request_path = c.path AND (c.type = '' OR c.type = r.entity_type)
+    WHERE st.ord = 1 OR r.entity_id IS NULL OR r.entity_type = 'redirect' OR NOT EXISTS (
+      SELECT 1 FROM url_rewrites o JOIN st so ON so.id = o.store_id
+      WHERE so.ord < st.ord AND o.entity_type = r.entity_type AND o.entity_id = r.entity_id AND o.redirect_type = 0)
+    ORDER BY st.ord, c.ord`,
 );
+
+/**
+ * The store views a path is looked up in, nearest first: the request's, then the default store view of its
+ * store group, of its website's default group, the default store view, and 0 (global rows).
+ */
+function lookupStores(ctx: Ctx): number[] {
+  const r = ctx.app.settings;
+  const out = [ctx.store.storeId];
+  const add = (id: number | null | undefined) => {
+    if (id && !out.includes(id) && r.store(id)) out.push(id);
+  };
+  const store = r.store(ctx.store.storeId);
+  if (store) {
+    add(r.group(store.groupId)?.defaultStoreId);
+    const website = r.website(store.websiteId);
+    add(website?.defaultGroupId ? r.group(website.defaultGroupId)?.defaultStoreId : undefined);
+  }
+  add(r.defaultStore.id);
+  out.push(0);
+  return out;
+}
+
+function runLookup(ctx: Ctx, p1: string, typed: { path: string; type: string }[] = []): Promise<LookupRow[]> {
+  const [a, b] = typed;
+  return lookup.run(ctx.db, {
+    stores: `{${lookupStores(ctx).join(',')}}`,
+    p1,
+    p2: a?.path ?? p1,
+    t2: a?.type ?? '-',
+    p3: b?.path ?? p1,
+    t3: b?.type ?? '-',
+  });
+}
 
 /** The request path part of what a client sends: no query string or fragment. */
 function pathPart(path: string): string {
@@ -274,24 +406,30 @@ function pathPart(path: string): string {
 
 /** What a stored row leads to, if the caller may see it. */
 async function toResolved(ctx: Ctx, row: LookupRow): Promise<ResolvedUrl | undefined> {
-  if (row.entityType === 'redirect' || (row.redirectType !== 0 && row.targetPath)) {
+  if (row.entityType === 'redirect') {
     if (!row.targetPath) return undefined;
-    return { type: 'redirect', redirectUrl: row.targetPath, redirectType: row.redirectType || 301 };
+    return { type: 'redirect', redirectUrl: row.targetPath, redirectType: row.redirectType || PERMANENT };
   }
   const type = row.entityType as UrlEntityType;
   if (!URL_ENTITY_TYPES.includes(type) || row.entityId === null) return undefined;
   const check = checks.get(type);
   const verdict = check ? await check(ctx, row.entityId) : true;
   if (verdict === false) return undefined;
+  if (row.redirectType !== 0) {
+    // an old path of the entity: to where it is now
+    const to = row.targetPath ?? (row.livePath === null ? null : `${row.livePath}${urlSuffix(ctx, type, ctx.store.storeId)}`);
+    return to === null ? undefined : { type: 'redirect', redirectUrl: to, redirectType: row.redirectType };
+  }
   const out: ResolvedUrl = { type, id: typeof verdict === 'number' ? verdict : row.entityId, redirectType: 0 };
   if (type === 'cms_page' || type === 'blog_post') out.identifier = row.requestPath;
   return out;
 }
 
 /**
- * Resolves a request path in the caller's store view: the exact path first, then with the product and the
- * category url suffix. A leading slash, a query string and case are ignored; an empty path is the home page.
- * Undefined when nothing (visible) is there. A path over 255 characters or with control characters is a 400.
+ * Resolves a request path in the caller's store view (then in the default registrations, see the top of this
+ * file): the path as given, then without the product url suffix (products only) and without the category url
+ * suffix (categories only). A leading slash, a query string and case are ignored; an empty path is the home
+ * page. Undefined when nothing (visible) is there. A path over 255 characters or with control characters is a 400.
  */
 export async function resolvePath(ctx: Ctx, path: string): Promise<ResolvedUrl | undefined> {
   const raw = pathPart(path);
@@ -302,15 +440,13 @@ export async function resolvePath(ctx: Ctx, path: string): Promise<ResolvedUrl |
     throw badRequest('path must not contain control characters', { reason: 'INVALID_PATH', details: { field: 'path' } });
   }
   const norm = normalizeRequestPath(raw);
-  const storeId = ctx.store.storeId;
   if (!norm) return homePage(ctx);
-  const candidates = [norm];
-  for (const s of [suffix(ctx, 'catalog/seo/product_url_suffix'), suffix(ctx, 'catalog/seo/category_url_suffix')]) {
-    if (s && !candidates.includes(norm + s)) candidates.push(norm + s);
+  const typed: { path: string; type: string }[] = [];
+  for (const type of ['product', 'category']) {
+    const stem = withoutSuffix(norm, urlSuffix(ctx, type, ctx.store.storeId));
+    if (stem !== norm) typed.push({ path: stem, type });
   }
-  const rows = await lookup.run(ctx.db, { storeId, p1: candidates[0], p2: candidates[1] ?? candidates[0], p3: candidates[2] ?? candidates[0] });
-  rows.sort((a, b) => candidates.indexOf(a.requestPath) - candidates.indexOf(b.requestPath));
-  for (const row of rows) {
+  for (const row of await runLookup(ctx, norm, typed)) {
     const hit = await toResolved(ctx, row);
     if (hit) return hit;
   }
@@ -323,8 +459,8 @@ async function homePage(ctx: Ctx): Promise<ResolvedUrl> {
   const out: ResolvedUrl = { type: 'cms_page', identifier, redirectType: 0 };
   const key = normalizeRequestPath(identifier);
   if (!key || key.length > MAX_PATH_LENGTH || CONTROL.test(key)) return out;
-  const rows = await lookup.run(ctx.db, { storeId: ctx.store.storeId, p1: key, p2: key, p3: key });
-  const row = rows.find((r) => r.entityType === 'cms_page' && r.entityId !== null);
+  const rows = await runLookup(ctx, key);
+  const row = rows.find((r) => r.entityType === 'cms_page' && r.entityId !== null && r.redirectType === 0);
   if (row) {
     const check = checks.get('cms_page');
     const verdict = check ? await check(ctx, row.entityId!) : true;

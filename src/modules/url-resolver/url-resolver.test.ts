@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { AppError } from '../../platform/errors.js';
-import { setConfig } from '../stores/service.js';
+import { createTestProduct } from '../catalog/fixtures.js';
+import { createStoreView, setConfig } from '../stores/service.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths, resolvePath } from './service.js';
 import { urlRewrites } from './tables.js';
 
@@ -143,10 +144,16 @@ describe('replaceEntityPaths', () => {
     ]);
     assert.deepEqual((await resolve('about/us')).body, [{ type: 'cms_page', id: 3, identifier: 'about/us', redirectType: 0 }]);
     await replaceEntityPaths(ctx, 'cms_page', 3, [{ storeId: 1, requestPath: 'about' }]);
-    assert.deepEqual(await paths(), [[1, 'about']]);
-    assert.deepEqual((await resolve('about/us')).body, []);
+    // the old path of store 1 stays as a redirect; store 2, where the page has no path any more, keeps nothing
+    assert.deepEqual(await paths(), [
+      [1, 'about/us'],
+      [1, 'about'],
+    ]);
+    assert.deepEqual((await resolve('about/us')).body, [{ type: 'redirect', redirectUrl: 'about', redirectType: 301 }]);
+    assert.deepEqual((await resolve('ueber/uns', { store: 'german' })).body, []);
     await removeEntityPaths(ctx, 'cms_page', 3);
     assert.deepEqual(await paths(), []);
+    assert.deepEqual((await resolve('about/us')).body, []);
   });
 
   test('a path another entity holds in the same store view is a 409 naming the path; nothing changes', async () => {
@@ -211,5 +218,167 @@ describe('visibility checks', () => {
     assert.deepEqual((await resolve('resolver-sleeping.html')).body, []);
     await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { isActive: true } });
     assert.deepEqual((await resolve('resolver-sleeping.html')).body, [{ type: 'category', id: c.id, redirectType: 0 }]);
+  });
+});
+
+// ---- paths that outlive config changes, new store views and new url keys ----
+
+const hit = (type: string, id: number) => [{ type, id, redirectType: 0 }];
+const moved = (redirectUrl: string) => [{ type: 'redirect', redirectUrl, redirectType: 301 }];
+
+async function resolved(path: string, store?: string): Promise<unknown> {
+  const r = await resolve(path, { store });
+  assert.equal(r.status, 200, r.text);
+  return r.body;
+}
+
+async function put(path: string, body: Record<string, unknown>): Promise<Res> {
+  const r = await t.req('PUT', `${API}${path}`, { token: admin, body });
+  assert.equal(r.status, 200, r.text);
+  return r;
+}
+
+async function config(path: string, value: string | null, scope: 'default' | 'stores' = 'default', scopeId = 0): Promise<void> {
+  await setConfig(t.database.db, t.services.settings, path, value, scope, scopeId);
+}
+
+describe('url suffix', () => {
+  test('a changed suffix applies to existing paths at once: with or without the suffix configured now', async () => {
+    const p = await createTestProduct(t, { urlKey: 'suffix-tee' });
+    const c = await createCat({ name: 'Suffix Cat' });
+    assert.deepEqual(await resolved('suffix-tee.html'), hit('product', p.id));
+    assert.deepEqual(await resolved('suffix-cat.html'), hit('category', c.id));
+    let q: Record<string, any> | undefined;
+    try {
+      await config('catalog/seo/product_url_suffix', 'htm');
+      for (const path of ['suffix-tee.htm', '/Suffix-Tee.HTM', 'suffix-tee']) assert.deepEqual(await resolved(path), hit('product', p.id), path);
+      assert.deepEqual(await resolved('suffix-tee.html'), []);
+      // the category suffix is its own
+      assert.deepEqual(await resolved('suffix-cat.html'), hit('category', c.id));
+      assert.deepEqual(await resolved('suffix-cat.htm'), []);
+      await config('catalog/seo/product_url_suffix', '');
+      assert.deepEqual(await resolved('suffix-tee'), hit('product', p.id));
+      assert.deepEqual(await resolved('suffix-tee.html'), []);
+      // per store view
+      await config('catalog/seo/category_url_suffix', '.php', 'stores', 2);
+      assert.deepEqual(await resolved('suffix-cat.php', 'german'), hit('category', c.id));
+      assert.deepEqual(await resolved('suffix-cat.html', 'german'), []);
+      assert.deepEqual(await resolved('suffix-cat.html'), hit('category', c.id));
+      // products written meanwhile resolve the same way, and a path stays one entity's whatever the suffixes
+      q = await createTestProduct(t, { urlKey: 'suffix-shirt' });
+      assert.deepEqual(await resolved('suffix-shirt'), hit('product', q.id));
+      const clash = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'suffix-clash', name: 'Clash', urlKey: 'suffix-cat', price: 5 } });
+      assertError(clash, 409, 'conflict');
+      assert.match(clash.body.message, /"suffix-cat"/);
+    } finally {
+      await config('catalog/seo/product_url_suffix', null);
+      await config('catalog/seo/category_url_suffix', null, 'stores', 2);
+    }
+    assert.deepEqual(await resolved('suffix-tee.html'), hit('product', p.id));
+    assert.deepEqual(await resolved('suffix-shirt.html'), hit('product', q!.id));
+  });
+});
+
+describe('old paths redirect', () => {
+  test('a new product url key: the old path is a 301 to the new one, chains collapse, a new owner takes the path', async () => {
+    const p = await createTestProduct(t, { urlKey: 'history-a' });
+    await put(`/products/${p.id}`, { urlKey: 'history-b' });
+    assert.deepEqual(await resolved('history-a.html'), moved('history-b.html'));
+    assert.deepEqual(await resolved('/History-A'), moved('history-b.html'));
+    assert.deepEqual(await resolved('history-b.html'), hit('product', p.id));
+    assert.deepEqual(await resolved('history-a.html', 'german'), moved('history-b.html'));
+    // A -> B, then B -> C: A leads to C
+    await put(`/products/${p.id}`, { urlKey: 'history-c' });
+    assert.deepEqual(await resolved('history-a.html'), moved('history-c.html'));
+    assert.deepEqual(await resolved('history-b.html'), moved('history-c.html'));
+    // the redirect gives way to another product claiming the path
+    const q = await createTestProduct(t, { urlKey: 'history-a' });
+    assert.equal(q.urlKey, 'history-a');
+    assert.deepEqual(await resolved('history-a.html'), hit('product', q.id));
+    assert.deepEqual(await resolved('history-b.html'), moved('history-c.html'));
+    // back to an old key: the path is the product's again, and the key it leaves redirects
+    await put(`/products/${p.id}`, { urlKey: 'history-b' });
+    assert.deepEqual(await resolved('history-b.html'), hit('product', p.id));
+    assert.deepEqual(await resolved('history-c.html'), moved('history-b.html'));
+    // a store view's own key redirects in that store view only
+    await put(`/products/${p.id}?store=german`, { urlKey: 'geschichte' });
+    assert.deepEqual(await resolved('history-b.html', 'german'), moved('geschichte.html'));
+    assert.deepEqual(await resolved('history-c.html', 'german'), moved('geschichte.html'));
+    assert.deepEqual(await resolved('history-b.html'), hit('product', p.id));
+    // the target follows the suffix configured now
+    try {
+      await config('catalog/seo/product_url_suffix', '.htm');
+      assert.deepEqual(await resolved('history-c.htm'), moved('history-b.htm'));
+    } finally {
+      await config('catalog/seo/product_url_suffix', null);
+    }
+    // a disabled product's old paths lead nowhere; a deleted product's are gone
+    await put(`/products/${p.id}`, { status: 'disabled' });
+    assert.deepEqual(await resolved('history-c.html'), []);
+    await put(`/products/${p.id}`, { status: 'enabled' });
+    assert.deepEqual(await resolved('history-c.html'), moved('history-b.html'));
+    assert.equal((await t.req('DELETE', `${API}/products/${p.id}`, { token: admin })).status, 204);
+    assert.deepEqual(await resolved('history-c.html'), []);
+    assert.equal((await allRows()).filter((r) => r.entityType === 'product' && r.entityId === p.id).length, 0);
+  });
+
+  test('a category move redirects the old paths of the category and its subtree, in every store view', async () => {
+    const top = await createCat({ name: 'Move Top' });
+    const mid = await createCat({ name: 'Move Mid', parentId: top.id });
+    const leaf = await createCat({ name: 'Move Leaf', parentId: mid.id });
+    const dest = await createCat({ name: 'Move Dest' });
+    await put(`/categories/${mid.id}`, { parentId: dest.id });
+    for (const store of [undefined, 'german']) {
+      assert.deepEqual(await resolved('move-top/move-mid.html', store), moved('move-dest/move-mid.html'));
+      assert.deepEqual(await resolved('move-top/move-mid/move-leaf', store), moved('move-dest/move-mid/move-leaf.html'));
+      assert.deepEqual(await resolved('move-dest/move-mid/move-leaf.html', store), hit('category', leaf.id));
+    }
+    assert.deepEqual(await resolved('move-top.html'), hit('category', top.id));
+    // a url key change above: the subtree's old paths, older ones included, lead to the newest
+    await put(`/categories/${dest.id}`, { urlKey: 'move-renamed' });
+    assert.deepEqual(await resolved('move-dest/move-mid/move-leaf.html'), moved('move-renamed/move-mid/move-leaf.html'));
+    assert.deepEqual(await resolved('move-top/move-mid/move-leaf.html'), moved('move-renamed/move-mid/move-leaf.html'));
+    assert.deepEqual(await resolved('move-dest.html'), moved('move-renamed.html'));
+    // moving back revives the first paths; the ones left redirect to them
+    await put(`/categories/${mid.id}`, { parentId: top.id });
+    assert.deepEqual(await resolved('move-top/move-mid/move-leaf.html'), hit('category', leaf.id));
+    assert.deepEqual(await resolved('move-renamed/move-mid.html'), moved('move-top/move-mid.html'));
+    // a new category takes over a path that is only a redirect now
+    const again = await createCat({ name: 'Move Dest', urlKey: 'move-dest' });
+    assert.deepEqual(await resolved('move-dest.html'), hit('category', again.id));
+    // a deleted category takes its redirects along
+    assert.equal((await t.req('DELETE', `${API}/categories/${mid.id}`, { token: admin })).status, 204);
+    assert.deepEqual(await resolved('move-renamed/move-mid/move-leaf.html'), []);
+    assert.deepEqual(await resolved('move-renamed/move-mid.html'), []);
+  });
+});
+
+// last: the store view added here sees every product and category made before
+describe('a store view added later', () => {
+  test('resolves existing products and categories through the default registrations; its own url keys hide them', async () => {
+    const p = await createTestProduct(t, { urlKey: 'late-shirt' });
+    const de = await createTestProduct(t, { urlKey: 'late-hose' });
+    await put(`/products/${de.id}?store=german`, { urlKey: 'late-hose-de' });
+    const c = await createCat({ name: 'Late Cat' });
+    const renamed = await createTestProduct(t, { urlKey: 'late-old' });
+    await put(`/products/${renamed.id}`, { urlKey: 'late-new' });
+    await createStoreView(t.database.db, t.services.settings, { code: 'late', name: 'Late View', sortOrder: 9 });
+    assert.deepEqual(await resolved('late-shirt.html', 'late'), hit('product', p.id));
+    assert.deepEqual(await resolved('late-shirt', 'late'), hit('product', p.id));
+    assert.deepEqual(await resolved('late-cat.html', 'late'), hit('category', c.id));
+    // the default store view's key, not another store view's
+    assert.deepEqual(await resolved('late-hose.html', 'late'), hit('product', de.id));
+    assert.deepEqual(await resolved('late-hose-de.html', 'late'), []);
+    // once the product has a path of its own in the new store view, that one counts there
+    await put(`/products/${p.id}?store=late`, { urlKey: 'late-own' });
+    assert.deepEqual(await resolved('late-own.html', 'late'), hit('product', p.id));
+    assert.deepEqual(await resolved('late-shirt.html', 'late'), []);
+    assert.deepEqual(await resolved('late-shirt.html'), hit('product', p.id));
+    // an old path kept before the store view existed redirects there too
+    assert.deepEqual(await resolved('late-old.html', 'late'), moved('late-new.html'));
+    assert.deepEqual(await resolved('late-new.html', 'late'), hit('product', renamed.id));
+    // products written from now on have their paths in the new store view as well
+    const fresh = await createTestProduct(t, { urlKey: 'late-fresh' });
+    assert.deepEqual(await resolved('late-fresh.html', 'late'), hit('product', fresh.id));
   });
 });
