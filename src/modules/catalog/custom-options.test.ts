@@ -316,8 +316,9 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
       assert.equal(stored.length, values.length);
       return used;
     };
-    const few = await statements(3);
-    const many = await statements(300);
+    // background work of the process (the outbox sender) may add a statement to one window: take the smaller of two
+    const few = Math.min(await statements(3), await statements(3));
+    const many = Math.min(await statements(300), await statements(300));
     assert.equal(many, few, `PUT with 300 values ran ${many} statements, with 3 values ${few}`);
     assert.ok(few <= 25, `${few} statements`);
   });

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { createWebsite, setCurrencyRate } from '../stores/service.js';
@@ -66,6 +67,11 @@ async function optionIds(code: string): Promise<Record<string, number>> {
   const attr = (r.body as { attributeCode: string; options?: { label: string; value: string }[] }[]).find((a) => a.attributeCode === code);
   assert.ok(attr, `attribute ${code}`);
   return Object.fromEntries((attr.options ?? []).map((o) => [o.label, Number(o.value)]));
+}
+
+/** Any catalog write invalidates the cached shopper reads (here: a product's updatedAt, set to itself). */
+async function bumpCatalog(): Promise<void> {
+  await t.database.db.execute(sql`UPDATE products SET updated_at = updated_at WHERE id = (SELECT min(id) FROM products)`);
 }
 
 /** Statements run for one request. */
@@ -383,11 +389,14 @@ describe('GET /products/{id}', () => {
     assert.equal(ok(await get(empty.id)).body.stockStatus, 'out_of_stock');
   });
 
-  test('GET /products/{id} takes one statement whatever the number of sub-rows', async () => {
+  test('GET /products/{id} takes one statement whatever the number of sub-rows (plus the cache version check)', async () => {
+    await bumpCatalog();
     const anonRich = await queriesOf(() => get(rich.id));
     const anonBare = await queriesOf(() => get(bare.id));
-    assert.equal(anonRich, 1);
-    assert.equal(anonBare, 1);
+    assert.equal(anonRich, 2);
+    assert.equal(anonBare, 2);
+    // read again: the cached answer, after the version check alone
+    assert.equal(await queriesOf(() => get(rich.id)), 1);
     // a token adds only the principal lookup, the same for both
     const adminRich = await queriesOf(() => get(rich.id, { token: admin }));
     const adminBare = await queriesOf(() => get(bare.id, { token: admin }));
@@ -936,15 +945,17 @@ describe('query counts of the listing', () => {
     }
   });
 
-  test('a page takes one statement whatever its size; fullDetail one more', async () => {
+  test('a page takes one statement whatever its size; fullDetail one more (plus the cache version check)', async () => {
+    await bumpCatalog();
     const five = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=5`));
     const twenty = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=20`));
-    assert.equal(five, 1);
-    assert.equal(twenty, 1);
+    assert.equal(five, 2);
+    assert.equal(twenty, 2);
     const fiveFull = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=5&fullDetail=1`));
     const twentyFull = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=20&fullDetail=1`));
-    assert.equal(fiveFull, 2);
-    assert.equal(twentyFull, 2);
+    assert.equal(fiveFull, 3);
+    assert.equal(twentyFull, 3);
+    assert.equal(await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=20&fullDetail=1`)), 1, 'cached');
     // with a token: the principal lookup on top, the same for both sizes
     const adminFive = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=5&fullDetail=1`, { token: admin }));
     const adminTwenty = await queriesOf(() => list(`categoryId=${Q}&itemsPerPage=20&fullDetail=1`, { token: admin }));

@@ -13,12 +13,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { rows, statement, type Statement } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
+import { ReadCache } from '../../platform/read-cache.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { products } from './tables.js';
 import { isUnfiltered, listingOrder, listingParams, listingWhere, nameOrder, readValues, unfilteredWhere } from './products-listing.js';
 import { detailFields, readView, resolveDetail, toProductDto, type BaseRow, type DetailSqlRow } from './products-mapper.js';
 import { baseColumns, detailColumns, placeholderParams, readable, readValueParams } from './products-read-sql.js';
 import type { ProductDto, ProductListQueryT } from './products-schemas.js';
+import { priceDay } from './products-price.js';
 
 const INT_MAX = 2147483647;
 
@@ -38,8 +40,30 @@ const detailManyStatement = statement<DetailSqlRow>(
 const productNotFound = () => notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
 
 /** One product with its detail. Storefront callers get 404 for a product they may not see. */
+type ListAnswer = { result: CollectionResult<ProductDto>; page: Page };
+
+/**
+ * What an anonymous shopper reads depends only on the store view, the currency, the day (special prices) and
+ * the catalog, so those reads are cached per process until the catalog changes (`ReadCache`; config changes
+ * start a new cache with the new settings snapshot). Signed-in and back-office readers see their own prices
+ * and fields and always read the database. Undefined: not a shared read.
+ */
+function sharedReadKey(ctx: Ctx): string | undefined {
+  if (ctx.actor.kind !== 'anonymous') return undefined;
+  return `${ctx.store.storeId}|${ctx.store.currency}|${priceDay(ctx)}`;
+}
+
+const detailCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.product-detail', () => new ReadCache<ProductDto>('catalog', 5_000));
+const listCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.product-list', () => new ReadCache<ListAnswer>('catalog', 2_000));
+
 export async function getProduct(ctx: Ctx, id: number): Promise<ProductDto> {
   if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw productNotFound();
+  const shared = sharedReadKey(ctx);
+  if (shared) return detailCache(ctx).get(ctx.db, `${shared}|${id}`, () => readProduct(ctx, id));
+  return readProduct(ctx, id);
+}
+
+async function readProduct(ctx: Ctx, id: number): Promise<ProductDto> {
   const view = readView(ctx);
   const [row] = await detailStatement.run(ctx.db, { ...readValueParams(readValues(ctx)), id });
   if (!row) throw productNotFound();
@@ -79,7 +103,16 @@ const unfilteredStatements = Object.fromEntries(
  * A page of products: the filters and visibility rules of `listingWhere`, ordered by `listingOrder`
  * (name by default; relevance first when searching), 20 per page, at most 100.
  */
-export async function listProducts(ctx: Ctx, query: ProductListQueryT): Promise<{ result: CollectionResult<ProductDto>; page: Page }> {
+export async function listProducts(ctx: Ctx, query: ProductListQueryT): Promise<ListAnswer> {
+  const shared = sharedReadKey(ctx);
+  if (!shared) return readList(ctx, query);
+  const params = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return listCache(ctx).get(ctx.db, `${shared}|${JSON.stringify(params)}`, () => readList(ctx, query));
+}
+
+async function readList(ctx: Ctx, query: ProductListQueryT): Promise<ListAnswer> {
   const page = pageOf(query, { defaultSize: 20, maxSize: 100 });
   const view = readView(ctx);
   let found: (BaseRow & { total: number })[];
