@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, ratios, scenarios, type Scenario } from './scenarios.js';
+import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, GUEST_CARTS, ratios, scenarios, TOTALS_CART_ITEMS, type Scenario } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -191,6 +191,33 @@ async function tokenFor(base: string, body: Record<string, string>): Promise<str
 interface RunContext {
   tokens: { customer: string; admin: string };
   productId: number;
+  guestCarts: string[];
+  totalsCart: string;
+}
+
+async function postJson(base: string, path: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
+  const r = await fetch(`${base}/api/rest/v2${path}`, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  const reply = (await r.json()) as Record<string, unknown>;
+  if (!r.ok) throw new Error(`${method} ${path} failed: ${r.status} ${JSON.stringify(reply)}`);
+  return reply;
+}
+
+/** Guest carts for the cart scenarios, made before the timed loop. */
+async function prepareCarts(base: string): Promise<{ guestCarts: string[]; totalsCart: string }> {
+  const guestCarts: string[] = [];
+  for (let i = 0; i < GUEST_CARTS; i += 50) {
+    const batch = await Promise.all(Array.from({ length: Math.min(50, GUEST_CARTS - i) }, () => postJson(base, '/guest-carts', {})));
+    guestCarts.push(...batch.map((c) => String(c.maskedId)));
+  }
+  const totalsCart = String((await postJson(base, '/guest-carts', {})).maskedId);
+  for (let i = 0; i < TOTALS_CART_ITEMS; i++) {
+    await postJson(base, `/guest-carts/${totalsCart}/items`, { sku: `GEN-${String(101 + i).padStart(6, '0')}`, qty: 1 + (i % 3) });
+  }
+  const address = { firstName: 'Bench', lastName: 'Mark', street: ['1 Main St'], city: 'Los Angeles', postcode: '90001', countryId: 'US', region: 'CA', telephone: '555-0100' };
+  await postJson(base, `/guest-carts/${totalsCart}/shipping-address`, address, 'PUT');
+  await postJson(base, `/guest-carts/${totalsCart}/shipping-method`, { carrierCode: 'flatrate', methodCode: 'flatrate' }, 'PUT');
+  await postJson(base, `/guest-carts/${totalsCart}/coupon`, { couponCode: 'WELCOME10' });
+  return { guestCarts, totalsCart };
 }
 
 async function runContext(base: string): Promise<RunContext> {
@@ -198,11 +225,14 @@ async function runContext(base: string): Promise<RunContext> {
   const r = await fetch(`${base}/api/rest/v2/products?sku=${DETAIL_SKU}`, { headers: { accept: 'application/json' } });
   const [product] = (await r.json()) as { id: number }[];
   if (!product) throw new Error(`the demo product ${DETAIL_SKU} is not in the catalog`);
-  return { tokens, productId: product.id };
+  return { tokens, productId: product.id, ...(await prepareCarts(base)) };
 }
 
 function pathOf(s: Scenario, run: RunContext): string {
-  return s.path.replace('{productId}', String(run.productId));
+  return s.path
+    .replace('{productId}', String(run.productId))
+    .replace('{guestCart}', () => run.guestCarts[Math.floor(Math.random() * run.guestCarts.length)])
+    .replace('{totalsCart}', run.totalsCart);
 }
 
 function requestOptions(s: Scenario, run: RunContext) {
@@ -221,8 +251,8 @@ async function measure(base: string, s: Scenario, run: RunContext, seconds: numb
     duration: seconds,
     method,
     headers,
-    // a body per request, so that scenarios with a body function spread their writes
-    requests: body ? [{ setupRequest: (req) => ({ ...req, body: body() }) }] : undefined,
+    // a body (and path) per request, so that scenarios with a body function or a per-request cart spread their writes
+    requests: body || s.path.includes('{guestCart}') ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }] : undefined,
   });
   await settle(base, s, run);
   return result;

@@ -15,6 +15,14 @@ export interface Scenario {
   headers?: Record<string, string>;
 }
 
+/**
+ * Placeholders in a path, filled by bench/run.ts: `{productId}` the demo tee; `{guestCart}` one of
+ * GUEST_CARTS guest carts made before the timed loop, a different one for each request; `{totalsCart}` a
+ * guest cart with TOTALS_CART_ITEMS lines, a shipping address and a shipping method.
+ */
+export const GUEST_CARTS = 1000;
+export const TOTALS_CART_ITEMS = 10;
+
 export interface Ratio {
   /** scenario measured */
   name: string;
@@ -35,6 +43,10 @@ export const GENERATED_PRODUCTS = 10_000;
 /** `{productId}` in a path: the demo catalog's configurable tee, the richest product page (variants, images, links). */
 export const DETAIL_SKU = 'TEE';
 
+/** The first few generated products: what shoppers add to carts (stock 10 to 999 each). */
+const CART_SKUS = 20;
+const cartSku = () => `GEN-${String(1 + Math.floor(Math.random() * CART_SKUS)).padStart(6, '0')}`;
+
 const generatedSku = () => `GEN-${String(1 + Math.floor(Math.random() * GENERATED_PRODUCTS)).padStart(6, '0')}`;
 
 export const scenarios: Scenario[] = [
@@ -48,6 +60,9 @@ export const scenarios: Scenario[] = [
   { name: 'product', method: 'GET', path: `${API}/products/{productId}` },
   { name: 'categories', method: 'GET', path: `${API}/categories` },
   { name: 'inventory', method: 'PUT', path: `${API}/inventory`, auth: 'admin', body: () => ({ sku: generatedSku(), qty: 500 }) },
+  { name: 'add-to-cart', method: 'POST', path: `${API}/guest-carts/{guestCart}/items`, body: () => ({ sku: cartSku(), qty: 1 }) },
+  { name: 'cart-totals', method: 'GET', path: `${API}/guest-carts/{totalsCart}/totals` },
+  { name: 'coupon-validate', method: 'POST', path: `${API}/coupons/validate`, body: { code: 'WELCOME10' } },
 ];
 
 export const ratios: Ratio[] = [
@@ -55,4 +70,5 @@ export const ratios: Ratio[] = [
   { name: 'customers-me', against: 'pk', target: 0.5 },
   { name: 'product', against: 'pk', target: 0.5 },
   { name: 'product-list', against: 'pk', target: 0.25 },
+  { name: 'add-to-cart', against: 'pk', target: 0.15 },
 ];

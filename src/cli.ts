@@ -3,6 +3,7 @@
  * (DATABASE_URL, or DATA_DIR for the embedded database), applies migrations and install data, runs one
  * command against the database and exits: 0 on success, 1 on bad input or a refused change.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -21,6 +22,8 @@ import { StoreRegistry } from './modules/stores/registry.js';
 import { deleteConfig, setConfig } from './modules/stores/service.js';
 import * as auth from './modules/auth/accounts.js';
 import { DEMO_CUSTOMER } from './modules/customers/service.js';
+import { importTableRates } from './modules/shipping/tablerates.js';
+import { CONDITION_NAMES, isConditionName } from './modules/shipping/service.js';
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
 
@@ -297,6 +300,26 @@ const commands: Record<string, Command> = {
       });
       process.stderr.write('\n');
       out(`Added ${count} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    },
+  },
+  'tablerates:import': {
+    usage: 'tablerates:import --website <id> --condition <package_weight|package_value|package_qty> <file>',
+    summary: "replace a website's table rates for one condition with a CSV file (Country, Region/State, Zip/Postal Code, condition, Shipping Price)",
+    options: { website: { type: 'string' }, condition: { type: 'string' } },
+    positionals: 1,
+    async run(env, opts, [file]) {
+      const website = required(opts, 'website');
+      if (!/^\d+$/.test(website) || !env.registry.website(Number(website))) throw new UsageError(`Unknown website: ${website}`);
+      const condition = required(opts, 'condition');
+      if (!isConditionName(condition)) throw new UsageError(`--condition is one of ${CONDITION_NAMES.join(', ')}`);
+      let csv: string;
+      try {
+        csv = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
+      }
+      const { imported } = await importTableRates(env.ctx(), Number(website), condition, csv);
+      out(`Imported ${imported} table rates for website ${website} (${condition}).`);
     },
   },
   'demo:seed': {

@@ -16,7 +16,7 @@ export function dec(v: Decimal.Value): Decimal {
 
 /** Rounds to the currency's minor unit. */
 export function roundMoney(v: Decimal.Value, places = 2): Decimal {
-  return new Money(v).toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  return (v instanceof Money ? v : new Money(v)).toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
 }
 
 /** A JSON number for the wire. */

@@ -16,33 +16,68 @@ const versionStatement = statement<{ version: string }>(
   () => sql`SELECT version::text AS version FROM read_cache_versions WHERE name = ${sql.placeholder('name')}::text`,
 );
 
+/** The current version of a named cache (one primary-key lookup); read once and pass to `at` / `atMany`. */
+export async function readVersion(db: Db, name: string): Promise<bigint> {
+  const [row] = await versionStatement.run(db, { name });
+  return BigInt(row?.version ?? '0');
+}
+
 export class ReadCache<V> {
   private version = -1n;
   private readonly entries = new Map<string, V>();
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     private readonly maxEntries = 10_000,
   ) {}
 
   /** The cached answer for `key`, or `load()`'s (kept when no newer version was seen meanwhile). */
   async get(db: Db, key: string, load: () => Promise<V>): Promise<V> {
-    const [row] = await versionStatement.run(db, { name: this.name });
-    const seen = BigInt(row?.version ?? '0');
+    return this.at(await readVersion(db, this.name), key, load);
+  }
+
+  /** Whether entries may be read and kept at version `seen` (dropping older entries when it moved on). */
+  private usable(seen: bigint): boolean {
     if (seen > this.version) {
       this.entries.clear();
       this.version = seen;
-    } else if (seen < this.version) {
-      // a request that read the version before a newer one arrived: answer it, keep nothing
-      return load();
     }
+    // a request that read the version before a newer one arrived: answer it, keep nothing
+    return seen === this.version;
+  }
+
+  private keep(key: string, value: V): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, value);
+  }
+
+  /** As `get`, with the version the caller read (several caches of one name share one read per request). */
+  async at(seen: bigint, key: string, load: () => Promise<V>): Promise<V> {
+    if (!this.usable(seen)) return load();
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
     const value = await load();
-    if (this.version === seen) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(key, value);
-    }
+    if (this.version === seen) this.keep(key, value);
     return value;
+  }
+
+  /** Many keys at once: the missing ones are loaded together by `load`, which answers for those it found. */
+  async atMany(seen: bigint, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const out = new Map<string, V>();
+    const usable = this.usable(seen);
+    const missing: string[] = [];
+    for (const k of keys) {
+      const hit = usable ? this.entries.get(k) : undefined;
+      if (hit !== undefined) out.set(k, hit);
+      else missing.push(k);
+    }
+    if (!missing.length) return out;
+    const loaded = await load(missing);
+    const keepThem = usable && this.version === seen;
+    for (const [k, v] of loaded) {
+      out.set(k, v);
+      if (keepThem) this.keep(k, v);
+    }
+    return out;
   }
 }

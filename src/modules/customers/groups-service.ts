@@ -11,7 +11,7 @@ import type { Page } from '../../platform/pagination.js';
 import { getTaxClass, taxClassNames } from '../tax/service.js';
 import { moveCustomersToGroup } from './group-membership.js';
 import type { CustomerGroupCreateInput, CustomerGroupDto, CustomerGroupUpdateInput } from './groups-schemas.js';
-import { customerGroups } from './tables.js';
+import { customerGroups, customers } from './tables.js';
 
 export const NOT_LOGGED_IN_GROUP = 0;
 const DEFAULT_GROUP_PATH = 'customer/create_account/default_group';
@@ -184,4 +184,22 @@ export async function deleteCustomerGroup(ctx: Ctx, id: number): Promise<{ moved
     }
     throw err;
   }
+}
+
+/**
+ * What prices a cart for a customer (or a guest, customerId null): the customer's group (group 0 for guests)
+ * and that group's tax class. One query.
+ */
+export async function pricingGroup(ctx: Ctx, who: { customerId: number | null; groupId?: number }): Promise<{ groupId: number; taxClassId: number }> {
+  if (who.customerId !== null) {
+    const [row] = await ctx.db
+      .select({ groupId: customerGroups.id, taxClassId: customerGroups.taxClassId })
+      .from(customers)
+      .innerJoin(customerGroups, eq(customerGroups.id, customers.groupId))
+      .where(eq(customers.id, who.customerId));
+    if (row) return row;
+  }
+  const groupId = who.groupId ?? NOT_LOGGED_IN_GROUP;
+  const [g] = await ctx.db.select({ taxClassId: customerGroups.taxClassId }).from(customerGroups).where(eq(customerGroups.id, groupId));
+  return { groupId, taxClassId: g?.taxClassId ?? DEFAULT_TAX_CLASS };
 }

@@ -620,6 +620,11 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
     ctx,
     lines.map((l) => l?.productId),
   );
+  return availabilityFrom(stock, lines);
+}
+
+/** checkAvailability with stock rows the caller read already (stockOf): no query. */
+export function availabilityFrom(stock: Map<number, StockRow>, lines: StockLine[]): LineAvailability[] {
   const totals = new Map<number, number>();
   for (const l of lines) {
     if (Number.isInteger(l?.qty) && l.qty > 0) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.qty);

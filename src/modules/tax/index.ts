@@ -1,7 +1,13 @@
 import type { AppModule } from '../../platform/module.js';
-import { install } from './service.js';
+import { taxGraphql } from './graphql.js';
+import { routes } from './rest.js';
+import { install, seedDemo } from './service.js';
 
 export const taxModule: AppModule = {
   name: 'tax',
-  install: { version: 1, run: install },
+  routes,
+  graphql: taxGraphql,
+  /** 1: classes; 2: the US rates and the retail rule (idempotent, so databases at version 1 run it again) */
+  install: { version: 2, run: install },
+  demo: seedDemo,
 };

@@ -1,0 +1,440 @@
+/**
+ * A cart as the shopper sees it: its items priced from the catalog as it is now (special and tier prices,
+ * option prices, the customer group), the coupon and gift cards that still apply, the shipping rates for its
+ * address, tax for its destination, the payment methods its total allows, and every total in the base and the
+ * cart's currency. The amounts come from the totals pipeline (totals.ts); this file gathers its inputs with a
+ * fixed number of queries whatever the number of items.
+ */
+import type { Ctx } from '../../platform/context.js';
+import { ReadCache, readVersion } from '../../platform/read-cache.js';
+import { dec, roundMoney, toWire, type Decimal } from '../../platform/money.js';
+import { compact, wireDateTime } from '../../platform/format.js';
+import { productsForSale, unitPriceFor, type SaleProduct } from '../catalog/sale.js';
+import { couponForCart, type CartRule } from '../coupons/service.js';
+import { pricingGroup } from '../customers/groups-service.js';
+import { giftcardsByCodes } from '../giftcards/service.js';
+import { checkAvailability, type LineAvailability, type StockLine } from '../inventory/service.js';
+import { availablePaymentMethods, paymentTitle } from '../payment/service.js';
+import { shippingRates, type ShippingRate } from '../shipping/service.js';
+import { resolveTaxRates, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
+import { stockParts } from './items.js';
+import type { CartDto } from './schemas.js';
+import type { CartAddress, carts, cartItems } from './tables.js';
+import { computeTotals, type Totals, type TotalsLine } from './totals.js';
+
+export type CartRow = typeof carts.$inferSelect;
+export type CartItemRow = typeof cartItems.$inferSelect;
+
+const ZERO = dec(0);
+const HUNDRED = dec(100);
+
+/** The request context in the cart's own store view and currency: a cart is priced where it was made. */
+export function cartContext(ctx: Ctx, cart: Pick<CartRow, 'storeId' | 'currency'>): Ctx {
+  const registry = ctx.app.settings;
+  const store = registry.store(cart.storeId) ?? registry.defaultStore;
+  let sctx;
+  try {
+    sctx = registry.resolveStore(store.code, cart.currency);
+  } catch {
+    sctx = registry.resolveStore(store.code, undefined);
+  }
+  if (sctx.storeId === ctx.store.storeId && sctx.currency === ctx.store.currency) return ctx;
+  return { ...ctx, store: { ...sctx, explicit: true } };
+}
+
+/** One priced line with what the DTO and the order need besides the amounts. */
+export interface PricedItem {
+  row: CartItemRow;
+  product: SaleProduct;
+  child?: SaleProduct;
+  sku: string;
+  name: string;
+  basePrice: Decimal;
+  taxClassId: number;
+  isVirtual: boolean;
+  weight: Decimal;
+  options: { label: string; value: string }[];
+  inStock: boolean;
+}
+
+export interface PricedCart {
+  cart: CartRow;
+  items: PricedItem[];
+  /** in the cart's currency */
+  totals: Totals;
+  base: Totals;
+  rate: Decimal;
+  isVirtual: boolean;
+  rule: CartRule | null;
+  shippingRates: ShippingRate[];
+  selectedRate: ShippingRate | null;
+  paymentMethods: ReturnType<typeof availablePaymentMethods>;
+  groupId: number;
+}
+
+function optionPrice(price: Decimal | null, priceType: string, of: Decimal): Decimal {
+  if (price === null) return ZERO;
+  return priceType === 'percent' ? of.mul(price).div(HUNDRED) : price;
+}
+
+/** Unit price (base currency, before tax handling), display options, weight and virtual flag of one line. */
+function priceLine(
+  row: CartItemRow,
+  products: Map<number, SaleProduct>,
+  who: { customerGroupId: number; websiteId: number },
+): Omit<PricedItem, 'inStock'> | undefined {
+  const p = products.get(row.productId);
+  if (!p) return undefined;
+  const qty = dec(row.qty);
+  const br = row.buyRequest ?? {};
+  const options: { label: string; value: string }[] = [];
+  let base: Decimal;
+  let weight = p.weight ?? ZERO;
+  let isVirtual = p.type === 'virtual' || p.type === 'downloadable';
+  let child: SaleProduct | undefined;
+  if (p.type === 'configurable') {
+    child = row.childProductId ? products.get(row.childProductId) : undefined;
+    if (!child) return undefined;
+    base = unitPriceFor(child, { ...who, qty }) ?? ZERO;
+    weight = child.weight ?? weight;
+    isVirtual = child.type === 'virtual';
+    for (const a of p.superAttributes) {
+      const v = br.superAttribute?.[String(a.id)];
+      if (v !== undefined) options.push({ label: a.label, value: a.options.get(v) ?? String(v) });
+    }
+  } else if (p.type === 'bundle') {
+    const fixed = p.priceType === 1;
+    const own = unitPriceFor(p, { ...who, qty }) ?? ZERO;
+    base = fixed ? own : ZERO;
+    let bundleWeight = ZERO;
+    let allVirtual = true;
+    for (const o of p.bundleOptions) {
+      const chosen = br.bundleOption?.[String(o.id)] ?? [];
+      const parts: string[] = [];
+      for (const selId of chosen) {
+        const sel = o.selections.find((s) => s.id === selId);
+        const sp = sel && products.get(sel.productId);
+        if (!sel || !sp) continue;
+        const selQty = br.bundleOptionQty?.[String(o.id)] !== undefined ? dec(br.bundleOptionQty[String(o.id)]) : sel.qty;
+        const each = fixed ? optionPrice(sel.price, sel.priceType, own) : (unitPriceFor(sp, { ...who, qty: selQty.mul(qty) }) ?? ZERO);
+        base = base.add(each.mul(selQty));
+        bundleWeight = bundleWeight.add((sp.weight ?? ZERO).mul(selQty));
+        if (sp.type !== 'virtual') allVirtual = false;
+        parts.push(`${selQty.toString()} x ${sp.name}`);
+      }
+      if (parts.length) options.push({ label: o.title, value: parts.join(', ') });
+    }
+    if (p.weightType !== 1) weight = bundleWeight;
+    isVirtual = allVirtual && chosenCount(br) > 0;
+  } else {
+    base = unitPriceFor(p, { ...who, qty }) ?? ZERO;
+  }
+  if (p.type === 'downloadable') {
+    const chosen = p.links.filter((l) => br.links?.includes(l.id));
+    if (p.linksPurchasedSeparately) for (const l of chosen) base = base.add(l.price);
+    if (chosen.length) options.push({ label: p.linksTitle || 'Links', value: chosen.map((l) => l.title).join(', ') });
+  }
+  const priceForPercent = base;
+  for (const o of p.customOptions) {
+    const v = br.options?.[String(o.id)];
+    if (v === undefined) continue;
+    if (o.values.length) {
+      const chosen = (Array.isArray(v) ? v : [v]).map(Number);
+      const titles: string[] = [];
+      for (const id of chosen) {
+        const val = o.values.find((x) => x.id === id);
+        if (!val) continue;
+        base = base.add(optionPrice(val.price, val.priceType, priceForPercent));
+        titles.push(val.title);
+      }
+      options.push({ label: o.title, value: titles.join(', ') });
+    } else {
+      base = base.add(optionPrice(o.price, o.priceType, priceForPercent));
+      const text = String(v);
+      options.push({ label: o.title, value: text.startsWith('file:') ? text.split(':').slice(2).join(':') : text });
+    }
+  }
+  return {
+    row,
+    product: p,
+    child,
+    sku: child?.sku ?? p.sku,
+    name: p.name,
+    basePrice: base,
+    taxClassId: p.taxClassId,
+    isVirtual,
+    weight: isVirtual ? ZERO : weight,
+    options,
+  };
+}
+
+function chosenCount(br: CartItemRow['buyRequest']): number {
+  return Object.values(br.bundleOption ?? {}).reduce((n, list) => n + list.length, 0);
+}
+
+function destinationOf(a: CartAddress | null | undefined): TaxDestination | undefined {
+  return a ? { countryId: a.countryId, regionId: a.regionId ?? null, postcode: a.postcode ?? null } : undefined;
+}
+
+/** What a caller that just read them can hand over, so that pricing does not read them again. */
+export interface Preloaded {
+  /** the catalog version read in this request */
+  version?: bigint;
+  products?: Map<number, SaleProduct>;
+  /** availability of the cart's stock lines, in the order stockLinesOf gives them */
+  availability?: LineAvailability[];
+}
+
+/** Tax rates and guest groups, per process, until the catalog or tax setup changes (the same version). */
+const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000));
+const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<{ groupId: number; taxClassId: number }>('catalog', 1_000));
+
+function cachedRates(ctx: Ctx, version: bigint, dest: TaxDestination, customerClass: number, classes: number[]): Promise<Map<number, ResolvedTax>> {
+  if (!classes.length) return Promise.resolve(new Map());
+  const key = [ctx.store.storeId, dest.countryId, dest.regionId ?? '', dest.postcode ?? '', customerClass, classes.join(',')].join('|');
+  return taxCache(ctx).at(version, key, () => resolveTaxRates(ctx, dest, customerClass, classes));
+}
+
+/** The stock lines of priced lines: every product each takes, for the line's qty. */
+export function stockLinesOf(rows: (Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number })[], products: Map<number, SaleProduct>): StockLine[][] {
+  return rows.map((r) => stockParts(r, products).map((part) => ({ productId: part.productId, qty: Math.ceil(part.per.mul(r.qty).toNumber()) })));
+}
+
+/** Prices a cart. `ctx` must be the cart's context (cartContext). */
+export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pre: Preloaded = {}): Promise<PricedCart> {
+  const storeId = cart.storeId;
+  const websiteId = ctx.store.websiteId;
+  const version = pre.version ?? (await readVersion(ctx.db, 'catalog'));
+  const ids = rows.flatMap((r) => (r.childProductId ? [r.productId, r.childProductId] : [r.productId]));
+  const [products, group, cards] = await Promise.all([
+    pre.products ?? productsForSale(ctx, ids, version),
+    cart.customerId === null
+      ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
+      : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
+    cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([]),
+  ]);
+  const who = { customerGroupId: group.groupId, websiteId };
+  const lines = rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
+
+  // stock: every product a line takes, against the cart's total of it
+  const stockLines = stockLinesOf(lines.map((l) => l.row), products);
+  const flat = stockLines.flat();
+  const availability = pre.availability && pre.availability.length === flat.length ? pre.availability : flat.length ? await checkAvailability(ctx, flat) : [];
+  let at = 0;
+  const items: PricedItem[] = lines.map((l, i) => {
+    const n = stockLines[i].length;
+    const inStock = l.product.sellable && availability.slice(at, at + n).every((a) => a.available);
+    at += n;
+    return { ...l, inStock };
+  });
+
+  const tax = taxConfig(ctx, storeId);
+  const dest =
+    (tax.basedOn === 'billing' ? destinationOf(cart.billingAddress) : tax.basedOn === 'origin' ? tax.originDestination : destinationOf(cart.shippingAddress)) ??
+    tax.defaultDestination;
+  const classes = [...new Set([...items.map((i) => i.taxClassId), tax.shippingTaxClassId].filter((c) => c > 0))];
+  const needOrigin = tax.priceIncludesTax || tax.shippingIncludesTax;
+  const [rates, originRates] = await Promise.all([
+    cachedRates(ctx, version, dest, group.taxClassId, classes),
+    needOrigin ? cachedRates(ctx, version, tax.defaultDestination, group.taxClassId, classes) : Promise.resolve(new Map<number, ResolvedTax>()),
+  ]);
+  const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
+
+  const rule = cart.couponCode
+    ? await couponForCart(ctx, cart.couponCode, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId }).then((r) => (r.ok ? r.rule : null))
+    : null;
+
+  const totalsLines: TotalsLine[] = items.map((i) => ({
+    id: i.row.id,
+    qty: dec(i.row.qty),
+    basePrice: i.basePrice,
+    customPrice: null,
+    taxPercent: pct(rates, i.taxClassId),
+    originPercent: pct(originRates, i.taxClassId),
+  }));
+  const baseRate = dec(1);
+  const rate = ctx.app.settings.rate(ctx.store.baseCurrency, cart.currency) ?? baseRate;
+  const giftcards = cards.map((c) => {
+    const toCard = c.currencyCode === ctx.store.baseCurrency ? baseRate : ctx.app.settings.rate(ctx.store.baseCurrency, c.currencyCode);
+    return { code: c.code, baseBalance: toCard && !toCard.isZero() ? c.balance.div(toCard) : c.balance };
+  });
+  const common = {
+    rule,
+    shippingTaxPercent: pct(rates, tax.shippingTaxClassId),
+    shippingOriginPercent: pct(originRates, tax.shippingTaxClassId),
+    priceIncludesTax: tax.priceIncludesTax,
+    shippingIncludesTax: tax.shippingIncludesTax,
+    applyAfterDiscount: tax.applyAfterDiscount,
+  };
+  // custom prices are in the cart's currency: in base they are converted back
+  const baseLines = totalsLines.map((l, i) => {
+    const custom = items[i].row.customPrice;
+    return custom === null ? l : { ...l, basePrice: dec(custom).div(rate) };
+  });
+  const curLines = totalsLines.map((l, i) => {
+    const custom = items[i].row.customPrice;
+    return custom === null ? l : { ...l, customPrice: dec(custom) };
+  });
+  // 1. without shipping: what the package is worth and whether a rule ships it free
+  const isVirtual = items.length > 0 && items.every((i) => i.isVirtual);
+
+  // 2. shipping rates for the address
+  let available: ShippingRate[] = [];
+  let selectedRate: ShippingRate | null = null;
+  const ship = cart.shippingAddress;
+  if (ship && !isVirtual && items.length) {
+    const preShip = computeTotals({ ...common, lines: baseLines, baseShippingPrice: null, giftcards: [], rate: baseRate }, 'discount');
+    const physical = items.filter((i) => !i.isVirtual);
+    const packageQty = physical.reduce((n, i) => n.add(dec(i.row.qty)), ZERO);
+    const packageWeight = physical.reduce((n, i) => n.add(i.weight.mul(dec(i.row.qty))), ZERO);
+    // table rates by value may count virtual items too (carriers/tablerate/include_virtual_price)
+    const valued = ctx.app.settings.getBool('carriers/tablerate/include_virtual_price', storeId) ? items : physical;
+    const packageValue = valued.reduce((n, i) => n.add(preShip.lines.get(i.row.id)!.rowTotalWithDiscount), ZERO);
+    const packageValueWithoutDiscount = physical.reduce((n, i) => n.add(preShip.lines.get(i.row.id)!.rowTotal), ZERO);
+    available = await shippingRates(ctx, {
+      storeId,
+      websiteId,
+      countryId: ship.countryId,
+      regionId: ship.regionId ?? null,
+      postcode: ship.postcode ?? null,
+      packageValue,
+      packageValueWithoutDiscount,
+      packageWeight,
+      packageQty,
+      freeShipping: preShip.freeShipping > 0,
+    });
+    selectedRate = available.find((r) => r.code === cart.shippingMethod) ?? null;
+  }
+
+  // 3. everything, in base and in the cart's currency
+  const baseShippingPrice = selectedRate ? selectedRate.price : null;
+  const base = computeTotals({ ...common, lines: baseLines, baseShippingPrice, giftcards, rate: baseRate });
+  const totals = rate.eq(1) ? base : computeTotals({ ...common, lines: curLines, baseShippingPrice, giftcards, rate, baseSubtotal: base.subtotal });
+
+  const billingCountry = cart.billingAddress?.countryId ?? cart.shippingAddress?.countryId ?? null;
+  const paymentMethods = items.length ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal }) : [];
+  return { cart, items, totals, base, rate, isVirtual, rule, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId };
+}
+
+function addressDto(a: CartAddress | null, type: 'billing' | 'shipping') {
+  if (!a) return undefined;
+  return compact({
+    firstname: a.firstName,
+    lastname: a.lastName,
+    company: a.company ?? null,
+    street: a.street,
+    city: a.city,
+    region: a.region ?? null,
+    regionId: a.regionId ?? null,
+    postcode: a.postcode,
+    countryId: a.countryId,
+    telephone: a.telephone,
+    email: a.email ?? null,
+    addressType: type,
+    customerAddressId: a.customerAddressId ?? null,
+  });
+}
+
+export function rateDto(r: ShippingRate, rate: Decimal) {
+  return {
+    code: r.code,
+    title: r.title,
+    carrierCode: r.carrierCode,
+    methodCode: r.methodCode,
+    carrierTitle: r.carrierTitle,
+    methodTitle: r.methodTitle,
+    price: toWire(roundMoney(r.price.mul(rate))),
+  };
+}
+
+const money = (d: Decimal) => toWire(d);
+
+export function pricesDto(p: PricedCart): CartDto['prices'] {
+  const t = p.totals;
+  const b = p.base;
+  return {
+    subtotal: money(t.subtotal),
+    subtotalInclTax: money(t.subtotalInclTax),
+    subtotalWithDiscount: money(t.subtotalWithDiscount),
+    discountAmount: money(t.discountAmount),
+    shippingAmount: money(t.shippingAmount),
+    shippingAmountInclTax: money(t.shippingAmountInclTax),
+    taxAmount: money(t.taxAmount),
+    shippingTaxAmount: money(t.shippingTaxAmount),
+    grandTotal: money(t.grandTotal),
+    baseGrandTotal: money(b.grandTotal),
+    baseSubtotal: money(b.subtotal),
+    baseTaxAmount: money(b.taxAmount),
+    baseShippingAmount: money(b.shippingAmount),
+    baseDiscountAmount: money(b.discountAmount),
+    giftcardAmount: money(t.giftcardAmount),
+    baseGiftcardAmount: money(b.giftcardAmount),
+  };
+}
+
+export function cartDto(ctx: Ctx, p: PricedCart, opts: { recreated?: boolean } = {}): CartDto {
+  const { cart, totals } = p;
+  const items = p.items.map((i) => {
+    const t = totals.lines.get(i.row.id)!;
+    return compact({
+      id: i.row.id,
+      sku: i.sku,
+      name: i.name,
+      qty: Number(i.row.qty),
+      price: money(t.price),
+      priceInclTax: money(t.priceInclTax),
+      rowTotal: money(t.rowTotal),
+      rowTotalInclTax: money(t.rowTotalInclTax),
+      rowTotalWithDiscount: money(t.rowTotalWithDiscount),
+      discountAmount: t.discountAmount.gt(0) ? money(t.discountAmount) : null,
+      discountPercent: t.discountPercent ? money(t.discountPercent) : null,
+      taxAmount: money(t.taxAmount),
+      taxPercent: money(t.taxPercent),
+      productId: i.product.id,
+      productType: i.product.type,
+      thumbnailUrl: (i.child?.thumbnailUrl ?? i.product.thumbnailUrl) || null,
+      options: i.options,
+      stockStatus: i.inStock ? 'in_stock' : 'out_of_stock',
+      giftMessage: i.row.giftMessage ?? null,
+    });
+  });
+  const selected = p.selectedRate;
+  const payment = cart.paymentMethod && p.paymentMethods.find((m) => m.code === cart.paymentMethod);
+  return compact({
+    id: cart.id,
+    maskedId: cart.maskedId,
+    customerId: cart.customerId,
+    customerEmail: cart.customerEmail,
+    customerNote: cart.customerNote,
+    reservedOrderId: cart.reservedOrderId,
+    storeId: cart.storeId,
+    isActive: cart.isActive,
+    cartRecreated: opts.recreated ?? false,
+    items,
+    prices: pricesDto(p),
+    billingAddress: addressDto(cart.billingAddress, 'billing') ?? null,
+    shippingAddress: addressDto(cart.shippingAddress, 'shipping') ?? null,
+    isVirtual: p.isVirtual,
+    availableShippingMethods: p.shippingRates.map((r) => rateDto(r, p.rate)),
+    selectedShippingMethod: selected
+      ? {
+          carrierCode: selected.carrierCode,
+          methodCode: selected.methodCode,
+          carrierTitle: selected.carrierTitle,
+          methodTitle: selected.methodTitle,
+          price: toWire(totals.shippingAmount),
+        }
+      : null,
+    availablePaymentMethods: p.paymentMethods,
+    selectedPaymentMethod: payment ? { code: payment.code, title: payment.title ?? paymentTitle(ctx, payment.code, cart.storeId) } : null,
+    appliedCoupon: p.rule && totals.discountApplied ? { code: p.rule.code, discountAmount: money(totals.discountAmount) } : null,
+    appliedGiftcards: totals.giftcards.map((g) => ({ code: g.code, balance: money(g.balance), appliedAmount: money(g.appliedAmount) })),
+    giftMessage: cart.giftMessage ?? null,
+    currency: cart.currency,
+    baseCurrency: ctx.store.baseCurrency,
+    itemsCount: items.length,
+    itemsQty: p.items.reduce((n, i) => n + Number(i.row.qty), 0),
+    createdAt: wireDateTime(cart.createdAt)!,
+    updatedAt: wireDateTime(cart.updatedAt)!,
+  }) as CartDto;
+}

@@ -1,0 +1,74 @@
+import { Type, type Static } from 'typebox';
+
+const INT_MAX = 2147483647;
+
+/** A text field a client may also send as null (read as "not sent"). */
+const OptText = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], { description }));
+
+export const GiftcardHistoryEntry = Type.Object({
+  action: Type.String({ description: 'created, used, refunded, adjusted or expired' }),
+  amount: Type.Number({ description: 'signed change of the balance' }),
+  balanceBefore: Type.Number(),
+  balanceAfter: Type.Number(),
+  orderId: Type.Optional(Type.Integer()),
+  comment: Type.Optional(Type.String()),
+  createdAt: Type.String({ description: 'YYYY-MM-DD HH:MM:SS (UTC)' }),
+});
+
+export const Giftcard = Type.Object({
+  id: Type.Integer(),
+  code: Type.String(),
+  balance: Type.Number(),
+  initialBalance: Type.Number(),
+  status: Type.String({ description: 'active, used, expired or disabled (expired once expiresAt has passed)' }),
+  expiresAt: Type.Optional(Type.String({ description: 'YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires' })),
+  currencyCode: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  purchaseOrderId: Type.Optional(Type.Integer()),
+  purchaseOrderItemId: Type.Optional(Type.Integer()),
+  emailScheduledAt: Type.Optional(Type.String()),
+  emailSentAt: Type.Optional(Type.String()),
+  recipientName: Type.Optional(Type.String()),
+  recipientEmail: Type.Optional(Type.String()),
+  senderName: Type.Optional(Type.String()),
+  senderEmail: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  websiteIds: Type.Array(Type.Integer()),
+  history: Type.Array(GiftcardHistoryEntry, { description: 'newest first' }),
+});
+
+export const GiftcardCreate = Type.Object(
+  {
+    initialBalance: Type.Optional(Type.Number({ description: 'greater than 0, at most 10000; `balance` is accepted instead' })),
+    balance: Type.Optional(Type.Number({ description: 'alias of initialBalance' })),
+    code: OptText('4 to 64 characters of A-Z, 0-9 and -, stored upper-case; generated (GC-XXXX-XXXX-XXXX-XXXX) when omitted'),
+    currencyCode: OptText("an allowed currency of the card's websites; default the base currency of the first website"),
+    websiteIds: Type.Optional(Type.Array(Type.Integer(), { description: "websites the card is valid in; default the current store's website" })),
+    websiteId: Type.Optional(Type.Integer({ description: 'write-only alias: one website' })),
+    status: OptText('active (default) or disabled'),
+    expiresAt: OptText(
+      'YYYY-MM-DD (valid through that day, UTC) or YYYY-MM-DD HH:MM:SS (UTC), in the future; default now + giftcard/general/lifetime_days; "" or null: never expires',
+    ),
+    recipientName: OptText('at most 255 characters'),
+    recipientEmail: OptText('a gift card mail is sent to this address'),
+    senderName: OptText('at most 255 characters'),
+    senderEmail: OptText('an email address'),
+    message: OptText('at most 1000 characters'),
+  },
+  { additionalProperties: false },
+);
+
+export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
+
+export type GiftcardDto = Static<typeof Giftcard>;
+export type GiftcardHistoryDto = Static<typeof GiftcardHistoryEntry>;
+export type GiftcardCreateInput = Static<typeof GiftcardCreate>;
+
+export interface GiftcardBalanceDto {
+  code: string;
+  balance: number;
+  currencyCode: string;
+  status: string;
+  expiresAt?: string;
+}
