@@ -82,7 +82,7 @@ interface Loaded {
 }
 
 /** The cart a request names with its items and the catalog version, when the caller may use it. */
-async function loadCart(ctx: Ctx, ref: CartRef): Promise<Loaded | undefined> {
+async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
   let row: LoadedRow | undefined;
   if (ref.kind === 'guest') {
     if (!MASKED.test(ref.maskedId)) return undefined;
@@ -90,7 +90,7 @@ async function loadCart(ctx: Ctx, ref: CartRef): Promise<Loaded | undefined> {
   } else {
     [row] = await cartStatements.id.run(ctx.db, { id: ref.id });
   }
-  if (!row || !mayUse(ctx, ref, row)) return undefined;
+  if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
   const { items, catalogVersion, ...cart } = row;
   return { cart, items: items.map((i) => ({ ...i, createdAt: new Date(i.createdAt) })), version: BigInt(catalogVersion ?? '0') };
 }
@@ -120,7 +120,7 @@ function requireActive(cart: CartRow): void {
 
 /** Locks a cart already checked for access, for the rest of the transaction. */
 async function lockCart(ctx: Ctx, id: number): Promise<CartRow> {
-  const [row] = await ctx.db.select().from(carts).where(eq(carts.id, id)).for('update');
+  const [row] = await cartStatements.idLocked.run(ctx.db, { id });
   if (!row || !row.isActive) throw cartNotFound();
   return row;
 }
@@ -144,10 +144,12 @@ export async function pricedCart(ctx: Ctx, ref: CartRef): Promise<{ ctx: Ctx; pr
   return { ctx: cctx, priced: await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version }) };
 }
 
+/** The cart (already checked for access) after a change, priced: one statement reads it, its items and the catalog version. */
 async function view(ctx: Ctx, cartId: number, opts: { recreated?: boolean } = {}): Promise<CartDto> {
-  const [cart] = await ctx.db.select().from(carts).where(eq(carts.id, cartId));
-  const cctx = cartContext(ctx, cart);
-  return cartDto(cctx, await priceCart(cctx, cart, await itemsOf(ctx, cart.id)), opts);
+  const loaded = await loadCart(ctx, { kind: 'customer', id: cartId }, true);
+  if (!loaded) throw cartNotFound();
+  const cctx = cartContext(ctx, loaded.cart);
+  return cartDto(cctx, await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version }), opts);
 }
 
 export async function getCart(ctx: Ctx, ref: CartRef): Promise<CartDto> {
