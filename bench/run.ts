@@ -10,6 +10,9 @@
  *   BENCH_CONNECTIONS  concurrent connections (default 50)
  *   BENCH_WARMUP       seconds of unmeasured load before each scenario (default 2; 0 for none)
  *   BENCH_PRODUCTS     products generated into the catalog before the server starts (default 10000)
+ *   BENCH_ONLY         comma-separated scenario names to run (the routes their ratios compare with are added)
+ *   BENCH_ALONE        with BENCH_ONLY: leave out the routes the ratios compare with (for profiling one route)
+ *   BENCH_PROFILE      a directory: the server runs with --cpu-prof and writes its profile there on exit
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -20,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, GUEST_CARTS, ratios, scenarios, TOTALS_CART_ITEMS, type Scenario } from './scenarios.js';
+import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, GUEST_CARTS, ORDER_CARTS, ORDER_SKUS, ratios, scenarios, TOTALS_CART_ITEMS, type Scenario } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,6 +39,18 @@ const duration = numberEnv('BENCH_DURATION', 10, 1);
 const connections = Math.floor(numberEnv('BENCH_CONNECTIONS', 50, 1));
 const warmup = numberEnv('BENCH_WARMUP', 2, 0);
 const productCount = Math.floor(numberEnv('BENCH_PRODUCTS', GENERATED_PRODUCTS, 1));
+const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
+
+/** The scenarios BENCH_ONLY names, with those their ratios are measured against; all without it. */
+function selectedScenarios(): Scenario[] {
+  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!only.length) return scenarios;
+  const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')}`);
+  const wanted = new Set(only);
+  if (!process.env.BENCH_ALONE) for (const r of ratios) if (wanted.has(r.name)) wanted.add(r.against);
+  return scenarios.filter((s) => wanted.has(s.name));
+}
 
 interface Row {
   name: string;
@@ -137,7 +152,8 @@ async function generateCatalog(dbEnv: Record<string, string>): Promise<void> {
 
 function startServer(port: number, dbEnv: Record<string, string>): Server {
   const env = serverEnv(port, dbEnv);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString('utf8'));
@@ -193,10 +209,21 @@ interface RunContext {
   productId: number;
   guestCarts: string[];
   totalsCart: string;
+  /** ready-to-place guest carts, each placed once (see nextOrderCart) */
+  orderCarts: string[];
 }
 
-async function postJson(base: string, path: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
-  const r = await fetch(`${base}/api/rest/v2${path}`, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+let orderCartsUsed = 0;
+/** The next guest cart not yet placed: an order can be placed from a cart only once. */
+function nextOrderCart(run: RunContext): string {
+  if (orderCartsUsed >= run.orderCarts.length) throw new Error(`all ${run.orderCarts.length} prepared order carts are used: raise ORDER_CARTS`);
+  return run.orderCarts[orderCartsUsed++];
+}
+
+async function postJson(base: string, path: string, body: unknown, method = 'POST', token?: string): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(`${base}/api/rest/v2${path}`, { method, headers, body: JSON.stringify(body) });
   const reply = (await r.json()) as Record<string, unknown>;
   if (!r.ok) throw new Error(`${method} ${path} failed: ${r.status} ${JSON.stringify(reply)}`);
   return reply;
@@ -220,19 +247,41 @@ async function prepareCarts(base: string): Promise<{ guestCarts: string[]; total
   return { guestCarts, totalsCart };
 }
 
+/** Guest carts holding one item and an address, for the place-order scenario (stock raised so none runs out). */
+async function prepareOrderCarts(base: string, adminToken: string): Promise<string[]> {
+  for (const sku of ORDER_SKUS) await postJson(base, '/inventory', { sku, qty: 99_999_999, isInStock: true }, 'PUT', adminToken);
+  const address = { firstName: 'Bench', lastName: 'Order', street: ['1 Main St'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'TX', telephone: '555-0100' };
+  const out: string[] = [];
+  for (let i = 0; i < ORDER_CARTS; i += 50) {
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, ORDER_CARTS - i) }, async (_, j) => {
+          const m = String((await postJson(base, '/guest-carts', {})).maskedId);
+          await postJson(base, `/guest-carts/${m}/items`, { sku: ORDER_SKUS[(i + j) % ORDER_SKUS.length], qty: 1 });
+          await postJson(base, `/guest-carts/${m}/shipping-address`, address, 'PUT');
+          return m;
+        }),
+      )),
+    );
+  }
+  return out;
+}
+
 async function runContext(base: string): Promise<RunContext> {
   const tokens = { customer: await tokenFor(base, DEMO_CUSTOMER), admin: await tokenFor(base, DEMO_API_USER) };
   const r = await fetch(`${base}/api/rest/v2/products?sku=${DETAIL_SKU}`, { headers: { accept: 'application/json' } });
   const [product] = (await r.json()) as { id: number }[];
   if (!product) throw new Error(`the demo product ${DETAIL_SKU} is not in the catalog`);
-  return { tokens, productId: product.id, ...(await prepareCarts(base)) };
+  const orderCarts = scenariosToRun.some((s) => s.path.includes('{orderCart}')) ? await prepareOrderCarts(base, tokens.admin) : [];
+  return { tokens, productId: product.id, ...(await prepareCarts(base)), orderCarts };
 }
 
 function pathOf(s: Scenario, run: RunContext): string {
   return s.path
     .replace('{productId}', String(run.productId))
     .replace('{guestCart}', () => run.guestCarts[Math.floor(Math.random() * run.guestCarts.length)])
-    .replace('{totalsCart}', run.totalsCart);
+    .replace('{totalsCart}', run.totalsCart)
+    .replace('{orderCart}', () => nextOrderCart(run));
 }
 
 function requestOptions(s: Scenario, run: RunContext) {
@@ -252,7 +301,7 @@ async function measure(base: string, s: Scenario, run: RunContext, seconds: numb
     method,
     headers,
     // a body (and path) per request, so that scenarios with a body function or a per-request cart spread their writes
-    requests: body || s.path.includes('{guestCart}') ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }] : undefined,
+    requests: body || /\{(guestCart|orderCart)\}/.test(s.path) ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }] : undefined,
   });
   await settle(base, s, run);
   return result;
@@ -299,6 +348,8 @@ function printRatios(rows: Row[]): boolean {
   return allMet;
 }
 
+const scenariosToRun = selectedScenarios();
+
 async function main(): Promise<number> {
   const database = process.env.DATABASE_URL ? await postgresDatabase(process.env.DATABASE_URL) : pgliteDatabase();
   let server: Server | undefined;
@@ -321,7 +372,7 @@ async function main(): Promise<number> {
     console.log('');
 
     const rows: Row[] = [];
-    for (const s of scenarios) {
+    for (const s of scenariosToRun) {
       if (warmup > 0) await measure(base, s, run, warmup);
       const r = await measure(base, s, run, duration);
       rows.push({

@@ -18,9 +18,13 @@ export interface Scenario {
 /**
  * Placeholders in a path, filled by bench/run.ts: `{productId}` the demo tee; `{guestCart}` one of
  * GUEST_CARTS guest carts made before the timed loop, a different one for each request; `{totalsCart}` a
- * guest cart with TOTALS_CART_ITEMS lines, a shipping address and a shipping method.
+ * guest cart with TOTALS_CART_ITEMS lines, a shipping address and a shipping method; `{orderCart}` one of
+ * ORDER_CARTS guest carts holding one of ORDER_SKUS and an address, made before the timed loop, each placed once.
  */
 export const GUEST_CARTS = 1000;
+export const ORDER_CARTS = 6000;
+/** what the place-order scenario buys, one product per cart in turn (their stock is raised first) */
+export const ORDER_SKUS = Array.from({ length: 20 }, (_, i) => `GEN-${String(501 + i).padStart(6, '0')}`);
 export const TOTALS_CART_ITEMS = 10;
 
 export interface Ratio {
@@ -63,6 +67,13 @@ export const scenarios: Scenario[] = [
   { name: 'add-to-cart', method: 'POST', path: `${API}/guest-carts/{guestCart}/items`, body: () => ({ sku: cartSku(), qty: 1 }) },
   { name: 'cart-totals', method: 'GET', path: `${API}/guest-carts/{totalsCart}/totals` },
   { name: 'coupon-validate', method: 'POST', path: `${API}/coupons/validate`, body: { code: 'WELCOME10' } },
+  {
+    name: 'place-order',
+    method: 'POST',
+    path: `${API}/guest-carts/{orderCart}/place-order`,
+    body: { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'bench@example.com' },
+  },
+  { name: 'orders-list', method: 'GET', path: `${API}/orders?page=1`, auth: 'admin' },
 ];
 
 export const ratios: Ratio[] = [

@@ -99,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     limiter,
     tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer ?? `${publicUrl}/`, ttlSeconds: config.jwtTtlSeconds }),
     nudgeOutbox: () => mail.nudge(),
+    outsideTx: (ctx) => database.sideDb ?? ctx.db,
   };
   const systemCtx = (): Ctx => ({
     db,
@@ -172,6 +173,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     },
     { prefix: API_PREFIX },
   );
+  for (const m of modules) m.rootRoutes?.(app);
   await installGraphql(app, modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : [])));
 
   app.get(

@@ -403,6 +403,7 @@ async function openEnv(config: AppConfig): Promise<{ env: Env; close(): Promise<
       limiter,
       tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer ?? `${publicUrl}/`, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
+      outsideTx: (c: Ctx) => database.sideDb ?? c.db,
     };
     const log = stderrLogger(config.logLevel);
     const ctx = (): Ctx => ({

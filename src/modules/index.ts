@@ -2,18 +2,30 @@
 import type { AppModule } from '../platform/module.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
+import { blogModule } from './blog/index.js';
 import { cartsModule } from './carts/index.js';
+import { checkoutModule } from './checkout/index.js';
+import { cmsModule } from './cms/index.js';
+import { contactModule } from './contact/index.js';
 import { couponsModule } from './coupons/index.js';
+import { creditMemosModule } from './credit-memos/index.js';
 import { customersModule } from './customers/index.js';
 import { directoryModule } from './directory/index.js';
 import { giftcardsModule } from './giftcards/index.js';
 import { inventoryModule } from './inventory/index.js';
+import { invoicesModule } from './invoices/index.js';
+import { mediaModule } from './media/index.js';
+import { newsletterModule } from './newsletter/index.js';
+import { ordersModule } from './orders/index.js';
 import { paymentModule } from './payment/index.js';
 import { reviewsModule } from './reviews/index.js';
+import { revocationModule } from './revocation/index.js';
+import { shipmentsModule } from './shipments/index.js';
 import { shippingModule } from './shipping/index.js';
 import { storesModule } from './stores/index.js';
 import { taxModule } from './tax/index.js';
 import { urlResolverModule } from './url-resolver/index.js';
+import { wishlistModule } from './wishlist/index.js';
 
 export const modules: AppModule[] = [
   storesModule,
@@ -30,4 +42,16 @@ export const modules: AppModule[] = [
   couponsModule,
   giftcardsModule,
   cartsModule,
+  ordersModule,
+  invoicesModule,
+  shipmentsModule,
+  creditMemosModule,
+  checkoutModule,
+  cmsModule,
+  newsletterModule,
+  blogModule,
+  contactModule,
+  wishlistModule,
+  mediaModule,
+  revocationModule,
 ];

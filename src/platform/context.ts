@@ -45,6 +45,11 @@ export interface AppServices {
   tokens: TokenService;
   /** Wakes the mail sender after a commit that queued mail. */
   nudgeOutbox(): void;
+  /**
+   * Runs a short statement outside the caller's transaction, so that the rows it locks are free again at once
+   * (document numbers). On the embedded database, which has one connection, it runs on `ctx.db` instead.
+   */
+  outsideTx(ctx: Ctx): Db;
 }
 
 export interface Ctx {
@@ -102,4 +107,17 @@ export function adminWebsiteScope(ctx: Ctx): number[] | undefined {
 
 export function customerIdOf(actor: Actor): number | undefined {
   return actor.kind === 'customer' ? actor.customerId : undefined;
+}
+
+type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+
+/**
+ * Runs independent reads together, or one after another inside a transaction, whose single connection takes
+ * one statement at a time. Each element is a function starting one read.
+ */
+export async function together<T extends readonly (() => unknown)[]>(ctx: Ctx, reads: T): Promise<Results<{ [K in keyof T]: ReturnType<T[K]> }>> {
+  if (!ctx.tx) return Promise.all(reads.map((r) => r())) as never;
+  const out: unknown[] = [];
+  for (const r of reads) out.push(await r());
+  return out as never;
 }

@@ -22,6 +22,11 @@ export interface Database {
   db: Db;
   /** Statements sent through this database so far (tests assert that a read takes a fixed number of queries). */
   queryCount(): number;
+  /**
+   * PostgreSQL: a separate small pool for short statements that commit on their own, even while the caller
+   * holds a transaction of the main pool (see AppServices.outsideTx). Absent on the embedded database.
+   */
+  sideDb?: Db;
   close(): Promise<void>;
   /** The embedded instance, when there is one (tests dump and load it). */
   pglite?: PGlite;
@@ -60,7 +65,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     const counter = countFor(pool);
     const db = drizzlePg({ client: pool, logger: counter.logger }) as unknown as Db;
-    return { kind: 'postgres', db, queryCount: () => counter.n, close: () => pool.end() };
+    // a second, small pool for single statements that must commit on their own while a transaction of the main
+    // pool waits for them (document numbers): its connections are never held across anything else, so a full
+    // main pool cannot starve it
+    const side = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+    side.on('error', () => undefined);
+    const sideDb = drizzlePg({ client: side, logger: counter.logger }) as unknown as Db;
+    return { kind: 'postgres', db, sideDb, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });

@@ -12,6 +12,8 @@ export interface AppModule {
   name: string;
   /** REST routes, registered under /api/rest/v2 */
   routes?: (app: RestApp) => void;
+  /** routes outside /api/rest/v2 (HTML pages, the SOAP endpoints), registered at the server root */
+  rootRoutes?: (app: FastifyInstance) => void;
   graphql?: GraphqlContribution | GraphqlContribution[];
   /** Install data every database needs (default store, groups); runs once per version. */
   install?: { version: number; run(db: Db): Promise<void> };

@@ -22,6 +22,8 @@ export interface Mail {
   html?: string;
   /** what kind of mail this is, e.g. `customer/password_reset` */
   template: string;
+  /** the store view the mail is about (an order's); default: the request's */
+  storeId?: number;
 }
 
 /** Queues mail on ctx.db: inside withTx it commits or rolls back with the change that caused it. */
@@ -34,7 +36,7 @@ export async function queueMail(ctx: Ctx, mail: Mail): Promise<number> {
       textBody: mail.text,
       htmlBody: mail.html,
       template: mail.template,
-      storeId: ctx.store.storeId,
+      storeId: mail.storeId ?? ctx.store.storeId,
     })
     .returning({ id: mailOutbox.id });
   afterCommit(ctx, () => ctx.app.nudgeOutbox());

@@ -31,8 +31,8 @@ before(async () => {
 });
 after(() => t.close());
 
-/** `/api/rest/v2/orders/:orderId(^\\d+)/items` → `/api/rest/v2/orders/{orderId}/items` */
-const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}');
+/** `/api/rest/v2/orders/:orderId(^\\d+)/items` → `/api/rest/v2/orders/{orderId}/items`; a trailing wildcard → `{*}` */
+const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}').replace(/\/\*$/, '/{*}');
 
 const documented = () =>
   t.apiRoutes.filter((r) => r.method !== 'HEAD' && !(r.schema as { hide?: boolean } | undefined)?.hide);
@@ -95,15 +95,25 @@ describe('OpenAPI document', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('every REST route that takes a body documents a JSON request body schema', () => {
+  test('every REST route that takes a body documents its request body schema (JSON unless it declares other types)', () => {
     const problems: string[] = [];
     for (const r of documented()) {
       if (!r.schema?.body) continue;
       const op = doc.paths[openapiPath(r.url)]?.[r.method.toLowerCase()];
-      const schema = op?.requestBody?.content?.['application/json']?.schema;
-      if (!schema) problems.push(`${r.method} ${r.url}`);
+      const types = (r.schema as { consumes?: string[] }).consumes ?? ['application/json'];
+      for (const type of types) if (!op?.requestBody?.content?.[type]?.schema) problems.push(`${r.method} ${r.url} (${type})`);
     }
     assert.deepEqual(problems, []);
+  });
+
+  test('the media upload documents its multipart/form-data body: a binary file, optional folder and filename', () => {
+    const content = doc.paths[`${API}/media`].post.requestBody?.content ?? {};
+    assert.deepEqual(Object.keys(content), ['multipart/form-data']);
+    const schema = content['multipart/form-data'].schema as { properties: Record<string, { type?: string; format?: string }>; required?: string[] };
+    assert.deepEqual(schema.properties.file, { ...schema.properties.file, type: 'string', format: 'binary' });
+    assert.deepEqual(schema.required, ['file']);
+    assert.equal(schema.properties.folder?.type, 'string');
+    assert.equal(schema.properties.filename?.type, 'string');
   });
 
   test('every path parameter is declared', () => {

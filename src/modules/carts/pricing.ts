@@ -5,7 +5,7 @@
  * cart's currency. The amounts come from the totals pipeline (totals.ts); this file gathers its inputs with a
  * fixed number of queries whatever the number of items.
  */
-import type { Ctx } from '../../platform/context.js';
+import { together, type Ctx } from '../../platform/context.js';
 import { ReadCache, readVersion } from '../../platform/read-cache.js';
 import { dec, roundMoney, toWire, type Decimal } from '../../platform/money.js';
 import { compact, wireDateTime } from '../../platform/format.js';
@@ -70,6 +70,8 @@ export interface PricedCart {
   selectedRate: ShippingRate | null;
   paymentMethods: ReturnType<typeof availablePaymentMethods>;
   groupId: number;
+  /** the catalog data the lines were priced from (products, children, bundle selections) */
+  products: Map<number, SaleProduct>;
 }
 
 function optionPrice(price: Decimal | null, priceType: string, of: Decimal): Decimal {
@@ -206,13 +208,14 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   const websiteId = ctx.store.websiteId;
   const version = pre.version ?? (await readVersion(ctx.db, 'catalog'));
   const ids = rows.flatMap((r) => (r.childProductId ? [r.productId, r.childProductId] : [r.productId]));
-  const [products, group, cards] = await Promise.all([
-    pre.products ?? productsForSale(ctx, ids, version),
-    cart.customerId === null
-      ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
-      : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
-    cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([]),
-  ]);
+  const [products, group, cards] = await together(ctx, [
+    () => pre.products ?? productsForSale(ctx, ids, version),
+    () =>
+      cart.customerId === null
+        ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
+        : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
+    () => (cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([])),
+  ] as const);
   const who = { customerGroupId: group.groupId, websiteId };
   const lines = rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
 
@@ -234,10 +237,10 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
     tax.defaultDestination;
   const classes = [...new Set([...items.map((i) => i.taxClassId), tax.shippingTaxClassId].filter((c) => c > 0))];
   const needOrigin = tax.priceIncludesTax || tax.shippingIncludesTax;
-  const [rates, originRates] = await Promise.all([
-    cachedRates(ctx, version, dest, group.taxClassId, classes),
-    needOrigin ? cachedRates(ctx, version, tax.defaultDestination, group.taxClassId, classes) : Promise.resolve(new Map<number, ResolvedTax>()),
-  ]);
+  const [rates, originRates] = await together(ctx, [
+    () => cachedRates(ctx, version, dest, group.taxClassId, classes),
+    () => (needOrigin ? cachedRates(ctx, version, tax.defaultDestination, group.taxClassId, classes) : Promise.resolve(new Map<number, ResolvedTax>())),
+  ] as const);
   const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
 
   const rule = cart.couponCode
@@ -313,7 +316,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
 
   const billingCountry = cart.billingAddress?.countryId ?? cart.shippingAddress?.countryId ?? null;
   const paymentMethods = items.length ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal }) : [];
-  return { cart, items, totals, base, rate, isVirtual, rule, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId };
+  return { cart, items, totals, base, rate, isVirtual, rule, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId, products };
 }
 
 function addressDto(a: CartAddress | null, type: 'billing' | 'shipping') {

@@ -19,8 +19,8 @@ import { NOT_LOGGED_IN_GROUP, pricingGroup } from '../customers/groups-service.j
 import { getCustomerIdentity } from '../customers/service.js';
 import { resolveAddressLocation } from '../directory/service.js';
 import { limitGiftcardAttempts, usableGiftcard } from '../giftcards/service.js';
-import { availabilityFrom, stockOf, type StockRow } from '../inventory/service.js';
-import { productsForSale, type SaleProduct } from '../catalog/sale.js';
+import { availabilityFrom, stockFromJson, stockJsonOf, stockOf, type StockRow } from '../inventory/service.js';
+import { productIdHint, productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartQty, canonicalRequest, MAX_LINE_QTY, resolveAddRequest, type NewLine } from './items.js';
 import { cartContext, cartDto, priceCart, stockLinesOf, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
@@ -36,8 +36,8 @@ declareDefaults({
 
 export type CartRef = { kind: 'guest'; maskedId: string } | { kind: 'customer'; id: number };
 
-const MASKED = /^[a-f0-9]{32}$/i;
-const cartNotFound = () => notFound('Cart not found', { reason: 'CART_NOT_FOUND' });
+export const MASKED = /^[a-f0-9]{32}$/i;
+export const cartNotFound = () => notFound('Cart not found', { reason: 'CART_NOT_FOUND' });
 
 function isBackend(ctx: Ctx): boolean {
   return ctx.actor.kind === 'admin';
@@ -57,6 +57,12 @@ const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_object('id', i.
   (SELECT version::text FROM read_cache_versions WHERE name = 'catalog') AS "catalogVersion"`);
 
 type LoadedRow = CartRow & { items: (Omit<CartItemRow, 'createdAt'> & { createdAt: string })[]; catalogVersion: string | null };
+type StockJson = Parameters<typeof stockFromJson>[0];
+
+// adding items reads, with the cart, the stock of its products and of the ones about to be added (`ids`)
+const CART_STOCK = sql`, ${stockJsonOf(sql`SELECT unnest(${sql.placeholder('ids')}::int[])
+    UNION SELECT product_id FROM cart_items WHERE cart_id = carts.id
+    UNION SELECT child_product_id FROM cart_items WHERE cart_id = carts.id AND child_product_id IS NOT NULL`)} AS stock`;
 
 // every cart request reads its cart, its items and the catalog version first: one statement, prepared per connection
 const cartStatements = {
@@ -64,6 +70,14 @@ const cartStatements = {
   maskedLocked: statement<CartRow>('carts_by_masked_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`),
   id: statement<LoadedRow>('carts_load_id', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`),
   idLocked: statement<CartRow>('carts_by_id_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`),
+  maskedStock: statement<LoadedRow & { stock: StockJson }>(
+    'carts_load_masked_stock',
+    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}${CART_STOCK} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
+  ),
+  idStock: statement<LoadedRow & { stock: StockJson }>(
+    'carts_load_id_stock',
+    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}${CART_STOCK} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
+  ),
 };
 
 /** Whether the caller may use this cart (guest carts: whoever holds the masked id). */
@@ -79,24 +93,40 @@ interface Loaded {
   cart: CartRow;
   items: CartItemRow[];
   version: bigint;
+  /** with `stockFor`: the stock rows of the cart's products and of those ids, and the ids they were read for */
+  stock?: { rows: Map<number, StockRow>; readFor: Set<number> };
 }
 
-/** The cart a request names with its items and the catalog version, when the caller may use it. */
-async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
-  let row: LoadedRow | undefined;
+/**
+ * The cart a request names with its items and the catalog version, when the caller may use it. With
+ * `stockFor`, the same statement reads the stock of the cart's products and of those product ids.
+ */
+async function loadCart(ctx: Ctx, ref: CartRef, checked = false, stockFor?: number[]): Promise<Loaded | undefined> {
+  let row: (LoadedRow & { stock?: StockJson }) | undefined;
+  const ids = stockFor && `{${stockFor.join(',')}}`;
   if (ref.kind === 'guest') {
     if (!MASKED.test(ref.maskedId)) return undefined;
-    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
+    const m = ref.maskedId.toLowerCase();
+    [row] = ids ? await cartStatements.maskedStock.run(ctx.db, { m, ids }) : await cartStatements.masked.run(ctx.db, { m });
   } else {
-    [row] = await cartStatements.id.run(ctx.db, { id: ref.id });
+    [row] = ids ? await cartStatements.idStock.run(ctx.db, { id: ref.id, ids }) : await cartStatements.id.run(ctx.db, { id: ref.id });
   }
   if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
-  const { items, catalogVersion, ...cart } = row;
-  return { cart, items: items.map((i) => ({ ...i, createdAt: new Date(i.createdAt) })), version: BigInt(catalogVersion ?? '0') };
+  const { items, catalogVersion, stock, ...cart } = row;
+  const loaded: Loaded = { cart, items: items.map((i) => ({ ...i, createdAt: new Date(i.createdAt) })), version: BigInt(catalogVersion ?? '0') };
+  if (stock && stockFor) {
+    const readFor = new Set(stockFor);
+    for (const i of loaded.items) {
+      readFor.add(i.productId);
+      if (i.childProductId) readFor.add(i.childProductId);
+    }
+    loaded.stock = { rows: stockFromJson(stock), readFor };
+  }
+  return loaded;
 }
 
 /** The cart a request names, when the caller may use it; locked for the transaction with `forUpdate`. */
-async function findCart(ctx: Ctx, ref: CartRef, forUpdate = false): Promise<CartRow | undefined> {
+export async function findCart(ctx: Ctx, ref: CartRef, forUpdate = false): Promise<CartRow | undefined> {
   if (!forUpdate) return (await loadCart(ctx, ref))?.cart;
   let row: CartRow | undefined;
   if (ref.kind === 'guest') {
@@ -132,7 +162,7 @@ const itemsStatement = statement<CartItemRow>(
     FROM cart_items WHERE cart_id = ${sql.placeholder('cart')}::int ORDER BY id`,
 );
 
-function itemsOf(ctx: Ctx, cartId: number): Promise<CartItemRow[]> {
+export function itemsOf(ctx: Ctx, cartId: number): Promise<CartItemRow[]> {
   return itemsStatement.run(ctx.db, { cart: cartId });
 }
 
@@ -150,6 +180,17 @@ async function view(ctx: Ctx, cartId: number, opts: { recreated?: boolean } = {}
   if (!loaded) throw cartNotFound();
   const cctx = cartContext(ctx, loaded.cart);
   return cartDto(cctx, await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version }), opts);
+}
+
+/** The customer's newest active cart in the current store view, if any. */
+export async function activeCustomerCart(ctx: Ctx, customerId: number): Promise<CartRef | undefined> {
+  const [row] = await ctx.db
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.customerId, customerId), eq(carts.isActive, true), eq(carts.storeId, ctx.store.storeId)))
+    .orderBy(sql`${carts.updatedAt} DESC, ${carts.id} DESC`)
+    .limit(1);
+  return row ? { kind: 'customer', id: row.id } : undefined;
 }
 
 export async function getCart(ctx: Ctx, ref: CartRef): Promise<CartDto> {
@@ -223,6 +264,7 @@ async function assertAvailable(
   lines: StockCheckLine[],
   touched: Set<number>,
   version: bigint,
+  read?: Loaded['stock'],
 ): Promise<{ products: Map<number, SaleProduct>; stock: Map<number, StockRow> }> {
   const products = await productsForSale(ctx, lines.flatMap((l) => (l.childProductId ? [l.productId, l.childProductId] : [l.productId])), version);
   const stockLines = stockLinesOf(lines, products);
@@ -231,7 +273,10 @@ async function assertAvailable(
     if (touched.has(l.productId)) for (const p of stockLines[i]) wanted.add(p.productId);
   });
   const flat = stockLines.flat();
-  const stock = await stockOf(ctx, flat.map((l) => l.productId));
+  // the rows read with the cart, and the rest (bundle selections, a product the hint missed) now
+  const unread = read ? flat.map((l) => l.productId).filter((id) => !read.readFor.has(id)) : flat.map((l) => l.productId);
+  const stock = read ? new Map(read.rows) : new Map<number, StockRow>();
+  if (unread.length) for (const [id, r] of await stockOf(ctx, unread)) stock.set(id, r);
   for (const r of availabilityFrom(stock, flat)) {
     if (r.available || !wanted.has(r.productId)) continue;
     const sku = products.get(r.productId)?.sku ?? String(r.productId);
@@ -264,7 +309,9 @@ function lineKey(l: NewLine, customPrice: number | undefined): string | null {
  */
 export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promise<CartDto> {
   if (body.customPrice !== undefined) assertCustomPriceAllowed(ctx);
-  let loaded = await loadCart(ctx, ref);
+  // the product's id as this process last knew it, so that its stock is read with the cart
+  const hint = body.productId ?? (body.sku !== undefined ? productIdHint(ctx, body.sku) : undefined);
+  let loaded = await loadCart(ctx, ref, false, hint === undefined ? [] : [hint]);
   let recreated = false;
   if (!loaded && ref.kind === 'guest') {
     const [cart] = await ctx.db.select().from(carts).where(eq(carts.id, await insertCart(ctx, { customerId: null, masked: true })));
@@ -287,7 +334,7 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
   }
   const max = cctx.app.settings.getInt('checkout/cart/max_items', cart.storeId) || 100;
   if (items.length + fresh.length > max) throw badRequest(`A cart holds at most ${max} lines`, { reason: 'CART_FULL' });
-  const checked = await assertAvailable(cctx, [...projected, ...fresh], new Set(newLines.map((l) => l.productId)), version);
+  const checked = await assertAvailable(cctx, [...projected, ...fresh], new Set(newLines.map((l) => l.productId)), version, loaded.stock);
 
   const written = await writeLines(cctx, cart.id, newLines, body.customPrice);
   if (!written.length) throw cartNotFound();
@@ -441,7 +488,7 @@ export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Prom
 const ADDRESS_REQUIRED = ['firstName', 'lastName', 'street', 'city', 'postcode', 'countryId', 'telephone'] as const;
 
 /** A cart address from the body (Maho's camelCase keys, or the address book's lower-case ones), checked. */
-async function addressFrom(ctx: Ctx, cart: CartRow, body: AddressBodyT): Promise<CartAddress> {
+export async function addressFrom(ctx: Ctx, cart: CartRow, body: AddressBodyT): Promise<CartAddress> {
   if (body.customerAddressId !== undefined) {
     if (cart.customerId === null) throw badRequest('Only a customer cart can use a saved address', { reason: 'INVALID_ADDRESS', details: { field: 'customerAddressId' } });
     const saved = await getAddress(ctx, cart.customerId, body.customerAddressId).catch(() => {

@@ -383,8 +383,11 @@ describe('url keys', () => {
       if (i === 0) base = r.body.urlKey;
       else assert.equal(r.body.urlKey, `${base}-${i}`);
     }
-    assert.equal(counts[39], counts[1], `queries per create: ${counts.join(', ')}`);
-    assert.ok(counts[39] <= counts[0] + 1, `queries per create: ${counts.join(', ')}`);
+    // background work (the outbox poll, the janitor) may add a query to any one create: compare the fewest of a
+    // few creates early and late; a lookup per taken suffix would make the late ones cost ~35 more
+    const fewest = (xs: number[]) => Math.min(...xs);
+    assert.equal(fewest(counts.slice(35)), fewest(counts.slice(1, 6)), `queries per create: ${counts.join(', ')}`);
+    assert.ok(fewest(counts.slice(35)) <= fewest(counts.slice(0, 1)) + 1, `queries per create: ${counts.join(', ')}`);
   });
 
   test('taken suffixes are skipped: other products\' keys, store-view keys and paths held by a category', async () => {

@@ -5,7 +5,7 @@
  * prices. Loaded for many products at once in a fixed number of queries, whatever the number of products.
  */
 import { and, asc, inArray, sql } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
+import { together, type Ctx } from '../../platform/context.js';
 import { ReadCache, readVersion } from '../../platform/read-cache.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { nameIn, sellableHere } from './composites-shared.js';
@@ -110,15 +110,15 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
   const downloadableIds = byType(['downloadable']);
   const groupedIds = byType(['grouped']);
   const none = Promise.resolve([] as never[]);
-  const [options, values, superAttrs, children, bOptions, bSelections, links, grouped, tiers, media] = await Promise.all([
-    ctx.db.select().from(customOptions).where(inArray(customOptions.productId, rowIds)).orderBy(asc(customOptions.sortOrder), asc(customOptions.id)),
-    ctx.db
+  const [options, values, superAttrs, children, bOptions, bSelections, links, grouped, tiers, media] = await together(ctx, [
+    () => ctx.db.select().from(customOptions).where(inArray(customOptions.productId, rowIds)).orderBy(asc(customOptions.sortOrder), asc(customOptions.id)),
+    () => ctx.db
       .select({ v: customOptionValues, productId: customOptions.productId })
       .from(customOptionValues)
       .innerJoin(customOptions, sql`${customOptions.id} = ${customOptionValues.optionId}`)
       .where(inArray(customOptions.productId, rowIds))
       .orderBy(asc(customOptionValues.sortOrder), asc(customOptionValues.id)),
-    configurableIds.length
+    () => configurableIds.length
       ? ctx.db
           .select({ productId: configurableAttributes.productId, id: productAttributes.id, code: productAttributes.code, label: productAttributes.label, position: configurableAttributes.position })
           .from(configurableAttributes)
@@ -126,11 +126,11 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
           .where(inArray(configurableAttributes.productId, configurableIds))
           .orderBy(asc(configurableAttributes.position), asc(productAttributes.id))
       : none,
-    configurableIds.length ? ctx.db.select().from(configurableChildren).where(inArray(configurableChildren.parentId, configurableIds)) : none,
-    bundleIds.length
+    () => configurableIds.length ? ctx.db.select().from(configurableChildren).where(inArray(configurableChildren.parentId, configurableIds)) : none,
+    () => bundleIds.length
       ? ctx.db.select().from(bundleOptions).where(inArray(bundleOptions.productId, bundleIds)).orderBy(asc(bundleOptions.position), asc(bundleOptions.id))
       : none,
-    bundleIds.length
+    () => bundleIds.length
       ? ctx.db
           .select({ s: bundleSelections, bundleId: bundleOptions.productId })
           .from(bundleSelections)
@@ -138,23 +138,23 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
           .where(inArray(bundleOptions.productId, bundleIds))
           .orderBy(asc(bundleSelections.position), asc(bundleSelections.id))
       : none,
-    downloadableIds.length
+    () => downloadableIds.length
       ? ctx.db
           .select()
           .from(downloadableLinks)
           .where(inArray(downloadableLinks.productId, downloadableIds))
           .orderBy(asc(downloadableLinks.sortOrder), asc(downloadableLinks.id))
       : none,
-    groupedIds.length
+    () => groupedIds.length
       ? ctx.db.select().from(groupedChildren).where(inArray(groupedChildren.parentId, groupedIds)).orderBy(asc(groupedChildren.position))
       : none,
-    ctx.db.select().from(tierPrices).where(inArray(tierPrices.productId, rowIds)),
-    ctx.db
+    () => ctx.db.select().from(tierPrices).where(inArray(tierPrices.productId, rowIds)),
+    () => ctx.db
       .select({ productId: productMedia.productId, file: productMedia.file, types: productMedia.types })
       .from(productMedia)
       .where(and(inArray(productMedia.productId, rowIds), sql`NOT ${productMedia.disabled}`))
       .orderBy(asc(productMedia.position), asc(productMedia.id)),
-  ]);
+  ] as const);
   const attrIds = [...new Set(superAttrs.map((a) => a.id))];
   const attrOptions = attrIds.length ? await ctx.db.select().from(attributeOptions).where(inArray(attributeOptions.attributeId, attrIds)) : [];
 
@@ -296,6 +296,11 @@ export async function productIdBySku(ctx: Ctx, sku: string, version?: bigint): P
     return row?.id ?? 0;
   });
   return id || undefined;
+}
+
+/** The id this process last knew for the SKU, without a query; possibly stale, so only a hint (see ReadCache.peek). */
+export function productIdHint(ctx: Ctx, sku: string): number | undefined {
+  return skuCache(ctx).peek(sku.toLowerCase()) || undefined;
 }
 
 /** The configurable products that have this product as a child (lowest id first). */

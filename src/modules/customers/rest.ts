@@ -2,6 +2,7 @@ import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
 import { collectionResponse, sendCollection } from '../../platform/pagination.js';
 import { addressRoutes } from './addresses-rest.js';
+import { CreateFromOrder, createCustomerFromOrder } from './from-order.js';
 import * as passwords from './passwords.js';
 import {
   Customer,
@@ -33,6 +34,21 @@ export function routes(app: RestApp): void {
       config: { access: access.public },
     },
     async (req, reply) => reply.code(201).send(await customers.createCustomer(req.ctx, req.body)),
+  );
+  app.post(
+    '/customers/create-from-order',
+    {
+      schema: {
+        operationId: 'customers.createFromOrder',
+        tags,
+        summary:
+          'Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself',
+        body: CreateFromOrder,
+        response: { 201: Customer },
+      },
+      config: { access: access.public },
+    },
+    async (req, reply) => reply.code(201).send(await createCustomerFromOrder(req.ctx, req.body)),
   );
   app.get(
     '/customers',

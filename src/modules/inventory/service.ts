@@ -14,7 +14,7 @@
  *   raise qty above 99,999,999.
  * Every writer locks stock rows in ascending product id order.
  */
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
@@ -621,6 +621,24 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
     lines.map((l) => l?.productId),
   );
   return availabilityFrom(stock, lines);
+}
+
+/**
+ * For callers that read stock in the same statement as their own rows: a scalar subquery giving the stock rows
+ * of the product ids `ids` selects (an SQL query of one int column), as a JSON array; `stockFromJson` reads it.
+ */
+export function stockJsonOf(ids: SQL): SQL {
+  return sql`(SELECT COALESCE(json_agg(json_build_object('productId', s.product_id, 'qty', s.qty, 'isInStock', s.is_in_stock,
+      'manageStock', s.manage_stock, 'minQty', s.min_qty, 'minSaleQty', s.min_sale_qty, 'maxSaleQty', s.max_sale_qty,
+      'backorders', s.backorders, 'notifyStockQty', s.notify_stock_qty, 'qtyIncrements', s.qty_increments, 'updatedAt', s.updated_at)), '[]'::json)
+    FROM stock_items s WHERE s.product_id IN (${ids}))`;
+}
+
+/** The rows of a stockJsonOf column, by product id, as stockOf gives them. */
+export function stockFromJson(json: (Omit<StockRow, 'updatedAt'> & { updatedAt: string })[]): Map<number, StockRow> {
+  const out = new Map<number, StockRow>();
+  for (const r of json) out.set(r.productId, { ...r, updatedAt: new Date(r.updatedAt) });
+  return out;
 }
 
 /** checkAvailability with stock rows the caller read already (stockOf): no query. */

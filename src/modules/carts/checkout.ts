@@ -1,0 +1,120 @@
+/**
+ * The carts side of placing an order: the cart locked for the placement's transaction, the checkout details
+ * the placement request may send (addresses, methods, email, note) applied to it in memory and checked, and
+ * the cart closed once the order is written. The checkout module calls these inside its transaction.
+ */
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../platform/context.js';
+import { badRequest } from '../../platform/errors.js';
+import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
+import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import type { AddressBodyT } from './schemas.js';
+import { addressFrom, cartNotFound, findCart, itemsOf, type CartRef } from './service.js';
+import { carts } from './tables.js';
+
+export interface CheckoutInput {
+  shippingAddress?: AddressBodyT;
+  billingAddress?: AddressBodyT;
+  /** the guest's email */
+  email?: string;
+  paymentMethod?: string;
+  paymentData?: Record<string, unknown>;
+  /** carrier_method */
+  shippingMethod?: string;
+  orderNote?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Locks the cart the request names (call inside the placement's transaction) and returns it with its items,
+ * when the caller may use it and it is still active; a cart ordered meanwhile is a 404 like a missing one.
+ */
+export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<{ cart: CartRow; items: CartItemRow[] }> {
+  const cart = await findCart(ctx, ref, true);
+  if (!cart || !cart.isActive) throw cartNotFound();
+  return { cart, items: await itemsOf(ctx, cart.id) };
+}
+
+/**
+ * The cart with the request's checkout details applied (not saved), priced, and checked for placement: items,
+ * a shipping address and an offered method unless everything is virtual, a billing address (the shipping
+ * address when none was given), an available payment method with the data it needs, and a guest's email.
+ * `ctx` is the placement's transaction.
+ */
+export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: CartItemRow[] }, input: CheckoutInput): Promise<{ ctx: Ctx; priced: PricedCart }> {
+  let cart = { ...locked.cart };
+  const cctx = cartContext(ctx, cart);
+  if (!locked.items.length) throw badRequest('The cart is empty', { reason: 'CART_EMPTY' });
+  if (input.shippingAddress) cart.shippingAddress = await addressFrom(cctx, cart, input.shippingAddress);
+  if (input.billingAddress) {
+    if (input.billingAddress.sameAsShipping) {
+      if (!cart.shippingAddress) throw badRequest('The cart has no shipping address to copy', { reason: 'INVALID_ADDRESS', details: { field: 'billingAddress.sameAsShipping' } });
+      cart.billingAddress = cart.shippingAddress;
+    } else cart.billingAddress = await addressFrom(cctx, cart, input.billingAddress);
+  }
+  if (input.shippingMethod !== undefined) cart.shippingMethod = input.shippingMethod;
+  if (input.paymentMethod !== undefined) cart.paymentMethod = input.paymentMethod;
+  if (input.orderNote !== undefined) cart.customerNote = input.orderNote.trim() || null;
+  if (cart.customerId === null) {
+    const email = input.email?.trim() || cart.customerEmail || cart.billingAddress?.email || cart.shippingAddress?.email || undefined;
+    if (!email) throw badRequest('An email address is required for a guest order (guestEmail)', { reason: 'EMAIL_REQUIRED', details: { field: 'guestEmail' } });
+    if (!EMAIL.test(email)) throw badRequest('guestEmail is not a valid email address', { reason: 'INVALID_EMAIL', details: { field: 'guestEmail' } });
+    cart.customerEmail = email.toLowerCase();
+  }
+  cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };
+
+  const priced = await priceCart(cctx, cart, locked.items);
+  const unavailable = priced.items.filter((i) => !i.product.sellable);
+  if (unavailable.length) {
+    throw badRequest(`No longer available: ${unavailable.map((i) => i.sku).join(', ')}`, { reason: 'PRODUCT_UNAVAILABLE', details: { skus: unavailable.map((i) => i.sku) } });
+  }
+  if (!priced.isVirtual) {
+    if (!cart.shippingAddress) throw badRequest('A shipping address is required', { reason: 'SHIPPING_ADDRESS_MISSING', details: { field: 'shippingAddress' } });
+    if (!cart.shippingMethod) throw badRequest('A shipping method is required', { reason: 'SHIPPING_METHOD_MISSING', details: { field: 'shippingMethod' } });
+    if (!priced.selectedRate) {
+      throw badRequest(`Shipping method ${cart.shippingMethod} is not available for this address`, { reason: 'SHIPPING_METHOD_UNAVAILABLE', details: { field: 'shippingMethod' } });
+    }
+  }
+  if (!cart.billingAddress) throw badRequest('A billing address is required', { reason: 'BILLING_ADDRESS_MISSING', details: { field: 'billingAddress' } });
+  if (!cart.paymentMethod) throw badRequest('A payment method is required', { reason: 'PAYMENT_METHOD_MISSING', details: { field: 'paymentMethod' } });
+  const methods = availablePaymentMethods(cctx, { storeId: cart.storeId, countryId: cart.billingAddress.countryId, baseGrandTotal: priced.base.grandTotal });
+  if (!methods.some((m) => m.code === cart.paymentMethod)) {
+    throw badRequest(`Payment method ${cart.paymentMethod} is not available for this order`, { reason: 'PAYMENT_METHOD_UNAVAILABLE', details: { field: 'paymentMethod' } });
+  }
+  // data sent with the placement wins; else what the payment-method setter kept
+  const data = input.paymentData ?? (input.paymentMethod === undefined ? (cart.paymentData ?? undefined) : undefined);
+  priced.cart.paymentData = validatePaymentData(cctx, cart.paymentMethod, data);
+  return { ctx: cctx, priced };
+}
+
+/** Closes the cart an order was placed from, keeping what the placement applied to it. */
+export async function closeCart(ctx: Ctx, cart: CartRow, incrementId: string): Promise<void> {
+  await ctx.db
+    .update(carts)
+    .set({
+      isActive: false,
+      reservedOrderId: incrementId,
+      shippingAddress: cart.shippingAddress,
+      billingAddress: cart.billingAddress,
+      shippingMethod: cart.shippingMethod,
+      paymentMethod: cart.paymentMethod,
+      paymentData: cart.paymentData,
+      customerEmail: cart.customerEmail,
+      customerNote: cart.customerNote,
+      updatedAt: ctx.now,
+    })
+    .where(eq(carts.id, cart.id));
+}
+
+/** The cart reference a POST /orders body names: a numeric id (customer cart) or a masked id (guest cart). */
+export function cartRefOf(cartId: number | string | undefined, maskedId?: string): CartRef | undefined {
+  if (maskedId !== undefined) return { kind: 'guest', maskedId };
+  if (typeof cartId === 'number') return { kind: 'customer', id: cartId };
+  if (typeof cartId === 'string') {
+    const t = cartId.trim();
+    if (/^[0-9]{1,10}$/.test(t) && Number(t) <= 2147483647) return { kind: 'customer', id: Number(t) };
+    return { kind: 'guest', maskedId: t };
+  }
+  return undefined;
+}

@@ -1,0 +1,241 @@
+/**
+ * Placing an order from a cart, in one transaction: lock the cart, apply and check the checkout details,
+ * re-price it, number and write the order with its items and first status-history entry, invoice it when the
+ * payment method captures at placement, queue the confirmation mail, close the cart, and last count the
+ * coupon use, debit the gift cards and reserve stock. Any failure rolls all of it back.
+ *
+ * The rows many placements share (a coupon, a gift card, a product's stock) are changed at the end, so each is
+ * locked only for the commit, and always in one order (coupon, gift cards by code, stock by product id), so
+ * concurrent placements wait for each other instead of deadlocking. Numbers are taken outside the transaction.
+ */
+import { eq } from 'drizzle-orm';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
+import { dec, roundMoney, type Decimal } from '../../platform/money.js';
+import { declareDefaults } from '../../platform/settings.js';
+import { checkoutCart, closeCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
+import type { PricedCart } from '../carts/pricing.js';
+import type { CartRef } from '../carts/service.js';
+import { stockParts } from '../carts/items.js';
+import { consumeCoupon } from '../coupons/service.js';
+import { getCustomerIdentity } from '../customers/service.js';
+import { debitGiftcard, giftcardsByCodes } from '../giftcards/service.js';
+import { reserveStock, type StockLine } from '../inventory/service.js';
+import { createInvoice } from '../invoices/service.js';
+import { addStatusHistory, nextIncrementId, type OrderWithItems } from '../orders/core.js';
+import { itemLine, mailMoney, queueOrderMail } from '../orders/mail.js';
+import { orderView } from '../orders/read.js';
+import type { OrderDto } from '../orders/schemas.js';
+import { DEFAULT_STATUS } from '../orders/state.js';
+import { orderItems, orders, type OrderGiftcard } from '../orders/tables.js';
+import { paymentAction, paymentTitle } from '../payment/service.js';
+import type { PlaceOrderBodyT } from './schemas.js';
+
+declareDefaults({
+  /** send the order confirmation mail */
+  'sales_email/order/enabled': 1,
+});
+
+const s = (d: Decimal) => d.toFixed(4);
+const ZERO = dec(0);
+
+function checkoutInput(body: PlaceOrderBodyT): CheckoutInput {
+  return {
+    shippingAddress: body.shippingAddress,
+    billingAddress: body.billingAddress,
+    email: body.guestEmail ?? body.email,
+    paymentMethod: body.paymentMethod,
+    paymentData: body.paymentData,
+    shippingMethod: body.shippingMethod,
+    orderNote: body.orderNote,
+  };
+}
+
+/** Every product each line takes from stock, for the line's qty, rounded up to whole units. */
+function stockLines(priced: PricedCart): StockLine[] {
+  return priced.items.flatMap((i) =>
+    stockParts(i.row, priced.products).map((p) => ({ productId: p.productId, qty: Math.ceil(p.per.mul(i.row.qty).toNumber()) })),
+  );
+}
+
+/**
+ * Places an order from the cart `ref` names. Answers with the order as the caller may see it; a guest's order
+ * carries the one-time `accessToken` (its X-Order-Token for GET /orders/{incrementId}/details).
+ */
+export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<OrderDto> {
+  let accessToken: string | undefined;
+  const placed = await withTx(ctx, async (tx) => {
+    const locked = await lockCartForOrder(tx, ref);
+    const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
+    const cart = priced.cart;
+    const t = priced.totals;
+    const b = priced.base;
+    const customer = cart.customerId === null ? undefined : await getCustomerIdentity(cctx, cart.customerId);
+    if (cart.customerId !== null && !customer) throw new Error(`cart ${cart.id} belongs to a customer that no longer exists`);
+
+    const rule = priced.rule && t.discountApplied ? priced.rule : null;
+
+    const guest = cart.customerId === null;
+    if (guest) accessToken = randomToken(32);
+    const billing = cart.billingAddress!;
+    const usedCards = b.giftcards.filter((g) => g.appliedAmount.gt(0));
+    const cards: OrderGiftcard[] = usedCards.map((g) => ({
+      code: g.code,
+      amount: s(t.giftcards.find((x) => x.code === g.code)?.appliedAmount ?? ZERO),
+      baseAmount: s(g.appliedAmount),
+    }));
+    const incrementId = await nextIncrementId(cctx, 'order', cart.storeId);
+    const [order] = await cctx.db
+      .insert(orders)
+      .values({
+        incrementId,
+        storeId: cart.storeId,
+        quoteId: cart.id,
+        customerId: cart.customerId,
+        customerEmail: customer?.email ?? cart.customerEmail!,
+        customerFirstname: customer?.firstname ?? billing.firstName,
+        customerLastname: customer?.lastname ?? billing.lastName,
+        customerGroupId: priced.groupId,
+        customerIsGuest: guest,
+        customerNote: cart.customerNote,
+        state: 'new',
+        status: DEFAULT_STATUS.new,
+        currency: cart.currency,
+        baseCurrency: cctx.store.baseCurrency,
+        baseToOrderRate: priced.rate.toFixed(8),
+        billingAddress: { ...billing, email: billing.email ?? customer?.email ?? cart.customerEmail },
+        shippingAddress: priced.isVirtual ? null : { ...cart.shippingAddress!, email: cart.shippingAddress!.email ?? customer?.email ?? cart.customerEmail },
+        shippingMethod: priced.isVirtual ? null : priced.selectedRate!.code,
+        shippingDescription: priced.isVirtual ? null : priced.selectedRate!.title,
+        paymentMethod: cart.paymentMethod!,
+        paymentTitle: paymentTitle(cctx, cart.paymentMethod!, cart.storeId),
+        paymentData: cart.paymentData ?? {},
+        couponCode: rule?.code ?? null,
+        couponId: rule?.couponId ?? null,
+        couponRuleName: rule?.ruleName ?? null,
+        appliedRuleIds: rule ? [rule.ruleId] : [],
+        giftcards: cards,
+        giftMessage: cart.giftMessage,
+        isVirtual: priced.isVirtual,
+        weight: priced.isVirtual ? null : s(priced.items.reduce((w, i) => w.add(i.weight.mul(i.row.qty)), dec(0))),
+        totalItemCount: priced.items.length,
+        totalQtyOrdered: s(priced.items.reduce((q, i) => q.add(i.row.qty), dec(0))),
+        subtotal: s(t.subtotal),
+        baseSubtotal: s(b.subtotal),
+        subtotalInclTax: s(t.subtotalInclTax),
+        baseSubtotalInclTax: s(b.subtotalInclTax),
+        discountAmount: s(t.discountAmount),
+        baseDiscountAmount: s(b.discountAmount),
+        shippingAmount: s(t.shippingAmount),
+        baseShippingAmount: s(b.shippingAmount),
+        shippingInclTax: s(t.shippingAmountInclTax),
+        baseShippingInclTax: s(b.shippingAmountInclTax),
+        shippingTaxAmount: s(t.shippingTaxAmount),
+        baseShippingTaxAmount: s(b.shippingTaxAmount),
+        taxAmount: s(t.taxAmount),
+        baseTaxAmount: s(b.taxAmount),
+        giftcardAmount: s(t.giftcardAmount),
+        baseGiftcardAmount: s(b.giftcardAmount),
+        grandTotal: s(t.grandTotal),
+        baseGrandTotal: s(b.grandTotal),
+        accessTokenHash: accessToken ? sha256Hex(accessToken) : null,
+        remoteIp: cctx.ip,
+        createdAt: cctx.now,
+        updatedAt: cctx.now,
+      })
+      .returning();
+
+    const itemRows = priced.items.map((i) => {
+      const lt = t.lines.get(i.row.id)!;
+      const lb = b.lines.get(i.row.id)!;
+      const qty = dec(i.row.qty);
+      return {
+        orderId: order.id,
+        productId: i.product.id,
+        childProductId: i.row.childProductId,
+        productType: i.product.type,
+        sku: i.sku,
+        name: i.name,
+        buyRequest: { ...i.row.buyRequest },
+        productOptions: i.options.length ? { options: i.options } : {},
+        stockParts: stockParts(i.row, priced.products).map((p) => ({ productId: p.productId, per: p.per.toString() })),
+        giftMessage: i.row.giftMessage,
+        isVirtual: i.isVirtual,
+        weight: i.isVirtual ? null : s(i.weight),
+        rowWeight: i.isVirtual ? null : s(i.weight.mul(qty)),
+        qtyOrdered: s(qty),
+        price: s(lt.price),
+        basePrice: s(lb.price),
+        originalPrice: s(lt.price),
+        baseOriginalPrice: s(lb.price),
+        priceInclTax: s(lt.priceInclTax),
+        basePriceInclTax: s(lb.priceInclTax),
+        rowTotal: s(lt.rowTotal),
+        baseRowTotal: s(lb.rowTotal),
+        rowTotalInclTax: s(lt.rowTotalInclTax),
+        baseRowTotalInclTax: s(lb.rowTotalInclTax),
+        taxPercent: s(lt.taxPercent),
+        taxAmount: s(lt.taxAmount),
+        baseTaxAmount: s(lb.taxAmount),
+        discountPercent: s(lt.discountPercent ?? ZERO),
+        discountAmount: s(lt.discountAmount),
+        baseDiscountAmount: s(lb.discountAmount),
+        createdAt: cctx.now,
+      };
+    });
+    const items = await cctx.db.insert(orderItems).values(itemRows).returning();
+
+    let current: OrderWithItems = { order, items };
+    await addStatusHistory(cctx, order, { comment: null, status: order.status });
+
+    // the confirmation first, then the invoice (and its mail) of a method that captures at placement
+    if (cctx.app.settings.getBool('sales_email/order/enabled', order.storeId)) {
+      await queueConfirmation(cctx, current);
+    }
+    if (paymentAction(cctx, order.paymentMethod, order.storeId) === 'authorize_capture') {
+      current = (await createInvoice(cctx, current, { capture: 'offline' })).order;
+    }
+    await closeCart(cctx, cart, incrementId);
+
+    // the shared rows, last: each refuses (and rolls everything back) when it cannot
+    if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId);
+    if (usedCards.length) {
+      const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
+      for (const g of [...usedCards].sort((x, y) => (x.code < y.code ? -1 : 1))) {
+        const card = byCode.get(g.code.toUpperCase());
+        const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
+        await debitGiftcard(cctx, g.code, toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount, order.id);
+      }
+    }
+    await reserveStock(cctx, stockLines(priced));
+    return current.order;
+  });
+  return orderView(ctx, placed.id, { accessToken });
+}
+
+const eqId = (id: number) => eq(orders.id, id);
+
+async function queueConfirmation(ctx: Ctx, placed: OrderWithItems): Promise<void> {
+  const o = placed.order;
+  const c = o.currency;
+  await queueOrderMail(ctx, o, {
+    template: 'sales/order_confirmation',
+    subject: `Order ${o.incrementId} received`,
+    intro: [`We have received your order ${o.incrementId}. Here is what you ordered:`],
+    lines: [
+      ...placed.items.map((i) => itemLine(i, i.qtyOrdered, i.rowTotal, c)),
+      '',
+      `Subtotal: ${mailMoney(o.subtotal, c)}`,
+      ...(dec(o.discountAmount).gt(0) ? [`Discount${o.couponCode ? ` (${o.couponCode})` : ''}: -${mailMoney(o.discountAmount, c)}`] : []),
+      ...(o.shippingMethod ? [`Shipping (${o.shippingDescription}): ${mailMoney(o.shippingAmount, c)}`] : []),
+      `Tax: ${mailMoney(o.taxAmount, c)}`,
+      ...(dec(o.giftcardAmount).gt(0) ? [`Gift cards: -${mailMoney(o.giftcardAmount, c)}`] : []),
+      `Grand total: ${mailMoney(o.grandTotal, c)}`,
+      '',
+      `Payment: ${o.paymentTitle}`,
+    ],
+    outro: [o.customerIsGuest ? 'You can follow your order with the link in your order confirmation page.' : 'You can follow your order in your account.'],
+  });
+  await ctx.db.update(orders).set({ emailSent: true }).where(eqId(o.id));
+  placed.order.emailSent = true;
+}

@@ -1,0 +1,164 @@
+/**
+ * CMS blocks: snippets of content shown in the store views they list (0: every store view) while active.
+ * An identifier is unique per store view among blocks, as for pages.
+ */
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { compact, wireDateTime } from '../../platform/format.js';
+import type { CollectionResult, Page } from '../../platform/pagination.js';
+import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
+import {
+  ALL_STORES,
+  checkIdentifier,
+  checkScopeAll,
+  checkTitle,
+  clashCondition,
+  inStoreView,
+  isBackOffice,
+  listFilters,
+  lockIdentifiers,
+  parseStores,
+  storesById,
+} from './shared.js';
+import { cmsBlocks, cmsBlockStores } from './tables.js';
+
+type BlockRow = typeof cmsBlocks.$inferSelect;
+const RESOURCE = 'cms-blocks';
+
+function toDto(r: BlockRow, stores: number[]): CmsBlockDto {
+  return compact({
+    id: r.id,
+    identifier: r.identifier,
+    title: r.title,
+    content: r.content,
+    status: r.isActive ? 'enabled' : 'disabled',
+    isActive: r.isActive,
+    stores,
+    createdAt: wireDateTime(r.createdAt) ?? '',
+    updatedAt: wireDateTime(r.updatedAt) ?? '',
+  }) as CmsBlockDto;
+}
+
+async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
+  if (!ids.length) return new Map();
+  const rows = await ctx.db
+    .select({ ownerId: cmsBlockStores.blockId, storeId: cmsBlockStores.storeId })
+    .from(cmsBlockStores)
+    .where(inArray(cmsBlockStores.blockId, ids));
+  return storesById(rows);
+}
+
+const visibleHere = (ctx: Ctx): SQL => inStoreView(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx.store.storeId);
+
+/** Blocks, alphabetically by title; who sees what as for pages (`listPages`). */
+export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promise<CollectionResult<CmsBlockDto>> {
+  const all = checkScopeAll(ctx, RESOURCE, q.scope);
+  const backOffice = isBackOffice(ctx, RESOURCE);
+  const conds = listFilters(q, {
+    identifier: cmsBlocks.identifier,
+    createdAt: cmsBlocks.createdAt,
+    updatedAt: cmsBlocks.updatedAt,
+    search: [cmsBlocks.identifier, cmsBlocks.title, cmsBlocks.content],
+  });
+  if (!all) conds.push(visibleHere(ctx));
+  if (!backOffice) conds.push(eq(cmsBlocks.isActive, true));
+  const where = and(...conds);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(cmsBlocks).where(where).orderBy(asc(cmsBlocks.title), asc(cmsBlocks.id)).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsBlocks).where(where),
+  ]);
+  const stores = await storesOf(ctx, rows.map((r) => r.id));
+  return { items: rows.map((r) => toDto(r, stores.get(r.id) ?? [])), total: n };
+}
+
+/** One block: public callers only an active block of the current store view (else 404); back-office readers any. */
+export async function getBlock(ctx: Ctx, id: number): Promise<CmsBlockDto> {
+  return readBlock(ctx, id, isBackOffice(ctx, RESOURCE));
+}
+
+async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsBlockDto> {
+  const conds: SQL[] = [eq(cmsBlocks.id, id)];
+  if (!backOffice) conds.push(eq(cmsBlocks.isActive, true), visibleHere(ctx));
+  const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
+  if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+  return toDto(row, (await storesOf(ctx, [id])).get(id) ?? []);
+}
+
+/** The content of an active block visible in the caller's store view, by identifier (for other modules). */
+export async function blockContent(ctx: Ctx, identifier: string): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ content: cmsBlocks.content })
+    .from(cmsBlocks)
+    .where(and(eq(sql`lower(${cmsBlocks.identifier})`, identifier.trim().toLowerCase()), eq(cmsBlocks.isActive, true), visibleHere(ctx)))
+    .limit(1);
+  return row?.content;
+}
+
+async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptId?: number): Promise<void> {
+  const [clash] = await tx.db
+    .select({ id: cmsBlocks.id })
+    .from(cmsBlocks)
+    .where(clashCondition(cmsBlocks.id, cmsBlocks.identifier, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', identifier, stores, exceptId))
+    .limit(1);
+  if (clash) {
+    throw conflict(`A CMS block with identifier "${identifier}" already exists in one of these store views`, {
+      reason: 'CMS_BLOCK_IDENTIFIER_TAKEN',
+      details: { field: 'identifier', identifier, blockId: clash.id },
+    });
+  }
+}
+
+async function writeStores(tx: Ctx, id: number, stores: number[]): Promise<void> {
+  await tx.db.delete(cmsBlockStores).where(eq(cmsBlockStores.blockId, id));
+  await tx.db.insert(cmsBlockStores).values(stores.map((storeId) => ({ blockId: id, storeId })));
+}
+
+/** Creates a block: identifier and title required; active and in every store view unless told otherwise. */
+export async function createBlock(ctx: Ctx, body: CmsBlockInput): Promise<CmsBlockDto> {
+  if (body.identifier === undefined) throw badRequest('identifier is required', { reason: 'REQUIRED', details: { field: 'identifier' } });
+  if (body.title === undefined) throw badRequest('title is required', { reason: 'REQUIRED', details: { field: 'title' } });
+  const identifier = checkIdentifier(body.identifier);
+  const title = checkTitle(body.title);
+  const stores = parseStores(ctx, body.stores);
+  const id = await withTx(ctx, async (tx) => {
+    await lockIdentifiers(tx, RESOURCE);
+    await assertFree(tx, identifier, stores);
+    const [row] = await tx.db
+      .insert(cmsBlocks)
+      .values({ identifier, title, content: body.content ?? '', isActive: body.isActive ?? true, createdAt: tx.now, updatedAt: tx.now })
+      .returning({ id: cmsBlocks.id });
+    await writeStores(tx, row.id, stores);
+    return row.id;
+  });
+  return readBlock(ctx, id, true);
+}
+
+/** Updates the fields sent; a new identifier or store list is checked for clashes. */
+export async function updateBlock(ctx: Ctx, id: number, body: CmsBlockInput): Promise<CmsBlockDto> {
+  const identifier = body.identifier === undefined ? undefined : checkIdentifier(body.identifier);
+  const title = body.title === undefined ? undefined : checkTitle(body.title);
+  const stores = body.stores === undefined ? undefined : parseStores(ctx, body.stores);
+  await withTx(ctx, async (tx) => {
+    await lockIdentifiers(tx, RESOURCE);
+    const [row] = await tx.db.select().from(cmsBlocks).where(eq(cmsBlocks.id, id)).for('update');
+    if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+    const nextStores = stores ?? (await storesOf(tx, [id])).get(id) ?? [ALL_STORES];
+    const moved = (identifier !== undefined && identifier !== row.identifier) || stores !== undefined;
+    if (moved) await assertFree(tx, identifier ?? row.identifier, nextStores, id);
+    const set: Partial<typeof cmsBlocks.$inferInsert> = { updatedAt: tx.now };
+    if (identifier !== undefined) set.identifier = identifier;
+    if (title !== undefined) set.title = title;
+    if ('content' in body) set.content = body.content ?? '';
+    if (body.isActive !== undefined) set.isActive = body.isActive;
+    await tx.db.update(cmsBlocks).set(set).where(eq(cmsBlocks.id, id));
+    if (stores !== undefined) await writeStores(tx, id, stores);
+  });
+  return readBlock(ctx, id, true);
+}
+
+/** Deletes a block and its store links. */
+export async function deleteBlock(ctx: Ctx, id: number): Promise<void> {
+  const [row] = await ctx.db.delete(cmsBlocks).where(eq(cmsBlocks.id, id)).returning({ id: cmsBlocks.id });
+  if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+}

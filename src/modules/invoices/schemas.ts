@@ -1,0 +1,86 @@
+/** Wire shapes of invoices (wire reference §2.9) and of the invoice routes' parameters. */
+import { Type, type Static, type TSchema } from 'typebox';
+
+const Money = Type.Number();
+const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
+const INT_MAX = 2147483647;
+const Id = () => Type.Integer({ minimum: 1, maximum: INT_MAX });
+
+export const InvoiceItem = Type.Object({
+  id: Type.Integer(),
+  orderItemId: Type.Integer(),
+  productId: Type.Integer(),
+  sku: Type.String(),
+  name: Type.String(),
+  qty: Type.Number(),
+  price: Money,
+  priceInclTax: Money,
+  rowTotal: Money,
+  rowTotalInclTax: Money,
+  taxAmount: Money,
+  discountAmount: Money,
+  basePrice: Money,
+  basePriceInclTax: Money,
+  baseRowTotal: Money,
+  baseRowTotalInclTax: Money,
+  baseTaxAmount: Money,
+  baseDiscountAmount: Money,
+});
+
+export const InvoiceComment = Type.Object({
+  id: Type.Integer(),
+  comment: Type.String(),
+  createdAt: Type.String(),
+  isCustomerNotified: Type.Boolean(),
+  isVisibleOnFront: Type.Boolean(),
+});
+
+export const Invoice = Type.Object({
+  id: Type.Integer(),
+  incrementId: Type.String(),
+  orderId: Type.Integer(),
+  orderIncrementId: Type.String(),
+  storeId: Type.Integer(),
+  grandTotal: Money,
+  subtotal: Money,
+  taxAmount: Money,
+  shippingAmount: Money,
+  discountAmount: Money,
+  subtotalInclTax: Money,
+  shippingInclTax: Money,
+  shippingTaxAmount: Money,
+  giftcardAmount: Money,
+  totalQty: Type.Number(),
+  baseGrandTotal: Money,
+  baseSubtotal: Money,
+  baseTaxAmount: Money,
+  baseShippingAmount: Money,
+  baseDiscountAmount: Money,
+  baseSubtotalInclTax: Money,
+  baseShippingInclTax: Money,
+  baseShippingTaxAmount: Money,
+  baseGiftcardAmount: Money,
+  transactionId: Opt(Type.String()),
+  currency: Type.String({ description: 'the currency of the amounts without base (the order currency)' }),
+  baseCurrencyCode: Type.String(),
+  state: Type.Integer({ description: '1 open, 2 paid, 3 canceled' }),
+  stateName: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('canceled')]),
+  emailSent: Type.Boolean(),
+  canVoidFlag: Type.Boolean(),
+  isUsedForRefund: Type.Boolean(),
+  discountDescription: Opt(Type.String()),
+  pdfUrl: Opt(Type.String({ description: 'list responses only: the path of the invoice PDF under the route used' })),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  items: Type.Array(InvoiceItem),
+  comments: Type.Array(InvoiceComment),
+});
+export type InvoiceDto = Static<typeof Invoice>;
+
+export const OrderInvoicesParams = Type.Object({ orderId: Id() });
+export const OrderInvoiceParams = Type.Object({ orderId: Id(), id: Id() });
+
+export const InvoicePdfResponse = {
+  description: 'the invoice as a PDF attachment (invoice_<incrementId>.pdf)',
+  content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+};

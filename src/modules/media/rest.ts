@@ -1,0 +1,116 @@
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import { access } from '../../platform/auth/access.js';
+import { badRequest } from '../../platform/errors.js';
+import type { RestApp } from '../../platform/module.js';
+import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { boundaryOf, parseMultipart, readLimited } from './multipart.js';
+import * as media from './service.js';
+
+const tags = ['media'];
+
+const Dimensions = Type.Object({ width: Type.Integer(), height: Type.Integer() });
+export const MediaItem = Type.Object({
+  url: Type.String(),
+  directive: Type.String({ description: '{{media url="wysiwyg/…"}}' }),
+  size: Type.Integer({ description: 'bytes' }),
+  dimensions: Type.Optional(Dimensions),
+  filename: Type.String(),
+  path: Type.String({ description: 'relative to the media folder' }),
+});
+const ListQuery = Type.Object({
+  folder: Type.Optional(Type.String({ description: 'a folder under wysiwyg/ (default wysiwyg)' })),
+  path: Type.Optional(Type.String({ description: 'alias of folder' })),
+});
+const DeleteParams = Type.Object({ '*': Type.String() });
+/** The multipart form of an upload, for the OpenAPI document only: the handler parses the stream itself. */
+const UploadForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the image (required)' }),
+  folder: Type.Optional(Type.String({ description: 'a folder under wysiwyg/ (default wysiwyg)' })),
+  filename: Type.Optional(Type.String({ description: 'the stored name without extension (default: the uploaded name)' })),
+});
+
+/** Percent-encoded separators, dots, backslashes and NUL in the raw request path. */
+const ENCODED_TRICK = /%(2f|5c|2e|00|25)/i;
+/** Multipart overhead allowed over the file size limit while reading the body. */
+const FORM_OVERHEAD = 64 * 1024;
+
+export function routes(app: RestApp): void {
+  app.get(
+    '/media',
+    {
+      schema: {
+        operationId: 'media.list',
+        tags,
+        summary: 'Image files in a folder under wysiwyg/ (folder, alias path; default wysiwyg), by name',
+        querystring: ListQuery,
+        response: { 200: collectionResponse(MediaItem) },
+      },
+      config: { access: access.admin('media', 'read') },
+    },
+    async (req, reply) => {
+      const items = await media.listMedia(req.ctx, req.query.folder ?? req.query.path);
+      return sendCollection(req, reply, 'Media', { items, total: items.length });
+    },
+  );
+  app.delete(
+    '/media/*',
+    {
+      schema: {
+        operationId: 'media.delete',
+        tags,
+        summary: 'Delete a file under wysiwyg/ (path relative to media)',
+        params: DeleteParams,
+        response: { 204: Type.Null({ description: 'Deleted' }) },
+      },
+      config: { access: access.admin('media', 'delete') },
+    },
+    async (req, reply) => {
+      const rawPath = req.url.split('?')[0];
+      if (ENCODED_TRICK.test(rawPath)) throw badRequest('Invalid media path: encoded characters', { reason: 'INVALID_PATH' });
+      await media.deleteMedia(req.ctx, req.params['*']);
+      return reply.code(204).send(null);
+    },
+  );
+  // multipart bodies are read by the handler itself, within the configured size limit, in this context only
+  app.register(async (sub) => {
+    sub.addContentTypeParser('multipart/form-data', (_req, payload, done) => done(null, payload));
+    sub.post(
+      '/media',
+      {
+        schema: {
+          operationId: 'media.upload',
+          tags,
+          summary: 'Upload an image (multipart/form-data: file, folder, filename without extension); converted to the configured format',
+          consumes: ['multipart/form-data'],
+          body: UploadForm,
+          response: { 201: MediaItem },
+        },
+        // the body reaches the handler as a stream; the form schema above documents it and validates nothing
+        validatorCompiler: () => () => true,
+        config: { access: access.admin('media', 'create') },
+      },
+      async (req, reply) => {
+        const type = String(req.headers['content-type'] ?? '');
+        if (!/^multipart\/form-data/i.test(type)) {
+          throw badRequest('The body must be multipart/form-data with a file', { reason: 'VALIDATION_FAILED', details: { field: 'file', constraint: 'required' } });
+        }
+        const settings = media.mediaSettings(req.ctx);
+        const boundary = boundaryOf(type);
+        const body = await readLimited(req.body as unknown as Readable, settings.maxBytes + FORM_OVERHEAD, () => media.tooLarge(settings.maxBytes));
+        const parts = parseMultipart(body, boundary);
+        const field = (name: string) => {
+          const p = parts.find((x) => x.name === name && x.filename === undefined);
+          return p ? p.data.toString('utf8') : undefined;
+        };
+        const file = parts.find((p) => p.name === 'file');
+        const item = await media.uploadMedia(
+          req.ctx,
+          { file: file && { data: file.data, filename: file.filename }, folder: field('folder'), filename: field('filename') },
+          settings,
+        );
+        return reply.code(201).send(item);
+      },
+    );
+  });
+}

@@ -1,0 +1,32 @@
+import { Type, type Static } from 'typebox';
+
+export const NewsletterSubscription = Type.Object({
+  subscriberId: Type.Optional(Type.Integer({ description: 'only to the customer the subscription belongs to' })),
+  email: Type.String(),
+  customerId: Type.Optional(Type.Integer({ description: 'only to the customer the subscription belongs to' })),
+  storeId: Type.Optional(Type.Integer()),
+  changeStatusAt: Type.Optional(Type.String({ description: 'YYYY-MM-DD HH:MM:SS UTC' })),
+  status: Type.String({ description: 'subscribed, not_active (waiting for confirmation), unsubscribed, unconfirmed or unknown' }),
+  isSubscribed: Type.Boolean(),
+  confirmationRequired: Type.Boolean(),
+  message: Type.Optional(Type.String()),
+});
+export type NewsletterSubscriptionDto = Static<typeof NewsletterSubscription>;
+
+export const SubscribeBody = Type.Object({
+  email: Type.Optional(Type.String({ description: 'guests only; a customer subscribes the account email' })),
+  storeId: Type.Optional(Type.Integer({ description: 'store view (default: the request store)' })),
+});
+export type SubscribeInput = Static<typeof SubscribeBody>;
+
+export const UnsubscribeBody = Type.Object({
+  email: Type.Optional(Type.String({ description: 'required unless a customer token is sent (then the account email is used)' })),
+  storeId: Type.Optional(Type.Integer()),
+});
+export type UnsubscribeInput = Static<typeof UnsubscribeBody>;
+
+export const ConfirmBody = Type.Object({
+  email: Type.Optional(Type.String()),
+  code: Type.String({ description: 'the code from the confirmation mail' }),
+});
+export type ConfirmInput = Static<typeof ConfirmBody>;

@@ -1,0 +1,287 @@
+/**
+ * What the document modules (checkout, invoices, shipments, credit memos) use of orders: numbering, the
+ * locked order with its items, moving the per-item quantities and per-order money counters, the status
+ * history, and who may see an order. These are the only writers of the orders tables besides placement.
+ */
+import { asc, eq, sql } from 'drizzle-orm';
+import { rows } from '../../platform/db.js';
+import type { Ctx } from '../../platform/context.js';
+import { forbidden, notFound } from '../../platform/errors.js';
+import { dec, type Decimal } from '../../platform/money.js';
+import { DEFAULT_STATUS, settledState, type OrderState } from './state.js';
+import { orderItems, orderStatusHistory, orders, salesSequences } from './tables.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+
+export interface OrderWithItems {
+  order: OrderRow;
+  items: OrderItemRow[];
+}
+
+export type DocumentEntity = 'order' | 'invoice' | 'shipment' | 'creditmemo';
+
+/**
+ * The next increment id of a kind of document in a store view: the store id followed by an 8-digit counter
+ * ("100000001" is the first order of store 1). The counter is raised outside the document's transaction, so
+ * concurrent placements never wait on each other for a number; a document that is rolled back leaves a gap.
+ */
+export async function nextIncrementId(ctx: Ctx, entity: DocumentEntity, storeId: number): Promise<string> {
+  const [row] = await rows<{ n: number }>(
+    ctx.app.outsideTx(ctx),
+    sql`INSERT INTO ${salesSequences} (entity, store_id, last_value) VALUES (${entity}, ${storeId}, 1)
+        ON CONFLICT (entity, store_id) DO UPDATE SET last_value = ${salesSequences.lastValue} + 1
+        RETURNING last_value AS n`,
+  );
+  return `${storeId}${String(row.n).padStart(8, '0')}`;
+}
+
+export const orderNotFound = () => notFound('Order not found', { reason: 'ORDER_NOT_FOUND' });
+
+async function itemsOf(ctx: Ctx, orderId: number): Promise<OrderItemRow[]> {
+  return ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+}
+
+/** The order with its items, unlocked; undefined when there is none. No access check. */
+export async function findOrder(ctx: Ctx, orderId: number): Promise<OrderWithItems | undefined> {
+  if (!Number.isInteger(orderId) || orderId < 1 || orderId > 2147483647) return undefined;
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
+  return order ? { order, items: await itemsOf(ctx, orderId) } : undefined;
+}
+
+/**
+ * The order locked for the rest of the caller's transaction (call inside withTx), with its items; undefined
+ * when there is none. Lock order everywhere: the order row first, then anything else of it.
+ */
+export async function lockOrder(ctx: Ctx, orderId: number): Promise<OrderWithItems | undefined> {
+  if (!Number.isInteger(orderId) || orderId < 1 || orderId > 2147483647) return undefined;
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  return order ? { order, items: await itemsOf(ctx, orderId) } : undefined;
+}
+
+/**
+ * Whether the caller may see the order: an admin/API principal (within its store views), or the customer who
+ * placed it. Everyone else gets the same 404 as for a missing order.
+ */
+export function mayAccessOrder(ctx: Ctx, order: Pick<OrderRow, 'customerId' | 'storeId'>): boolean {
+  const a = ctx.actor;
+  if (a.kind === 'admin') return !a.allowedStoreIds || a.allowedStoreIds.includes(order.storeId);
+  if (a.kind === 'customer') return order.customerId === a.customerId;
+  return false;
+}
+
+/**
+ * The refusal for an order the caller may not use: 404 like a missing one for customers, 403 for a back-office
+ * principal limited to other store views (wire reference §3.8).
+ */
+function assertMayAccess(ctx: Ctx, found: OrderWithItems | undefined): asserts found is OrderWithItems {
+  if (!found) throw orderNotFound();
+  assertOrderAccess(ctx, found.order, orderNotFound);
+}
+
+/**
+ * For documents of an order (shipments, credit memos) read by their own id: `missing()` (their 404) unless the
+ * caller may use the order; 403 for a back-office principal limited to other store views.
+ */
+export function assertOrderAccess(ctx: Ctx, order: Pick<OrderRow, 'customerId' | 'storeId'>, missing: () => Error): void {
+  if (mayAccessOrder(ctx, order)) return;
+  if (ctx.actor.kind === 'admin') throw forbidden('Access denied to this store', { reason: 'STORE_NOT_ALLOWED' });
+  throw missing();
+}
+
+/** findOrder for the caller: 404 when missing or not the caller's (403 outside a back-office token's stores). */
+export async function findOrderForCaller(ctx: Ctx, orderId: number): Promise<OrderWithItems> {
+  const found = await findOrder(ctx, orderId);
+  assertMayAccess(ctx, found);
+  return found;
+}
+
+/** lockOrder for the caller: 404 when missing or not the caller's (403 outside a back-office token's stores). */
+export async function lockOrderForCaller(ctx: Ctx, orderId: number): Promise<OrderWithItems> {
+  const found = await lockOrder(ctx, orderId);
+  assertMayAccess(ctx, found);
+  return found;
+}
+
+export interface HistoryEntry {
+  comment?: string | null;
+  /** defaults to the order's current status */
+  status?: string;
+  entityName?: DocumentEntity;
+  isCustomerNotified?: boolean;
+  isVisibleOnFront?: boolean;
+}
+
+/** Adds a status-history row to a (locked) order. */
+export async function addStatusHistory(ctx: Ctx, order: Pick<OrderRow, 'id' | 'status'>, entry: HistoryEntry): Promise<void> {
+  await ctx.db.insert(orderStatusHistory).values({
+    orderId: order.id,
+    comment: entry.comment ?? null,
+    status: entry.status ?? order.status,
+    entityName: entry.entityName ?? 'order',
+    isCustomerNotified: entry.isCustomerNotified ?? false,
+    isVisibleOnFront: entry.isVisibleOnFront ?? false,
+    createdAt: ctx.now,
+  });
+}
+
+/** Per-item quantity changes (added to the item's counters) of one document. */
+export interface ItemDelta {
+  orderItemId: number;
+  qtyInvoiced?: Decimal;
+  qtyShipped?: Decimal;
+  qtyRefunded?: Decimal;
+  qtyCanceled?: Decimal;
+  /** money counters of the item (order currency, and base) */
+  taxInvoiced?: Decimal;
+  baseTaxInvoiced?: Decimal;
+  discountInvoiced?: Decimal;
+  baseDiscountInvoiced?: Decimal;
+  rowInvoiced?: Decimal;
+  baseRowInvoiced?: Decimal;
+  taxRefunded?: Decimal;
+  baseTaxRefunded?: Decimal;
+  discountRefunded?: Decimal;
+  baseDiscountRefunded?: Decimal;
+  amountRefunded?: Decimal;
+  baseAmountRefunded?: Decimal;
+}
+
+/** Order money counter changes (added), by column name of the orders table. */
+export type OrderMoneyDelta = Partial<
+  Record<
+    | 'subtotalInvoiced'
+    | 'baseSubtotalInvoiced'
+    | 'totalInvoiced'
+    | 'baseTotalInvoiced'
+    | 'totalPaid'
+    | 'baseTotalPaid'
+    | 'subtotalRefunded'
+    | 'baseSubtotalRefunded'
+    | 'totalRefunded'
+    | 'baseTotalRefunded'
+    | 'subtotalCanceled'
+    | 'baseSubtotalCanceled'
+    | 'totalCanceled'
+    | 'baseTotalCanceled'
+    | 'taxInvoiced'
+    | 'baseTaxInvoiced'
+    | 'taxRefunded'
+    | 'baseTaxRefunded'
+    | 'shippingInvoiced'
+    | 'baseShippingInvoiced'
+    | 'shippingRefunded'
+    | 'baseShippingRefunded'
+    | 'discountInvoiced'
+    | 'baseDiscountInvoiced'
+    | 'discountRefunded'
+    | 'baseDiscountRefunded'
+    | 'adjustmentPositive'
+    | 'baseAdjustmentPositive'
+    | 'adjustmentNegative'
+    | 'baseAdjustmentNegative',
+    Decimal
+  >
+>;
+
+const ITEM_COUNTERS = [
+  'qtyInvoiced',
+  'qtyShipped',
+  'qtyRefunded',
+  'qtyCanceled',
+  'taxInvoiced',
+  'baseTaxInvoiced',
+  'discountInvoiced',
+  'baseDiscountInvoiced',
+  'rowInvoiced',
+  'baseRowInvoiced',
+  'taxRefunded',
+  'baseTaxRefunded',
+  'discountRefunded',
+  'baseDiscountRefunded',
+  'amountRefunded',
+  'baseAmountRefunded',
+] as const;
+
+/**
+ * Applies a document's changes to a locked order (see lockOrder): adds the item and money deltas, then moves
+ * the order to the state its quantities now put it in (processing, complete, closed) with that state's
+ * default status. Answers with the order as it now is. The caller has already checked that the quantities
+ * are allowed (nothing above what is left).
+ */
+export async function recordProgress(
+  ctx: Ctx,
+  locked: OrderWithItems,
+  change: { items?: ItemDelta[]; money?: OrderMoneyDelta },
+): Promise<OrderWithItems> {
+  const items = locked.items.map((i) => ({ ...i }));
+  for (const d of change.items ?? []) {
+    const item = items.find((i) => i.id === d.orderItemId);
+    if (!item) throw new Error(`order item ${d.orderItemId} is not on order ${locked.order.id}`);
+    const set: Partial<OrderItemRow> = {};
+    for (const k of ITEM_COUNTERS) {
+      const v = d[k];
+      if (v && !v.isZero()) set[k] = dec(item[k]).add(v).toFixed(4);
+    }
+    if (!Object.keys(set).length) continue;
+    Object.assign(item, set);
+    await ctx.db.update(orderItems).set(set).where(eq(orderItems.id, item.id));
+  }
+  const order = { ...locked.order };
+  const set: Partial<OrderRow> = {};
+  for (const [k, v] of Object.entries(change.money ?? {}) as [keyof OrderMoneyDelta, Decimal][]) {
+    if (v && !v.isZero()) set[k] = dec(order[k]).add(v).toFixed(4);
+  }
+  Object.assign(order, set);
+  const state = settledState(
+    order.state,
+    items.map((i) => ({
+      qtyOrdered: Number(i.qtyOrdered),
+      qtyInvoiced: Number(i.qtyInvoiced),
+      qtyShipped: Number(i.qtyShipped),
+      qtyRefunded: Number(i.qtyRefunded),
+      qtyCanceled: Number(i.qtyCanceled),
+      isVirtual: i.isVirtual,
+    })),
+    { totalPaid: Number(order.totalPaid), totalRefunded: Number(order.totalRefunded) },
+  );
+  if (state !== order.state) {
+    set.state = state;
+    set.status = DEFAULT_STATUS[state as OrderState];
+  }
+  set.updatedAt = ctx.now;
+  Object.assign(order, set);
+  await ctx.db.update(orders).set(set).where(eq(orders.id, order.id));
+  return { order, items };
+}
+
+/** Sets state and status (and the hold memory) of a locked order. */
+export async function setOrderState(
+  ctx: Ctx,
+  order: OrderRow,
+  set: { state: string; status: string; holdBeforeState?: string | null; holdBeforeStatus?: string | null },
+): Promise<OrderRow> {
+  const next = { ...set, updatedAt: ctx.now };
+  await ctx.db.update(orders).set(next).where(eq(orders.id, order.id));
+  return { ...order, ...next };
+}
+
+/** Marks the order's confirmation mail as queued. */
+export async function markEmailSent(ctx: Ctx, orderId: number): Promise<void> {
+  await ctx.db.update(orders).set({ emailSent: true }).where(eq(orders.id, orderId));
+}
+
+/** Replaces the record of what the gift cards paid and got back (cancellations and refunds give back). */
+export async function setOrderGiftcards(ctx: Ctx, orderId: number, cards: OrderRow['giftcards']): Promise<void> {
+  await ctx.db.update(orders).set({ giftcards: cards }).where(eq(orders.id, orderId));
+}
+
+/** Marks stock, coupon use and gift card debits of a canceled order as given back (true if it was not yet). */
+export async function markReservationsReleased(ctx: Ctx, orderId: number): Promise<boolean> {
+  const done = await ctx.db
+    .update(orders)
+    .set({ reservationsReleased: true })
+    .where(sql`${orders.id} = ${orderId} AND NOT ${orders.reservationsReleased}`)
+    .returning({ id: orders.id });
+  return done.length > 0;
+}

@@ -1,0 +1,122 @@
+/**
+ * Order lists: the back office's GET /orders with its filters (wire reference §2.5) and a customer's own
+ * GET /customers/me/orders. Newest first; each page costs three statements whatever its size (the rows, the
+ * count, and the items of every order on the page).
+ */
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Ctx } from '../../platform/context.js';
+import { badRequest, forbidden } from '../../platform/errors.js';
+import { isValidDate, likeEscape } from '../../platform/format.js';
+import type { CollectionResult, Page } from '../../platform/pagination.js';
+import type { MyOrdersQueryT, OrderListQueryT } from './action-schemas.js';
+import type { OrderItemRow } from './core.js';
+import { orderDto } from './read.js';
+import type { OrderDto } from './schemas.js';
+import { STATUSES } from './state.js';
+import { orderItems, orders } from './tables.js';
+
+function invalid(field: string, message: string, constraint = 'invalid') {
+  return badRequest(message, { reason: 'VALIDATION_FAILED', details: { field, constraint } });
+}
+
+const STATES = new Set(Object.keys(STATUSES));
+const ALL_STATUSES = new Set(Object.values(STATUSES).flatMap((s) => Object.keys(s)));
+
+/**
+ * A date filter as a bound: `YYYY-MM-DD` (the start of that day, or for an upper bound the start of the next
+ * one, exclusive) or `YYYY-MM-DD HH:MM[:SS]` (UTC).
+ */
+function dateBound(field: string, raw: string, end: boolean): { at: string; exclusive: boolean } {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(raw.trim());
+  if (!m || !isValidDate(m[1]) || (m[2] !== undefined && (+m[2] > 23 || +m[3] > 59 || +(m[4] ?? 0) > 59))) {
+    throw invalid(field, `${field} must be a date YYYY-MM-DD or a date and time YYYY-MM-DD HH:MM:SS (UTC)`, 'format');
+  }
+  if (m[2] === undefined) {
+    if (!end) return { at: `${m[1]}T00:00:00Z`, exclusive: false };
+    const next = new Date(`${m[1]}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return { at: next.toISOString(), exclusive: true };
+  }
+  return { at: `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}Z`, exclusive: false };
+}
+
+const given = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
+function statusCondition(status: string | undefined): SQL | undefined {
+  if (!given(status)) return undefined;
+  const s = status.trim();
+  if (!ALL_STATUSES.has(s)) throw invalid('status', `status must be one of ${[...ALL_STATUSES].join(', ')}`, 'enum');
+  return eq(orders.status, s);
+}
+
+/** The store views an admin principal limited to some may see; undefined for everyone else. */
+function storeScope(ctx: Ctx): number[] | undefined {
+  return ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+}
+
+/** The WHERE of GET /orders: the caller's store views, then each filter sent (400 for a malformed one). */
+function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
+  const conds: SQL[] = [];
+  const scope = storeScope(ctx);
+  if (scope) conds.push(inArray(orders.storeId, scope.length ? scope : [-1]));
+  if (q.customerId !== undefined) conds.push(eq(orders.customerId, q.customerId));
+  if (given(q.email)) conds.push(sql`lower(${orders.customerEmail}) = ${q.email.trim().toLowerCase()}::text`);
+  if (given(q.emailLike)) {
+    const part = q.emailLike.trim().toLowerCase();
+    if (part.length < 3) throw invalid('emailLike', 'emailLike must be at least 3 characters', 'minLength');
+    conds.push(sql`lower(${orders.customerEmail}) LIKE ${`%${likeEscape(part)}%`}::text`);
+  }
+  if (given(q.incrementId)) conds.push(eq(orders.incrementId, q.incrementId.trim()));
+  const status = statusCondition(q.status);
+  if (status) conds.push(status);
+  if (given(q.state)) {
+    const s = q.state.trim();
+    if (!STATES.has(s)) throw invalid('state', `state must be one of ${[...STATES].join(', ')}`, 'enum');
+    conds.push(eq(orders.state, s));
+  }
+  if (q.storeId !== undefined) conds.push(eq(orders.storeId, q.storeId));
+  if (given(q.createdFrom)) conds.push(sql`${orders.createdAt} >= ${dateBound('createdFrom', q.createdFrom, false).at}::timestamptz`);
+  if (given(q.createdTo)) {
+    const b = dateBound('createdTo', q.createdTo, true);
+    conds.push(b.exclusive ? sql`${orders.createdAt} < ${b.at}::timestamptz` : sql`${orders.createdAt} <= ${b.at}::timestamptz`);
+  }
+  const since = given(q.updatedSince) ? ['updatedSince', q.updatedSince] : given(q.since) ? ['since', q.since] : undefined;
+  if (since) conds.push(sql`${orders.updatedAt} >= ${dateBound(since[0], since[1], false).at}::timestamptz`);
+  return conds.length ? and(...conds) : undefined;
+}
+
+/** One page of orders matching `where`, newest first, as list rows (items in one statement for the page). */
+async function pageOfOrders(ctx: Ctx, where: SQL | undefined, page: Page): Promise<CollectionResult<OrderDto>> {
+  const [list, [{ n }]] = await Promise.all([
+    ctx.db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: count() }).from(orders).where(where),
+  ]);
+  const byOrder = new Map<number, OrderItemRow[]>();
+  if (list.length) {
+    const items = await ctx.db
+      .select()
+      .from(orderItems)
+      .where(inArray(orderItems.orderId, list.map((o) => o.id)))
+      .orderBy(asc(orderItems.id));
+    for (const i of items) {
+      const of = byOrder.get(i.orderId);
+      if (of) of.push(i);
+      else byOrder.set(i.orderId, [i]);
+    }
+  }
+  return { items: list.map((o) => orderDto(ctx, o, byOrder.get(o.id) ?? [], [], { list: true })), total: Number(n) };
+}
+
+/** GET /orders: every order the admin/API caller may see (only its store views when limited), filtered. */
+export async function listOrders(ctx: Ctx, q: OrderListQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
+  return pageOfOrders(ctx, listWhere(ctx, q), page);
+}
+
+/** GET /customers/me/orders: the calling customer's orders, optionally of one status. */
+export async function listMyOrders(ctx: Ctx, q: MyOrdersQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
+  if (ctx.actor.kind !== 'customer') throw forbidden('Customer identity required', { reason: 'CUSTOMER_IDENTITY_REQUIRED' });
+  const conds: SQL[] = [eq(orders.customerId, ctx.actor.customerId)];
+  const status = statusCondition(q.status);
+  if (status) conds.push(status);
+  return pageOfOrders(ctx, and(...conds), page);
+}

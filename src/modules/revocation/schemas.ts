@@ -1,0 +1,53 @@
+/** Wire shapes of revocation declarations (wire reference §2.18). */
+import { Type, type Static } from 'typebox';
+import { PageQuery } from '../../platform/pagination.js';
+
+const INT_MAX = 2147483647;
+
+export const PROCESSED_STATUSES = ['accepted', 'rejected', 'info_requested'] as const;
+
+export const RevocationRequest = Type.Object({
+  id: Type.Integer(),
+  orderId: Type.Integer(),
+  orderReference: Type.String({ description: 'the order increment id' }),
+  reason: Type.Optional(Type.String()),
+  customerName: Type.String(),
+  email: Type.String(),
+  verified: Type.Boolean({ description: 'true when the order owner submitted it while signed in' }),
+  storeId: Type.Integer(),
+  receivedAt: Type.String({ description: 'YYYY-MM-DD HH:MM:SS UTC' }),
+  processedStatus: Type.Optional(Type.String({ description: 'accepted, rejected or info_requested; absent until processed' })),
+  processedAt: Type.Optional(Type.String()),
+  suppressedAt: Type.Optional(Type.String({ description: 'set when the customer receipt mail was not sent' })),
+  suppressedReason: Type.Optional(Type.String({ description: 'rate_limit_recipient' })),
+  adminNote: Type.Optional(Type.String({ description: 'admin/API callers only' })),
+  ip: Type.Optional(Type.String({ description: 'admin/API callers only' })),
+  userAgent: Type.Optional(Type.String({ description: 'admin/API callers only' })),
+});
+export type RevocationRequestDto = Static<typeof RevocationRequest>;
+
+export const RevocationSubmit = Type.Object({
+  orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the order id; or orderReference' })),
+  orderReference: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'the order increment id; or orderId' })),
+  reason: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type RevocationSubmitInput = Static<typeof RevocationSubmit>;
+
+export const RevocationUpdate = Type.Object({
+  processedStatus: Type.Optional(Type.String({ maxLength: 64, description: 'accepted, rejected or info_requested (else 422); stamps processedAt' })),
+  adminNote: Type.Optional(Type.String({ maxLength: 65535, description: '"" clears' })),
+});
+export type RevocationUpdateInput = Static<typeof RevocationUpdate>;
+
+export const RevocationParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
+
+export const RevocationListQuery = Type.Object({
+  ...PageQuery,
+  email: Type.Optional(Type.String({ maxLength: 255, description: 'exact, case-insensitive' })),
+  orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX })),
+  processedStatus: Type.Optional(Type.String({ maxLength: 64 })),
+  storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
+});
+export type RevocationListQueryT = Static<typeof RevocationListQuery>;
+
+export const MyRevocationListQuery = Type.Object({ ...PageQuery });
