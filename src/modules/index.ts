@@ -22,6 +22,7 @@ import { reviewsModule } from './reviews/index.js';
 import { revocationModule } from './revocation/index.js';
 import { shipmentsModule } from './shipments/index.js';
 import { shippingModule } from './shipping/index.js';
+import { soapModule } from './soap/index.js';
 import { storesModule } from './stores/index.js';
 import { taxModule } from './tax/index.js';
 import { urlResolverModule } from './url-resolver/index.js';
@@ -54,4 +55,5 @@ export const modules: AppModule[] = [
   wishlistModule,
   mediaModule,
   revocationModule,
+  soapModule,
 ];

@@ -42,7 +42,7 @@ function tokenResponse(issued: { token: string; expiresIn: number }, extra: Part
   };
 }
 
-interface ApiPrincipal {
+export interface ApiPrincipal {
   principal: 'api_user' | 'oauth_client';
   id: number;
   username: string;
@@ -151,17 +151,34 @@ export async function issueToken(ctx: Ctx, body: TokenRequest, authorization?: s
       const username = str(body.username);
       const apiKey = str(body.api_key) ?? str(body.apiKey);
       if (!username || !apiKey) throw invalidRequest('username and api_key are required');
-      const principal = await guardAttempt(
-        ctx,
-        `api_user:${username}`,
-        () => authenticateApiUser(ctx.db, username, apiKey),
-        () => new AppError('unauthorized', 'Invalid API user credentials', { error: 'invalid_client' }),
-      );
-      return issueForPrincipal(ctx, principal);
+      return issueForPrincipal(ctx, await verifyApiUser(ctx, username, apiKey));
     }
     default:
       throw new AppError('bad_request', `Unsupported grant_type: ${grant}`, { error: 'unsupported_grant_type' });
   }
+}
+
+/**
+ * The API user credential check with its rate limits: the principal, or 401 (wrong name, key or inactive
+ * user) or 429. The api_user token grant and the legacy SOAP login both go through it.
+ */
+export function verifyApiUser(ctx: Ctx, username: string, apiKey: string): Promise<ApiPrincipal> {
+  return guardAttempt(
+    ctx,
+    `api_user:${username}`,
+    () => authenticateApiUser(ctx.db, username, apiKey),
+    () => new AppError('unauthorized', 'Invalid API user credentials', { error: 'invalid_client' }),
+  );
+}
+
+/** An API user's current standing (active flag, role permissions, store scope), for callers holding a session. */
+export async function apiUserStanding(db: Db, id: number): Promise<Omit<ApiPrincipal, 'principal'> & { isActive: boolean } | undefined> {
+  const [u] = await db
+    .select({ id: apiUsers.id, username: apiUsers.username, isActive: apiUsers.isActive, permissions: apiRoles.permissions, allowedStoreIds: apiUsers.allowedStoreIds })
+    .from(apiUsers)
+    .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
+    .where(eq(apiUsers.id, id));
+  return u;
 }
 
 async function authenticateApiUser(db: Db, username: string, apiKey: string): Promise<ApiPrincipal | undefined> {

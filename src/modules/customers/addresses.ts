@@ -56,6 +56,32 @@ export async function getAddress(ctx: Ctx, customerId: number, id: number): Prom
   return toAddressDto(r.a, { defaultBillingId: r.billing, defaultShippingId: r.shipping });
 }
 
+/** The VAT validation fields of an address, which only the legacy SOAP info result shows. */
+export interface AddressVatCheck {
+  vatIsValid: boolean | null;
+  vatRequestId: string | null;
+  vatRequestDate: string | null;
+  vatRequestSuccess: boolean | null;
+}
+
+/**
+ * An address found by its id alone, whoever owns it (legacy SOAP operations name no customer); undefined when
+ * there is none. Callers check the owner against their scope with `assertCustomerInScope`.
+ */
+export async function findAddress(ctx: Ctx, id: number): Promise<{ address: AddressDto; vat: AddressVatCheck } | undefined> {
+  const [r] = await ctx.db
+    .select({ a: customerAddresses, billing: customers.defaultBillingId, shipping: customers.defaultShippingId })
+    .from(customerAddresses)
+    .innerJoin(customers, eq(customers.id, customerAddresses.customerId))
+    .where(eq(customerAddresses.id, id));
+  if (!r) return undefined;
+  const { vatIsValid, vatRequestId, vatRequestDate, vatRequestSuccess } = r.a;
+  return {
+    address: toAddressDto(r.a, { defaultBillingId: r.billing, defaultShippingId: r.shipping }),
+    vat: { vatIsValid, vatRequestId, vatRequestDate, vatRequestSuccess },
+  };
+}
+
 type NewAddressRow = typeof customerAddresses.$inferInsert;
 type AddressValues = Partial<Omit<NewAddressRow, 'id' | 'customerId' | 'createdAt'>>;
 

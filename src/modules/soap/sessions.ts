@@ -1,0 +1,90 @@
+/**
+ * Legacy API sessions: `login` with an API user's name and key (the REST api_user credentials, checked and
+ * rate-limited by the auth service), an opaque id of 32 hex characters, a sliding idle lifetime, and
+ * `endSession`. Sessions live in the database, so any process serves them; every change is one statement.
+ */
+import crypto from 'node:crypto';
+import { and, eq, gt, lte } from 'drizzle-orm';
+import type { Ctx } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { declareDefaults } from '../../platform/settings.js';
+import { apiUserStanding, verifyApiUser } from '../auth/service.js';
+import { fault } from './faults.js';
+import { CONFIG } from './names.js';
+import { soapSessions } from './tables.js';
+
+declareDefaults({
+  [CONFIG.sessionTimeout]: 3600,
+  [CONFIG.wsi]: 0,
+});
+
+const hashOf = (id: string) => crypto.createHash('sha256').update(id).digest('hex');
+
+function timeoutMs(ctx: Ctx): number {
+  return Math.max(1, ctx.app.settings.getInt(CONFIG.sessionTimeout, ctx.store.storeId) || 3600) * 1000;
+}
+
+/** Opens a session; purges the user's expired ones on the way. Faults: 6 without credentials, 2 when refused. */
+export async function login(ctx: Ctx, username: unknown, apiKey: unknown): Promise<string> {
+  if (typeof username !== 'string' || typeof apiKey !== 'string' || !username || !apiKey) throw fault('paramMissing');
+  let userId: number;
+  try {
+    userId = (await verifyApiUser(ctx, username, apiKey)).id;
+  } catch (err) {
+    if (err instanceof AppError && err.kind === 'too_many_requests') throw fault('accessDenied', err.message);
+    if (err instanceof AppError && err.status < 500) throw fault('accessDenied');
+    throw err;
+  }
+  const cutoff = new Date(ctx.now.getTime() - timeoutMs(ctx));
+  await ctx.db.delete(soapSessions).where(and(eq(soapSessions.apiUserId, userId), lte(soapSessions.lastUsedAt, cutoff)));
+  const id = crypto.randomBytes(16).toString('hex');
+  await ctx.db.insert(soapSessions).values({ idHash: hashOf(id), apiUserId: userId, createdAt: ctx.now, lastUsedAt: ctx.now });
+  return id;
+}
+
+/**
+ * The request's context acting as the session's API user, with permissions read afresh; the session's idle
+ * clock restarts. Faults: 5 for an unknown or expired session, 2 for a user since deactivated or a store the
+ * user may not act in.
+ */
+export async function resume(ctx: Ctx, sessionId: unknown): Promise<Ctx> {
+  if (typeof sessionId !== 'string' || !/^[0-9a-f]{32}$/i.test(sessionId.trim())) throw fault('sessionExpired');
+  const hash = hashOf(sessionId.trim().toLowerCase());
+  const ms = timeoutMs(ctx);
+  const [s] = await ctx.db
+    .update(soapSessions)
+    .set({ lastUsedAt: ctx.now })
+    .where(and(eq(soapSessions.idHash, hash), gt(soapSessions.lastUsedAt, new Date(ctx.now.getTime() - ms))))
+    .returning({ apiUserId: soapSessions.apiUserId });
+  if (!s) throw fault('sessionExpired');
+  const user = await apiUserStanding(ctx.db, s.apiUserId);
+  if (!user || !user.isActive) throw fault('accessDenied');
+  const allowed = user.allowedStoreIds ?? undefined;
+  if (allowed && !allowed.includes(ctx.store.storeId)) throw fault('accessDenied');
+  return {
+    ...ctx,
+    actor: {
+      kind: 'admin',
+      principal: 'api_user',
+      id: user.id,
+      username: user.username,
+      permissions: user.permissions,
+      allowedStoreIds: allowed,
+      jti: `soap_${hash.slice(0, 32)}`,
+      exp: Math.floor((ctx.now.getTime() + ms) / 1000),
+    },
+  };
+}
+
+/** Closes a session; an unknown id is no error. */
+export async function endSession(ctx: Ctx, sessionId: unknown): Promise<true> {
+  if (typeof sessionId === 'string' && sessionId.trim()) {
+    await ctx.db.delete(soapSessions).where(eq(soapSessions.idHash, hashOf(sessionId.trim().toLowerCase())));
+  }
+  return true;
+}
+
+/** Whether `/api/v2_soap/?wsdl` serves the WS-I document. */
+export function wsiMode(ctx: Ctx): boolean {
+  return ctx.app.settings.getBool(CONFIG.wsi, ctx.store.storeId);
+}
