@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { LOCKS } from './locks.js';
 
 // NUMERIC and BIGINT come back as strings: money stays decimal, never a binary float.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
@@ -140,7 +141,7 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
   const journal = JSON.parse(fs.readFileSync(path.join(dir, 'meta/_journal.json'), 'utf8')) as Journal;
   const applied: string[] = [];
   await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7343001)`);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.migrate})`);
     await tx.execute(
       sql`CREATE TABLE IF NOT EXISTS schema_migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );

@@ -1,6 +1,7 @@
 /** Runs each module's install step once per version, in module order, after the migrations. */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './db.js';
+import { LOCKS } from './locks.js';
 import type { AppModule } from './module.js';
 import { installState } from './tables.js';
 
@@ -10,7 +11,7 @@ export async function runInstall(db: Db, modules: AppModule[]): Promise<string[]
     if (!m.install) continue;
     const install = m.install;
     await db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(7343002)`);
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.install})`);
       const [state] = await tx.select().from(installState).where(eq(installState.module, m.name)).for('update');
       if (state && state.version >= install.version) return;
       await install.run(tx as unknown as Db);

@@ -4,11 +4,11 @@ import { hasPermission, unauthenticated } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { isValidDate } from '../../platform/format.js';
+import { LOCKS } from '../../platform/locks.js';
 
 export type BlogResource = 'blog-posts' | 'blog-categories';
 export const MAX_URL_KEY = 100;
 const URL_KEY = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const LOCK_BASE = 7343200;
 
 /** An admin or API principal that may read the resource: sees inactive and unpublished content. */
 export function isBackOffice(ctx: Ctx, resource: BlogResource): boolean {
@@ -82,7 +82,7 @@ export function optDateTime(v: string | null | undefined, field: string): Date |
 
 /** Serializes URL-key checks and tree writes of one kind (held to the end of the transaction). */
 export async function lockBlog(tx: Ctx, resource: BlogResource): Promise<void> {
-  await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_BASE + (resource === 'blog-posts' ? 1 : 2)})`);
+  await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${resource === 'blog-posts' ? LOCKS.blogPostUrlKey : LOCKS.blogCategoryUrlKey})`);
 }
 
 /** At most 200 characters of the text without tags, then "..." when cut. */

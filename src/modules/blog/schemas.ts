@@ -99,7 +99,6 @@ export const BlogCategoryWrite = Type.Object(
   { additionalProperties: false },
 );
 
-export const BlogParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT_MAX }) });
 
 const scope = Type.Optional(Type.String({ maxLength: 16, description: '"all": every store view, active or not (back office only)' }));
 

@@ -18,6 +18,7 @@ import type { CategoryDto, CategoryWriteBody } from './categories-schemas.js';
 import { rewriteCategoryUrlPaths } from './categories-urls.js';
 import { formatUrlKey } from './products-urls.js';
 import { categories, categoryProducts, products, type StoreValues } from './tables.js';
+import { LOCKS } from '../../platform/locks.js';
 
 export { categoryResolvable, getCategory, listCategories, storeRootId, TREE_ROOT_ID, DEFAULT_ROOT_ID } from './categories-read.js';
 export { categoryUrlSuffix } from './categories-urls.js';
@@ -35,7 +36,6 @@ export const CATEGORY_STORE_FIELDS = ['name', 'description', 'urlKey', 'isActive
 type StoreField = (typeof CATEGORY_STORE_FIELDS)[number];
 
 const DISPLAY_MODES = ['PRODUCTS', 'PAGE', 'PRODUCTS_AND_PAGE'];
-const TREE_LOCK = 7343040;
 const INT_MAX = 2147483647;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CODE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -126,7 +126,7 @@ function productPositionEntries(map: Record<string, number>): [number, number][]
 // ---- tree helpers ----
 
 async function lockTree(ctx: Ctx): Promise<void> {
-  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${TREE_LOCK})`);
+  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.categoryTree})`);
 }
 
 async function findRow(ctx: Ctx, id: number): Promise<CategoryRow | undefined> {

@@ -2,11 +2,12 @@
  * CMS blocks: snippets of content shown in the store views they list (0: every store view) while active.
  * An identifier is unique per store view among blocks, as for pages.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
+import { renderContent } from './directives.js';
 import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
 import {
   ALL_STORES,
@@ -40,6 +41,12 @@ function toDto(r: BlockRow, stores: number[]): CmsBlockDto {
   }) as CmsBlockDto;
 }
 
+/** The storefront sees content with its directives rendered (as for pages); the back office the stored text. */
+async function shown(ctx: Ctx, dto: CmsBlockDto, backOffice: boolean): Promise<CmsBlockDto> {
+  if (!backOffice && dto.content) dto.content = await renderContent(ctx, dto.content, [dto.identifier, String(dto.id)]);
+  return dto;
+}
+
 async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
   if (!ids.length) return new Map();
   const rows = await ctx.db
@@ -69,7 +76,7 @@ export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promis
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsBlocks).where(where),
   ]);
   const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: rows.map((r) => toDto(r, stores.get(r.id) ?? [])), total: n };
+  return { items: await Promise.all(rows.map((r) => shown(ctx, toDto(r, stores.get(r.id) ?? []), backOffice))), total: n };
 }
 
 /** One block: public callers only an active block of the current store view (else 404); back-office readers any. */
@@ -82,15 +89,17 @@ async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<Cms
   if (!backOffice) conds.push(eq(cmsBlocks.isActive, true), visibleHere(ctx));
   const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
   if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
-  return toDto(row, (await storesOf(ctx, [id])).get(id) ?? []);
+  return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? []), backOffice);
 }
 
-/** The content of an active block visible in the caller's store view, by identifier (for other modules). */
-export async function blockContent(ctx: Ctx, identifier: string): Promise<string | undefined> {
+/** The stored content of an active block visible in the caller's store view, by identifier or numeric id. */
+export async function blockContent(ctx: Ctx, key: string): Promise<string | undefined> {
+  const k = key.trim();
+  const byIdentifier = eq(sql`lower(${cmsBlocks.identifier})`, k.toLowerCase());
   const [row] = await ctx.db
     .select({ content: cmsBlocks.content })
     .from(cmsBlocks)
-    .where(and(eq(sql`lower(${cmsBlocks.identifier})`, identifier.trim().toLowerCase()), eq(cmsBlocks.isActive, true), visibleHere(ctx)))
+    .where(and(/^\d{1,9}$/.test(k) ? or(eq(cmsBlocks.id, Number(k)), byIdentifier) : byIdentifier, eq(cmsBlocks.isActive, true), visibleHere(ctx)))
     .limit(1);
   return row?.content;
 }

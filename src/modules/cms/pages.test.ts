@@ -330,3 +330,50 @@ describe('URL paths', () => {
     assert.equal((await allPages()).length, before);
   });
 });
+
+describe('content directives', () => {
+  test('the storefront gets media, store, block and allowed config directives rendered; the back office the stored text', async () => {
+    const blockId = uniq('dir-block');
+    const b = await t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier: blockId, title: 'Inner', content: 'Inner {{store direct_url="inner"}}' } });
+    assert.equal(b.status, 201, b.text);
+    const loop = uniq('dir-loop');
+    // a block naming itself renders once and stops
+    const l = await t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier: loop, title: 'Loop', content: `L[{{block id="${loop}"}}]` } });
+    assert.equal(l.status, 201, l.text);
+    const content = [
+      '<img src="{{media url="wysiwyg/banner.webp"}}">',
+      "<a href=\"{{store url='customer/account'}}\">A</a>",
+      '<a href="{{store direct_url="about-us"}}">B</a>',
+      `<div>{{block id="${blockId}"}}</div>`,
+      `<div>{{block id="${b.body.id}"}}</div>`,
+      `<div>{{block id="${loop}"}}</div>`,
+      '<div>{{block id="no-such-block"}}</div>',
+      '<p>{{config path="web/unsecure/base_url"}}</p>',
+      '<p>[{{config path="payment/checkmo/title"}}]</p>',
+      '<p>{{widget type="cms/widget_page_link" page_id="2"}}</p>',
+      '<p>{{media url="../../etc/passwd"}}</p>',
+    ].join('\n');
+    const page = await create({ identifier: uniq('directives'), title: 'Directives', content });
+    const pub = await t.req('GET', `${API}/cms-pages/${page.id}`, { headers: JSON_ONLY });
+    assert.equal(pub.status, 200, pub.text);
+    assert.deepEqual(pub.body.content.split('\n'), [
+      '<img src="http://shop.test/media/wysiwyg/banner.webp">',
+      '<a href="http://shop.test/customer/account/">A</a>',
+      '<a href="http://shop.test/about-us">B</a>',
+      '<div>Inner http://shop.test/inner</div>',
+      '<div>Inner http://shop.test/inner</div>',
+      '<div>L[]</div>',
+      '<div></div>',
+      '<p>http://shop.test/</p>',
+      '<p>[]</p>',
+      '<p>{{widget type="cms/widget_page_link" page_id="2"}}</p>',
+      '<p>http://shop.test/media/etc/passwd</p>',
+    ]);
+    const list = await t.req('GET', `${API}/cms-pages`, { query: { identifier: page.identifier }, headers: JSON_ONLY });
+    assert.equal(list.body[0].content, pub.body.content);
+    const blockPub = await t.req('GET', `${API}/cms-blocks/${l.body.id}`, { headers: JSON_ONLY });
+    assert.equal(blockPub.body.content, 'L[]');
+    const back = await t.req('GET', `${API}/cms-pages/${page.id}`, { token: admin, headers: JSON_ONLY });
+    assert.equal(back.body.content, content);
+  });
+});

@@ -8,6 +8,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, isValidDate, wireDate, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
+import { renderContent } from './directives.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { META_ROBOTS, type CmsListQueryT, type CmsPageDto, type CmsPageInput } from './schemas.js';
 import {
@@ -54,6 +55,12 @@ function toDto(r: PageRow, stores: number[], backOffice: boolean): CmsPageDto {
   }) as CmsPageDto;
 }
 
+/** The storefront sees content with its directives rendered; the back office the stored text it edits. */
+async function shown(ctx: Ctx, dto: CmsPageDto, backOffice: boolean): Promise<CmsPageDto> {
+  if (!backOffice && dto.content) dto.content = await renderContent(ctx, dto.content);
+  return dto;
+}
+
 async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
   if (!ids.length) return new Map();
   const rows = await ctx.db
@@ -86,7 +93,7 @@ export async function listPages(ctx: Ctx, q: CmsListQueryT, page: Page): Promise
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsPages).where(where),
   ]);
   const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: rows.map((r) => toDto(r, stores.get(r.id) ?? [], backOffice)), total: n };
+  return { items: await Promise.all(rows.map((r) => shown(ctx, toDto(r, stores.get(r.id) ?? [], backOffice), backOffice))), total: n };
 }
 
 /** One page: public callers only an active page of the current store view (else 404); back-office readers any. */
@@ -99,7 +106,7 @@ async function readPage(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsP
   if (!backOffice) conds.push(eq(cmsPages.isActive, true), visibleHere(ctx));
   const [row] = await ctx.db.select().from(cmsPages).where(and(...conds));
   if (!row) throw notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
-  return toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice);
+  return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice), backOffice);
 }
 
 /** Whether the URL resolver may show the page in the caller's store view (an unknown page is left to its path). */

@@ -96,7 +96,6 @@ export const CmsBlockWrite = Type.Object(
   { additionalProperties: false },
 );
 
-export const CmsParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT_MAX }) });
 
 export const CmsListQuery = Type.Object({
   ...PageQuery,

@@ -9,6 +9,7 @@ import type { Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { isValidDate, likeEscape } from '../../platform/format.js';
 import type { CmsListQueryT } from './schemas.js';
+import { LOCKS } from '../../platform/locks.js';
 
 export type CmsResource = 'cms-pages' | 'cms-blocks';
 
@@ -16,7 +17,6 @@ export type CmsResource = 'cms-pages' | 'cms-blocks';
 export const ALL_STORES = 0;
 export const MAX_IDENTIFIER = 100;
 const IDENTIFIER = /^[a-z0-9_.\-]+(\/[a-z0-9_.\-]+)*$/;
-const LOCK_BASE = 7343100;
 
 /** An admin or API principal that may read the resource: sees inactive content and back-office fields. */
 export function isBackOffice(ctx: Ctx, resource: CmsResource): boolean {
@@ -78,7 +78,7 @@ export function parseStores(ctx: Ctx, input: readonly (number | string)[] | unde
 
 /** Serializes identifier checks and writes of one kind (held to the end of the transaction). */
 export async function lockIdentifiers(tx: Ctx, resource: CmsResource): Promise<void> {
-  await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_BASE + (resource === 'cms-pages' ? 1 : 2)})`);
+  await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${resource === 'cms-pages' ? LOCKS.cmsPageIdentifier : LOCKS.cmsBlockIdentifier})`);
 }
 
 /** `<id column> IN (rows linked to the store view or to every store view)`. */

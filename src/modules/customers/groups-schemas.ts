@@ -28,7 +28,6 @@ export const CustomerGroupUpdate = Type.Object(
   { additionalProperties: false },
 );
 
-export const CustomerGroupParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT_MAX }) });
 
 export const CustomerGroupListQuery = Type.Object(PageQuery);
 

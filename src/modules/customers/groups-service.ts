@@ -12,13 +12,13 @@ import { getTaxClass, taxClassNames } from '../tax/service.js';
 import { moveCustomersToGroup } from './group-membership.js';
 import type { CustomerGroupCreateInput, CustomerGroupDto, CustomerGroupUpdateInput } from './groups-schemas.js';
 import { customerGroups, customers } from './tables.js';
+import { LOCKS } from '../../platform/locks.js';
 
 export const NOT_LOGGED_IN_GROUP = 0;
 const DEFAULT_GROUP_PATH = 'customer/create_account/default_group';
 const DEFAULT_TAX_CLASS = 3;
 const CODE_MAX = 32;
 /** serializes code changes, so that two requests cannot both pass the case-insensitive uniqueness check */
-const CODE_LOCK = 7343020;
 const INT_MAX = 2147483647;
 
 type GroupRow = typeof customerGroups.$inferSelect;
@@ -56,7 +56,7 @@ async function customerTaxClassName(ctx: Ctx, id: unknown): Promise<string> {
 }
 
 async function lockCodes(ctx: Ctx): Promise<void> {
-  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${CODE_LOCK})`);
+  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.customerGroupCode})`);
 }
 
 async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number): Promise<void> {

@@ -49,6 +49,14 @@ export async function findOrder(ctx: Ctx, orderId: number): Promise<OrderWithIte
   return order ? { order, items: await itemsOf(ctx, orderId) } : undefined;
 }
 
+/** The order (without items) with this increment id, unlocked; undefined when there is none. No access check. */
+export async function findOrderByIncrementId(ctx: Ctx, incrementId: string): Promise<OrderRow | undefined> {
+  const number = incrementId.trim();
+  if (!number || number.length > 50) return undefined;
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.incrementId, number));
+  return order;
+}
+
 /**
  * The order locked for the rest of the caller's transaction (call inside withTx), with its items; undefined
  * when there is none. Lock order everywhere: the order row first, then anything else of it.

@@ -372,3 +372,17 @@ describe('submitRevocation for the web form (guests)', () => {
     assert.equal(row.channel, 'web_form');
   });
 });
+
+// last: concurrent requests may stamp receivedAt out of id order, and the "newest first" list test above compares ids
+describe('concurrency', () => {
+  test('parallel declarations of one address send one receipt; the others are marked suppressed', async () => {
+    const c = await newCustomer();
+    const order = await placeTestOrder(t, { customerToken: c.token });
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => submit(c.token, { orderId: order.id, reason: `parallel ${i}` })));
+    for (const r of replies) assert.equal(r.status, 201, r.text);
+    const rows = await t.database.db.select().from(revocationRequests).where(eq(revocationRequests.orderId, order.id));
+    assert.equal(rows.length, 6);
+    assert.equal(rows.filter((r) => r.suppressedAt === null).length, 1, 'one declaration had its receipt sent');
+    assert.equal((await mails('revocation/receipt', c.email.toLowerCase())).length, 1);
+  });
+});

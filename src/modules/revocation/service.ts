@@ -1,6 +1,7 @@
 /**
- * EU contract revocation declarations: submission by the order's owner (REST, GraphQL; later a public web form
- * for guests), the customer's own list, and the back office's list, read and processing update.
+ * EU contract revocation declarations: submission by the order's owner (REST, GraphQL) or by anyone who knows the
+ * order's number and email (the public web form), the customer's own list, and the back office's list, read and
+ * processing update.
  * Every declaration is written; only its mails may be suppressed.
  */
 import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
@@ -11,9 +12,8 @@ import { queueMail } from '../../platform/outbox.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import type { RateRule } from '../../platform/rate-limit.js';
 import { declareDefaults, declaredDefault } from '../../platform/settings.js';
-import { findOrder, type OrderRow } from '../orders/core.js';
+import { findOrder, findOrderByIncrementId, type OrderRow } from '../orders/core.js';
 import { shipmentsForOrder } from '../shipments/service.js';
-import { findOrderByIncrementId } from './order-lookup.js';
 import {
   PROCESSED_STATUSES,
   type RevocationListQueryT,
@@ -21,6 +21,7 @@ import {
   type RevocationUpdateInput,
 } from './schemas.js';
 import { revocationRequests } from './tables.js';
+import { LOCKS } from '../../platform/locks.js';
 
 declareDefaults({
   'revocation/general/enabled': 1,
@@ -43,7 +44,10 @@ export interface SubmitRevocationInput {
   channel: 'api' | 'web_form';
 }
 
+/** the longest reason a declaration takes, on every channel */
+export const REASON_MAX_LENGTH = 2000;
 const DAY_MS = 86_400_000;
+/** advisory lock namespace of the per-recipient receipt decision (second key: the address and the UTC day) */
 
 export const revocationNotFound = () => notFound('Revocation request not found', { reason: 'REVOCATION_REQUEST_NOT_FOUND' });
 const orderNotFound = () => notFound('Order not found', { reason: 'ORDER_NOT_FOUND' });
@@ -118,7 +122,9 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
   assertEnabled(ctx);
   const reference = input.orderReference?.trim();
   if (input.orderId === undefined && !reference) throw badRequest('orderId or orderReference is required', { reason: 'ORDER_REQUIRED' });
-  if (input.reason !== undefined && input.reason.length > 2000) throw badRequest('reason is at most 2000 characters', { reason: 'REASON_TOO_LONG' });
+  if (input.reason !== undefined && input.reason.length > REASON_MAX_LENGTH) {
+    throw badRequest(`reason is at most ${REASON_MAX_LENGTH} characters`, { reason: 'REASON_TOO_LONG' });
+  }
   await limitSubmissions(ctx);
 
   const order = input.orderId !== undefined ? (await findOrder(ctx, input.orderId))?.order : await findOrderByIncrementId(ctx, reference!);
@@ -145,6 +151,9 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
   const customerName = [order.customerFirstname, order.customerLastname].filter(Boolean).join(' ') || email;
   const row = await withTx(ctx, async (tx) => {
     const dayStart = new Date(Date.UTC(tx.now.getUTCFullYear(), tx.now.getUTCMonth(), tx.now.getUTCDate()));
+    // "has this address had its receipt today?" and the insert that answers it for the next caller must not
+    // interleave: concurrent declarations of one address wait here until the first has committed
+    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.revocationReceipt}::int, hashtext(${`${email}|${dayStart.toISOString().slice(0, 10)}`}))`);
     const [sent] = await tx.db
       .select({ n: count() })
       .from(revocationRequests)

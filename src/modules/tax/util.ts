@@ -2,10 +2,10 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
+import { LOCKS } from '../../platform/locks.js';
 
 export const INT_MAX = 2147483647;
 /** serializes code changes of rates and rules, so that two requests cannot both pass the uniqueness check */
-export const TAX_CODE_LOCK = 7343040;
 
 export function invalid(field: string, message: string, constraint?: string) {
   return badRequest(message, { reason: 'VALIDATION_FAILED', details: constraint ? { field, constraint } : { field } });
@@ -38,7 +38,7 @@ export function checkBool(field: string, v: unknown): boolean {
 }
 
 export async function lockTaxCodes(ctx: Ctx): Promise<void> {
-  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${TAX_CODE_LOCK})`);
+  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.taxCode})`);
 }
 
 /** GraphQL nulls read as "not sent". */
