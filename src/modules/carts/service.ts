@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { rows, statement } from '../../platform/db.js';
+import { statement } from '../../platform/db.js';
 import { hasPermission } from '../../platform/auth/access.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
@@ -347,27 +347,36 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
 
 /**
  * Inserts the lines, or raises the qty of a line with the same key, and touches the cart, in one statement
- * that writes nothing unless the cart is still active. Answers with the lines written.
+ * that writes nothing unless the cart is still active. The lines travel as one JSON array, so the statement
+ * has one shape for any number of lines and is prepared once per connection. Answers with the lines written.
  */
+const writeLinesStatement = statement<CartItemRow>(
+  'cart_items_write',
+  () => sql`WITH cart AS (UPDATE carts SET updated_at = ${sql.placeholder('now')}::timestamptz WHERE id = ${sql.placeholder('cart')}::int AND is_active RETURNING id)
+    INSERT INTO cart_items (cart_id, product_id, child_product_id, qty, buy_request, custom_price, line_key, created_at)
+    SELECT cart.id, v.product_id, v.child_product_id, v.qty, v.buy_request, v.custom_price, v.line_key, ${sql.placeholder('now')}::timestamptz
+      FROM cart, jsonb_to_recordset(${sql.placeholder('lines')}::jsonb)
+        AS v (product_id int, child_product_id int, qty numeric, buy_request jsonb, custom_price numeric, line_key text)
+    ON CONFLICT (cart_id, line_key) DO UPDATE SET qty = cart_items.qty + EXCLUDED.qty
+      WHERE cart_items.qty + EXCLUDED.qty <= ${sql.raw(String(MAX_LINE_QTY))}
+    RETURNING id, cart_id AS "cartId", product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
+      buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey", created_at AS "createdAt"`,
+);
+
 async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: string | null })[], customPrice: number | undefined): Promise<CartItemRow[]> {
-  const values = sql.join(
-    lines.map(
-      (l) =>
-        sql`(${l.productId}::int, ${l.childProductId}::int, ${String(l.qty)}::numeric, ${JSON.stringify(l.buyRequest)}::jsonb, ${customPrice === undefined ? null : String(customPrice)}::numeric, ${l.key}::text)`,
-    ),
-    sql`, `,
-  );
-  const written = await rows<CartItemRow>(
-    ctx.db,
-    sql`WITH cart AS (UPDATE carts SET updated_at = ${ctx.now} WHERE id = ${cartId} AND is_active RETURNING id)
-        INSERT INTO cart_items (cart_id, product_id, child_product_id, qty, buy_request, custom_price, line_key, created_at)
-        SELECT cart.id, v.product_id, v.child_product_id, v.qty, v.buy_request, v.custom_price, v.line_key, ${ctx.now}
-          FROM cart, (VALUES ${values}) AS v (product_id, child_product_id, qty, buy_request, custom_price, line_key)
-        ON CONFLICT (cart_id, line_key) DO UPDATE SET qty = cart_items.qty + EXCLUDED.qty
-          WHERE cart_items.qty + EXCLUDED.qty <= ${MAX_LINE_QTY}
-        RETURNING id, cart_id AS "cartId", product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
-          buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey", created_at AS "createdAt"`,
-  );
+  const values = lines.map((l) => ({
+    product_id: l.productId,
+    child_product_id: l.childProductId,
+    // numbers as text: the qty and price reach NUMERIC without passing through a binary float
+    qty: String(l.qty),
+    buy_request: l.buyRequest,
+    custom_price: customPrice === undefined ? null : String(customPrice),
+    line_key: l.key,
+  }));
+  const written = (await writeLinesStatement.run(ctx.db, { now: ctx.now.toISOString(), cart: cartId, lines: JSON.stringify(values) })).map((r) => ({
+    ...r,
+    createdAt: new Date(r.createdAt),
+  }));
   if (written.length && written.length < lines.length) {
     // a parallel addition took the line past the most one line holds
     throw badRequest(`qty must be a whole number from 1 to ${MAX_LINE_QTY}`, { reason: 'INVALID_CART_ITEM', details: { field: 'qty' } });
