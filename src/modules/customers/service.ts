@@ -16,7 +16,7 @@ import { setSubjectBlocked } from '../auth/service.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
 import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
 import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
-import { subscribedSql } from './subscription.js';
+import { linkSubscriptions, subscribedSql } from './subscription.js';
 import { customerAddresses, customerGroups, customers } from './tables.js';
 
 declareDefaults({
@@ -138,12 +138,15 @@ export async function registerCustomer(ctx: Ctx, input: NewCustomer): Promise<nu
   await checkGroup(ctx.db, groupId);
   if (await emailExists(ctx.db, websiteId, email)) throw emailTaken();
   const passwordHash = await hashSecret(input.password);
-  const [row] = await ctx.db
-    .insert(customers)
-    .values({ ...values, passwordHash, createdAt: ctx.now, updatedAt: ctx.now })
-    .returning({ id: customers.id })
-    .catch(mapEmailRace);
-  return row.id;
+  return withTx(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(customers)
+      .values({ ...values, passwordHash, createdAt: ctx.now, updatedAt: ctx.now })
+      .returning({ id: customers.id })
+      .catch(mapEmailRace);
+    await linkSubscriptions(tx, { id: row.id, email, websiteId });
+    return row.id;
+  });
 }
 
 const ADMIN_FIELDS = ['groupId', 'isActive', 'websiteId', 'taxvat', 'disableAutoGroupChange'] as const;

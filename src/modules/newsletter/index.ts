@@ -1,10 +1,10 @@
 import type { AppModule } from '../../platform/module.js';
 import { setSubscribedExpression } from '../customers/subscription.js';
 import { routes } from './rest.js';
-import { subscribedExpression } from './service.js';
+import { linkCustomerSubscriptions, subscribedExpression } from './service.js';
 
-/** Customers show `isSubscribed` through this module's subscribers table. */
-setSubscribedExpression(subscribedExpression);
+/** Customers show `isSubscribed` through this module's subscribers table, and new accounts take over their email's subscriptions. */
+setSubscribedExpression(subscribedExpression, linkCustomerSubscriptions);
 
 export const newsletterModule: AppModule = {
   name: 'newsletter',

@@ -100,6 +100,22 @@ describe('guest subscribe', () => {
     assert.equal(row.customerId, c.id);
     assert.equal((await me(c.token)).isSubscribed, true);
   });
+
+  test('an account created later with a subscribed email (any case) takes the subscription over', async () => {
+    const email = guestEmail();
+    assert.equal((await subscribe({ email })).status, 201);
+    const [before] = await rowsOf(email);
+    assert.equal(before.customerId, null);
+    const r = await t.req('POST', `${API}/customers`, { body: { email: email.toUpperCase(), password: 'Secret123', firstname: 'Late', lastname: 'Joiner' } });
+    assert.equal(r.status, 201, r.text);
+    const [after] = await rowsOf(email);
+    assert.equal(after.customerId, r.body.id);
+    assert.equal(r.body.isSubscribed, true);
+    const token = await t.tokens.customer(email, 'Secret123');
+    assert.equal((await me(token)).isSubscribed, true);
+    const st = await t.req('GET', `${API}/newsletter/status`, { token });
+    assert.equal(st.body.status, 'subscribed');
+  });
 });
 
 describe('customer subscribe', () => {

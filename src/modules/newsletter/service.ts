@@ -3,7 +3,7 @@
  * account when there is one. Subscribe and unsubscribe are public; nothing a guest can send tells them whether
  * an email was subscribed before (only the customer who owns the subscription sees its state).
  */
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -11,7 +11,7 @@ import { compact, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import type { SubscribedExpression } from '../customers/subscription.js';
+import type { SubscribedExpression, SubscriptionLinker } from '../customers/subscription.js';
 import { customers } from '../customers/tables.js';
 import { stores } from '../stores/tables.js';
 import type { ConfirmInput, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
@@ -41,17 +41,26 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
 
 /**
- * The customers module's `isSubscribed`: a subscribed row carrying the customer's id, or their email in a store
- * view of their website. Two separate EXISTS, so that each probes its own index (customer id; lower(email) and
- * store) instead of one OR that would scan the subscribers for every customer read.
+ * The customers module's `isSubscribed`: a subscribed row carrying the customer's id. Every subscription of an
+ * account's email is linked to it (at subscribe time when the account exists, by `linkCustomerSubscriptions`
+ * when the account comes later), so one index probe answers it.
  */
-export const subscribedExpression: SubscribedExpression = (c) => sql<boolean>`(EXISTS (
-    SELECT 1 FROM ${newsletterSubscribers}
-     WHERE ${newsletterSubscribers.customerId} = ${c.id} AND ${newsletterSubscribers.status} = 'subscribed')
-  OR EXISTS (
-    SELECT 1 FROM ${newsletterSubscribers}
-     WHERE lower(${newsletterSubscribers.email}) = lower(${c.email}) AND ${newsletterSubscribers.status} = 'subscribed'
-       AND ${newsletterSubscribers.storeId} IN (SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${c.websiteId})))`;
+export const subscribedExpression: SubscribedExpression = (c) => sql<boolean>`EXISTS (
+    SELECT 1 FROM ${newsletterSubscribers} WHERE ${newsletterSubscribers.customerId} = ${c.id} AND ${newsletterSubscribers.status} = 'subscribed')`;
+
+/** A new account takes over the unlinked subscriptions of its email in the store views of its website. */
+export const linkCustomerSubscriptions: SubscriptionLinker = async (ctx, customer) => {
+  await ctx.db
+    .update(newsletterSubscribers)
+    .set({ customerId: customer.id })
+    .where(
+      and(
+        isNull(newsletterSubscribers.customerId),
+        sql`lower(${newsletterSubscribers.email}) = ${customer.email.toLowerCase()}`,
+        sql`${newsletterSubscribers.storeId} IN (SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${customer.websiteId})`,
+      ),
+    );
+};
 
 function rule(ctx: Ctx, name: string) {
   return configuredRule(ctx.app.settings, name, HOUR, ctx.store.storeId);
