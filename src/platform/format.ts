@@ -36,3 +36,10 @@ export function compact<T extends Record<string, unknown>>(obj: T): { [K in keyo
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** The shape every email address the service accepts must have: something@domain.tld, no spaces. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isEmailAddress(s: string): boolean {
+  return EMAIL_SHAPE.test(s);
+}

@@ -15,6 +15,7 @@ import { declareDefaults } from '../../platform/settings.js';
 import { authenticateCustomer, getCustomerIdentity } from '../customers/service.js';
 import { apiRoles, apiUsers, blockedSubjects, oauthClients, revokedTokens } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
+import { isEmailAddress } from '../../platform/format.js';
 
 declareDefaults({
   /** failed /auth/token attempts per client IP per minute */
@@ -28,7 +29,6 @@ const authError = (message: string) =>
 
 const invalidRequest = (message: string) => new AppError('bad_request', message, { error: 'invalid_request' });
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function tokenResponse(issued: { token: string; expiresIn: number }, extra: Partial<TokenResponse>): TokenResponse {
   return {
@@ -125,7 +125,7 @@ export async function issueToken(ctx: Ctx, body: TokenRequest, authorization?: s
       const email = str(body.email) ?? str(body.username);
       const password = str(body.password);
       if (!email || !password) throw invalidRequest('Email and password are required');
-      if (email.length > 254 || !EMAIL_RE.test(email)) throw invalidRequest('Invalid email format');
+      if (email.length > 254 || !isEmailAddress(email)) throw invalidRequest('Invalid email format');
       if (password.length > 256) throw new AppError('unauthorized', 'Invalid email or password', { error: 'invalid_credentials' });
       const customer = await guardAttempt(
         ctx,

@@ -11,6 +11,7 @@ import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart
 import type { AddressBodyT } from './schemas.js';
 import { addressFrom, cartNotFound, findCart, itemsOf, type CartRef } from './service.js';
 import { carts } from './tables.js';
+import { isEmailAddress } from '../../platform/format.js';
 
 export interface CheckoutInput {
   shippingAddress?: AddressBodyT;
@@ -24,7 +25,6 @@ export interface CheckoutInput {
   orderNote?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Locks the cart the request names (call inside the placement's transaction) and returns it with its items,
@@ -59,7 +59,7 @@ export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: Car
   if (cart.customerId === null) {
     const email = input.email?.trim() || cart.customerEmail || cart.billingAddress?.email || cart.shippingAddress?.email || undefined;
     if (!email) throw badRequest('An email address is required for a guest order (guestEmail)', { reason: 'EMAIL_REQUIRED', details: { field: 'guestEmail' } });
-    if (!EMAIL.test(email)) throw badRequest('guestEmail is not a valid email address', { reason: 'INVALID_EMAIL', details: { field: 'guestEmail' } });
+    if (!isEmailAddress(email)) throw badRequest('guestEmail is not a valid email address', { reason: 'INVALID_EMAIL', details: { field: 'guestEmail' } });
     cart.customerEmail = email.toLowerCase();
   }
   cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../../platform/context.js';
 import { verifyCaptcha } from '../../platform/captcha.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
-import { compact } from '../../platform/format.js';
+import { compact, isEmailAddress } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -24,7 +24,6 @@ declareDefaults({
 });
 
 export const SUCCESS_MESSAGE = 'Your message has been sent. We will get back to you soon.';
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const HOUR = 3600;
 const MAX = { name: 255, email: 255, telephone: 64, comment: 10_000 };
 
@@ -74,7 +73,7 @@ export async function submitContact(ctx: Ctx, input: ContactSubmitInput): Promis
   if (!name) throw invalid('name', 'name is required', 'required');
   checkLength('name', name);
   if (!email) throw invalid('email', 'email is required', 'required');
-  if (email.length > MAX.email || !EMAIL_RE.test(email)) throw invalid('email', 'Invalid email address', 'format');
+  if (email.length > MAX.email || !isEmailAddress(email)) throw invalid('email', 'Invalid email address', 'format');
   if (!comment) throw invalid('comment', 'comment is required', 'required');
   checkLength('comment', comment);
   checkLength('telephone', telephone);

@@ -4,9 +4,8 @@
  */
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { isValidDate } from '../../platform/format.js';
+import { isEmailAddress, isValidDate } from '../../platform/format.js';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A missing value: not sent, null, blank text or an empty list. */
 function isMissing(v: unknown): boolean {
@@ -30,7 +29,7 @@ export function requireFields(input: Record<string, unknown>, names: readonly st
 /** Trimmed, lower-cased and checked. */
 export function normEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (e.length > 254 || !EMAIL_RE.test(e)) {
+  if (e.length > 254 || !isEmailAddress(e)) {
     throw badRequest('Invalid email format', { reason: 'INVALID_EMAIL', details: { field: 'email', constraint: 'format' } });
   }
   return e;

@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import { and, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
-import { compact, isValidDate, wireDateTime } from '../../platform/format.js';
+import { compact, isEmailAddress, isValidDate, wireDateTime } from '../../platform/format.js';
 import { Decimal, dec, toWire } from '../../platform/money.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
@@ -32,7 +32,6 @@ const PLACES = 4;
 const TEXT_MAX = 255;
 const MESSAGE_MAX = 1000;
 const COMMENT_MAX = 1000;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** 0-9 and A-Z without I and O */
 const CODE_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const INT_MAX = 2147483647;
@@ -193,7 +192,7 @@ function optText(value: unknown, field: string, max: number): string | null {
 
 function optEmail(value: unknown, field: string): string | null {
   const v = optText(value, field, 254);
-  if (v !== null && !EMAIL_RE.test(v)) throw invalid(field, `${field} is not a valid email address`, 'format', 'INVALID_EMAIL');
+  if (v !== null && !isEmailAddress(v)) throw invalid(field, `${field} is not a valid email address`, 'format', 'INVALID_EMAIL');
   return v;
 }
 

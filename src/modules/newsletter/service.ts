@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { compact, wireDateTime } from '../../platform/format.js';
+import { compact, isEmailAddress, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -36,7 +36,6 @@ export const MESSAGES = {
 };
 
 const HOUR = 3600;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
 
@@ -72,7 +71,7 @@ function guestEmail(raw: unknown): string {
     throw badRequest('Email address is required', { reason: 'EMAIL_REQUIRED', details: { field: 'email', constraint: 'required' } });
   }
   const e = raw.trim().toLowerCase();
-  if (e.length > 254 || !EMAIL_RE.test(e)) {
+  if (e.length > 254 || !isEmailAddress(e)) {
     throw badRequest('Invalid email address', { reason: 'INVALID_EMAIL', details: { field: 'email', constraint: 'format' } });
   }
   return e;

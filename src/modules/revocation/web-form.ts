@@ -16,6 +16,7 @@ import { AppError, badRequest } from '../../platform/errors.js';
 import { toAppError } from '../../platform/http.js';
 import type { RevocationRequestDto } from './schemas.js';
 import { REASON_MAX_LENGTH, submitRevocation } from './service.js';
+import { isEmailAddress } from '../../platform/format.js';
 
 const PATH = '/revocation';
 const RECEIVED_PATH = '/revocation/received';
@@ -30,7 +31,6 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
 const RETRY_AFTER_SECONDS = 3600;
 const ORDER_NUMBER_MAX = 50;
 const EMAIL_MAX = 255;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** control characters; the reason may hold line breaks and tabs */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_EXCEPT_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -382,7 +382,7 @@ function validate(v: FormValues): FormError[] {
   else if (v.orderNumber.length > ORDER_NUMBER_MAX) errors.push({ message: `The order number is at most ${ORDER_NUMBER_MAX} characters.`, fields: ['orderNumber'] });
   else if (CONTROL.test(v.orderNumber)) errors.push({ message: 'The order number contains characters that are not allowed.', fields: ['orderNumber'] });
   if (!v.email) errors.push({ message: 'Enter the email address you used for the order.', fields: ['email'] });
-  else if (v.email.length > EMAIL_MAX || !EMAIL_RE.test(v.email) || CONTROL.test(v.email)) {
+  else if (v.email.length > EMAIL_MAX || !isEmailAddress(v.email) || CONTROL.test(v.email)) {
     errors.push({ message: 'Enter a valid email address, like name@example.com.', fields: ['email'] });
   }
   if (v.reason.length > REASON_MAX_LENGTH) errors.push({ message: `The reason is at most ${REASON_MAX_LENGTH} characters.`, fields: ['reason'] });

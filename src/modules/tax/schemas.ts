@@ -3,8 +3,6 @@ import { PageQuery } from '../../platform/pagination.js';
 
 const INT_MAX = 2147483647;
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT_MAX }) });
-
 // ---- tax classes ----
 
 export const TaxClass = Type.Object({
