@@ -16,6 +16,8 @@ export interface AppConfig {
   demoCatalog: boolean;
   /** connections in the PostgreSQL pool of this process */
   databasePoolMax: number;
+  /** cart changes wait for the database's disk flush like every other write (see withTx's `relaxed`) */
+  durableCartWrites: boolean;
   dataDir: string;
   jwtSecret: string;
   jwtTtlSeconds: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems),
     databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 1000, problems),
+    durableCartWrites: bool(env, 'DURABLE_CART_WRITES', false, problems),
     dataDir: path.resolve(env.DATA_DIR || './var'),
     jwtSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL', 3600, 60, 31_536_000, problems),

@@ -3,6 +3,7 @@
  * handle (the open transaction when there is one), and the process-wide services.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import type { Db } from './db.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -72,13 +73,31 @@ interface TxState {
 /**
  * Runs `fn` in one transaction. Nested calls join the open transaction. Callbacks registered with
  * `afterCommit` run only once the outermost transaction has committed.
+ *
+ * `relaxed`: the commit does not wait for the database's disk flush (PostgreSQL's `synchronous_commit` off
+ * for this transaction alone). Only for changes a shopper can simply make again, such as a cart's: a database
+ * crash can lose the last fraction of a second of them, yet never leaves them half done, and never loses
+ * anything that depends on them, because every ordinary commit (an order placed from the cart) first flushes
+ * all that was written before it. A transaction this one joins keeps its own durability, and the
+ * DURABLE_CART_WRITES setting makes every commit wait.
  */
-export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>, opts: { relaxed?: boolean } = {}): Promise<T> {
   if (ctx.tx) return fn(ctx);
   const state: TxState = { afterCommit: [] };
-  const result = await ctx.db.transaction(async (db) => fn({ ...ctx, db: db as unknown as Db, tx: state }));
+  const result = await ctx.db.transaction(async (db) => {
+    if (opts.relaxed && !ctx.app.config.durableCartWrites) await db.execute(sql`SET LOCAL synchronous_commit TO OFF`);
+    return fn({ ...ctx, db: db as unknown as Db, tx: state });
+  });
   for (const cb of state.afterCommit) cb();
   return result;
+}
+
+/**
+ * For a single statement that writes what withTx's `relaxed` covers: true when the statement runs as its own
+ * transaction, whose commit may then skip the wait (see `relaxedCommit` in db.ts).
+ */
+export function mayRelaxCommit(ctx: Ctx): boolean {
+  return !ctx.tx && !ctx.app.config.durableCartWrites;
 }
 
 export function afterCommit(ctx: Ctx, cb: () => void): void {

@@ -127,6 +127,15 @@ export function statement<T>(name: string, build: () => SQL): Statement<T> {
   };
 }
 
+/**
+ * A FROM item that lets a statement running as its own transaction commit without waiting for the disk flush
+ * when the boolean placeholder `name` is true (pass `mayRelaxCommit(ctx)`); otherwise it changes nothing. The
+ * setting lasts until that commit, so it never reaches another statement.
+ */
+export function relaxedCommit(name: string): SQL {
+  return sql`(SELECT set_config('synchronous_commit', CASE WHEN ${sql.placeholder(name)}::boolean THEN 'off' ELSE current_setting('synchronous_commit') END, true)) AS relaxed_commit`;
+}
+
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 interface Journal {

@@ -21,5 +21,5 @@ export function roundMoney(v: Decimal.Value, places = 2): Decimal {
 
 /** A JSON number for the wire. */
 export function toWire(v: Decimal.Value): number {
-  return new Money(v).toNumber();
+  return (v instanceof Money ? v : new Money(v)).toNumber();
 }

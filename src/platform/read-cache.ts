@@ -61,14 +61,6 @@ export class ReadCache<V> {
     return value;
   }
 
-  /**
-   * The entry kept for `key` at the newest version this process has seen, without reading the version: it may
-   * be stale, so it is only a hint (which rows to read ahead), never an answer.
-   */
-  peek(key: string): V | undefined {
-    return this.entries.get(key);
-  }
-
   /** Many keys at once: the missing ones are loaded together by `load`, which answers for those it found. */
   async atMany(seen: bigint, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();

@@ -274,11 +274,14 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** What a simple product or a configurable's child takes per unit of its line (stockLinesOf skips the multiplication). */
+export const ONE_PER_UNIT = dec(1);
+
 /** The products a line takes from stock, with the qty of each per unit of the line. */
 export function stockParts(line: { productId: number; childProductId: number | null; buyRequest: BuyRequest }, products: Map<number, SaleProduct>): { productId: number; per: Decimal }[] {
   const p = products.get(line.productId);
   if (!p) return [];
-  if (p.type === 'configurable') return line.childProductId ? [{ productId: line.childProductId, per: dec(1) }] : [];
+  if (p.type === 'configurable') return line.childProductId ? [{ productId: line.childProductId, per: ONE_PER_UNIT }] : [];
   if (p.type === 'bundle') {
     const parts: { productId: number; per: Decimal }[] = [];
     for (const o of p.bundleOptions) {
@@ -291,5 +294,5 @@ export function stockParts(line: { productId: number; childProductId: number | n
     }
     return parts;
   }
-  return [{ productId: p.id, per: dec(1) }];
+  return [{ productId: p.id, per: ONE_PER_UNIT }];
 }

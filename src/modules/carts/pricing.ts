@@ -13,23 +13,25 @@ import { productsForSale, unitPriceFor, type SaleProduct } from '../catalog/sale
 import { couponForCart, type CartRule } from '../coupons/service.js';
 import { pricingGroup } from '../customers/groups-service.js';
 import { giftcardsByCodes } from '../giftcards/service.js';
-import { checkAvailability, type LineAvailability, type StockLine } from '../inventory/service.js';
+import { availabilityFrom, stockRulesAt, type LineAvailability, type StockLine } from '../inventory/service.js';
 import { availablePaymentMethods, paymentTitle } from '../payment/service.js';
 import { shippingRates, type ShippingRate } from '../shipping/service.js';
 import { resolveTaxRates, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
-import { stockParts } from './items.js';
+import { ONE_PER_UNIT, stockParts } from './items.js';
 import type { CartDto } from './schemas.js';
 import type { CartAddress, carts, cartItems } from './tables.js';
 import { computeTotals, type Totals, type TotalsLine } from './totals.js';
 
 export type CartRow = typeof carts.$inferSelect;
-export type CartItemRow = typeof cartItems.$inferSelect;
+/** A cart line as pricing and the cart's answers use it. */
+export type CartItemRow = Omit<typeof cartItems.$inferSelect, 'cartId' | 'createdAt'>;
 
 const ZERO = dec(0);
 const HUNDRED = dec(100);
 
 /** The request context in the cart's own store view and currency: a cart is priced where it was made. */
 export function cartContext(ctx: Ctx, cart: Pick<CartRow, 'storeId' | 'currency'>): Ctx {
+  if (cart.storeId === ctx.store.storeId && cart.currency === ctx.store.currency) return ctx;
   const registry = ctx.app.settings;
   const store = registry.store(cart.storeId) ?? registry.defaultStore;
   let sctx;
@@ -199,7 +201,13 @@ function cachedRates(ctx: Ctx, version: bigint, dest: TaxDestination, customerCl
 
 /** The stock lines of priced lines: every product each takes, for the line's qty. */
 export function stockLinesOf(rows: (Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number })[], products: Map<number, SaleProduct>): StockLine[][] {
-  return rows.map((r) => stockParts(r, products).map((part) => ({ productId: part.productId, qty: Math.ceil(part.per.mul(r.qty).toNumber()) })));
+  return rows.map((r) =>
+    stockParts(r, products).map((part) => ({
+      productId: part.productId,
+      // line quantities are whole numbers: one per unit needs no decimal arithmetic
+      qty: part.per === ONE_PER_UNIT ? Math.ceil(Number(r.qty)) : Math.ceil(part.per.mul(r.qty).toNumber()),
+    })),
+  );
 }
 
 /** Prices a cart. `ctx` must be the cart's context (cartContext). */
@@ -222,7 +230,10 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   // stock: every product a line takes, against the cart's total of it
   const stockLines = stockLinesOf(lines.map((l) => l.row), products);
   const flat = stockLines.flat();
-  const availability = pre.availability && pre.availability.length === flat.length ? pre.availability : flat.length ? await checkAvailability(ctx, flat) : [];
+  const availability =
+    pre.availability && pre.availability.length === flat.length
+      ? pre.availability
+      : availabilityFrom(await stockRulesAt(ctx, version, flat.map((l) => l.productId)), flat);
   let at = 0;
   const items: PricedItem[] = lines.map((l, i) => {
     const n = stockLines[i].length;

@@ -6,9 +6,9 @@
  */
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { statement } from '../../platform/db.js';
+import { relaxedCommit, statement } from '../../platform/db.js';
 import { hasPermission } from '../../platform/auth/access.js';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { mayRelaxCommit, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { toWire } from '../../platform/money.js';
 import { readVersion } from '../../platform/read-cache.js';
@@ -19,8 +19,8 @@ import { NOT_LOGGED_IN_GROUP, pricingGroup } from '../customers/groups-service.j
 import { getCustomerIdentity } from '../customers/service.js';
 import { resolveAddressLocation } from '../directory/service.js';
 import { limitGiftcardAttempts, usableGiftcard } from '../giftcards/service.js';
-import { availabilityFrom, stockFromJson, stockJsonOf, stockOf, type StockRow } from '../inventory/service.js';
-import { productIdHint, productsForSale, type SaleProduct } from '../catalog/sale.js';
+import { availabilityFrom, stockRulesAt, type StockRule } from '../inventory/service.js';
+import { productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartQty, canonicalRequest, MAX_LINE_QTY, resolveAddRequest, type NewLine } from './items.js';
 import { cartContext, cartDto, priceCart, stockLinesOf, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
@@ -50,19 +50,19 @@ const CART_COLUMNS = sql.raw(`id, masked_id AS "maskedId", customer_id AS "custo
   payment_method AS "paymentMethod", payment_data AS "paymentData", gift_message AS "giftMessage",
   created_at AS "createdAt", updated_at AS "updatedAt"`);
 
-const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_object('id', i.id, 'cartId', i.cart_id, 'productId', i.product_id,
-    'childProductId', i.child_product_id, 'qty', i.qty::text, 'buyRequest', i.buy_request, 'customPrice', i.custom_price::text,
-    'giftMessage', i.gift_message, 'lineKey', i.line_key, 'createdAt', i.created_at) ORDER BY i.id)
+// the lines as arrays, in the order of itemFromJson (compact to build and to parse)
+const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
+    i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id)
   FROM cart_items i WHERE i.cart_id = carts.id), '[]'::json) AS items,
   (SELECT version::text FROM read_cache_versions WHERE name = 'catalog') AS "catalogVersion"`);
 
-type LoadedRow = CartRow & { items: (Omit<CartItemRow, 'createdAt'> & { createdAt: string })[]; catalogVersion: string | null };
-type StockJson = Parameters<typeof stockFromJson>[0];
+type ItemJson = [number, number, number | null, string, CartItemRow['buyRequest'], string | null, CartItemRow['giftMessage'], string | null];
 
-// adding items reads, with the cart, the stock of its products and of the ones about to be added (`ids`)
-const CART_STOCK = sql`, ${stockJsonOf(sql`SELECT unnest(${sql.placeholder('ids')}::int[])
-    UNION SELECT product_id FROM cart_items WHERE cart_id = carts.id
-    UNION SELECT child_product_id FROM cart_items WHERE cart_id = carts.id AND child_product_id IS NOT NULL`)} AS stock`;
+function itemFromJson([id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey]: ItemJson): CartItemRow {
+  return { id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey };
+}
+
+type LoadedRow = CartRow & { items: ItemJson[]; catalogVersion: string | null };
 
 // every cart request reads its cart, its items and the catalog version first: one statement, prepared per connection
 const cartStatements = {
@@ -70,14 +70,6 @@ const cartStatements = {
   maskedLocked: statement<CartRow>('carts_by_masked_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`),
   id: statement<LoadedRow>('carts_load_id', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`),
   idLocked: statement<CartRow>('carts_by_id_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`),
-  maskedStock: statement<LoadedRow & { stock: StockJson }>(
-    'carts_load_masked_stock',
-    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}${CART_STOCK} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
-  ),
-  idStock: statement<LoadedRow & { stock: StockJson }>(
-    'carts_load_id_stock',
-    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}${CART_STOCK} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
-  ),
 };
 
 /** Whether the caller may use this cart (guest carts: whoever holds the masked id). */
@@ -93,36 +85,20 @@ interface Loaded {
   cart: CartRow;
   items: CartItemRow[];
   version: bigint;
-  /** with `stockFor`: the stock rows of the cart's products and of those ids, and the ids they were read for */
-  stock?: { rows: Map<number, StockRow>; readFor: Set<number> };
 }
 
-/**
- * The cart a request names with its items and the catalog version, when the caller may use it. With
- * `stockFor`, the same statement reads the stock of the cart's products and of those product ids.
- */
-async function loadCart(ctx: Ctx, ref: CartRef, checked = false, stockFor?: number[]): Promise<Loaded | undefined> {
-  let row: (LoadedRow & { stock?: StockJson }) | undefined;
-  const ids = stockFor && `{${stockFor.join(',')}}`;
+/** The cart a request names with its items and the catalog version, when the caller may use it. */
+async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
+  let row: LoadedRow | undefined;
   if (ref.kind === 'guest') {
     if (!MASKED.test(ref.maskedId)) return undefined;
-    const m = ref.maskedId.toLowerCase();
-    [row] = ids ? await cartStatements.maskedStock.run(ctx.db, { m, ids }) : await cartStatements.masked.run(ctx.db, { m });
+    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
   } else {
-    [row] = ids ? await cartStatements.idStock.run(ctx.db, { id: ref.id, ids }) : await cartStatements.id.run(ctx.db, { id: ref.id });
+    [row] = await cartStatements.id.run(ctx.db, { id: ref.id });
   }
   if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
-  const { items, catalogVersion, stock, ...cart } = row;
-  const loaded: Loaded = { cart, items: items.map((i) => ({ ...i, createdAt: new Date(i.createdAt) })), version: BigInt(catalogVersion ?? '0') };
-  if (stock && stockFor) {
-    const readFor = new Set(stockFor);
-    for (const i of loaded.items) {
-      readFor.add(i.productId);
-      if (i.childProductId) readFor.add(i.childProductId);
-    }
-    loaded.stock = { rows: stockFromJson(stock), readFor };
-  }
-  return loaded;
+  const { items, catalogVersion, ...cart } = row;
+  return { cart, items: items.map(itemFromJson), version: BigInt(catalogVersion ?? '0') };
 }
 
 /** The cart a request names, when the caller may use it; locked for the transaction with `forUpdate`. */
@@ -157,8 +133,8 @@ async function lockCart(ctx: Ctx, id: number): Promise<CartRow> {
 
 const itemsStatement = statement<CartItemRow>(
   'cart_items_of',
-  () => sql`SELECT id, cart_id AS "cartId", product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
-    buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", created_at AS "createdAt"
+  () => sql`SELECT id, product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
+    buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey"
     FROM cart_items WHERE cart_id = ${sql.placeholder('cart')}::int ORDER BY id`,
 );
 
@@ -264,8 +240,7 @@ async function assertAvailable(
   lines: StockCheckLine[],
   touched: Set<number>,
   version: bigint,
-  read?: Loaded['stock'],
-): Promise<{ products: Map<number, SaleProduct>; stock: Map<number, StockRow> }> {
+): Promise<{ products: Map<number, SaleProduct>; stock: Map<number, StockRule> }> {
   const products = await productsForSale(ctx, lines.flatMap((l) => (l.childProductId ? [l.productId, l.childProductId] : [l.productId])), version);
   const stockLines = stockLinesOf(lines, products);
   const wanted = new Set<number>();
@@ -273,10 +248,7 @@ async function assertAvailable(
     if (touched.has(l.productId)) for (const p of stockLines[i]) wanted.add(p.productId);
   });
   const flat = stockLines.flat();
-  // the rows read with the cart, and the rest (bundle selections, a product the hint missed) now
-  const unread = read ? flat.map((l) => l.productId).filter((id) => !read.readFor.has(id)) : flat.map((l) => l.productId);
-  const stock = read ? new Map(read.rows) : new Map<number, StockRow>();
-  if (unread.length) for (const [id, r] of await stockOf(ctx, unread)) stock.set(id, r);
+  const stock = await stockRulesAt(ctx, version, flat.map((l) => l.productId));
   for (const r of availabilityFrom(stock, flat)) {
     if (r.available || !wanted.has(r.productId)) continue;
     const sku = products.get(r.productId)?.sku ?? String(r.productId);
@@ -309,9 +281,7 @@ function lineKey(l: NewLine, customPrice: number | undefined): string | null {
  */
 export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promise<CartDto> {
   if (body.customPrice !== undefined) assertCustomPriceAllowed(ctx);
-  // the product's id as this process last knew it, so that its stock is read with the cart
-  const hint = body.productId ?? (body.sku !== undefined ? productIdHint(ctx, body.sku) : undefined);
-  let loaded = await loadCart(ctx, ref, false, hint === undefined ? [] : [hint]);
+  let loaded = await loadCart(ctx, ref);
   let recreated = false;
   if (!loaded && ref.kind === 'guest') {
     const [cart] = await ctx.db.select().from(carts).where(eq(carts.id, await insertCart(ctx, { customerId: null, masked: true })));
@@ -334,7 +304,7 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
   }
   const max = cctx.app.settings.getInt('checkout/cart/max_items', cart.storeId) || 100;
   if (items.length + fresh.length > max) throw badRequest(`A cart holds at most ${max} lines`, { reason: 'CART_FULL' });
-  const checked = await assertAvailable(cctx, [...projected, ...fresh], new Set(newLines.map((l) => l.productId)), version, loaded.stock);
+  const checked = await assertAvailable(cctx, [...projected, ...fresh], new Set(newLines.map((l) => l.productId)), version);
 
   const written = await writeLines(cctx, cart.id, newLines, body.customPrice);
   if (!written.length) throw cartNotFound();
@@ -355,12 +325,12 @@ const writeLinesStatement = statement<CartItemRow>(
   () => sql`WITH cart AS (UPDATE carts SET updated_at = ${sql.placeholder('now')}::timestamptz WHERE id = ${sql.placeholder('cart')}::int AND is_active RETURNING id)
     INSERT INTO cart_items (cart_id, product_id, child_product_id, qty, buy_request, custom_price, line_key, created_at)
     SELECT cart.id, v.product_id, v.child_product_id, v.qty, v.buy_request, v.custom_price, v.line_key, ${sql.placeholder('now')}::timestamptz
-      FROM cart, jsonb_to_recordset(${sql.placeholder('lines')}::jsonb)
+      FROM cart, ${relaxedCommit('relaxed')}, jsonb_to_recordset(${sql.placeholder('lines')}::jsonb)
         AS v (product_id int, child_product_id int, qty numeric, buy_request jsonb, custom_price numeric, line_key text)
     ON CONFLICT (cart_id, line_key) DO UPDATE SET qty = cart_items.qty + EXCLUDED.qty
       WHERE cart_items.qty + EXCLUDED.qty <= ${sql.raw(String(MAX_LINE_QTY))}
-    RETURNING id, cart_id AS "cartId", product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
-      buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey", created_at AS "createdAt"`,
+    RETURNING id, product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
+      buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey"`,
 );
 
 async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: string | null })[], customPrice: number | undefined): Promise<CartItemRow[]> {
@@ -373,10 +343,7 @@ async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: str
     custom_price: customPrice === undefined ? null : String(customPrice),
     line_key: l.key,
   }));
-  const written = (await writeLinesStatement.run(ctx.db, { now: ctx.now.toISOString(), cart: cartId, lines: JSON.stringify(values) })).map((r) => ({
-    ...r,
-    createdAt: new Date(r.createdAt),
-  }));
+  const written = await writeLinesStatement.run(ctx.db, { now: ctx.now.toISOString(), cart: cartId, lines: JSON.stringify(values), relaxed: mayRelaxCommit(ctx) });
   if (written.length && written.length < lines.length) {
     // a parallel addition took the line past the most one line holds
     throw badRequest(`qty must be a whole number from 1 to ${MAX_LINE_QTY}`, { reason: 'INVALID_CART_ITEM', details: { field: 'qty' } });
@@ -404,7 +371,7 @@ export async function updateItem(ctx: Ctx, ref: CartRef, itemId: number, body: {
     }
     await tx.db.update(cartItems).set(set).where(eq(cartItems.id, itemId));
     await touch(tx, cart.id);
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 
@@ -416,7 +383,7 @@ export async function removeItem(ctx: Ctx, ref: CartRef, itemId: number): Promis
     const gone = await tx.db.delete(cartItems).where(and(eq(cartItems.id, itemId), eq(cartItems.cartId, cart.id))).returning({ id: cartItems.id });
     if (!gone.length) throw notFound('Cart item not found', { reason: 'CART_ITEM_NOT_FOUND' });
     await touch(tx, cart.id);
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 
@@ -446,7 +413,7 @@ export async function applyCoupon(ctx: Ctx, ref: CartRef, body: { couponCode?: s
   await withTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ couponCode: found.rule.code, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 
@@ -456,7 +423,7 @@ export async function removeCoupon(ctx: Ctx, ref: CartRef): Promise<void> {
   await withTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ couponCode: null, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  });
+  }, { relaxed: true });
 }
 
 export async function applyGiftcard(ctx: Ctx, ref: CartRef, body: { giftcardCode?: string; code?: string }): Promise<CartDto> {
@@ -477,7 +444,7 @@ export async function applyGiftcard(ctx: Ctx, ref: CartRef, body: { giftcardCode
       .update(carts)
       .set({ giftcardCodes: [...locked.giftcardCodes, card.code], updatedAt: tx.now })
       .where(eq(carts.id, cart.id));
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 
@@ -489,7 +456,7 @@ export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Prom
     const left = locked.giftcardCodes.filter((c) => c.toUpperCase() !== code.trim().toUpperCase());
     if (left.length === locked.giftcardCodes.length) throw badRequest(`Gift card ${code} is not applied to this cart`, { reason: 'GIFTCARD_NOT_APPLIED' });
     await tx.db.update(carts).set({ giftcardCodes: left, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  });
+  }, { relaxed: true });
 }
 
 // ---- addresses and methods ----
@@ -560,7 +527,7 @@ async function updateCart(ctx: Ctx, ref: CartRef, change: (cart: CartRow, cctx: 
   await withTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ ...set, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 
@@ -651,7 +618,7 @@ export async function setItemGiftMessage(ctx: Ctx, ref: CartRef, itemId: number,
       .returning({ id: cartItems.id });
     if (!done.length) throw notFound('Cart item not found', { reason: 'CART_ITEM_NOT_FOUND' });
     await touch(tx, cart.id);
-  });
+  }, { relaxed: true });
   return view(ctx, cart.id);
 }
 

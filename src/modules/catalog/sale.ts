@@ -298,11 +298,6 @@ export async function productIdBySku(ctx: Ctx, sku: string, version?: bigint): P
   return id || undefined;
 }
 
-/** The id this process last knew for the SKU, without a query; possibly stale, so only a hint (see ReadCache.peek). */
-export function productIdHint(ctx: Ctx, sku: string): number | undefined {
-  return skuCache(ctx).peek(sku.toLowerCase()) || undefined;
-}
-
 /** The configurable products that have this product as a child (lowest id first). */
 export async function configurableParentsOf(ctx: Ctx, childId: number): Promise<number[]> {
   const rows = await ctx.db

@@ -5,7 +5,8 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { createTestProduct } from '../catalog/fixtures.js';
-import { checkAvailability, releaseStock, reserveStock, setStock, stockOf, type StockRow } from './service.js';
+import { checkAvailability, releaseStock, reserveStock, setStock, stockOf, stockRulesAt, type StockRow } from './service.js';
+import { readVersion } from '../../platform/read-cache.js';
 import { stockItems } from './tables.js';
 
 let t: TestApp;
@@ -804,5 +805,34 @@ describe('stock service', () => {
     assert.equal(m.get(a.id)?.qty, 4);
     assert.ok(m.get(a.id)?.updatedAt instanceof Date);
     assert.equal((await stockOf(ctx(), [])).size, 0);
+  });
+
+  test('stockRulesAt keeps rules per catalog version and sees a change committed anywhere at once', async () => {
+    const p = await newProduct(7);
+    const version = () => readVersion(t.database.db, 'catalog');
+    const v1 = await version();
+    assert.equal((await stockRulesAt(ctx(), v1, [p.id])).get(p.id)?.qty, 7);
+    // a write that bypasses this process (another instance, a SQL console) moves the version with it
+    await t.database.db.update(stockItems).set({ qty: 2 }).where(eq(stockItems.productId, p.id));
+    const v2 = await version();
+    assert.ok(v2 > v1);
+    assert.equal((await stockRulesAt(ctx(), v2, [p.id])).get(p.id)?.qty, 2);
+    // products without a stock row are absent, as with stockOf
+    const none = await newProductWithoutStock();
+    assert.deepEqual([...(await stockRulesAt(ctx(), await version(), [none.id, p.id, 0])).keys()], [p.id]);
+  });
+
+  test("stockRulesAt never keeps a transaction's own stock change that is then rolled back", async () => {
+    const p = await newProduct(9);
+    const v = await readVersion(t.database.db, 'catalog');
+    await assert.rejects(
+      withTx(ctx(), async (tx) => {
+        await tx.db.update(stockItems).set({ qty: 1 }).where(eq(stockItems.productId, p.id));
+        assert.equal((await stockRulesAt(tx, v, [p.id])).get(p.id)?.qty, 1);
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.equal((await stockRulesAt(ctx(), v, [p.id])).get(p.id)?.qty, 9);
   });
 });

@@ -17,6 +17,7 @@
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
+import { ReadCache } from '../../platform/read-cache.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { products } from '../catalog/tables.js';
@@ -504,7 +505,7 @@ async function lockedRow(tx: Ctx, productId: number): Promise<StockRow | undefin
  * -99,999,999 with them; 0 when out of stock or without a row; Infinity when stock is not managed. The same
  * rule as the WHERE clause of the reserving UPDATE.
  */
-function reservable(row: Omit<StockRow, 'updatedAt'> | undefined): number {
+function reservable(row: StockRule | undefined): number {
   const r = row ?? missingRow(0);
   if (!r.manageStock) return Infinity;
   if (!r.isInStock) return 0;
@@ -623,26 +624,31 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
   return availabilityFrom(stock, lines);
 }
 
-/**
- * For callers that read stock in the same statement as their own rows: a scalar subquery giving the stock rows
- * of the product ids `ids` selects (an SQL query of one int column), as a JSON array; `stockFromJson` reads it.
- */
-export function stockJsonOf(ids: SQL): SQL {
-  return sql`(SELECT COALESCE(json_agg(json_build_object('productId', s.product_id, 'qty', s.qty, 'isInStock', s.is_in_stock,
-      'manageStock', s.manage_stock, 'minQty', s.min_qty, 'minSaleQty', s.min_sale_qty, 'maxSaleQty', s.max_sale_qty,
-      'backorders', s.backorders, 'notifyStockQty', s.notify_stock_qty, 'qtyIncrements', s.qty_increments, 'updatedAt', s.updated_at)), '[]'::json)
-    FROM stock_items s WHERE s.product_id IN (${ids}))`;
-}
+/** What judging availability needs of a stock row. */
+export type StockRule = Pick<StockRow, 'productId' | 'qty' | 'isInStock' | 'manageStock' | 'minQty' | 'minSaleQty' | 'maxSaleQty' | 'backorders' | 'qtyIncrements'>;
 
-/** The rows of a stockJsonOf column, by product id, as stockOf gives them. */
-export function stockFromJson(json: (Omit<StockRow, 'updatedAt'> & { updatedAt: string })[]): Map<number, StockRow> {
-  const out = new Map<number, StockRow>();
-  for (const r of json) out.set(r.productId, { ...r, updatedAt: new Date(r.updatedAt) });
+/** Stock rules by product, kept while the catalog version stays (every stock change moves it); null: no row. */
+const ruleCache = (ctx: Ctx) => ctx.app.settings.memo('inventory.stock-rules', () => new ReadCache<StockRule | null>('catalog', 20_000));
+
+/**
+ * The stock rules of these products as of catalog version `version` (read by the caller in this request), from
+ * this process's cache when it holds them, else read in one round trip and kept. Inside a transaction, which
+ * may hold stock changes of its own that are not committed yet, they are always read and never kept.
+ */
+export async function stockRulesAt(ctx: Ctx, version: bigint, productIds: readonly number[]): Promise<Map<number, StockRule>> {
+  if (ctx.tx) return stockOf(ctx, [...productIds]);
+  const keys = [...new Set(productIds)].filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647).map(String);
+  const got = await ruleCache(ctx).atMany(version, keys, async (missing) => {
+    const read = await stockOf(ctx, missing.map(Number));
+    return new Map(missing.map((k) => [k, read.get(Number(k)) ?? null]));
+  });
+  const out = new Map<number, StockRule>();
+  for (const v of got.values()) if (v) out.set(v.productId, v);
   return out;
 }
 
-/** checkAvailability with stock rows the caller read already (stockOf): no query. */
-export function availabilityFrom(stock: Map<number, StockRow>, lines: StockLine[]): LineAvailability[] {
+/** checkAvailability with stock rows the caller read already (stockOf, stockRulesAt): no query. */
+export function availabilityFrom(stock: Map<number, StockRule>, lines: StockLine[]): LineAvailability[] {
   const totals = new Map<number, number>();
   for (const l of lines) {
     if (Number.isInteger(l?.qty) && l.qty > 0) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.qty);
