@@ -42,6 +42,7 @@ describe('defaults (development)', () => {
     assert.equal(c.trustProxy, false);
     assert.equal(c.rateLimits, true);
     assert.equal(c.benchRoutes, false);
+    assert.equal(c.durableCartWrites, false);
   });
 
   test('NODE_ENV=test logs nothing by default', () => {
@@ -62,6 +63,7 @@ describe('defaults (development)', () => {
       LOG_LEVEL: 'warn',
       TRUST_PROXY: 'yes',
       RATE_LIMITS: 'off',
+      DURABLE_CART_WRITES: 'on',
       JWT_TTL: '600',
     });
     assert.equal(c.port, 3000);
@@ -76,6 +78,7 @@ describe('defaults (development)', () => {
     assert.equal(c.logLevel, 'warn');
     assert.equal(c.trustProxy, true);
     assert.equal(c.rateLimits, false);
+    assert.equal(c.durableCartWrites, true);
     assert.equal(c.jwtTtlSeconds, 600);
   });
 
@@ -141,7 +144,7 @@ describe('validation', () => {
   });
 
   test('switches must be true or false', () => {
-    for (const name of ['DEMO', 'TRUST_PROXY', 'RATE_LIMITS', 'BENCH_ROUTES']) {
+    for (const name of ['DEMO', 'TRUST_PROXY', 'RATE_LIMITS', 'BENCH_ROUTES', 'DURABLE_CART_WRITES']) {
       refuses({ [name]: 'maybe' }, new RegExp(`^${name} must be true or false, got "maybe"`));
     }
     for (const yes of ['1', 'true', 'YES', 'on']) assert.equal(loadConfig({ TRUST_PROXY: yes }).trustProxy, true);
