@@ -1,7 +1,7 @@
 /** Adding every product type to carts: the choices each needs, stock and sale-qty rules, prices and merging. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedCatalogDemo } from '../catalog/demo.js';
 import { productIdBySku, productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { setConfig } from '../stores/service.js';
@@ -266,6 +266,29 @@ describe('refusals', () => {
     const c = await t.req('GET', `${API}/guest-carts/${m}`);
     assert.equal(c.body.items[0].stockStatus, 'out_of_stock');
     await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'BOWL-STONEWARE', qty: 50, minSaleQty: 1, maxSaleQty: null } });
+  });
+
+  test('a stock change made by another instance is judged by the next add at once', async () => {
+    const second = await buildSecondApp(t);
+    try {
+      const m = await guestCart();
+      await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'CANDLE-CEDAR', qty: 5 } });
+      assert.equal((await add(m, { sku: 'CANDLE-CEDAR', qty: 2 })).status, 200);
+      const other = await second.app.inject({
+        method: 'PUT',
+        url: `${API}/inventory`,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ sku: 'CANDLE-CEDAR', qty: 3 }),
+      });
+      assert.equal(other.statusCode, 200, other.body);
+      const r = await add(m, { sku: 'CANDLE-CEDAR', qty: 2 });
+      assert.equal(r.status, 400, 'the merged qty of 4 is above the 3 left');
+      assert.match(r.body.message, /\(3 available\)/);
+      assert.equal((await add(m, { sku: 'CANDLE-CEDAR', qty: 1 })).status, 200);
+    } finally {
+      await second.app.close();
+      await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'CANDLE-CEDAR', qty: 50 } });
+    }
   });
 
   test('a product disabled after it was added shows as out of stock', async () => {
