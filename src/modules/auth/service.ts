@@ -12,10 +12,10 @@ import { verifySecret } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
+import { isEmailAddress } from '../../platform/format.js';
 import { authenticateCustomer, getCustomerIdentity } from '../customers/service.js';
 import { apiRoles, apiUsers, blockedSubjects, oauthClients, revokedTokens } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
-import { isEmailAddress } from '../../platform/format.js';
 
 declareDefaults({
   /** failed /auth/token attempts per client IP per minute */
@@ -28,7 +28,6 @@ const authError = (message: string) =>
   new AppError('authentication_error', message, { reason: 'INVALID_TOKEN', headers: { 'www-authenticate': 'Bearer' } });
 
 const invalidRequest = (message: string) => new AppError('bad_request', message, { error: 'invalid_request' });
-
 
 function tokenResponse(issued: { token: string; expiresIn: number }, extra: Partial<TokenResponse>): TokenResponse {
   return {

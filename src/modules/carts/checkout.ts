@@ -6,12 +6,12 @@
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
+import { isEmailAddress } from '../../platform/format.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
 import type { AddressBodyT } from './schemas.js';
 import { addressFrom, cartNotFound, findCart, itemsOf, type CartRef } from './service.js';
 import { carts } from './tables.js';
-import { isEmailAddress } from '../../platform/format.js';
 
 export interface CheckoutInput {
   shippingAddress?: AddressBodyT;
@@ -24,7 +24,6 @@ export interface CheckoutInput {
   shippingMethod?: string;
   orderNote?: string;
 }
-
 
 /**
  * Locks the cart the request names (call inside the placement's transaction) and returns it with its items,

@@ -120,6 +120,11 @@ async function requireCart(ctx: Ctx, ref: CartRef): Promise<CartRow> {
   return row;
 }
 
+/** A cart change's transaction: it commits without waiting for the disk flush (see withTx's `relaxed`). */
+function cartTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+  return withTx(ctx, fn, { relaxed: true });
+}
+
 function requireActive(cart: CartRow): void {
   if (!cart.isActive) throw badRequest('This cart has been ordered and can no longer change', { reason: 'CART_INACTIVE' });
 }
@@ -356,7 +361,7 @@ export async function updateItem(ctx: Ctx, ref: CartRef, itemId: number, body: {
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
   const cctx = cartContext(ctx, cart);
-  await withTx(cctx, async (tx) => {
+  await cartTx(cctx, async (tx) => {
     await lockCart(tx, cart.id);
     const rows = await itemsOf(tx, cart.id);
     const item = rows.find((r) => r.id === itemId);
@@ -371,19 +376,19 @@ export async function updateItem(ctx: Ctx, ref: CartRef, itemId: number, body: {
     }
     await tx.db.update(cartItems).set(set).where(eq(cartItems.id, itemId));
     await touch(tx, cart.id);
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 
 export async function removeItem(ctx: Ctx, ref: CartRef, itemId: number): Promise<CartDto> {
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     const gone = await tx.db.delete(cartItems).where(and(eq(cartItems.id, itemId), eq(cartItems.cartId, cart.id))).returning({ id: cartItems.id });
     if (!gone.length) throw notFound('Cart item not found', { reason: 'CART_ITEM_NOT_FOUND' });
     await touch(tx, cart.id);
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 
@@ -410,20 +415,20 @@ export async function applyCoupon(ctx: Ctx, ref: CartRef, body: { couponCode?: s
       reason: 'COUPON_NOT_APPLICABLE',
     });
   }
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ couponCode: found.rule.code, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 
 export async function removeCoupon(ctx: Ctx, ref: CartRef): Promise<void> {
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ couponCode: null, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  }, { relaxed: true });
+  });
 }
 
 export async function applyGiftcard(ctx: Ctx, ref: CartRef, body: { giftcardCode?: string; code?: string }): Promise<CartDto> {
@@ -434,7 +439,7 @@ export async function applyGiftcard(ctx: Ctx, ref: CartRef, body: { giftcardCode
   // shares the budget of the GraphQL balance check: both can probe codes
   if (!isBackend(ctx)) await limitGiftcardAttempts(ctx);
   const card = await usableGiftcard(cartContext(ctx, cart), code);
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     const locked = await lockCart(tx, cart.id);
     if (locked.giftcardCodes.some((c) => c.toUpperCase() === card.code.toUpperCase())) {
       throw badRequest(`Gift card ${card.code} is already applied to this cart`, { reason: 'GIFTCARD_ALREADY_APPLIED' });
@@ -444,19 +449,19 @@ export async function applyGiftcard(ctx: Ctx, ref: CartRef, body: { giftcardCode
       .update(carts)
       .set({ giftcardCodes: [...locked.giftcardCodes, card.code], updatedAt: tx.now })
       .where(eq(carts.id, cart.id));
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 
 export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Promise<void> {
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     const locked = await lockCart(tx, cart.id);
     const left = locked.giftcardCodes.filter((c) => c.toUpperCase() !== code.trim().toUpperCase());
     if (left.length === locked.giftcardCodes.length) throw badRequest(`Gift card ${code} is not applied to this cart`, { reason: 'GIFTCARD_NOT_APPLIED' });
     await tx.db.update(carts).set({ giftcardCodes: left, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  }, { relaxed: true });
+  });
 }
 
 // ---- addresses and methods ----
@@ -524,10 +529,10 @@ async function updateCart(ctx: Ctx, ref: CartRef, change: (cart: CartRow, cctx: 
   requireActive(cart);
   const cctx = cartContext(ctx, cart);
   const set = await change(cart, cctx);
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ ...set, updatedAt: tx.now }).where(eq(carts.id, cart.id));
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 
@@ -609,7 +614,7 @@ export async function setItemGiftMessage(ctx: Ctx, ref: CartRef, itemId: number,
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
   requireGiftOption(ctx, cart, 'allow_items');
-  await withTx(ctx, async (tx) => {
+  await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     const done = await tx.db
       .update(cartItems)
@@ -618,7 +623,7 @@ export async function setItemGiftMessage(ctx: Ctx, ref: CartRef, itemId: number,
       .returning({ id: cartItems.id });
     if (!done.length) throw notFound('Cart item not found', { reason: 'CART_ITEM_NOT_FOUND' });
     await touch(tx, cart.id);
-  }, { relaxed: true });
+  });
   return view(ctx, cart.id);
 }
 

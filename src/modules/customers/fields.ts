@@ -6,7 +6,6 @@ import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { isEmailAddress, isValidDate } from '../../platform/format.js';
 
-
 /** A missing value: not sent, null, blank text or an empty list. */
 function isMissing(v: unknown): boolean {
   if (v === undefined || v === null) return true;

@@ -13,10 +13,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, badRequest } from '../../platform/errors.js';
+import { isEmailAddress } from '../../platform/format.js';
 import { toAppError } from '../../platform/http.js';
 import type { RevocationRequestDto } from './schemas.js';
 import { REASON_MAX_LENGTH, submitRevocation } from './service.js';
-import { isEmailAddress } from '../../platform/format.js';
 
 const PATH = '/revocation';
 const RECEIVED_PATH = '/revocation/received';
