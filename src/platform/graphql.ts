@@ -4,9 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 import { authorize, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
+import { freeFormProblem } from './free-form.js';
 import { toAppError } from './http.js';
 
 export interface GraphqlContribution {
@@ -37,8 +38,60 @@ const BASE = `
 
 export const GRAPHQL_PATH = '/api/graphql';
 
+/** Any JSON value; as an input (variable or literal) it keeps the free-form limits of REST bodies. */
+export const jsonScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value',
+  serialize: (v) => v,
+  parseValue: (v) => freeFormInput(v),
+  parseLiteral: (ast, variables) => freeFormInput(valueFromASTUntyped(ast, variables)),
+});
+
+function freeFormInput(v: unknown): unknown {
+  const problem = freeFormProblem(v);
+  if (problem) throw new GraphQLError(`A JSON value ${problem}`, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+  return v;
+}
+
+/** Deepest nesting of braces and brackets a query document may have; graphql-js parses them recursively. */
+export const GRAPHQL_MAX_DEPTH = 64;
+
+/**
+ * The nesting of `{` and `[` in a GraphQL document (selection sets, object and list values, list types),
+ * outside strings, block strings and comments, read without parsing it and counted only up to `stop`.
+ */
+export function documentDepth(source: string, stop = GRAPHQL_MAX_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 35) {
+      // # comment, to the end of the line
+      while (i < n && source.charCodeAt(i) !== 10 && source.charCodeAt(i) !== 13) i++;
+    } else if (c === 34) {
+      if (source.startsWith('"""', i)) {
+        // block string: ends at the next """ that is not escaped as \"""
+        i += 3;
+        while (i < n && !source.startsWith('"""', i)) i += source.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        i++;
+        while (i < n && source.charCodeAt(i) !== 34 && source.charCodeAt(i) !== 10) i += source.charCodeAt(i) === 92 ? 2 : 1;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > stop) return deepest;
+      }
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
 export async function installGraphql(app: FastifyInstance, parts: GraphqlContribution[]): Promise<void> {
   const resolvers: IResolvers = {
+    JSON: jsonScalar,
     Query: { apiVersion: () => '2' },
     Mutation: { ping: () => true },
   };
@@ -83,5 +136,13 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
       });
       return { statusCode: 200, response: { data: execution.data ?? null, errors } };
     },
+  });
+  // a document nested thousands deep would overflow the parser's stack: it is refused before it is parsed
+  app.graphql.addHook('preParsing', async (_schema, source) => {
+    if (documentDepth(source) > GRAPHQL_MAX_DEPTH) {
+      throw new GraphQLError(`The query is nested too deeply (at most ${GRAPHQL_MAX_DEPTH} levels of braces and brackets)`, {
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 },
+      });
+    }
   });
 }

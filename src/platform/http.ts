@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { AppError, errorBody, fromDatabaseError } from './errors.js';
+import { BODY_MAX_DEPTH, freeFormKeyword, jsonTooDeep } from './free-form.js';
 import { authorize, type Access } from './auth/access.js';
 import type { Actor, AppServices, Ctx, StoreContext } from './context.js';
 import type { Db } from './db.js';
@@ -26,15 +27,32 @@ declare module 'fastify' {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+function validatorOf(coerceTypes: AjvOptions['coerceTypes']): Ajv {
+  const ajv = addFormats(new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes }));
+  ajv.addKeyword({ keyword: 'x-wire', schemaType: 'string' });
+  ajv.addKeyword(freeFormKeyword);
+  return ajv;
+}
+
 /** Bodies are validated strictly (no type coercion; unknown keys dropped); query and path strings are coerced. */
+const bodyAjv = validatorOf(false);
+const paramsAjv = validatorOf('array');
+
 export function installValidators(app: FastifyInstance): void {
-  const base: AjvOptions = { allErrors: false, useDefaults: true, removeAdditional: true, strict: false };
-  const body = addFormats(new Ajv({ ...base, coerceTypes: false }));
-  const params = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
-  for (const ajv of [body, params]) ajv.addKeyword({ keyword: 'x-wire', schemaType: 'string' });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? body.compile(schema) : params.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : paramsAjv.compile(schema)));
+}
+
+/**
+ * Checks a value against a body schema as a REST body is checked (for adapters other than REST); throws the
+ * same 400 a REST request gets. Returns the value with unknown keys dropped and defaults applied.
+ */
+export function checkBody<T>(schema: object, value: unknown): T {
+  const validate = bodyAjv.compile(schema);
+  const copy = structuredClone(value);
+  if (!validate(copy)) {
+    throw validationError(Object.assign(new Error('body'), { validation: validate.errors ?? [], validationContext: 'body' }) as unknown as FastifyError);
+  }
+  return copy as T;
 }
 
 interface AjvErrorLike {
@@ -123,12 +141,21 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).type('application/json; charset=utf-8').send({ error: 'not_found', message: 'Not Found', code: 404 });
   });
-  // JSON-LD and merge-patch bodies are JSON
-  app.addContentTypeParser(
-    ['application/ld+json', 'application/merge-patch+json'],
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  // JSON, JSON-LD and merge-patch bodies: nested at most BODY_MAX_DEPTH levels, read before parsing
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(['application/json', 'application/ld+json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
+    const deep = jsonTooDeep(String(body));
+    if (deep) {
+      const field = deep.field || undefined;
+      const message = field
+        ? `${field} is nested too deeply (a request body may nest at most ${BODY_MAX_DEPTH} levels)`
+        : `The request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`;
+      const details = { field: field ?? 'body', constraint: 'maxDepth', in: 'body', maxDepth: BODY_MAX_DEPTH };
+      return done(new AppError('bad_request', message, { reason: 'NESTED_TOO_DEEPLY', details }), undefined);
+    }
+    parseJson(req, String(body), done);
+  });
   // OAuth 2.0 clients post /auth/token as a form; every value is a string, so typed fields still get a 400
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

@@ -88,6 +88,27 @@ function behavesAsSlidingWindow(make: (clock: () => number) => RateLimiter) {
     }
   });
 
+  test('take counts a batch of hits only when all of them fit; a refused batch counts nothing', async () => {
+    const clock = manualClock();
+    const l = make(clock.now);
+    const five = { ...rule, name: 'test_take', limit: 5 };
+    try {
+      assert.equal(await l.take(five, 't', 3), true); // t=0: 3
+      clock.advance(4000);
+      assert.equal(await l.take(five, 't', 3), false, '3 + 3 is past 5');
+      assert.equal(await l.blocked(five, 't'), false, 'the refused batch left no hits behind');
+      assert.equal(await l.take(five, 't', 2), true); // t=4: 5
+      assert.equal(await l.take(five, 't'), false);
+      assert.equal(await l.hit(five, 't'), false, 'hit and take share the count');
+      clock.advance(6001); // t=10.001: the three hits of t=0 left the window, two remain (4) plus the refused hit
+      assert.equal(await l.take(five, 't', 2), true);
+      assert.equal(await l.take(five, 't', 6), false, 'a batch larger than the limit never fits');
+      assert.equal(await l.take({ ...five, limit: 0 }, 't', 100), true, 'a limit of 0 takes anything');
+    } finally {
+      await l.close();
+    }
+  });
+
   test('a limit of 0 disables the rule', async () => {
     const l = make(manualClock().now);
     try {
@@ -162,6 +183,18 @@ describe('Redis limiter', { skip: NO_REDIS }, () => {
     try {
       const results = await Promise.all(Array.from({ length: 12 }, (_, i) => limiters[i % 3].hit({ ...rule, limit: 5 }, 'burst')));
       assert.equal(results.filter(Boolean).length, 5);
+    } finally {
+      await Promise.all(limiters.map((l) => l.close()));
+    }
+  });
+
+  test('concurrent batches from several processes never take more than the limit', async () => {
+    const shared = `${prefix}race-take:`;
+    const limiters = [1, 2, 3].map(() => createRateLimiter({ enabled: true, redisUrl: REDIS_URL, prefix: shared }));
+    try {
+      const batch = { ...rule, name: 'test_take', limit: 10 };
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => limiters[i % 3].take(batch, 'burst', 3)));
+      assert.equal(results.filter(Boolean).length, 3, 'three batches of 3 fit in 10, a fourth does not');
     } finally {
       await Promise.all(limiters.map((l) => l.close()));
     }

@@ -21,6 +21,12 @@ export interface RateRule {
 export interface RateLimiter {
   /** Counts one hit; true while the count in the window is within the limit. */
   hit(rule: RateRule, key: string): Promise<boolean>;
+  /**
+   * Counts `cost` hits at once (a batch of calls) when, with them, the window stays within the limit, and
+   * returns true; otherwise counts nothing and returns false. For quotas a refused caller retries against: unlike
+   * `hit`, refused attempts do not keep a client that retries often locked out.
+   */
+  take(rule: RateRule, key: string, cost?: number): Promise<boolean>;
   /** True when the key has reached the limit in the current window (counts nothing). */
   blocked(rule: RateRule, key: string): Promise<boolean>;
   /** Counts one hit and throws 429 past the limit. */
@@ -46,6 +52,8 @@ abstract class BaseLimiter implements RateLimiter {
 
   /** Records a hit at `now` and returns the number of hits in (now - windowMs, now], at most keep. */
   protected abstract record(id: string, now: number, windowMs: number, keep: number): Promise<number>;
+  /** Records `cost` hits at `now` if the hits in (now - windowMs, now] stay within `limit` with them. */
+  protected abstract recordWithin(id: string, now: number, windowMs: number, limit: number, cost: number): Promise<boolean>;
   /** Hits in (now - windowMs, now]. */
   protected abstract countSince(id: string, now: number, windowMs: number): Promise<number>;
   protected abstract clear(id: string): Promise<void>;
@@ -59,6 +67,13 @@ abstract class BaseLimiter implements RateLimiter {
     if (!this.active(rule)) return true;
     const n = await this.record(`rl:${rule.name}:${key}`, this.clock(), rule.windowSeconds * 1000, rule.limit + 1);
     return n <= rule.limit;
+  }
+
+  async take(rule: RateRule, key: string, cost = 1): Promise<boolean> {
+    if (!this.active(rule)) return true;
+    const n = Math.max(1, Math.floor(cost));
+    if (n > rule.limit) return false;
+    return this.recordWithin(`rl:${rule.name}:${key}`, this.clock(), rule.windowSeconds * 1000, rule.limit, n);
   }
 
   async blocked(rule: RateRule, key: string): Promise<boolean> {
@@ -103,6 +118,17 @@ class MemoryLimiter extends BaseLimiter {
     return times.length;
   }
 
+  protected async recordWithin(id: string, now: number, windowMs: number, limit: number, cost: number): Promise<boolean> {
+    const log = this.logs.get(id) ?? { times: [], until: 0 };
+    const times = log.times;
+    while (times.length && times[0] <= now - windowMs) times.shift();
+    if (times.length + cost > limit) return false;
+    for (let i = 0; i < cost; i++) times.push(now);
+    log.until = now + windowMs;
+    this.logs.set(id, log);
+    return true;
+  }
+
   protected async countSince(id: string, now: number, windowMs: number): Promise<number> {
     const times = this.logs.get(id)?.times ?? [];
     let n = 0;
@@ -118,6 +144,16 @@ class MemoryLimiter extends BaseLimiter {
     clearInterval(this.sweeper);
   }
 }
+
+/** `take` in one atomic step: drop aged hits, then add `cost` hits only if they fit (1) or add nothing (0). */
+const TAKE_SCRIPT = `
+local key, now, win, limit, cost = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - win)
+if redis.call('ZCARD', key) + cost > limit then return 0 end
+for i = 1, cost do redis.call('ZADD', key, now, ARGV[5] .. ':' .. i) end
+redis.call('PEXPIRE', key, win)
+return 1
+`;
 
 /** A sorted set per key: members are unique hit ids, scores the hit times. */
 class RedisLimiter extends BaseLimiter {
@@ -144,6 +180,12 @@ class RedisLimiter extends BaseLimiter {
     if (!res) throw new Error('rate limiter: Redis transaction was discarded');
     for (const [err] of res) if (err) throw err;
     return Number(res[3][1]);
+  }
+
+  protected async recordWithin(id: string, now: number, windowMs: number, limit: number, cost: number): Promise<boolean> {
+    const tag = `${now}:${crypto.randomBytes(6).toString('hex')}`;
+    const taken = await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + id, now, windowMs, limit, cost, tag);
+    return Number(taken) === 1;
   }
 
   protected async countSince(id: string, now: number, windowMs: number): Promise<number> {

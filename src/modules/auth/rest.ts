@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
+import { FreeForm } from '../../platform/free-form.js';
 import type { RestApp } from '../../platform/module.js';
 import { LogoutResponse, TokenRequest, TokenResponse } from './schemas.js';
 import * as auth from './service.js';
@@ -26,7 +27,7 @@ export function routes(app: RestApp): void {
         operationId: 'auth.refresh',
         tags: ['auth'],
         summary: 'Exchange the still-valid bearer token for a new one (the old one is revoked); the body is ignored',
-        body: Type.Optional(Type.Any()),
+        body: Type.Optional(FreeForm(Type.Any())),
         response: { 200: TokenResponse },
       },
       config: { access: access.authenticated },
@@ -40,7 +41,7 @@ export function routes(app: RestApp): void {
         operationId: 'auth.logout',
         tags: ['auth'],
         summary: 'Revoke the current bearer token',
-        body: Type.Optional(Type.Any()),
+        body: Type.Optional(FreeForm(Type.Any())),
         response: { 201: LogoutResponse },
       },
       config: { access: access.authenticated },

@@ -9,6 +9,7 @@ import { badRequest } from '../../platform/errors.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { brokenPromise } from './promise.js';
 import type { AddressBodyT } from './schemas.js';
 import { addressFrom, cartNotFound, findCart, itemsOf, type CartRef } from './service.js';
 import { carts } from './tables.js';
@@ -36,9 +37,10 @@ export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<{ cart: 
 }
 
 /**
- * The cart with the request's checkout details applied (not saved), priced, and checked for placement: items,
- * a shipping address and an offered method unless everything is virtual, a billing address (the shipping
- * address when none was given), an available payment method with the data it needs, and a guest's email.
+ * The cart with the request's checkout details applied (not saved), priced, and checked for placement: the
+ * reductions it was last shown with still hold (promise.ts), items, a shipping address and an offered method
+ * unless everything is virtual, a billing address (the shipping address when none was given), an available
+ * payment method with the data it needs, and a guest's email.
  * `ctx` is the placement's transaction.
  */
 export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: CartItemRow[] }, input: CheckoutInput): Promise<{ ctx: Ctx; priced: PricedCart }> {
@@ -64,6 +66,9 @@ export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: Car
   cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };
 
   const priced = await priceCart(cctx, cart, locked.items);
+  // what the cart was shown with first: a method that was free and no longer is must not read as a bad request
+  const broken = brokenPromise(priced);
+  if (broken) throw broken;
   const unavailable = priced.items.filter((i) => !i.product.sellable);
   if (unavailable.length) {
     throw badRequest(`No longer available: ${unavailable.map((i) => i.sku).join(', ')}`, { reason: 'PRODUCT_UNAVAILABLE', details: { skus: unavailable.map((i) => i.sku) } });

@@ -68,6 +68,8 @@ export interface PricedCart {
   rate: Decimal;
   isVirtual: boolean;
   rule: CartRule | null;
+  /** why the cart's coupon no longer applies (expired, used up, ...), when it does not */
+  couponRefusal?: string;
   shippingRates: ShippingRate[];
   selectedRate: ShippingRate | null;
   paymentMethods: ReturnType<typeof availablePaymentMethods>;
@@ -254,9 +256,8 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   ] as const);
   const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
 
-  const rule = cart.couponCode
-    ? await couponForCart(ctx, cart.couponCode, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId }).then((r) => (r.ok ? r.rule : null))
-    : null;
+  const coupon = cart.couponCode ? await couponForCart(ctx, cart.couponCode, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId }) : null;
+  const rule = coupon?.ok ? coupon.rule : null;
 
   const totalsLines: TotalsLine[] = items.map((i) => ({
     id: i.row.id,
@@ -327,7 +328,8 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
 
   const billingCountry = cart.billingAddress?.countryId ?? cart.shippingAddress?.countryId ?? null;
   const paymentMethods = items.length ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal }) : [];
-  return { cart, items, totals, base, rate, isVirtual, rule, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId, products };
+  const couponRefusal = coupon && !coupon.ok ? coupon.message : undefined;
+  return { cart, items, totals, base, rate, isVirtual, rule, couponRefusal, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId, products };
 }
 
 function addressDto(a: CartAddress | null, type: 'billing' | 'shipping') {

@@ -1,5 +1,6 @@
 /** Wire shapes of carts and guest carts (wire reference §2.4). */
 import { Type, type Static, type TSchema } from 'typebox';
+import { FreeForm } from '../../platform/free-form.js';
 
 const Money = Type.Number();
 const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
@@ -245,7 +246,7 @@ export const PaymentMethodBody = Type.Object(
   {
     methodCode: Opt(Type.String({ maxLength: 64 })),
     code: Opt(Type.String({ maxLength: 64 })),
-    additionalData: Opt(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50 })),
+    additionalData: Opt(FreeForm(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50 }))),
   },
   { additionalProperties: false },
 );

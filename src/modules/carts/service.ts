@@ -24,6 +24,7 @@ import { productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartQty, canonicalRequest, MAX_LINE_QTY, resolveAddRequest, type NewLine } from './items.js';
 import { cartContext, cartDto, priceCart, stockLinesOf, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { forgetReduction, rememberPricing } from './promise.js';
 import type { AddItemBodyT, AddressBodyT, CartDto } from './schemas.js';
 import { cartItems, carts, type CartAddress, type GiftMessage } from './tables.js';
 
@@ -48,7 +49,7 @@ const CART_COLUMNS = sql.raw(`id, masked_id AS "maskedId", customer_id AS "custo
   reserved_order_id AS "reservedOrderId", coupon_code AS "couponCode", giftcard_codes AS "giftcardCodes",
   shipping_address AS "shippingAddress", billing_address AS "billingAddress", shipping_method AS "shippingMethod",
   payment_method AS "paymentMethod", payment_data AS "paymentData", gift_message AS "giftMessage",
-  created_at AS "createdAt", updated_at AS "updatedAt"`);
+  priced_with AS "pricedWith", created_at AS "createdAt", updated_at AS "updatedAt"`);
 
 // the lines as arrays, in the order of itemFromJson (compact to build and to parse)
 const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
@@ -147,20 +148,27 @@ export function itemsOf(ctx: Ctx, cartId: number): Promise<CartItemRow[]> {
   return itemsStatement.run(ctx.db, { cart: cartId });
 }
 
-/** The cart, priced. */
+/** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */
+async function shown(ctx: Ctx, loaded: Loaded): Promise<{ ctx: Ctx; priced: PricedCart }> {
+  const cctx = cartContext(ctx, loaded.cart);
+  const priced = await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version });
+  await rememberPricing(cctx, priced);
+  return { ctx: cctx, priced };
+}
+
+/** The cart, priced as the caller is shown it. */
 export async function pricedCart(ctx: Ctx, ref: CartRef): Promise<{ ctx: Ctx; priced: PricedCart }> {
   const loaded = await loadCart(ctx, ref);
   if (!loaded) throw cartNotFound();
-  const cctx = cartContext(ctx, loaded.cart);
-  return { ctx: cctx, priced: await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version }) };
+  return shown(ctx, loaded);
 }
 
 /** The cart (already checked for access) after a change, priced: one statement reads it, its items and the catalog version. */
 async function view(ctx: Ctx, cartId: number, opts: { recreated?: boolean } = {}): Promise<CartDto> {
   const loaded = await loadCart(ctx, { kind: 'customer', id: cartId }, true);
   if (!loaded) throw cartNotFound();
-  const cctx = cartContext(ctx, loaded.cart);
-  return cartDto(cctx, await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version }), opts);
+  const { ctx: cctx, priced } = await shown(ctx, loaded);
+  return cartDto(cctx, priced, opts);
 }
 
 /** The customer's newest active cart in the current store view, if any. */
@@ -201,6 +209,8 @@ async function insertCart(ctx: Ctx, values: { customerId: number | null; masked:
       customerGroupId: group.groupId,
       storeId: ctx.store.storeId,
       currency: ctx.store.currency,
+      // nothing promised yet (null is left for carts from before such promises were recorded)
+      pricedWith: {},
       createdAt: ctx.now,
       updatedAt: ctx.now,
     })
@@ -317,7 +327,9 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
   const rows = [...items.map((r) => byId.get(r.id) ?? r), ...written.filter((r) => !items.some((i) => i.id === r.id))];
   const updated = { ...cart, updatedAt: cctx.now };
   const availability = availabilityFrom(checked.stock, stockLinesOf(rows, checked.products).flat());
-  return cartDto(cctx, await priceCart(cctx, updated, rows, { version, products: checked.products, availability }), { recreated });
+  const priced = await priceCart(cctx, updated, rows, { version, products: checked.products, availability });
+  await rememberPricing(cctx, priced);
+  return cartDto(cctx, priced, { recreated });
 }
 
 /**
@@ -428,6 +440,7 @@ export async function removeCoupon(ctx: Ctx, ref: CartRef): Promise<void> {
   await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
     await tx.db.update(carts).set({ couponCode: null, updatedAt: tx.now }).where(eq(carts.id, cart.id));
+    await forgetReduction(tx, cart.id, { coupon: true });
   });
 }
 
@@ -461,6 +474,7 @@ export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Prom
     const left = locked.giftcardCodes.filter((c) => c.toUpperCase() !== code.trim().toUpperCase());
     if (left.length === locked.giftcardCodes.length) throw badRequest(`Gift card ${code} is not applied to this cart`, { reason: 'GIFTCARD_NOT_APPLIED' });
     await tx.db.update(carts).set({ giftcardCodes: left, updatedAt: tx.now }).where(eq(carts.id, cart.id));
+    await forgetReduction(tx, cart.id, { giftcard: code.trim() });
   });
 }
 

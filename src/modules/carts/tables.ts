@@ -45,6 +45,19 @@ export interface BuyRequest {
   links?: number[];
 }
 
+/**
+ * The reductions a cart was last shown with. Amounts are base-currency decimal strings; gift card codes are
+ * upper case.
+ */
+export interface PricedWith {
+  /** the coupon whose discount the cart showed */
+  coupon?: string;
+  /** each gift card's balance and the amount the cart took from it */
+  giftcards?: Record<string, { balance: string; applied: string }>;
+  /** the selected shipping method (carrier_method), when it cost nothing */
+  freeShipping?: string;
+}
+
 export const carts = pgTable(
   'carts',
   {
@@ -70,6 +83,8 @@ export const carts = pgTable(
     paymentMethod: text('payment_method'),
     paymentData: jsonb('payment_data').$type<Record<string, unknown>>(),
     giftMessage: jsonb('gift_message').$type<GiftMessage>(),
+    /** what lowered the price the last time the cart was shown: placement refuses to charge more (promise.ts) */
+    pricedWith: jsonb('priced_with').$type<PricedWith>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,9 +1,10 @@
 /**
  * Configurable products: their super attributes (global select attributes that may be configurable) and their
- * children (simple or virtual products). Children are told apart by the super attributes, so there are none
- * until the super attributes are set; every child carries a value of each super attribute, and no two children
- * share the same combination of values. Super attributes make the product `hasRequiredOptions`. Storefront
- * callers see only the children they could buy.
+ * children (simple or virtual products). Children are told apart by the super attributes: while there are any,
+ * every child carries a value of each of them and no two children share the same combination of values. As in
+ * Maho, children may be linked before the super attributes are set; such a product offers no choice and cannot
+ * be bought (see `sellable` in sale.ts) until they are, and setting them checks every linked child. Super
+ * attributes make the product `hasRequiredOptions`. Storefront callers see only the children they could buy.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
@@ -102,19 +103,12 @@ interface ChildCheck {
 }
 
 /**
- * Checks that there are super attributes when there are children, that each child carries a valid value of
- * every super attribute and that no two children share a combination; `children` lists every child the
- * product will have.
+ * Checks that each child carries a valid value of every super attribute and that no two children share a
+ * combination; `children` lists every child the product will have. Without super attributes there is nothing
+ * to check: the children are linked as they are (see the file comment).
  */
 async function assertCombinations(ctx: Ctx, productId: number, attrs: readonly SuperAttribute[], children: readonly ChildCheck[]): Promise<void> {
-  if (!children.length) return;
-  if (!attrs.length) {
-    const field = children[children.length - 1].field;
-    throw badRequest(
-      `${field}: the super attributes of configurable product ${productId} must be set first (PUT superAttributes): a configurable product's children are told apart by them`,
-      { reason: 'SUPER_ATTRIBUTES_REQUIRED', details: { field } },
-    );
-  }
+  if (!children.length || !attrs.length) return;
   const rows = await ctx.db
     .select({ id: products.id, attributes: products.attributes })
     .from(products)
@@ -125,17 +119,15 @@ async function assertCombinations(ctx: Ctx, productId: number, attrs: readonly S
       ),
     );
   const values = new Map(rows.map((r) => [r.id, r.attributes]));
-  const options = attrs.length
-    ? await ctx.db
-        .select({ id: attributeOptions.id, attributeId: attributeOptions.attributeId })
-        .from(attributeOptions)
-        .where(
-          inArray(
-            attributeOptions.attributeId,
-            attrs.map((a) => a.id),
-          ),
-        )
-    : [];
+  const options = await ctx.db
+    .select({ id: attributeOptions.id, attributeId: attributeOptions.attributeId })
+    .from(attributeOptions)
+    .where(
+      inArray(
+        attributeOptions.attributeId,
+        attrs.map((a) => a.id),
+      ),
+    );
   const valid = new Set(options.map((o) => `${o.attributeId}:${o.id}`));
   const combos = new Map<string, ChildCheck>();
   for (const child of children) {

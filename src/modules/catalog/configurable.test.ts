@@ -300,45 +300,115 @@ describe('configurable products', () => {
     assert.equal((await conf(p.id)).childProductIds.length, 1);
   });
 
-  describe('super attributes come first', () => {
-    test('adding children to a configurable product without super attributes is a 400 saying to set them first', async () => {
+  describe('children without super attributes (as in Maho)', () => {
+    /** a child sold only through its configurable, in stock */
+    const variant = (color: string, size: string, price: number) =>
+      child(color, size, { price, visibility: 'not_visible', stockData: { qty: 10, isInStock: true } });
+
+    test('PUT links children with an empty superAttributes list, unchecked; the full list replaces the old one', async () => {
       const p = await configurable();
-      const a = await child('Red', 'S');
-      const b = await child('Red', 'M');
-      const before = await snapshot(p.id);
-      let r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: a.id } });
-      assertError(r, 400, 'bad_request');
-      assert.match(r.body.message, /super attributes of configurable product \d+ must be set first/);
-      assert.doesNotMatch(r.body.message, /same combination/);
-      assert.equal(r.body.details.field, 'childId');
-      r = await t.req('PUT', url(p.id), { token: admin, body: { childProductIds: [a.id, b.id] } });
-      assertError(r, 400, 'bad_request');
-      assert.match(r.body.message, /must be set first/);
-      assert.doesNotMatch(r.body.message, /same combination/);
-      r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id] } });
-      assertError(r, 400, 'bad_request');
-      assert.match(r.body.message, /must be set first/);
-      assert.equal(await snapshot(p.id), before);
-      // with the super attributes set (in the same PUT or before), the same children are fine
-      r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [a.id] } });
+      const a = await variant('Red', 'S', 12);
+      const b = await variant('Red', 'S', 15);
+      const c = await child();
+      let r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } });
       assert.equal(r.status, 200, r.text);
-      r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: b.id } });
+      assert.deepEqual(r.body, { id: p.id, superAttributes: [], childProductIds: [a.id, b.id] });
+      assert.deepEqual(await conf(p.id, admin), { id: p.id, superAttributes: [], childProductIds: [a.id, b.id] });
+      assert.deepEqual(await range(p.id), { min: 12, max: 15 }, 'the price range follows the children');
+      // the whole list replaces the old one: a is gone, c (no attribute values at all) is linked
+      r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [b.id, c.id] } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.childProductIds, [b.id, c.id]);
+      const kids = await t.database.db.select().from(configurableChildren).where(eq(configurableChildren.parentId, p.id));
+      assert.deepEqual(kids.map((k) => k.childId).sort((x, y) => x - y), [b.id, c.id]);
+      // without the superAttributes key, and one at a time, the same
+      r = await t.req('PUT', url(p.id), { token: admin, body: { childProductIds: [a.id, b.id, c.id] } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.childProductIds, [a.id, b.id, c.id]);
+      const d = await variant('Red', 'S', 9);
+      r = await t.req('POST', `${url(p.id)}/children`, { token: admin, body: { childId: d.id } });
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(r.body.childProductIds, [a.id, b.id]);
+      assert.deepEqual(r.body, { id: p.id, superAttributes: [], childProductIds: [a.id, b.id, c.id, d.id] });
+      // the children are still checked as products: an unknown id or a configurable is refused, nothing changes
+      const before = await snapshot(p.id);
+      assertError(await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, 999999] } }), 400, 'bad_request');
+      assertError(await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [(await configurable()).id] } }), 400, 'bad_request');
+      assert.equal(await snapshot(p.id), before);
     });
 
-    test('removing the super attributes of a product that has children is a 400; with the children it is fine', async () => {
+    test('the product, its configurable setup and listings read fine: no options to choose, the children as variants', async () => {
+      const p = await configurable();
+      const a = await variant('Blue', 'S', 20);
+      const b = await variant('Blue', 'M', 22);
+      assert.equal((await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status, 200);
+      for (const token of [undefined, admin]) {
+        assert.deepEqual(await conf(p.id, token), { id: p.id, superAttributes: [], childProductIds: [a.id, b.id] });
+        const read = await t.req('GET', `${API}/products/${p.id}`, { token });
+        assert.equal(read.status, 200, read.text);
+        assert.deepEqual(read.body.configurableOptions, []);
+        assert.deepEqual(read.body.variants.map((v: { id: number; attributes: unknown }) => [v.id, v.attributes]), [[a.id, {}], [b.id, {}]]);
+        assert.equal(read.body.hasRequiredOptions, false);
+      }
+      const list = await t.req('GET', `${API}/products`, { query: { sku: p.sku }, headers: { accept: 'application/json' } });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.body.map((x: { id: number }) => x.id), [p.id], 'listed like any product');
+    });
+
+    test('it cannot go into a cart until super attributes are set (400, cart unchanged); carts holding it still read', async () => {
+      const p = await configurable();
+      const a = await variant('Red', 'S', 30);
+      const b = await variant('Red', 'M', 31);
+      assert.equal((await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status, 200);
+      const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId as string;
+      const add = (body: unknown) => t.req('POST', `${API}/guest-carts/${m}/items`, { body });
+      const attempts = [
+        { sku: p.sku, qty: 1 },
+        { productId: p.id, qty: 1 },
+        { sku: p.sku, qty: 1, superAttribute: { [attrId.color]: opt.color.Red } },
+        { sku: a.sku, qty: 1 }, // a child's SKU adds its parent
+      ];
+      for (const body of attempts) {
+        const r = await add(body);
+        assertError(r, 400, 'bad_request');
+        assert.match(r.body.message, /not available/, JSON.stringify(body));
+      }
+      let cart = await t.req('GET', `${API}/guest-carts/${m}`);
+      assert.equal(cart.status, 200, cart.text);
+      assert.equal(cart.body.itemsCount, 0);
+      // with the super attributes set the same product goes in, by choice or by the child's SKU
+      let r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'] } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.childProductIds, [a.id, b.id], 'setting the attributes keeps the checked children');
+      r = await add({ sku: p.sku, qty: 1, superAttribute: { [attrId.color]: opt.color.Red, [attrId.size]: opt.size.M } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.items[0].sku, b.sku);
+      r = await add({ sku: a.sku, qty: 1 });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.itemsCount, 2);
+      // taking the attributes away again: the cart still reads (its lines can no longer be bought), new adds are refused
+      assert.equal((await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [] } })).status, 200);
+      cart = await t.req('GET', `${API}/guest-carts/${m}`);
+      assert.equal(cart.status, 200, cart.text);
+      assert.equal(cart.body.itemsCount, 2);
+      assertError(await add({ sku: b.sku, qty: 1 }), 400, 'bad_request');
+    });
+
+    test('super attributes that the linked children do not tell apart are refused, and nothing changes', async () => {
       const p = await configurable();
       const a = await child('Blue', 'S');
-      await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'], childProductIds: [a.id] } });
+      const b = await child('Blue', 'M');
+      await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } });
       const before = await snapshot(p.id);
-      const r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [] } });
+      const r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color'] } });
       assertError(r, 400, 'bad_request');
-      assert.match(r.body.message, /must be set first/);
+      assert.match(r.body.message, /same combination/);
       assert.equal(await snapshot(p.id), before);
-      const both = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [] } });
-      assert.equal(both.status, 200, both.text);
-      assert.deepEqual(both.body, { id: p.id, superAttributes: [], childProductIds: [] });
+      // removing the super attributes of a product with children keeps the children
+      const set = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['color', 'size'] } });
+      assert.equal(set.status, 200, set.text);
+      const cleared = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [] } });
+      assert.equal(cleared.status, 200, cleared.text);
+      assert.deepEqual(cleared.body, { id: p.id, superAttributes: [], childProductIds: [a.id, b.id] });
     });
   });
 

@@ -4,6 +4,7 @@
  * dates in order) are checked by the service.
  */
 import { Type, type Static } from 'typebox';
+import { FreeForm } from '../../platform/free-form.js';
 
 const MAX_MONEY = 999_999_999_999;
 const Text = (maxLength: number, description?: string) =>
@@ -121,7 +122,10 @@ export const ProductWrite = Type.Object(
     ...attributeFields,
     stockData: Type.Optional(ProductStockData),
     customAttributesWrite: Type.Optional(
-      Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), { description: 'attribute code → value, for attributes without a field of their own' }),
+      Type.Record(Type.String({ maxLength: 255 }), FreeForm(Type.Unknown(), { maxBytes: 64 * 1024 }), {
+        maxProperties: 500,
+        description: 'attribute code → value, for attributes without a field of their own (each value at most 10 levels and 64 KB of JSON)',
+      }),
     ),
     useDefault: Type.Optional(
       Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description: 'store-view values to drop (needs ?store=)' }),

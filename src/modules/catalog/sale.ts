@@ -62,7 +62,10 @@ export interface SaleProduct {
   /** in the request's store view */
   name: string;
   type: string;
-  /** enabled in the request's store view and on its website */
+  /**
+   * enabled in the request's store view and on its website; a configurable product also needs super attributes,
+   * since without them it offers no choice of child (its children may be linked already, as in Maho)
+   */
   sellable: boolean;
   visibility: string;
   taxClassId: number;
@@ -160,12 +163,13 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
 
   for (const r of rows) {
     const thumb = media.find((m) => m.productId === r.id && m.types.includes('thumbnail')) ?? media.find((m) => m.productId === r.id);
+    const ownSuperAttrs = superAttrs.filter((a) => a.productId === r.id);
     out.set(r.id, {
       id: r.id,
       sku: r.sku,
       name: nameIn(ctx, r),
       type: r.type,
-      sellable: sellableHere(ctx, r),
+      sellable: sellableHere(ctx, r) && (r.type !== 'configurable' || ownSuperAttrs.length > 0),
       visibility: r.visibility,
       taxClassId: r.taxClassId,
       finalPrice: num(finalPrice(r, today)),
@@ -192,14 +196,12 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
             .filter((v) => v.v.optionId === o.id)
             .map(({ v }) => ({ id: v.id, title: v.title, price: dec(v.price), priceType: v.priceType, sku: v.sku })),
         })),
-      superAttributes: superAttrs
-        .filter((a) => a.productId === r.id)
-        .map((a) => ({
-          id: a.id,
-          code: a.code,
-          label: a.label,
-          options: new Map(attrOptions.filter((o) => o.attributeId === a.id).map((o) => [o.id, optionLabel(o, storeId)])),
-        })),
+      superAttributes: ownSuperAttrs.map((a) => ({
+        id: a.id,
+        code: a.code,
+        label: a.label,
+        options: new Map(attrOptions.filter((o) => o.attributeId === a.id).map((o) => [o.id, optionLabel(o, storeId)])),
+      })),
       childIds: children.filter((c) => c.parentId === r.id).map((c) => c.childId),
       bundleOptions: bOptions
         .filter((o) => o.productId === r.id)

@@ -11,12 +11,14 @@
 import { eq } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
+import { AppError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { checkoutCart, closeCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
 import type { PricedCart } from '../carts/pricing.js';
 import type { CartRef } from '../carts/service.js';
 import { stockParts } from '../carts/items.js';
+import { couponNoLongerValid, giftcardNoLongerValid, totalsChanged } from '../carts/promise.js';
 import { consumeCoupon } from '../coupons/service.js';
 import { getCustomerIdentity } from '../customers/service.js';
 import { debitGiftcard, giftcardsByCodes } from '../giftcards/service.js';
@@ -67,6 +69,8 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
   const placed = await withTx(ctx, async (tx) => {
     const locked = await lockCartForOrder(tx, ref);
     const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
+    const changed = totalsChanged(priced, body.expectedGrandTotal);
+    if (changed) throw changed;
     const cart = priced.cart;
     const t = priced.totals;
     const b = priced.base;
@@ -198,13 +202,16 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
     await closeCart(cctx, cart, incrementId);
 
     // the shared rows, last: each refuses (and rolls everything back) when it cannot
-    if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId);
+    // (a coupon or card that another placement used up meanwhile breaks the cart's price: 409, as in promise.ts)
+    if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
     if (usedCards.length) {
       const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
       for (const g of [...usedCards].sort((x, y) => (x.code < y.code ? -1 : 1))) {
         const card = byCode.get(g.code.toUpperCase());
         const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
-        await debitGiftcard(cctx, g.code, toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount, order.id);
+        await debitGiftcard(cctx, g.code, toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount, order.id).catch(
+          asConflict((e) => giftcardNoLongerValid(g.code.toUpperCase(), e.message)),
+        );
       }
     }
     await reserveStock(cctx, stockLines(priced));
@@ -214,6 +221,13 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
 }
 
 const eqId = (id: number) => eq(orders.id, id);
+
+/** Turns a refusal of the shared row (a client error) into the conflict `as` makes of it; other errors pass. */
+function asConflict(as: (e: AppError) => AppError) {
+  return (e: unknown): never => {
+    throw e instanceof AppError && e.status < 500 ? as(e) : e;
+  };
+}
 
 async function queueConfirmation(ctx: Ctx, placed: OrderWithItems): Promise<void> {
   const o = placed.order;

@@ -48,12 +48,13 @@ test('config: default shape (no captcha, honeypot on), public', async () => {
   const field = honeypotFieldName(t.services.config.jwtSecret);
   assert.match(field, /^_h_[0-9a-f]{8}$/);
   assert.ok(!field.includes(t.services.config.jwtSecret.slice(0, 8)));
-  assert.deepEqual(r.body, { id: 'contact', enabled: true, captchaProvider: 'none', honeypotField: field });
+  assert.deepEqual(r.body, { id: 'contact', enabled: true, captchaProvider: 'none', captchaSiteKey: null, honeypotField: field });
+  assert.match(r.text, /"captchaSiteKey":null/);
   assert.equal(honeypotFieldName(t.services.config.jwtSecret), field, 'deterministic');
   assert.notEqual(honeypotFieldName('another-secret'), field);
 });
 
-test('config: captcha site key shown with a provider; honeypot omitted when disabled', async () => {
+test('config: captcha site key shown with a provider; honeypot null when disabled', async () => {
   await cfg('contacts/captcha/provider', 'turnstile');
   await cfg('contacts/captcha/site_key', 'site-123');
   await cfg('contacts/captcha/secret_key', 'secret-never-shown');
@@ -61,8 +62,32 @@ test('config: captcha site key shown with a provider; honeypot omitted when disa
   await cfg('contacts/api/enabled', '0');
   const r = await t.req('GET', `${API}/contact/config`);
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body, { id: 'contact', enabled: false, captchaProvider: 'turnstile', captchaSiteKey: 'site-123' });
+  assert.deepEqual(r.body, { id: 'contact', enabled: false, captchaProvider: 'turnstile', captchaSiteKey: 'site-123', honeypotField: null });
+  assert.match(r.text, /"honeypotField":null/);
   assert.ok(!r.text.includes('secret-never-shown'));
+});
+
+test('config: captchaSiteKey is always in the answer: a module provider gives its key, none gives null even with a key stored', async () => {
+  await cfg('contacts/captcha/site_key', 'fake-site');
+  await cfg('contacts/captcha/secret_key', 'fake-secret');
+  await cfg('contacts/captcha/provider', 'fake');
+  let r = await t.req('GET', `${API}/contact/config`);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.captchaProvider, 'fake');
+  assert.equal(r.body.captchaSiteKey, 'fake-site');
+  await cfg('contacts/captcha/provider', 'none');
+  for (const accept of ['application/json', 'application/ld+json']) {
+    r = await t.req('GET', `${API}/contact/config`, { headers: { accept } });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(Object.hasOwn(r.body, 'captchaSiteKey'), `${accept}: ${r.text}`);
+    assert.equal(r.body.captchaSiteKey, null, accept);
+    assert.ok(!r.text.includes('fake-site'), accept);
+  }
+  // the OpenAPI document says so too: required, a string or null
+  const doc = await t.req('GET', `${API}/openapi.json`);
+  assert.equal(doc.status, 200);
+  const schema = doc.body.paths['/api/rest/v2/contact/config'].get.responses['200'].content['application/json'].schema;
+  assert.ok(schema.required.includes('captchaSiteKey') && schema.required.includes('honeypotField'), JSON.stringify(schema));
 });
 
 test('submit: success queues a mail to the store contact with the reply-to in the text', async () => {

@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { FreeForm } from '../../platform/free-form.js';
 
 export const ContactConfig = Type.Object({
   id: Type.String({ description: 'always "contact"' }),
   enabled: Type.Boolean(),
   captchaProvider: Type.String({ description: 'none, turnstile, recaptcha_v3 or a provider id registered by a module' }),
-  captchaSiteKey: Type.Optional(Type.String({ description: 'omitted when captchaProvider is none' })),
-  honeypotField: Type.Optional(Type.String({ description: 'name of the field to leave empty; omitted when the honeypot is disabled' })),
+  captchaSiteKey: Type.Union([Type.String(), Type.Null()], { description: "the provider's public site key; null when captchaProvider is none" }),
+  honeypotField: Type.Union([Type.String(), Type.Null()], { description: 'name of the field to leave empty; null when the honeypot is disabled' }),
 });
 export type ContactConfigDto = Static<typeof ContactConfig>;
 
@@ -20,7 +21,11 @@ export const ContactSubmit = Type.Object(
     phone: Type.Optional(Type.String({ description: 'alias of telephone' })),
     captchaToken: Type.Optional(Type.String()),
   },
-  { additionalProperties: true, description: 'plus the honeypot field named by GET /contact/config, which must be left empty' },
+  {
+    additionalProperties: FreeForm(Type.Unknown()),
+    maxProperties: 50,
+    description: 'plus the honeypot field named by GET /contact/config, which must be left empty',
+  },
 );
 export type ContactSubmitInput = Static<typeof ContactSubmit> & Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../../platform/context.js';
 import { verifyCaptcha } from '../../platform/captcha.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
-import { compact, isEmailAddress } from '../../platform/format.js';
+import { isEmailAddress } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -40,13 +40,14 @@ export function getContactConfig(ctx: Ctx): ContactConfigDto {
   const s = ctx.app.settings;
   const storeId = ctx.store.storeId;
   const captchaProvider = provider(ctx);
-  return compact({
+  // both keys are always there (null when off), as the spec's field table has them
+  return {
     id: 'contact',
     enabled: s.getBool('contacts/api/enabled', storeId),
     captchaProvider,
     captchaSiteKey: captchaProvider === 'none' ? null : (s.get('contacts/captcha/site_key', storeId) ?? ''),
     honeypotField: s.getBool('contacts/honeypot/enabled', storeId) ? honeypotFieldName(ctx.app.config.jwtSecret) : null,
-  });
+  };
 }
 
 function invalid(field: string, message: string, constraint: string) {

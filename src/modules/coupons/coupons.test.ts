@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
+import { createTestProduct } from '../catalog/fixtures.js';
 import { coupons, salesRules } from './tables.js';
 
 let t: TestApp;
@@ -117,6 +118,32 @@ describe('POST /coupons', () => {
     }
   });
 
+  test('buy_x_get_y without discountStep is buy one, get Y: echoed (and stored) with discountStep 1', async () => {
+    const c = await create({ code: uniq('BXGY'), discountType: 'buy_x_get_y', discountAmount: 1 });
+    assert.equal(c.discountType, 'buy_x_get_y');
+    assert.equal(c.discountStep, 1);
+    assert.equal((await t.req('GET', `${API}/coupons/${c.id}`, { token: admin })).body.discountStep, 1);
+    const [rule] = await t.database.db.select().from(salesRules).where(eq(salesRules.id, c.ruleId));
+    assert.equal(rule.discountStep, 1);
+    // an explicit step is kept as given
+    const two = await create({ code: uniq('BXGY'), discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 2 });
+    assert.equal(two.discountStep, 2);
+    // other types keep 0 when none is given
+    assert.equal((await create({ code: uniq('PCT') })).discountStep, 0);
+  });
+
+  test('a buy_x_get_y coupon made without discountStep gives one unit free for every one bought', async () => {
+    const product = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
+    const c = await create({ code: uniq('B1G1'), discountType: 'buy_x_get_y', discountAmount: 1 });
+    const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId as string;
+    const added = await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: product.sku, qty: 5 } });
+    assert.equal(added.status, 200, added.text);
+    const r = await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: c.code } });
+    assert.equal(r.status, 201, r.text);
+    // five units: two groups of (buy 1, get 1) give two free units
+    assert.equal(r.body.prices.discountAmount, 20);
+  });
+
   test('a duplicate code (any case) is a 400 duplicate_coupon and changes nothing', async () => {
     const code = uniq('DUP');
     await create({ code });
@@ -153,7 +180,9 @@ describe('POST /coupons', () => {
       [{ ...ok, discountAmount: '10' }],
       [{ ...ok, discountAmount: 100.01 }, /at most 100/],
       [{ ...ok, discountAmount: 1e15 }],
-      [{ ...ok, discountType: 'buy_x_get_y', discountAmount: 1 }, /discountStep/],
+      [{ ...ok, discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 0 }, /discountStep/],
+      [{ ...ok, discountType: 'buy_x_get_y', discountAmount: 1, discountStep: -2 }, /discountStep/],
+      [{ ...ok, discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 1.5 }],
       [{ ...ok, discountType: 'buy_x_get_y', discountAmount: 1.5, discountStep: 2 }, /whole number/],
       [{ ...ok, fromDate: '2030-02-01', toDate: '2030-01-31' }, /before fromDate/],
       [{ ...ok, fromDate: '2030-02-30' }],
@@ -299,12 +328,30 @@ describe('PUT /coupons/{id}', () => {
     assert.equal((await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: code.toLowerCase() } })).body.code, code.toLowerCase());
   });
 
+  test('turning a coupon into buy_x_get_y without discountStep sets step 1; an explicit step 0 is refused', async () => {
+    const p = await create({ code: uniq('PCT'), discountAmount: 2 });
+    assert.equal(p.discountStep, 0);
+    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }), 400, 'bad_request', /discountStep/);
+    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: -1 } }), 400, 'bad_request', /discountStep/);
+    assert.equal((await t.req('GET', `${API}/coupons/${p.id}`, { token: admin })).body.discountType, 'percent', 'refusals change nothing');
+    const changed = await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.discountType, 'buy_x_get_y');
+    assert.equal(changed.body.discountStep, 1);
+    // a step given is kept by later updates that do not send one; 0 on a buy_x_get_y coupon is refused
+    const three = await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountStep: 3 } });
+    assert.equal(three.body.discountStep, 3);
+    assert.equal((await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { description: 'B3G2' } })).body.discountStep, 3);
+    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountStep: 0 } }), 400, 'bad_request', /discountStep/);
+    assert.equal((await t.req('GET', `${API}/coupons/${p.id}`, { token: admin })).body.discountStep, 3);
+  });
+
   test('a name set otherwise stays; cross-field rules are checked on the merged coupon', async () => {
     const c = await create({ code: uniq('MRG'), description: 'Named', fromDate: '2030-01-10' });
     const before = (await t.req('GET', `${API}/coupons/${c.id}`, { token: admin })).body;
     assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { toDate: '2030-01-09' } }), 400, 'bad_request', /before fromDate/);
     assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountAmount: 150 } }), 400, 'bad_request', /at most 100/);
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountType: 'buy_x_get_y' } }), 400, 'bad_request', /discountStep/);
+    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }), 400, 'bad_request', /discountStep/);
     const other = await create({ code: uniq('OTH') });
     assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: other.code.toLowerCase() } }), 400, 'duplicate_coupon');
     for (const body of [{ discountAmount: 'x' }, { code: 'a b' }, { websiteIds: [42] }, { isActive: null }, { usageLimit: 0 }]) {
@@ -382,6 +429,19 @@ describe('GraphQL', () => {
     assert.equal(c.usageLimit, null);
     const rest = await t.req('GET', `${API}/coupons/${c.id}`, { token: admin });
     assert.equal(rest.body.ruleId, c.ruleId);
+  });
+
+  test('createCoupon: buy_x_get_y without discountStep is echoed with discountStep 1; step 0 is a 400', async () => {
+    const BXGY = 'mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id discountType discountStep } }';
+    const r = await gql(BXGY, { input: { code: uniq('GQLB'), discountType: 'buy_x_get_y', discountAmount: 1 } }, admin);
+    assert.equal(r.errors, undefined, JSON.stringify(r.errors));
+    assert.deepEqual({ ...r.data!.createCoupon, id: 0 }, { id: 0, discountType: 'buy_x_get_y', discountStep: 1 });
+    assert.equal((await t.req('GET', `${API}/coupons/${r.data!.createCoupon.id}`, { token: admin })).body.discountStep, 1);
+    const zero = await gql(BXGY, { input: { code: uniq('GQLB'), discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 0 } }, admin);
+    assert.equal(zero.errors?.[0].extensions.status, 400);
+    assert.match(zero.errors![0].message, /discountStep/);
+    const upd = await gql('mutation($id: Int!) { updateCoupon(id: $id, input: { discountType: "buy_x_get_y", discountAmount: 2 }) { discountStep } }', { id: (await create({ code: uniq('GQLU') })).id }, admin);
+    assert.deepEqual(upd.data!.updateCoupon, { discountStep: 1 });
   });
 
   test('the same rules and access as REST', async () => {

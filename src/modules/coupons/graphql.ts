@@ -20,6 +20,7 @@ const inputFields = `
     sortOrder: Int
     stopRulesProcessing: Boolean
     discountQty: Float
+    "buy_x_get_y: X, the units to buy (>= 1); 1 when a buy_x_get_y coupon has none"
     discountStep: Int
     simpleFreeShipping: Int
     applyToShipping: Boolean

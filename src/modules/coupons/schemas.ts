@@ -60,7 +60,9 @@ const fields = {
   sortOrder: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })),
   stopRulesProcessing: Type.Optional(Type.Boolean()),
   discountQty: Nullable(Type.Number({ maximum: 99_999_999, description: 'most units of an item discounted; null or 0: all' })),
-  discountStep: Type.Optional(Type.Integer({ maximum: INT_MAX, description: 'buy_x_get_y: X, the units to buy (>= 1)' })),
+  discountStep: Type.Optional(
+    Type.Integer({ maximum: INT_MAX, description: 'buy_x_get_y: X, the units to buy (>= 1); 1 when a buy_x_get_y coupon has none' }),
+  ),
   simpleFreeShipping: Type.Optional(Type.Integer({ minimum: 0, maximum: 2, description: '0 no, 1 matching items, 2 whole shipment' })),
   applyToShipping: Type.Optional(Type.Boolean()),
 };

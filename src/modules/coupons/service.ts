@@ -228,6 +228,8 @@ async function applyInput(ctx: Ctx, base: Draft, input: CouponUpdateInput): Prom
 
   if (d.action === 'by_percent' && d.discountAmount.gt(100)) throw invalid('discountAmount', 'A percent discount is at most 100', 'maximum');
   if (d.action === 'buy_x_get_y') {
+    // X is 1 (buy one, get Y) when the coupon has none and none was sent; a step sent as 0 is refused
+    if (d.discountStep < 1 && input.discountStep === undefined) d.discountStep = 1;
     if (d.discountStep < 1) throw invalid('discountStep', 'buy_x_get_y needs discountStep (X, the units to buy) of at least 1', 'minimum');
     if (!d.discountAmount.isInteger() || d.discountAmount.lt(1)) {
       throw invalid('discountAmount', 'buy_x_get_y needs discountAmount (Y, the free units) to be a whole number of at least 1', 'integer');

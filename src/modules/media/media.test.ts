@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -170,6 +171,51 @@ describe('media listing and deletes', () => {
     assertError(await t.req('GET', `${API}/media`, { token: admin, query: { folder: 'wysiwyg/nope' } }), 404);
   });
 
+  test('folders are relative to wysiwyg/ as in Maho: banners and wysiwyg/banners are one folder, no folder is wysiwyg/', async () => {
+    const up = await upload([filePart(png), { name: 'folder', value: 'rel/banners' }, { name: 'filename', value: 'promo' }]);
+    assert.equal(up.status, 201, up.text);
+    assert.equal(up.body.path, 'wysiwyg/rel/banners/promo.webp');
+    assert.equal(up.body.url, 'http://shop.test/media/wysiwyg/rel/banners/promo.webp');
+    assert.ok(fs.existsSync(wysiwyg('rel', 'banners', 'promo.webp')));
+    const again = await upload([filePart(png), { name: 'folder', value: 'wysiwyg/rel/banners/' }, { name: 'filename', value: 'promo' }]);
+    assert.equal(again.body.path, 'wysiwyg/rel/banners/promo_1.webp', 'the same folder');
+    for (const folder of ['rel/banners', 'wysiwyg/rel/banners', 'rel/banners/']) {
+      const r = await t.req('GET', `${API}/media`, { token: admin, query: { folder } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.member.map((m: { path: string }) => m.path), ['wysiwyg/rel/banners/promo.webp', 'wysiwyg/rel/banners/promo_1.webp'], folder);
+    }
+    const rootByEmpty = await t.req('GET', `${API}/media`, { token: admin, query: { folder: '' } });
+    const root = await t.req('GET', `${API}/media`, { token: admin });
+    assert.deepEqual(rootByEmpty.body.member, root.body.member);
+    const noFolder = await upload([filePart(png), { name: 'folder', value: '' }, { name: 'filename', value: 'at-root' }]);
+    assert.equal(noFolder.body.path, 'wysiwyg/at-root.webp');
+    assert.ok(fs.existsSync(wysiwyg('at-root.webp')));
+    for (const folder of ['wysiwyg', 'wysiwyg/']) {
+      const r = await upload([filePart(png), { name: 'folder', value: folder }, { name: 'filename', value: 'at-root' }]);
+      assert.equal(r.status, 201, r.text);
+      assert.match(r.body.path, /^wysiwyg\/at-root_\d\.webp$/, folder);
+    }
+    // only a whole first segment "wysiwyg" is the folder itself: wysiwygx is a folder inside it
+    const x = await upload([filePart(png), { name: 'folder', value: 'wysiwygx' }, { name: 'filename', value: 'inx' }]);
+    assert.equal(x.body.path, 'wysiwyg/wysiwygx/inx.webp');
+    assert.equal(x.body.directive, '{{media url="wysiwyg/wysiwygx/inx.webp"}}');
+    assert.ok(fs.existsSync(wysiwyg('wysiwygx', 'inx.webp')));
+    assert.equal(fs.existsSync(path.join(mediaDir(), 'wysiwygx')), false);
+    // the path an answer gives is the one to list, fetch and delete it by
+    const listed = await t.req('GET', `${API}/media`, { token: admin, query: { folder: 'wysiwygx' } });
+    assert.deepEqual(listed.body.member.map((m: { path: string }) => m.path), [x.body.path]);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/media/${x.body.path}` })).statusCode, 200);
+    assert.equal((await t.req('DELETE', `${API}/media/${x.body.path}`, { token: admin })).status, 204);
+    assert.equal(fs.existsSync(wysiwyg('wysiwygx', 'inx.webp')), false);
+    // a folder named like another media folder is the one under wysiwyg/
+    assertError(await t.req('GET', `${API}/media`, { token: admin, query: { folder: 'catalog/product' } }), 404);
+    // delete by either form
+    assert.equal((await t.req('DELETE', `${API}/media/rel/banners/promo.webp`, { token: admin })).status, 204);
+    assert.equal((await t.req('DELETE', `${API}/media/wysiwyg/rel/banners/promo_1.webp`, { token: admin })).status, 204);
+    assert.equal(fs.readdirSync(wysiwyg('rel', 'banners')).length, 0);
+    assertError(await t.req('DELETE', `${API}/media/rel/banners/promo.webp`, { token: admin }), 404);
+  });
+
   test('DELETE removes a file (204); a missing one is a 404', async () => {
     await upload([filePart(png), { name: 'folder', value: 'wysiwyg/del' }, { name: 'filename', value: 'gone' }]);
     assert.ok(fs.existsSync(wysiwyg('del', 'gone.webp')));
@@ -208,14 +254,14 @@ describe('nothing outside wysiwyg/', () => {
     'wysiwyg/x\u0000',
     'wysiwyg/link',
     'wysiwyg/catlink/product',
-    'catalog',
-    'catalog/product',
+    'catlink/product',
+    'link',
     'wysiwyg/.',
     'wysiwyg/sub/..',
     'wysiwyg/./list',
-    'wysiwygx',
-    'custom_options',
-    '',
+    './list',
+    '../catalog',
+    'sub/../../catalog',
   ];
 
   test('list refuses every trick with a 4xx', async () => {
@@ -232,7 +278,7 @@ describe('nothing outside wysiwyg/', () => {
 
   test('upload refuses every trick with a 4xx and writes nothing anywhere', async () => {
     const before = fs.readdirSync(outside).sort();
-    for (const folder of badFolders.filter((f) => f !== '')) {
+    for (const folder of badFolders) {
       const r = await upload([filePart(png, 'trick.png'), { name: 'folder', value: folder }]);
       assert.equal(r.status, 400, `${folder}: ${r.text}`);
     }
@@ -262,6 +308,9 @@ describe('nothing outside wysiwyg/', () => {
       'wysiwyg/./../top.png',
       'wysiwyg/x/..',
       'wysiwyg/secret.png',
+      'secret.png',
+      'link/secret.png',
+      '../top.png',
       'wysiwyg',
     ];
     for (const p of paths) {
@@ -274,9 +323,43 @@ describe('nothing outside wysiwyg/', () => {
     assert.ok(fs.existsSync(path.join(dataDir, 'top.png')));
     assert.ok(fs.lstatSync(wysiwyg('secret.png')).isSymbolicLink());
     // these name a path outside wysiwyg/ plainly: 400
-    for (const p of ['catalog/product/p.png', 'wysiwyg/link/secret.png', 'wysiwyg/secret.png', 'wysiwyg/..%2fcatalog/product/p.png', 'wysiwyg/%2e%2e/top.png']) {
+    for (const p of [
+      'wysiwyg/link/secret.png',
+      'wysiwyg/secret.png',
+      'link/secret.png',
+      'wysiwyg/..%2fcatalog/product/p.png',
+      '..%2f..%2ftop.png',
+      'sub%5c..%5c..%5ctop.png',
+      'x.png%00',
+      'catlink/product/p.png',
+    ]) {
       assertError(await t.req('DELETE', `${API}/media/${p}`, { token: admin }), 400);
     }
+    // a path without wysiwyg/ is inside it: catalog/product/p.png is wysiwyg/catalog/product/p.png, missing
+    assertError(await t.req('DELETE', `${API}/media/catalog/product/p.png`, { token: admin }), 404);
+  });
+
+  test('over a real socket, encoded dot segments reach the route undecoded and are refused with 400', async () => {
+    // app.inject resolves %2e%2e segments as a browser would; a raw HTTP request keeps them
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const raw = (p: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'DELETE', path: `${API}/media/${p}`, headers: { authorization: `Bearer ${admin}` } }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const p of ['%2e%2e/top.png', 'wysiwyg/%2e%2e/top.png', '%2E%2E/catalog/product/p.png', 'sub/%2e%2e/%2e%2e/top.png']) {
+      const r = await raw(p);
+      assert.equal(r.status, 400, `${p}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).error, 'bad_request');
+    }
+    assert.ok(fs.existsSync(path.join(dataDir, 'top.png')));
+    assert.ok(fs.existsSync(path.join(mediaDir(), 'catalog', 'product', 'p.png')));
   });
 
   test('symlinked files are not listed', async () => {

@@ -19,14 +19,14 @@ export const MediaItem = Type.Object({
   path: Type.String({ description: 'relative to the media folder' }),
 });
 const ListQuery = Type.Object({
-  folder: Type.Optional(Type.String({ description: 'a folder under wysiwyg/ (default wysiwyg)' })),
+  folder: Type.Optional(Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' })),
   path: Type.Optional(Type.String({ description: 'alias of folder' })),
 });
 const DeleteParams = Type.Object({ '*': Type.String() });
 /** The multipart form of an upload, for the OpenAPI document only: the handler parses the stream itself. */
 const UploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'the image (required)' }),
-  folder: Type.Optional(Type.String({ description: 'a folder under wysiwyg/ (default wysiwyg)' })),
+  folder: Type.Optional(Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' })),
   filename: Type.Optional(Type.String({ description: 'the stored name without extension (default: the uploaded name)' })),
 });
 
@@ -42,7 +42,7 @@ export function routes(app: RestApp): void {
       schema: {
         operationId: 'media.list',
         tags,
-        summary: 'Image files in a folder under wysiwyg/ (folder, alias path; default wysiwyg), by name',
+        summary: 'Image files in a folder under wysiwyg/ (folder, alias path, relative to wysiwyg/; default wysiwyg/ itself), by name',
         querystring: ListQuery,
         response: { 200: collectionResponse(MediaItem) },
       },
@@ -59,7 +59,7 @@ export function routes(app: RestApp): void {
       schema: {
         operationId: 'media.delete',
         tags,
-        summary: 'Delete a file under wysiwyg/ (path relative to media)',
+        summary: 'Delete a file under wysiwyg/ (path relative to wysiwyg/; the path an answer gives, starting with wysiwyg/, means the same)',
         params: DeleteParams,
         response: { 204: Type.Null({ description: 'Deleted' }) },
       },

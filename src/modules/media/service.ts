@@ -1,9 +1,10 @@
 /**
  * WYSIWYG media: image files under media/wysiwyg, listed, uploaded (multipart, converted with sharp) and
- * deleted by admin/API principals. Nothing outside wysiwyg/ can be read, listed, written or deleted: every
- * path goes through checkRelativePath (no `..`, absolute paths, encoded characters, backslashes, NUL) and
- * resolveMediaPath (no symlink out of the media root), and must lie inside wysiwyg/, whose real path must
- * itself stay inside the real wysiwyg folder (a symlink inside wysiwyg to another media folder is refused too).
+ * deleted by admin/API principals. Folders and paths are named relative to wysiwyg/ as in Maho (a leading
+ * `wysiwyg/` is accepted too); answers give paths relative to the media root. Nothing outside wysiwyg/ can be
+ * read, listed, written or deleted: every path goes through checkRelativePath (no `..`, absolute paths, encoded
+ * characters, backslashes, NUL) and resolveMediaPath (no symlink out of the media root), and its real path must
+ * stay inside the real wysiwyg folder (a symlink inside wysiwyg to another media folder is refused too).
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -46,14 +47,17 @@ function badPath(why: string): AppError {
 }
 
 /**
- * A folder or file path inside wysiwyg/ (relative to the media root), checked by name: 400 when it is
- * refused or outside wysiwyg/. A single trailing slash is allowed on folders.
+ * A folder or file path as a client names it, checked by name (400 when refused), as the path inside wysiwyg/
+ * relative to the media root. As in Maho, a path is relative to wysiwyg/ (`banners` is `wysiwyg/banners`),
+ * and one that already starts with `wysiwyg/` means the same; an empty folder is wysiwyg/ itself. A single
+ * trailing slash is allowed on folders.
  */
 export function checkWysiwygPath(raw: string, opts: { folder?: boolean } = {}): string {
   let rel = raw;
+  if (opts.folder && rel === '') return WYSIWYG;
   if (opts.folder && rel.length > 1 && rel.endsWith('/')) rel = rel.slice(0, -1);
-  const clean = checkRelativePath(rel);
-  if (clean !== WYSIWYG && !clean.startsWith(`${WYSIWYG}/`)) throw badPath('outside the wysiwyg folder');
+  let clean = checkRelativePath(rel);
+  if (clean !== WYSIWYG && !clean.startsWith(`${WYSIWYG}/`)) clean = `${WYSIWYG}/${clean}`;
   if (!opts.folder && clean === WYSIWYG) throw badPath('not a file');
   return clean;
 }
@@ -114,7 +118,7 @@ async function dimensionsOf(file: string): Promise<{ width?: number; height?: nu
 
 /** GET /media: the image files (regular files, symlinks skipped) directly in a folder under wysiwyg/, by name. */
 export async function listMedia(ctx: Ctx, folderParam: string | undefined): Promise<MediaItemDto[]> {
-  const folder = checkWysiwygPath(folderParam ?? WYSIWYG, { folder: true });
+  const folder = checkWysiwygPath(folderParam ?? '', { folder: true });
   const abs = await resolveWysiwyg(ctx, folder);
   let entries: import('node:fs').Dirent[];
   try {
@@ -193,7 +197,7 @@ export interface UploadInput {
 
 /** POST /media: checks the bytes are an image, converts them and stores them under a free name in the folder. */
 export async function uploadMedia(ctx: Ctx, input: UploadInput, settings = mediaSettings(ctx)): Promise<MediaItemDto> {
-  const folder = checkWysiwygPath(input.folder || WYSIWYG, { folder: true });
+  const folder = checkWysiwygPath(input.folder ?? '', { folder: true });
   if (!input.file) throw fieldError('file', 'is required', 'required');
   const data = input.file.data;
   if (data.length > settings.maxBytes) throw tooLarge(settings.maxBytes);

@@ -9,14 +9,37 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { apiUserStanding, verifyApiUser } from '../auth/service.js';
-import { fault } from './faults.js';
+import { configuredRule } from '../../platform/rate-limit.js';
+import { clientFault, fault } from './faults.js';
 import { CONFIG } from './names.js';
 import { soapSessions } from './tables.js';
 
 declareDefaults({
   [CONFIG.sessionTimeout]: 3600,
   [CONFIG.wsi]: 0,
+  /** resource calls per API user a minute, each entry of a V1 multiCall counted (0: no limit) */
+  'api/rate_limit/soap_calls': 600,
 });
+
+/** Most calls one V1 multiCall may carry; a longer one is refused before any runs. */
+export const MULTICALL_MAX = 100;
+
+/**
+ * Counts the request's `calls` resource calls (1, or each entry of a multiCall) against the session's API user's
+ * api/rate_limit/soap_calls, all or none: when they do not all fit in the last minute's budget the whole request
+ * is a client fault, nothing runs and nothing is counted, so the client may retry it (or a shorter multiCall) as
+ * the window frees.
+ */
+async function countCalls(ctx: Ctx, calls: number): Promise<void> {
+  if (ctx.actor.kind !== 'admin') return;
+  const rule = configuredRule(ctx.app.settings, 'soap_calls', 60, ctx.store.storeId);
+  if (await ctx.app.limiter.take(rule, `api_user:${ctx.actor.id}`, calls)) return;
+  throw clientFault(
+    calls > rule.limit
+      ? `Too many requests: ${calls} calls in one request, at most ${rule.limit} a minute are allowed`
+      : 'Too many requests. Please try again later.',
+  );
+}
 
 const hashOf = (id: string) => crypto.createHash('sha256').update(id).digest('hex');
 
@@ -44,10 +67,11 @@ export async function login(ctx: Ctx, username: unknown, apiKey: unknown): Promi
 
 /**
  * The request's context acting as the session's API user, with permissions read afresh; the session's idle
- * clock restarts. Faults: 5 for an unknown or expired session, 2 for a user since deactivated or a store the
- * user may not act in.
+ * clock restarts, and the `calls` the request makes are counted against the user's rate limit. Faults: 5 for
+ * an unknown or expired session, 2 for a user since deactivated or a store the user may not act in, a client
+ * fault past the rate limit.
  */
-export async function resume(ctx: Ctx, sessionId: unknown): Promise<Ctx> {
+export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<Ctx> {
   if (typeof sessionId !== 'string' || !/^[0-9a-f]{32}$/i.test(sessionId.trim())) throw fault('sessionExpired');
   const hash = hashOf(sessionId.trim().toLowerCase());
   const ms = timeoutMs(ctx);
@@ -61,7 +85,7 @@ export async function resume(ctx: Ctx, sessionId: unknown): Promise<Ctx> {
   if (!user || !user.isActive) throw fault('accessDenied');
   const allowed = user.allowedStoreIds ?? undefined;
   if (allowed && !allowed.includes(ctx.store.storeId)) throw fault('accessDenied');
-  return {
+  const session: Ctx = {
     ...ctx,
     actor: {
       kind: 'admin',
@@ -74,6 +98,8 @@ export async function resume(ctx: Ctx, sessionId: unknown): Promise<Ctx> {
       exp: Math.floor((ctx.now.getTime() + ms) / 1000),
     },
   };
+  await countCalls(session, calls);
+  return session;
 }
 
 /** Closes a session; an unknown id is no error. */

@@ -12,8 +12,8 @@ export interface SoapTestApp {
   base: string;
 }
 
-export async function startSoapApp(): Promise<SoapTestApp> {
-  const t = await buildTestApp();
+export async function startSoapApp(env: Record<string, string> = {}): Promise<SoapTestApp> {
+  const t = await buildTestApp({ env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = t.app.server.address();
   assert.ok(addr && typeof addr === 'object');

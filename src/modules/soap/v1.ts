@@ -5,10 +5,10 @@
  */
 import type { Ctx } from '../../platform/context.js';
 import { Decoder, encodeValue, isRecord, type SoapRecord, type SoapValue } from './encoding.js';
-import { fault, serverFault, SoapFault } from './faults.js';
+import { clientFault, fault, serverFault, SoapFault } from './faults.js';
 import { rpcParts } from './messages.js';
 import { METHODS, runMethod, type LegacyAddress, type Method } from './operations.js';
-import { endSession, login, resume } from './sessions.js';
+import { endSession, login, MULTICALL_MAX, resume } from './sessions.js';
 import type { XmlElement } from './xml.js';
 
 const RESOURCE = 'customer_address';
@@ -55,9 +55,15 @@ async function call(ctx: Ctx, path: SoapValue | undefined, args: SoapValue | und
   return v1Result(await runMethod(ctx, method, spread(method, args)));
 }
 
-/** One entry per executed call; a failed call gives a fault record instead of failing the request. */
-async function multiCall(ctx: Ctx, calls: SoapValue | undefined, options: SoapValue | undefined): Promise<SoapValue[]> {
+/** The calls of a multiCall: at most MULTICALL_MAX, else a client fault before any of them runs. */
+function callList(calls: SoapValue | undefined): SoapValue[] {
   const list = Array.isArray(calls) ? calls : calls === undefined || calls === null ? [] : [calls];
+  if (list.length > MULTICALL_MAX) throw clientFault(`A multiCall takes at most ${MULTICALL_MAX} calls; this one has ${list.length}`);
+  return list;
+}
+
+/** One entry per executed call; a failed call gives a fault record instead of failing the request. */
+async function multiCall(ctx: Ctx, list: SoapValue[], options: SoapValue | undefined): Promise<SoapValue[]> {
   const stopOnFault = isRecord(options) && ['1', 'true', 1, true].includes(options.get('break') as string | number | boolean);
   const out: SoapValue[] = [];
   for (const entry of list) {
@@ -93,7 +99,9 @@ export async function handleV1(ctx: Ctx, op: XmlElement, dec: Decoder): Promise<
     }
     case 'multiCall': {
       const [sessionId, calls, options] = parts(['sessionId', 'calls', 'options']);
-      const result = await multiCall(await resume(ctx, sessionId), calls, options);
+      // the length is checked first, then the session once; every call of the list counts against the rate limit
+      const list = callList(calls);
+      const result = await multiCall(await resume(ctx, sessionId, list.length), list, options);
       return `<ns1:multiCallResponse>${encodeValue('multiCallReturn', result)}</ns1:multiCallResponse>`;
     }
     default:

@@ -1,0 +1,1 @@
+ALTER TABLE "carts" ADD COLUMN "priced_with" jsonb;
