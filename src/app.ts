@@ -19,11 +19,13 @@ import type { AppServices, Ctx } from './platform/context.js';
 import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
+import { deriveGraphql } from './platform/graphql-derive.js';
+import { restOperations } from './platform/operations.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/files.js';
 import type { RestApp } from './platform/module.js';
-import { modules } from './modules/index.js';
+import { allOperations, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
 import { refreshSpecialPriceWindows } from './modules/catalog/products-price.js';
@@ -169,12 +171,19 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   await app.register(
     async (api) => {
-      for (const m of modules) m.routes?.(api as unknown as RestApp);
+      for (const m of modules) {
+        if (m.operations) restOperations(api as unknown as RestApp, m.operations);
+        m.routes?.(api as unknown as RestApp);
+      }
     },
     { prefix: API_PREFIX },
   );
   for (const m of modules) m.rootRoutes?.(app);
-  await installGraphql(app, modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : [])));
+  await installGraphql(
+    app,
+    [deriveGraphql(allOperations(), { apiPrefix: API_PREFIX }), ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))],
+    { introspection: config.graphqlIntrospection },
+  );
 
   app.get(
     `${API_PREFIX}/openapi.json`,

@@ -1,5 +1,6 @@
 /** Every module, in install order (a module's install data may refer to an earlier module's). */
 import type { AppModule } from '../platform/module.js';
+import type { Operation } from '../platform/operations.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
 import { blogModule } from './blog/index.js';
@@ -57,3 +58,8 @@ export const modules: AppModule[] = [
   revocationModule,
   soapModule,
 ];
+
+/** Every declared operation: the registry REST, GraphQL and later protocols are served from. */
+export function allOperations(): Operation[] {
+  return modules.flatMap((m) => m.operations ?? []);
+}

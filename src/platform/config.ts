@@ -33,6 +33,8 @@ export interface AppConfig {
   benchRoutes: boolean;
   /** Rate limits can be switched off for load tests; never in production. */
   rateLimits: boolean;
+  /** GraphQL schema introspection (on outside production unless switched off; off in production unless on) */
+  graphqlIntrospection: boolean;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: bool(env, 'TRUST_PROXY', false, problems),
     benchRoutes: bool(env, 'BENCH_ROUTES', false, problems),
     rateLimits: bool(env, 'RATE_LIMITS', true, problems),
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production, problems),
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${config.logLevel}"`);

@@ -1,14 +1,14 @@
 /**
- * The five routes of a plain back-office resource: a public or granted list and item read, and create, update
- * and delete under the resource's admin grants. Modules whose resource has exactly that shape declare it here
- * instead of spelling out the same route table again.
+ * The five operations of a plain back-office resource: a public or granted list and item read, and create,
+ * update and delete under the resource's admin grants. Modules whose resource has exactly that shape declare it
+ * here instead of spelling out the same table again.
  */
-import type { FastifyInstance, FastifyRequest, FastifySchema, HTTPMethods, RouteHandlerMethod } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { access, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import type { RestApp } from './module.js';
-import { collectionResponse, pageOf, sendCollection, type CollectionResult, type Page } from './pagination.js';
+import { op, restOperations, type Operation } from './operations.js';
+import type { CollectionResult, Page } from './pagination.js';
 
 export interface CrudResource<Item extends TSchema, Write extends TSchema, Query extends TObject, Update extends TSchema = Write> {
   /** collection path under the API prefix, e.g. `/cms-pages`; the item path adds `/:id` */
@@ -39,34 +39,32 @@ export interface CrudResource<Item extends TSchema, Write extends TSchema, Query
 
 const INT_MAX = 2_147_483_647;
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT_MAX }) });
-const deleted = { 204: Type.Null({ description: 'Deleted' }) };
 
+/** The five operation declarations of a plain resource. */
+export function crudOperations<Item extends TSchema, Write extends TSchema, Query extends TObject, Update extends TSchema = Write>(
+  r: CrudResource<Item, Write, Query, Update>,
+): Operation[] {
+  const read = r.read ?? access.public;
+  const s = r.summaries;
+  const common = { tags: [r.resource], shortName: r.shortName };
+  const item = `${r.path}/:id`;
+  return [
+    op({ ...common, id: `${r.operation}.list`, method: 'GET', path: r.path, summary: s.list, access: read, query: r.query, kind: 'collection', response: r.item,
+      page: r.page ?? { defaultSize: 20, maxSize: 100 }, run: (ctx, { query, page }) => r.list(ctx, query as Static<Query>, page) }),
+    op({ ...common, id: `${r.operation}.get`, method: 'GET', path: item, summary: s.get, access: read, params: IdParams, response: r.item, run: (ctx, { params }) => r.get(ctx, params.id) }),
+    op({ ...common, id: `${r.operation}.create`, method: 'POST', path: r.path, summary: s.create, access: access.admin(r.resource, 'create'), body: r.write, response: r.item, status: 201,
+      run: (ctx, { body }) => r.create(ctx, body as Static<Write>) }),
+    op({ ...common, id: `${r.operation}.update`, method: 'PUT', path: item, summary: s.update, access: access.admin(r.resource, 'write'), params: IdParams, body: r.updateBody ?? r.write, response: r.item,
+      run: (ctx, { params, body }) => r.update(ctx, params.id, body as Static<Update>) }),
+    op({ ...common, id: `${r.operation}.delete`, method: 'DELETE', path: item, summary: s.delete, access: access.admin(r.resource, 'delete'), params: IdParams, status: 204,
+      run: (ctx, { params }) => r.remove(ctx, params.id) }),
+  ];
+}
+
+/** Registers the five routes directly (modules whose operations are not yet declared as data). */
 export function crudRoutes<Item extends TSchema, Write extends TSchema, Query extends TObject, Update extends TSchema = Write>(
   rest: RestApp,
   r: CrudResource<Item, Write, Query, Update>,
 ): void {
-  // the schemas are generic here, so the routes are registered untyped; the validator still checks every request
-  const app = rest as unknown as FastifyInstance;
-  const route = (method: HTTPMethods, url: string, name: string, rule: Access, schema: FastifySchema, handler: RouteHandlerMethod) =>
-    app.route({ method, url, schema: { operationId: `${r.operation}.${name}`, tags: [r.resource], ...schema }, config: { access: rule }, handler });
-  const id = (req: FastifyRequest) => (req.params as Static<typeof IdParams>).id;
-  const item = `${r.path}/:id`;
-  const read = r.read ?? access.public;
-  const s = r.summaries;
-
-  route('GET', r.path, 'list', read, { summary: s.list, querystring: r.query, response: { 200: collectionResponse(r.item) } }, async (req, reply) => {
-    const page = pageOf(req.query as { page?: number; itemsPerPage?: number; pageSize?: number }, r.page ?? { defaultSize: 20, maxSize: 100 });
-    return sendCollection(req, reply, r.shortName, await r.list(req.ctx, req.query as Static<Query>, page), page);
-  });
-  route('GET', item, 'get', read, { summary: s.get, params: IdParams, response: { 200: r.item } }, async (req) => r.get(req.ctx, id(req)));
-  route('POST', r.path, 'create', access.admin(r.resource, 'create'), { summary: s.create, body: r.write, response: { 201: r.item } }, async (req, reply) =>
-    reply.code(201).send(await r.create(req.ctx, req.body as Static<Write>)),
-  );
-  route('PUT', item, 'update', access.admin(r.resource, 'write'), { summary: s.update, params: IdParams, body: r.updateBody ?? r.write, response: { 200: r.item } }, async (req) =>
-    r.update(req.ctx, id(req), req.body as Static<Update>),
-  );
-  route('DELETE', item, 'delete', access.admin(r.resource, 'delete'), { summary: s.delete, params: IdParams, response: deleted }, async (req, reply) => {
-    await r.remove(req.ctx, id(req));
-    return reply.code(204).send(null);
-  });
+  restOperations(rest, crudOperations(r));
 }

@@ -4,10 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
-import { GraphQLError, GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Location, NoSchemaIntrospectionCustomRule, valueFromASTUntyped } from 'graphql';
 import { authorize, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import { freeFormProblem } from './free-form.js';
+import { GRAPHQL_LIMITS, limitsRule, type GraphqlLimits } from './graphql-limits.js';
 import { toAppError } from './http.js';
 
 export interface GraphqlContribution {
@@ -32,6 +33,8 @@ export function resolver<A = Record<string, unknown>, R = unknown, P = unknown>(
 
 const BASE = `
   scalar JSON
+  "any JSON value: API Platform's name for array and object fields"
+  scalar Iterable
   type Query { apiVersion: String! }
   type Mutation { ping: Boolean! }
 `;
@@ -46,6 +49,9 @@ export const jsonScalar = new GraphQLScalarType({
   parseValue: (v) => freeFormInput(v),
   parseLiteral: (ast, variables) => freeFormInput(valueFromASTUntyped(ast, variables)),
 });
+
+/** The same JSON scalar under API Platform's name. */
+export const iterableScalar = new GraphQLScalarType({ ...jsonScalar.toConfig(), name: 'Iterable', description: 'Any JSON value (an array or object field)' });
 
 function freeFormInput(v: unknown): unknown {
   const problem = freeFormProblem(v);
@@ -89,9 +95,27 @@ export function documentDepth(source: string, stop = GRAPHQL_MAX_DEPTH): number 
   return deepest;
 }
 
-export async function installGraphql(app: FastifyInstance, parts: GraphqlContribution[]): Promise<void> {
+/** HTTP statuses a refusal of the whole request keeps (field errors, parse and validation errors stay 200). */
+const REQUEST_STATUSES = new Set([401, 413, 415, 429]);
+
+/** Only GraphQL source text is executed: Mercurius would take a query that parses as JSON for a raw AST. */
+function assertParsedSource(document: unknown): void {
+  if (!document || typeof document !== 'object' || !((document as { loc?: unknown }).loc instanceof Location)) {
+    throw new GraphQLError('Syntax Error: the query must be GraphQL source text', { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } });
+  }
+}
+
+export interface GraphqlOptions {
+  /** schema introspection (`__schema`, `__type`) */
+  introspection: boolean;
+  limits?: GraphqlLimits;
+}
+
+export async function installGraphql(app: FastifyInstance, parts: GraphqlContribution[], opts: GraphqlOptions): Promise<void> {
+  const limits = opts.limits ?? GRAPHQL_LIMITS;
   const resolvers: IResolvers = {
     JSON: jsonScalar,
+    Iterable: iterableScalar,
     Query: { apiVersion: () => '2' },
     Mutation: { ping: () => true },
   };
@@ -106,9 +130,17 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
     path: GRAPHQL_PATH,
     graphiql: false,
     jit: 1,
+    validationRules: [limitsRule(limits), ...(opts.introspection ? [] : [NoSchemaIntrospectionCustomRule])],
     context: (req) => ({ ctx: req.ctx }),
     errorFormatter: (execution, context) => {
+      let statusCode = 200;
       const errors = (execution.errors ?? []).flatMap((e): GraphQLError[] => {
+        // refused before execution (a bad token, a body too large): the whole request keeps the HTTP status
+        const raw = e instanceof GraphQLError ? e.originalError : e;
+        if (raw && !(raw instanceof GraphQLError) && execution.data === undefined) {
+          const refusal = toAppError(raw);
+          if (REQUEST_STATUSES.has(refusal.status)) statusCode = refusal.status;
+        }
         const original = (e as GraphQLError).originalError;
         // a query that does not parse or validate: Mercurius wraps graphql-js's own errors; report those
         const inner = (original as { errors?: unknown } | undefined)?.errors;
@@ -134,7 +166,7 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
           }),
         ];
       });
-      return { statusCode: 200, response: { data: execution.data ?? null, errors } };
+      return { statusCode, response: { data: execution.data ?? null, errors } };
     },
   });
   // a document nested thousands deep would overflow the parser's stack: it is refused before it is parsed
@@ -144,5 +176,9 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 },
       });
     }
+    if (Buffer.byteLength(source) > limits.documentBytes) {
+      throw new GraphQLError(`The query document is larger than ${limits.documentBytes} bytes`, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } });
+    }
   });
+  app.graphql.addHook('preValidation', async (_schema, document) => assertParsedSource(document));
 }

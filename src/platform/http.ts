@@ -55,6 +55,16 @@ export function checkBody<T>(schema: object, value: unknown): T {
   return copy as T;
 }
 
+/** Checks path or query values as REST checks them (strings coerced, defaults applied); throws the same 400. */
+export function checkParams<T>(schema: object, value: unknown): T {
+  const validate = paramsAjv.compile(schema);
+  const copy = structuredClone(value);
+  if (!validate(copy)) {
+    throw validationError(Object.assign(new Error('querystring'), { validation: validate.errors ?? [], validationContext: 'querystring' }) as unknown as FastifyError);
+  }
+  return copy as T;
+}
+
 interface AjvErrorLike {
   instancePath?: string;
   keyword?: string;

@@ -5,12 +5,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Ctx } from './context.js';
 import type { Db } from './db.js';
 import type { GraphqlContribution } from './graphql.js';
+import type { Operation } from './operations.js';
 
 export type RestApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export interface AppModule {
   name: string;
-  /** REST routes, registered under /api/rest/v2 */
+  /** operations declared once and served by REST (under /api/rest/v2) and GraphQL */
+  operations?: Operation[];
+  /** REST routes with no meaning outside HTTP (files, HTML, headers), registered under /api/rest/v2 */
   routes?: (app: RestApp) => void;
   /** routes outside /api/rest/v2 (HTML pages, the SOAP endpoints), registered at the server root */
   rootRoutes?: (app: FastifyInstance) => void;

@@ -43,6 +43,8 @@ describe('defaults (development)', () => {
     assert.equal(c.rateLimits, true);
     assert.equal(c.benchRoutes, false);
     assert.equal(c.durableCartWrites, false);
+    assert.equal(c.graphqlIntrospection, true);
+    assert.equal(loadConfig({ GRAPHQL_INTROSPECTION: '0' }).graphqlIntrospection, false);
   });
 
   test('NODE_ENV=test logs nothing by default', () => {
@@ -194,5 +196,7 @@ describe('production', () => {
     assert.equal(c.rateLimits, true);
     assert.equal(c.jwtSecret, STRONG);
     assert.equal(c.logLevel, 'info');
+    assert.equal(c.graphqlIntrospection, false, 'introspection is off in production');
+    assert.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: STRONG, GRAPHQL_INTROSPECTION: '1' }).graphqlIntrospection, true);
   });
 });

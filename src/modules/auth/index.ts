@@ -1,10 +1,10 @@
 import type { AppModule } from '../../platform/module.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 import { install, seedDemo } from './accounts.js';
 
 export const authModule: AppModule = {
   name: 'auth',
-  routes,
+  operations,
   install: { version: 1, run: install },
   demo: seedDemo,
 };

@@ -1,51 +1,58 @@
+/** Tokens: issue (every grant), refresh and revoke. */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import { FreeForm } from '../../platform/free-form.js';
-import type { RestApp } from '../../platform/module.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { LogoutResponse, TokenRequest, TokenResponse } from './schemas.js';
 import * as auth from './service.js';
 
-export function routes(app: RestApp): void {
-  app.post(
-    '/auth/token',
-    {
-      schema: {
-        operationId: 'auth.token',
-        tags: ['auth'],
-        summary: 'Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic',
-        body: TokenRequest,
-        response: { 200: TokenResponse },
-      },
-      config: { access: access.public },
-    },
-    async (req) => auth.issueToken(req.ctx, req.body, req.headers.authorization),
-  );
-  app.post(
-    '/auth/refresh',
-    {
-      schema: {
-        operationId: 'auth.refresh',
-        tags: ['auth'],
-        summary: 'Exchange the still-valid bearer token for a new one (the old one is revoked); the body is ignored',
-        body: Type.Optional(FreeForm(Type.Any())),
-        response: { 200: TokenResponse },
-      },
-      config: { access: access.authenticated },
-    },
-    async (req) => auth.refreshToken(req.ctx),
-  );
-  app.post(
-    '/auth/logout',
-    {
-      schema: {
-        operationId: 'auth.logout',
-        tags: ['auth'],
-        summary: 'Revoke the current bearer token',
-        body: Type.Optional(FreeForm(Type.Any())),
-        response: { 201: LogoutResponse },
-      },
-      config: { access: access.authenticated },
-    },
-    async (req, reply) => reply.code(201).send(await auth.logout(req.ctx)),
-  );
-}
+const tags = ['auth'];
+const shortName = 'AuthToken';
+
+/** loginCustomer's arguments: a customer's credentials (the other grants are for REST clients). */
+const LoginArgs = Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) });
+
+export const operations: Operation[] = [
+  op({
+    id: 'auth.token',
+    method: 'POST',
+    path: '/auth/token',
+    tags,
+    summary: 'Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic',
+    access: access.public,
+    shortName,
+    body: TokenRequest,
+    response: TokenResponse,
+    // over GraphQL, Maho's customer login: `loginCustomer(input: {email, password}) { authToken { token customer } }`
+    graphql: { name: 'loginCustomer', args: LoginArgs, input: (a) => ({ body: { grant_type: 'customer', email: a.email, password: a.password } }) },
+    // HTTP Basic credentials of an OAuth client come in the Authorization header
+    run: (ctx, { body, headers }) => auth.issueToken(ctx, body, (headers as { authorization?: string } | undefined)?.authorization),
+  }),
+  op({
+    id: 'auth.refresh',
+    method: 'POST',
+    path: '/auth/refresh',
+    tags,
+    summary: 'Exchange the still-valid bearer token for a new one (the old one is revoked); the body is ignored',
+    access: access.authenticated,
+    shortName,
+    body: Type.Optional(FreeForm(Type.Any())),
+    response: TokenResponse,
+    graphql: { name: 'refreshToken' },
+    run: (ctx) => auth.refreshToken(ctx),
+  }),
+  op({
+    id: 'auth.logout',
+    method: 'POST',
+    path: '/auth/logout',
+    tags,
+    summary: 'Revoke the current bearer token',
+    access: access.authenticated,
+    shortName: 'AuthLogout',
+    body: Type.Optional(FreeForm(Type.Any())),
+    response: LogoutResponse,
+    status: 201,
+    graphql: { name: 'logoutCustomer' },
+    run: (ctx) => auth.logout(ctx),
+  }),
+];

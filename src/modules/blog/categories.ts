@@ -53,11 +53,13 @@ const visibleHere = (ctx: Ctx): SQL =>
  * Categories by position, then name. Public callers: the active categories of the current store view;
  * back-office readers also inactive ones; `scope=all` (back office only) every store view.
  */
-export async function listCategories(ctx: Ctx, q: BlogCategoryListQueryT, page: Page): Promise<CollectionResult<BlogCategoryDto>> {
+/** `urlKey` is a filter of Maho's GraphQL `blogCategories` (REST does not take it). */
+export async function listCategories(ctx: Ctx, q: BlogCategoryListQueryT & { urlKey?: string }, page: Page): Promise<CollectionResult<BlogCategoryDto>> {
   const all = checkScopeAll(ctx, RESOURCE, q.scope);
   const backOffice = isBackOffice(ctx, RESOURCE);
   const conds: SQL[] = [];
   if (q.parentId !== undefined) conds.push(q.parentId === 0 ? isNull(blogCategories.parentId) : eq(blogCategories.parentId, q.parentId));
+  if (q.urlKey !== undefined) conds.push(sql`lower(${blogCategories.urlKey}) = ${q.urlKey.trim().toLowerCase()}`);
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(blogCategories.isActive, true));
   const where = and(...conds);

@@ -1,9 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
 import { seedDemo } from './demo.js';
-import { routes } from './rest.js';
+import { blogOperations } from './rest.js';
 
 export const blogModule: AppModule = {
   name: 'blog',
-  routes,
+  operations: blogOperations(),
   demo: seedDemo,
 };

@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { baseMediaUrl } from '../catalog/media-service.js';
-import { ALL_STORES, clashCondition, inStoreView, parseStores, storesById } from '../cms/shared.js';
+import { ALL_STORES, clashCondition, inStoreView, parseStores, parseWhen, storesById } from '../cms/shared.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { checkScopeAll, excerptOf, isBackOffice, lockBlog, optDateTime, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogPostDto, BlogPostInput, BlogPostListQueryT } from './schemas.js';
@@ -78,7 +78,14 @@ const published = (ctx: Ctx): SQL => and(eq(blogPosts.isActive, true), isNotNull
  * Posts, newest first by publish date. Public callers: the published posts of the current store view;
  * back-office readers also unpublished and inactive ones; `scope=all` (back office only) every store view.
  */
-export async function listPosts(ctx: Ctx, q: BlogPostListQueryT, page: Page): Promise<CollectionResult<BlogPostDto>> {
+/** Date filters of Maho's GraphQL `blogPosts` (REST does not take them). */
+export interface PostDateFilters {
+  createdFrom?: string;
+  createdTo?: string;
+  updatedSince?: string;
+}
+
+export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilters, page: Page): Promise<CollectionResult<BlogPostDto>> {
   const all = checkScopeAll(ctx, RESOURCE, q.scope);
   const backOffice = isBackOffice(ctx, RESOURCE);
   const conds: SQL[] = [];
@@ -92,6 +99,9 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT, page: Page): Pr
     const like = `%${likeEscape(s)}%`;
     conds.push(sql`(${blogPosts.title} ILIKE ${like} OR ${blogPosts.shortContent} ILIKE ${like} OR ${blogPosts.content} ILIKE ${like})`);
   }
+  if (q.createdFrom !== undefined) conds.push(sql`${blogPosts.createdAt} >= ${parseWhen(q.createdFrom, 'createdFrom', false)}`);
+  if (q.createdTo !== undefined) conds.push(sql`${blogPosts.createdAt} <= ${parseWhen(q.createdTo, 'createdTo', true)}`);
+  if (q.updatedSince !== undefined) conds.push(sql`${blogPosts.updatedAt} >= ${parseWhen(q.updatedSince, 'updatedSince', false)}`);
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(published(ctx));
   const where = and(...conds);

@@ -1,12 +1,33 @@
-import { crudRoutes } from '../../platform/crud-routes.js';
-import type { RestApp } from '../../platform/module.js';
+import { Type } from 'typebox';
+import { crudOperations } from '../../platform/crud-routes.js';
+import type { Operation } from '../../platform/operations.js';
 import * as categories from './categories.js';
 import * as posts from './posts.js';
 import { BlogCategory, BlogCategoryListQuery, BlogCategoryWrite, BlogPost, BlogPostListQuery, BlogPostWrite } from './schemas.js';
 
-export function routes(app: RestApp): void {
+/** Filters Maho's GraphQL lists take that REST does not: carried under a symbol key, which no HTTP header can set. */
+const GRAPHQL_FILTERS = Symbol('graphql-only filters');
+const Filter = Type.Optional(Type.String());
+
+type Args = Record<string, unknown>;
+
+/** Splits GraphQL arguments into the REST query and the GraphQL-only filters; a null argument is one not sent. */
+function splitArgs(args: Args, extra: readonly string[]) {
+  const query: Args = {};
+  const filters: Args = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v === null || v === undefined) continue;
+    (extra.includes(k) ? filters : query)[k] = v;
+  }
+  return { query, headers: { [GRAPHQL_FILTERS]: filters } };
+}
+
+const filtersOf = (headers: unknown) => ((headers as Record<symbol, Args> | undefined)?.[GRAPHQL_FILTERS] ?? {}) as Record<string, string | undefined>;
+
+/** Blog posts and categories over REST and GraphQL (`blogPosts`, `blogPost`, `createBlogPost`, ... as Maho names them). */
+export function blogOperations(): Operation[] {
   posts.registerBlogPostResolverCheck();
-  crudRoutes(app, {
+  const [postList, ...postRest] = crudOperations({
     path: '/blog-posts',
     resource: 'blog-posts',
     operation: 'blogPosts',
@@ -27,7 +48,7 @@ export function routes(app: RestApp): void {
     update: posts.updatePost,
     remove: posts.deletePost,
   });
-  crudRoutes(app, {
+  const [categoryList, ...categoryRest] = crudOperations({
     path: '/blog-categories',
     resource: 'blog-categories',
     operation: 'blogCategories',
@@ -48,4 +69,25 @@ export function routes(app: RestApp): void {
     update: categories.updateCategory,
     remove: categories.deleteCategory,
   });
+  const postDates = ['createdFrom', 'createdTo', 'updatedSince'] as const;
+  return [
+    {
+      ...postList,
+      graphql: {
+        args: Type.Object({ ...BlogPostListQuery.properties, createdFrom: Filter, createdTo: Filter, updatedSince: Filter }),
+        input: (a) => splitArgs(a, postDates),
+      },
+      run: (ctx, { query, headers, page }) => {
+        const f = filtersOf(headers);
+        return posts.listPosts(ctx, { ...query, createdFrom: f.createdFrom, createdTo: f.createdTo, updatedSince: f.updatedSince }, page);
+      },
+    },
+    ...postRest,
+    {
+      ...categoryList,
+      graphql: { args: Type.Object({ ...BlogCategoryListQuery.properties, urlKey: Filter }), input: (a) => splitArgs(a, ['urlKey']) },
+      run: (ctx, { query, headers, page }) => categories.listCategories(ctx, { ...query, urlKey: filtersOf(headers).urlKey }, page),
+    },
+    ...categoryRest,
+  ];
 }

@@ -1,6 +1,6 @@
 import type { AppModule } from '../../platform/module.js';
 import { setDiscountPreviewProvider } from '../coupons/service.js';
-import { cartRoutes } from './rest.js';
+import { operations } from './rest.js';
 import { previewCoupon } from './service.js';
 
 // POST /coupons/validate with a cartId previews the discount on that cart
@@ -8,5 +8,5 @@ setDiscountPreviewProvider(previewCoupon);
 
 export const cartsModule: AppModule = {
   name: 'carts',
-  routes: cartRoutes,
+  operations,
 };

@@ -1,13 +1,15 @@
 /**
  * /carts (customer carts: a customer's own, or any for the back office with the carts grant) and /guest-carts
- * (public, by masked id). Both kinds share every handler; they differ in how the cart is named and, as the
+ * (public, by masked id). Both kinds share every declaration; they differ in how the cart is named and, as the
  * wire reference says, in what a guest's totals, shipping-methods and payment-methods calls answer (the bare
- * prices object or list instead of the whole cart).
+ * prices object or list instead of the whole cart). In GraphQL one field serves both kinds, as Maho's does:
+ * `maskedId` names a guest cart, `cartId` (a number or an IRI) a customer cart.
  */
-import { Type, type TSchema } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { access, type Access, type Operation } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
+import { Type, type TObject, type TSchema } from 'typebox';
+import { access, type Access, type Operation as Grant } from '../../platform/auth/access.js';
+import type { Ctx } from '../../platform/context.js';
+import { idOfIri } from '../../platform/graphql-derive.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { cartDto, pricesDto, rateDto } from './pricing.js';
 import {
   AddItemBody,
@@ -36,12 +38,12 @@ import * as carts from './service.js';
 interface Kind {
   base: string;
   guest: boolean;
-  params: TSchema;
-  itemParams: TSchema;
-  giftcardParams: TSchema;
+  params: TObject;
+  itemParams: TObject;
+  giftcardParams: TObject;
   tag: string;
   op: string;
-  access: (op: Operation) => Access;
+  access: (op: Grant) => Access;
   ref: (params: { id: number | string }) => carts.CartRef;
 }
 
@@ -70,205 +72,342 @@ const KINDS: Kind[] = [
   },
 ];
 
-const Deleted = { 204: Type.Null({ description: 'Done' }) };
+const INT_MAX = 2147483647;
+/** How a GraphQL call names its cart: a guest cart's masked id, or a customer cart's id or IRI. */
+const CartArgs = {
+  cartId: Type.Optional(Type.String({ maxLength: 100, description: "a customer cart's id or IRI" })),
+  maskedId: Type.Optional(Type.String({ maxLength: 64, description: "a guest cart's masked id" })),
+};
+const ItemArg = { itemId: Type.Integer({ minimum: 1, maximum: INT_MAX }) };
+const argsOf = (...parts: Record<string, TSchema>[]) => Type.Object(Object.assign({}, CartArgs, ...parts));
+const isGuestCall = (a: Record<string, any>) => a.maskedId != null || a.cartId == null;
+/** The REST path id of the cart a GraphQL call names: the masked id, else the numeric id of cartId. */
+function cartIdArg(a: Record<string, any>): string | number | undefined {
+  if (a.maskedId != null) return a.maskedId;
+  if (a.cartId == null) return undefined;
+  return idOfIri(a.cartId, '/api/rest/v2/carts/') ?? -1;
+}
+const refOf = (a: Record<string, any>): carts.CartRef =>
+  isGuestCall(a) ? { kind: 'guest', maskedId: String(a.maskedId ?? '') } : { kind: 'customer', id: Number(cartIdArg(a)) };
+/** GraphQL answers a cart change with the cart, where REST answers 204 */
+const thenCart = (a: Record<string, any>, next: (a: Record<string, any>) => Promise<unknown>, ctx: Ctx) =>
+  next(a).then(() => carts.getCart(ctx, refOf(a)));
+const withoutCart = (a: Record<string, any>) => {
+  const { cartId: _c, maskedId: _m, itemId: _i, clientMutationId: _x, ...rest } = a;
+  return rest;
+};
 
-type Req = FastifyRequest<{ Params: { id: number | string; itemId?: number; code?: string }; Body: never }>;
-
-export function cartRoutes(app: RestApp): void {
-  for (const k of KINDS) register(app, k);
+type Decl = Parameters<typeof op>[0];
+interface Pair {
+  /** GraphQL field of the pair; both kinds are served by it */
+  field?: string;
+  /** GraphQL arguments other than cartId/maskedId (default: the REST body's) */
+  args?: Record<string, TSchema>;
+  /** REST path parameters other than the cart's, from the GraphQL arguments */
+  params?: (a: Record<string, any>) => Record<string, unknown>;
+  around?: Decl extends { graphql?: infer G } ? (G extends { around?: infer A } ? A : never) : never;
+  /** twin of another field instead of a field of its own (a read the cart's fields already answer) */
+  via?: { guest: string; customer: string };
 }
 
-function register(app: RestApp, k: Kind): void {
-  const who = k.guest ? 'guest cart' : 'cart';
-  const tags = [k.tag];
-  const ref = (req: Req) => k.ref(req.params);
-  const route = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    opts: { id: string; summary: string; params?: TSchema; body?: TSchema; response: Record<number, TSchema>; op: Operation },
-    handler: (req: Req, reply: FastifyReply) => Promise<unknown>,
-  ) => {
-    app.route({
-      method,
-      url: `${k.base}${path}`,
-      schema: {
-        operationId: `${k.op}.${opts.id}`,
-        tags,
-        summary: opts.summary,
-        ...(opts.params ? { params: opts.params } : {}),
-        ...(opts.body ? { body: opts.body } : {}),
-        response: opts.response,
-      },
-      config: { access: k.access(opts.op) },
-      handler: handler as never,
-    });
-  };
+function declare(k: Kind, d: Omit<Decl, 'shortName' | 'tags' | 'access' | 'path' | 'id'> & { id: string; path: string; grant: Grant; pair?: Pair }): Operation {
+  const { grant, pair, ...rest } = d;
+  return op({
+    ...rest,
+    id: `${k.op}.${d.id}`,
+    path: `${k.base}${d.path}`,
+    tags: [k.tag],
+    shortName: 'Cart',
+    access: k.access(grant),
+  } as Decl);
+}
 
-  app.post(
-    k.base,
-    {
-      schema: {
-        operationId: `${k.op}.create`,
-        tags,
-        summary: k.guest ? 'Create a guest cart (its masked id is the only way back to it)' : 'Create a cart for the signed-in customer (admins: for customerId)',
-        body: Type.Optional(CreateCartBody),
-        response: { 201: Cart },
-      },
-      config: { access: k.access('create') },
-    },
-    async (req, reply) => {
-      const body = (req.body ?? {}) as { storeId?: number; customerId?: number };
-      const dto = k.guest ? await carts.createGuestCart(req.ctx, body) : await carts.createCustomerCart(req.ctx, body);
-      return reply.code(201).send(dto);
-    },
-  );
-  route('GET', '/:id', { id: 'get', summary: `The ${who}, priced`, params: k.params, response: { 200: Cart }, op: 'read' }, async (req) =>
-    carts.getCart(req.ctx, ref(req)),
-  );
-  route(
-    'POST',
-    '/:id/items',
-    {
-      id: 'addItem',
-      summary: k.guest
-        ? 'Add a product (by sku or productId, with the options its type needs); an unknown cart is replaced by a new one (cartRecreated)'
-        : 'Add a product (by sku or productId, with the options its type needs)',
-      params: k.params,
-      body: AddItemBody,
-      response: { 200: Cart },
-      op: 'write',
-    },
-    async (req) => carts.addItem(req.ctx, ref(req), req.body as never),
-  );
-  route(
-    'PUT',
-    '/:id/items/:itemId',
-    { id: 'updateItem', summary: 'Change an item’s quantity (or, for the back office, its price)', params: k.itemParams, body: UpdateItemBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.updateItem(req.ctx, ref(req), req.params.itemId!, req.body as never),
-  );
-  route('DELETE', '/:id/items/:itemId', { id: 'removeItem', summary: 'Remove an item; answers with the cart', params: k.itemParams, response: { 200: Cart }, op: 'write' }, async (req) =>
-    carts.removeItem(req.ctx, ref(req), req.params.itemId!),
-  );
-  route(
-    'GET',
-    '/:id/totals',
-    {
-      id: 'totals',
-      summary: k.guest ? 'The totals (the prices object)' : 'The totals (the whole cart)',
-      params: k.params,
-      response: { 200: k.guest ? CartPrices : Cart },
-      op: 'read',
-    },
-    async (req) => {
-      const { ctx, priced } = await carts.pricedCart(req.ctx, ref(req));
-      return k.guest ? pricesDto(priced) : cartDto(ctx, priced);
-    },
-  );
-  const couponHandler = (status: number) => async (req: Req, reply: FastifyReply) =>
-    reply.code(status).send(await carts.applyCoupon(req.ctx, ref(req), req.body as never));
-  route('POST', '/:id/coupon', { id: 'applyCoupon', summary: 'Apply a coupon code', params: k.params, body: CouponBody, response: { 201: Cart }, op: 'write' }, couponHandler(201));
-  if (k.guest) {
-    route(
-      'PUT',
-      '/:id/coupon',
-      { id: 'applyCouponPut', summary: 'Apply a coupon code (the same as POST)', params: k.params, body: CouponBody, response: { 200: Cart }, op: 'write' },
-      couponHandler(200),
-    );
+/** Wires the GraphQL field of a guest/customer pair: the guest declaration owns it and selects its twin for a cartId. */
+function pairUp(guest: Operation, customer: Operation, pair: Pair): void {
+  if (pair.via) {
+    guest.graphql = { via: pair.via.guest };
+    customer.graphql = { via: pair.via.customer };
+    return;
   }
-  route('DELETE', '/:id/coupon', { id: 'removeCoupon', summary: 'Remove the coupon', params: k.params, response: Deleted, op: 'write' }, async (req, reply) => {
-    await carts.removeCoupon(req.ctx, ref(req));
-    return reply.code(204).send(null);
+  const input = (a: Record<string, any>) => ({
+    params: { id: cartIdArg(a), ...(pair.params ? pair.params(a) : {}) },
+    body: withoutCart(a),
   });
-  route(
-    'POST',
-    '/:id/giftcards',
-    { id: 'applyGiftcard', summary: 'Apply a gift card; its balance pays part or all of the grand total', params: k.params, body: GiftcardBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.applyGiftcard(req.ctx, ref(req), req.body as never),
-  );
-  route('DELETE', '/:id/giftcards/:code', { id: 'removeGiftcard', summary: 'Remove an applied gift card', params: k.giftcardParams, response: Deleted, op: 'write' }, async (req, reply) => {
-    await carts.removeGiftcard(req.ctx, ref(req), req.params.code!);
-    return reply.code(204).send(null);
-  });
-  route(
-    'POST',
-    '/:id/shipping-methods',
-    {
-      id: 'shippingMethods',
-      summary: k.guest
-        ? 'Shipping rates for the cart (an address sent becomes its shipping address): the list of rates'
-        : 'Shipping rates for the cart (an address sent becomes its shipping address): the whole cart',
-      params: k.params,
-      body: Type.Optional(ShippingMethodsBody),
-      response: { 200: k.guest ? Type.Array(ShippingRate) : Cart },
-      op: 'write',
-    },
-    async (req) => {
-      const { ctx, priced } = await carts.estimateShipping(req.ctx, ref(req), (req.body ?? {}) as never);
-      return k.guest ? priced.shippingRates.map((r) => rateDto(r, priced.rate)) : cartDto(ctx, priced);
-    },
-  );
-  route(
-    'GET',
-    '/:id/payment-methods',
-    {
-      id: 'paymentMethods',
-      summary: k.guest ? 'Payment methods the cart allows: the list' : 'Payment methods the cart allows: the whole cart',
-      params: k.params,
-      response: { 200: k.guest ? Type.Array(PaymentMethod) : Cart },
-      op: 'read',
-    },
-    async (req) => {
-      const { ctx, priced } = await carts.pricedCart(req.ctx, ref(req));
-      return k.guest ? priced.paymentMethods : cartDto(ctx, priced);
-    },
-  );
-  route('PUT', '/:id/shipping-address', { id: 'setShippingAddress', summary: 'Set the shipping address', params: k.params, body: AddressBody, response: { 200: Cart }, op: 'write' }, async (req) =>
-    carts.setShippingAddress(req.ctx, ref(req), req.body as never),
-  );
-  route(
-    'PUT',
-    '/:id/billing-address',
-    { id: 'setBillingAddress', summary: 'Set the billing address (or copy the shipping address with sameAsShipping)', params: k.params, body: AddressBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.setBillingAddress(req.ctx, ref(req), req.body as never),
-  );
-  route(
-    'PUT',
-    '/:id/shipping-method',
-    { id: 'setShippingMethod', summary: 'Choose a shipping method offered for the address', params: k.params, body: ShippingMethodBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.setShippingMethod(req.ctx, ref(req), req.body as never),
-  );
-  route(
-    'PUT',
-    '/:id/payment-method',
-    { id: 'setPaymentMethod', summary: 'Choose an available payment method', params: k.params, body: PaymentMethodBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.setPaymentMethod(req.ctx, ref(req), req.body as never),
-  );
-  route(
-    'PUT',
-    '/:id/gift-message',
-    { id: 'setGiftMessage', summary: 'Set the cart’s gift message (when sales/gift_options/allow_order is on)', params: k.params, body: GiftMessageBody, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.setGiftMessage(req.ctx, ref(req), req.body as never),
-  );
-  route('DELETE', '/:id/gift-message', { id: 'removeGiftMessage', summary: 'Remove the cart’s gift message', params: k.params, response: { 200: Cart }, op: 'write' }, async (req) =>
-    carts.setGiftMessage(req.ctx, ref(req), null),
-  );
-  route(
-    'PUT',
-    '/:id/items/:itemId/gift-message',
-    {
-      id: 'setItemGiftMessage',
-      summary: 'Set an item’s gift message (when sales/gift_options/allow_items is on)',
-      params: k.itemParams,
-      body: GiftMessageBody,
-      response: { 200: Cart },
-      op: 'write',
-    },
-    async (req) => carts.setItemGiftMessage(req.ctx, ref(req), req.params.itemId!, req.body as never),
-  );
-  route(
-    'DELETE',
-    '/:id/items/:itemId/gift-message',
-    { id: 'removeItemGiftMessage', summary: 'Remove an item’s gift message', params: k.itemParams, response: { 200: Cart }, op: 'write' },
-    async (req) => carts.setItemGiftMessage(req.ctx, ref(req), req.params.itemId!, null),
-  );
+  customer.graphql = { via: pair.field!, input };
+  guest.graphql = {
+    name: pair.field!,
+    args: argsOf(pair.args ?? ((guest.body as TObject | undefined)?.properties as Record<string, TSchema>) ?? {}),
+    input,
+    select: (a) => (isGuestCall(a) ? undefined : customer),
+    ...(pair.around ? { around: pair.around } : {}),
+  };
 }
+
+function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
+  const who = k.guest ? 'guest cart' : 'cart';
+  const ops: Operation[] = [];
+  const pairs = new Map<string, Pair>();
+  const add = (d: Parameters<typeof declare>[1]) => {
+    ops.push(declare(k, d));
+    if (d.pair) pairs.set(d.id, d.pair);
+  };
+  add({
+    id: 'create',
+    method: 'POST',
+    path: '',
+    grant: 'create',
+    summary: k.guest ? 'Create a guest cart (its masked id is the only way back to it)' : 'Create a cart for the signed-in customer (admins: for customerId)',
+    body: Type.Optional(CreateCartBody),
+    response: Cart,
+    status: 201,
+    graphql: { name: k.guest ? 'createCart' : 'createCustomerCart' },
+    run: (ctx, { body }) => {
+      const b = (body ?? {}) as { storeId?: number; customerId?: number };
+      return k.guest ? carts.createGuestCart(ctx, b) : carts.createCustomerCart(ctx, b);
+    },
+  });
+  add({
+    id: 'get',
+    method: 'GET',
+    path: '/:id',
+    grant: 'read',
+    summary: `The ${who}, priced`,
+    params: k.params,
+    response: Cart,
+    graphql: k.guest
+      ? { name: 'guestCart', args: Type.Object({ maskedId: Type.String({ maxLength: 64 }) }), input: (a) => ({ params: { id: a.maskedId } }) }
+      : undefined,
+    run: (ctx, { params }) => carts.getCart(ctx, k.ref(params as { id: number | string })),
+  });
+  add({
+    id: 'addItem',
+    method: 'POST',
+    path: '/:id/items',
+    grant: 'write',
+    summary: k.guest
+      ? 'Add a product (by sku or productId, with the options its type needs); an unknown cart is replaced by a new one (cartRecreated)'
+      : 'Add a product (by sku or productId, with the options its type needs)',
+    params: k.params,
+    body: AddItemBody,
+    response: Cart,
+    pair: { field: 'addToCart' },
+    run: (ctx, { params, body }) => carts.addItem(ctx, k.ref(params as { id: number | string }), body as never),
+  });
+  add({
+    id: 'updateItem',
+    method: 'PUT',
+    path: '/:id/items/:itemId',
+    grant: 'write',
+    summary: 'Change an item’s quantity (or, for the back office, its price)',
+    params: k.itemParams,
+    body: UpdateItemBody,
+    response: Cart,
+    pair: { field: 'updateItemQtyInCart', args: { ...ItemArg, ...UpdateItemBody.properties }, params: (a) => ({ itemId: a.itemId }) },
+    run: (ctx, { params, body }) => carts.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+  });
+  add({
+    id: 'removeItem',
+    method: 'DELETE',
+    path: '/:id/items/:itemId',
+    grant: 'write',
+    summary: 'Remove an item; answers with the cart',
+    params: k.itemParams,
+    response: Cart,
+    pair: { field: 'removeItemFromCart', args: ItemArg, params: (a) => ({ itemId: a.itemId }) },
+    run: (ctx, { params }) => carts.removeItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId),
+  });
+  add({
+    id: 'totals',
+    method: 'GET',
+    path: '/:id/totals',
+    grant: 'read',
+    summary: k.guest ? 'The totals (the prices object)' : 'The totals (the whole cart)',
+    params: k.params,
+    response: k.guest ? CartPrices : Cart,
+    pair: { via: { guest: 'guestCart', customer: 'cart' } },
+    run: async (ctx, { params }) => {
+      const { ctx: c, priced } = await carts.pricedCart(ctx, k.ref(params as { id: number | string }));
+      return k.guest ? pricesDto(priced) : cartDto(c, priced);
+    },
+  });
+  const applyCoupon = { summary: 'Apply a coupon code', params: k.params, body: CouponBody, response: Cart, grant: 'write' as Grant, path: '/:id/coupon', method: 'POST' as const };
+  add({
+    ...applyCoupon,
+    id: 'applyCoupon',
+    status: 201,
+    pair: { field: 'applyCouponToCart' },
+    run: (ctx, { params, body }) => carts.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
+  });
+  if (k.guest) {
+    add({
+      ...applyCoupon,
+      id: 'applyCouponPut',
+      method: 'PUT',
+      summary: 'Apply a coupon code (the same as POST)',
+      graphql: { via: 'applyCouponToCart' },
+      run: (ctx, { params, body }) => carts.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
+    });
+  }
+  add({
+    id: 'removeCoupon',
+    method: 'DELETE',
+    path: '/:id/coupon',
+    grant: 'write',
+    summary: 'Remove the coupon',
+    params: k.params,
+    status: 204,
+    pair: { field: 'removeCouponFromCart', args: {}, around: thenCart },
+    run: (ctx, { params }) => carts.removeCoupon(ctx, k.ref(params as { id: number | string })),
+  });
+  add({
+    id: 'applyGiftcard',
+    method: 'POST',
+    path: '/:id/giftcards',
+    grant: 'write',
+    summary: 'Apply a gift card; its balance pays part or all of the grand total',
+    params: k.params,
+    body: GiftcardBody,
+    response: Cart,
+    pair: { field: 'applyGiftcardToCart' },
+    run: (ctx, { params, body }) => carts.applyGiftcard(ctx, k.ref(params as { id: number | string }), body as never),
+  });
+  add({
+    id: 'removeGiftcard',
+    method: 'DELETE',
+    path: '/:id/giftcards/:code',
+    grant: 'write',
+    summary: 'Remove an applied gift card',
+    params: k.giftcardParams,
+    status: 204,
+    pair: {
+      field: 'removeGiftcardFromCart',
+      args: { giftcardCode: Type.String({ minLength: 1, maxLength: 64 }) },
+      params: (a) => ({ code: a.giftcardCode }),
+      around: thenCart,
+    },
+    run: (ctx, { params }) => carts.removeGiftcard(ctx, k.ref(params as { id: number | string }), (params as { code: string }).code),
+  });
+  add({
+    id: 'shippingMethods',
+    method: 'POST',
+    path: '/:id/shipping-methods',
+    grant: 'write',
+    summary: k.guest
+      ? 'Shipping rates for the cart (an address sent becomes its shipping address): the list of rates'
+      : 'Shipping rates for the cart (an address sent becomes its shipping address): the whole cart',
+    params: k.params,
+    body: Type.Optional(ShippingMethodsBody),
+    response: k.guest ? Type.Array(ShippingRate) : Cart,
+    pair: { field: 'estimateShippingMethodsOnCart', args: ShippingMethodsBody.properties, around: (a, next, ctx) => (isGuestCall(a) ? thenCart(a, next, ctx) : next(a)) },
+    run: async (ctx, { params, body }) => {
+      const { ctx: c, priced } = await carts.estimateShipping(ctx, k.ref(params as { id: number | string }), (body ?? {}) as never);
+      return k.guest ? priced.shippingRates.map((r) => rateDto(r, priced.rate)) : cartDto(c, priced);
+    },
+  });
+  add({
+    id: 'paymentMethods',
+    method: 'GET',
+    path: '/:id/payment-methods',
+    grant: 'read',
+    summary: k.guest ? 'Payment methods the cart allows: the list' : 'Payment methods the cart allows: the whole cart',
+    params: k.params,
+    response: k.guest ? Type.Array(PaymentMethod) : Cart,
+    pair: { via: { guest: 'guestCart', customer: 'cart' } },
+    run: async (ctx, { params }) => {
+      const { ctx: c, priced } = await carts.pricedCart(ctx, k.ref(params as { id: number | string }));
+      return k.guest ? priced.paymentMethods : cartDto(c, priced);
+    },
+  });
+  const put = (id: string, path: string, summary: string, body: TObject, field: string, fn: (ctx: Ctx, ref: carts.CartRef, body: never) => Promise<unknown>) =>
+    add({ id, method: 'PUT', path, grant: 'write', summary, params: k.params, body, response: Cart, pair: { field }, run: (ctx, i) => fn(ctx, k.ref(i.params as { id: number | string }), i.body as never) });
+  put('setShippingAddress', '/:id/shipping-address', 'Set the shipping address', AddressBody, 'setShippingAddressOnCart', carts.setShippingAddress);
+  put('setBillingAddress', '/:id/billing-address', 'Set the billing address (or copy the shipping address with sameAsShipping)', AddressBody, 'setBillingAddressOnCart', carts.setBillingAddress);
+  put('setShippingMethod', '/:id/shipping-method', 'Choose a shipping method offered for the address', ShippingMethodBody, 'setShippingMethodOnCart', carts.setShippingMethod);
+  put('setPaymentMethod', '/:id/payment-method', 'Choose an available payment method', PaymentMethodBody, 'setPaymentMethodOnCart', carts.setPaymentMethod);
+  add({
+    id: 'setGiftMessage',
+    method: 'PUT',
+    path: '/:id/gift-message',
+    grant: 'write',
+    summary: 'Set the cart’s gift message (when sales/gift_options/allow_order is on)',
+    params: k.params,
+    body: GiftMessageBody,
+    response: Cart,
+    run: (ctx, { params, body }) => carts.setGiftMessage(ctx, k.ref(params as { id: number | string }), body as never),
+  });
+  add({
+    id: 'removeGiftMessage',
+    method: 'DELETE',
+    path: '/:id/gift-message',
+    grant: 'write',
+    summary: 'Remove the cart’s gift message',
+    params: k.params,
+    response: Cart,
+    run: (ctx, { params }) => carts.setGiftMessage(ctx, k.ref(params as { id: number | string }), null),
+  });
+  add({
+    id: 'setItemGiftMessage',
+    method: 'PUT',
+    path: '/:id/items/:itemId/gift-message',
+    grant: 'write',
+    summary: 'Set an item’s gift message (when sales/gift_options/allow_items is on)',
+    params: k.itemParams,
+    body: GiftMessageBody,
+    response: Cart,
+    run: (ctx, { params, body }) => carts.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+  });
+  add({
+    id: 'removeItemGiftMessage',
+    method: 'DELETE',
+    path: '/:id/items/:itemId/gift-message',
+    grant: 'write',
+    summary: 'Remove an item’s gift message',
+    params: k.itemParams,
+    response: Cart,
+    run: (ctx, { params }) => carts.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, null),
+  });
+  return { ops, pairs };
+}
+
+/**
+ * The gift message fields serve the cart and its items: `itemId` picks the item's declaration. The four
+ * declarations (cart or item, guest or customer) answer one field each for setting and for removing.
+ */
+function giftMessageFields(byId: (kind: 'guest' | 'customer', id: string) => Operation): void {
+  for (const [field, cartOp, itemOp] of [
+    ['setGiftMessageOnCart', 'setGiftMessage', 'setItemGiftMessage'],
+    ['removeGiftMessageFromCart', 'removeGiftMessage', 'removeItemGiftMessage'],
+  ] as const) {
+    const owner = byId('guest', cartOp);
+    const pick = (a: Record<string, any>) => byId(isGuestCall(a) ? 'guest' : 'customer', a.itemId != null ? itemOp : cartOp);
+    const input = (a: Record<string, any>) => ({
+      params: { id: cartIdArg(a), ...(a.itemId != null ? { itemId: a.itemId } : {}) },
+      body: field.startsWith('set') ? withoutCart(a) : undefined,
+    });
+    for (const kind of ['guest', 'customer'] as const) {
+      for (const id of [cartOp, itemOp]) {
+        const o = byId(kind, id);
+        if (o !== owner) o.graphql = { via: field, input };
+      }
+    }
+    owner.graphql = {
+      name: field,
+      args: argsOf({ itemId: Type.Optional(ItemArg.itemId) }, field.startsWith('set') ? GiftMessageBody.properties : {}),
+      input,
+      select: (a) => {
+        const o = pick(a);
+        return o === owner ? undefined : o;
+      },
+    };
+  }
+}
+
+function declareAll(): Operation[] {
+  const [customer, guest] = KINDS.map(declareKind);
+  const find = (ops: Operation[], id: string) => ops.find((o) => o.id.endsWith(`.${id}`))!;
+  for (const [id, pair] of guest.pairs) pairUp(find(guest.ops, id), find(customer.ops, id), pair);
+  giftMessageFields((kind, id) => find(kind === 'guest' ? guest.ops : customer.ops, id));
+  return [...customer.ops, ...guest.ops];
+}
+
+export const operations: Operation[] = declareAll();

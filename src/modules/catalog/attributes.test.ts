@@ -322,14 +322,15 @@ describe('GraphQL', () => {
   }
 
   test('productAttributes and productAttribute(code) match REST', async () => {
-    const list = await gql('query { productAttributes(search: "col", pageSize: 5) { totalCount items { attributeCode options { label value } } } }', {}, admin);
+    const list = await gql('query { productAttributes(search: "col", pageSize: 5) { totalCount edges { node { attributeCode options } } } }', {}, admin);
     assert.equal(list.errors, undefined);
     assert.equal(list.data!.productAttributes.totalCount, 1);
-    assert.equal(list.data!.productAttributes.items[0].attributeCode, 'color');
+    assert.equal(list.data!.productAttributes.edges[0].node.attributeCode, 'color');
     const rest = await t.req('GET', `${API}/product-attributes/${await attributeId('size')}`, { token: admin });
-    const one = await gql('query($c: String!) { productAttribute(code: $c) { id attributeCode frontendLabel isGlobal isFilterable defaultValue options { label value } } }', { c: 'size' }, tok.attrs);
+    const one = await gql('query($c: String!) { productAttribute(code: $c) { id _id attributeCode frontendLabel isGlobal isFilterable defaultValue options } }', { c: 'size' }, tok.attrs);
     assert.deepEqual(one.data!.productAttribute, {
-      id: rest.body.id,
+      id: `/api/rest/v2/product-attributes/${rest.body.id}`,
+      _id: rest.body.id,
       attributeCode: 'size',
       frontendLabel: 'Size',
       isGlobal: 1,
@@ -337,29 +338,31 @@ describe('GraphQL', () => {
       defaultValue: null,
       options: rest.body.options,
     });
-    const paged = await gql('query { productAttributes(page: 2, pageSize: 4) { totalCount items { attributeCode } } }', {}, admin);
+    const paged = await gql('query { productAttributes(page: 2, pageSize: 4) { totalCount edges { node { attributeCode } } } }', {}, admin);
     const restPage = await t.req('GET', `${API}/product-attributes?page=2&itemsPerPage=4`, { token: admin });
-    assert.deepEqual(paged.data!.productAttributes.items.map((a: { attributeCode: string }) => a.attributeCode), restPage.body.member.map((a: { attributeCode: string }) => a.attributeCode));
+    assert.deepEqual(paged.data!.productAttributes.edges.map((e: { node: { attributeCode: string } }) => e.node.attributeCode), restPage.body.member.map((a: { attributeCode: string }) => a.attributeCode));
     const missing = await gql('query { productAttribute(code: "nope") { id } }', {}, admin);
     assert.equal(missing.errors?.[0].extensions.code, 'ATTRIBUTE_NOT_FOUND');
     assert.equal(missing.errors?.[0].extensions.status, 404);
   });
 
   test('attributeSets and attributeSet(id)', async () => {
-    const list = await gql('query { attributeSets { totalCount items { id attributeSetName attributeCodes groups { name sortOrder attributes { code sortOrder } } } } }', {}, tok.sets);
+    const list = await gql('query { attributeSets { totalCount edges { node { id _id attributeSetName attributeCodes groups } } } }', {}, tok.sets);
     assert.equal(list.errors, undefined);
     assert.equal(list.data!.attributeSets.totalCount, 3);
     const id = await setId('Clothing');
     const rest = await t.req('GET', `${API}/attribute-sets/${id}`, { token: admin });
-    const one = await gql('query($id: Int!) { attributeSet(id: $id) { id attributeSetName attributeCodes groups { name sortOrder attributes { code sortOrder } } } }', { id }, admin);
-    assert.deepEqual(one.data!.attributeSet, rest.body);
+    const one = await gql('query($id: ID!) { attributeSet(id: $id) { id _id attributeSetName attributeCodes groups } }', { id: `/api/rest/v2/attribute-sets/${id}` }, admin);
+    const { id: restId, ...restRest } = rest.body;
+    assert.deepEqual(one.data!.attributeSet, { id: `/api/rest/v2/attribute-sets/${restId}`, _id: restId, ...restRest });
     const missing = await gql('query { attributeSet(id: 9999) { id } }', {}, admin);
+    assert.equal(missing.data!.attributeSet, null);
     assert.equal(missing.errors?.[0].extensions.status, 404);
   });
 
   test('without an admin token: errors with extensions.code, no data', async () => {
     const anon = await gql('query { productAttributes { totalCount } }');
-    assert.equal(anon.data, null);
+    assert.equal(anon.data?.productAttributes ?? null, null);
     assert.equal(anon.errors?.[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal(anon.errors?.[0].extensions.status, 401);
     const cust = await gql('query { attributeSets { totalCount } }', {}, customer);

@@ -1,13 +1,12 @@
+/** Options of a bundle product with their selections (REST and GraphQL). */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import {
   BundleOption,
   BundleOptionCreate,
   BundleOptionParams,
   BundleOptionUpdate,
   BundleOptionUpdateWithId,
-  NoContent,
   OptionalIdBody,
   OptionalIdQuery,
   ProductParams,
@@ -16,105 +15,96 @@ import * as bundles from './bundle-service.js';
 
 const tags = ['products'];
 const path = '/products/:productId/bundle-options';
-const write = { access: access.admin('products', 'write') };
+const write = access.admin('products', 'write');
+const shortName = 'BundleOption';
 
-export function bundleRoutes(app: RestApp): void {
-  app.get(
+export const bundleOperations: Operation[] = [
+  op({
+    id: 'products.bundleOptions.list',
+    method: 'GET',
     path,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.list',
-        tags,
-        summary: "The bundle product's options with their selections (unpaginated)",
-        params: ProductParams,
-        response: { 200: collectionResponse(BundleOption) },
-      },
-      config: { access: access.public },
+    tags,
+    summary: "The bundle product's options with their selections (unpaginated)",
+    access: access.public,
+    shortName,
+    params: ProductParams,
+    kind: 'collection',
+    response: BundleOption,
+    graphql: { name: 'productBundleOptions' },
+    run: async (ctx, { params }) => {
+      const items = await bundles.listBundleOptions(ctx, params.productId);
+      return { items, total: items.length };
     },
-    async (req, reply) => {
-      const items = await bundles.listBundleOptions(req.ctx, req.params.productId);
-      return sendCollection(req, reply, 'BundleOption', { items, total: items.length });
-    },
-  );
-  app.post(
+  }),
+  op({
+    id: 'products.bundleOptions.create',
+    method: 'POST',
     path,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.create',
-        tags,
-        summary: 'Add an option to a bundle product (title required; selections of simple or virtual products)',
-        params: ProductParams,
-        body: BundleOptionCreate,
-        response: { 201: BundleOption },
-      },
-      config: write,
-    },
-    async (req, reply) => reply.code(201).send(await bundles.createBundleOption(req.ctx, req.params.productId, req.body)),
-  );
-  app.put(
+    tags,
+    summary: 'Add an option to a bundle product (title required; selections of simple or virtual products)',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: BundleOptionCreate,
+    response: BundleOption,
+    status: 201,
+    graphql: { name: 'createProductBundleOption' },
+    run: (ctx, { params, body }) => bundles.createBundleOption(ctx, params.productId, body),
+  }),
+  op({
+    id: 'products.bundleOptions.updateById',
+    method: 'PUT',
     path,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.updateById',
-        tags,
-        summary: 'Update the bundle option named by `id` in the body (partial; selections replace when sent)',
-        params: ProductParams,
-        body: BundleOptionUpdateWithId,
-        response: { 200: BundleOption },
-      },
-      config: write,
-    },
-    async (req) => bundles.updateBundleOption(req.ctx, req.params.productId, req.body.id ?? req.body.optionId, req.body),
-  );
-  app.delete(
+    tags,
+    summary: 'Update the bundle option named by `id` in the body (partial; selections replace when sent)',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: BundleOptionUpdateWithId,
+    response: BundleOption,
+    graphql: { name: 'updateProductBundleOptionById' },
+    run: (ctx, { params, body }) => bundles.updateBundleOption(ctx, params.productId, body.id ?? body.optionId, body),
+  }),
+  op({
+    id: 'products.bundleOptions.deleteById',
+    method: 'DELETE',
     path,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.deleteById',
-        tags,
-        summary: 'Remove the bundle option named by `id` in the query or body',
-        params: ProductParams,
-        querystring: OptionalIdQuery,
-        body: OptionalIdBody,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      await bundles.deleteBundleOption(req.ctx, req.params.productId, req.query.id ?? req.body?.id ?? req.body?.optionId);
-      return reply.code(204).send(null);
-    },
-  );
-  app.put(
-    `${path}/:id`,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.update',
-        tags,
-        summary: 'Update a bundle option (partial; selections replace when sent)',
-        params: BundleOptionParams,
-        body: BundleOptionUpdate,
-        response: { 200: BundleOption },
-      },
-      config: write,
-    },
-    async (req) => bundles.updateBundleOption(req.ctx, req.params.productId, req.params.id, req.body),
-  );
-  app.delete(
-    `${path}/:id`,
-    {
-      schema: {
-        operationId: 'products.bundleOptions.delete',
-        tags,
-        summary: 'Remove a bundle option',
-        params: BundleOptionParams,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      await bundles.deleteBundleOption(req.ctx, req.params.productId, req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
-}
+    tags,
+    summary: 'Remove the bundle option named by `id` in the query or body',
+    access: write,
+    shortName,
+    params: ProductParams,
+    query: OptionalIdQuery,
+    body: OptionalIdBody,
+    status: 204,
+    graphql: { name: 'deleteProductBundleOptionById' },
+    run: (ctx, { params, query, body }) => bundles.deleteBundleOption(ctx, params.productId, query.id ?? body?.id ?? body?.optionId),
+  }),
+  op({
+    id: 'products.bundleOptions.update',
+    method: 'PUT',
+    path: `${path}/:id`,
+    tags,
+    summary: 'Update a bundle option (partial; selections replace when sent)',
+    access: write,
+    shortName,
+    params: BundleOptionParams,
+    body: BundleOptionUpdate,
+    response: BundleOption,
+    graphql: { name: 'updateProductBundleOption' },
+    run: (ctx, { params, body }) => bundles.updateBundleOption(ctx, params.productId, params.id, body),
+  }),
+  op({
+    id: 'products.bundleOptions.delete',
+    method: 'DELETE',
+    path: `${path}/:id`,
+    tags,
+    summary: 'Remove a bundle option',
+    access: write,
+    shortName,
+    params: BundleOptionParams,
+    status: 204,
+    graphql: { name: 'deleteProductBundleOption' },
+    run: (ctx, { params }) => bundles.deleteBundleOption(ctx, params.productId, params.id),
+  }),
+];

@@ -202,6 +202,18 @@ const countStatement = statement<{ total: number }>(
   () => sql`SELECT count(*)::int AS "total" FROM categories c WHERE ${listWhere()}`,
 );
 
+/** Categories whose url key (in the store view) is `key`, with the visibility rules and optional filters of the list. */
+const urlKeyStatement = statement<CategoryRecord & { total: number }>(
+  'categories.by_url_key',
+  () => sql`SELECT ${COLUMNS}, count(*) OVER ()::int AS "total" FROM categories c
+    WHERE lower(COALESCE(c.store_values -> ${p('sid')}::text ->> 'urlKey', c.url_key)) = ${p('key')}::text
+    AND (${p('parent')}::int IS NULL OR c.parent_id = ${p('parent')}::int)
+    AND (${p('menu')}::boolean IS NULL OR c.include_in_menu = ${p('menu')}::boolean)
+    AND (${p('all')}::boolean OR (${activeSql('c')} AND c.id <> ${p('root')}::int
+       AND ('/' || c.path || '/') LIKE ('%/' || ${p('root')}::int::text || '/%')))
+    ORDER BY c.level, c.position, c.id LIMIT ${p('limit')}::int OFFSET ${p('offset')}::int`,
+);
+
 const visibleStatement = statement<{ path: string; active: boolean }>(
   'categories.visible',
   () => sql`SELECT c.path, ${activeSql('c')} AS "active" FROM categories c WHERE c.id = ${p('id')}::int`,
@@ -233,6 +245,28 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
   let total = rows[0]?.total ?? 0;
   if (!rows.length && page.offset > 0) total = (await countStatement.run(ctx.db, values))[0]?.total ?? 0;
   return { items: rows.map((r) => toCategoryDto(ctx, r, sid)), total };
+}
+
+/** The categories with url key `urlKey` in the store view (GraphQL's `categories(urlKey:)`), in tree order. */
+export async function listCategoriesByUrlKey(
+  ctx: Ctx,
+  urlKey: string,
+  query: CategoryListQueryT,
+  page: Page,
+): Promise<{ items: CategorySummaryDto[]; total: number }> {
+  const all = seesAllCategories(ctx);
+  const sid = viewStoreId(ctx, all);
+  const rows = await urlKeyStatement.run(ctx.db, {
+    sid: String(sid),
+    key: urlKey.trim().toLowerCase(),
+    root: storeRootId(ctx),
+    all,
+    parent: query.parentId ?? null,
+    menu: menuFlag(query.includeInMenu),
+    limit: page.size,
+    offset: page.offset,
+  });
+  return { items: rows.map((r) => toCategoryDto(ctx, r, sid)), total: rows[0]?.total ?? 0 };
 }
 
 /**

@@ -20,7 +20,7 @@ import { formatUrlKey } from './products-urls.js';
 import { categories, categoryProducts, products, type StoreValues } from './tables.js';
 import { LOCKS } from '../../platform/locks.js';
 
-export { categoryResolvable, getCategory, listCategories, storeRootId, TREE_ROOT_ID, DEFAULT_ROOT_ID } from './categories-read.js';
+export { categoryResolvable, getCategory, listCategories, listCategoriesByUrlKey, storeRootId, TREE_ROOT_ID, DEFAULT_ROOT_ID } from './categories-read.js';
 export { categoryUrlSuffix } from './categories-urls.js';
 
 /** Lets the URL resolver ask whether a category may be shown (called when the routes are registered). */

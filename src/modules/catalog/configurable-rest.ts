@@ -1,76 +1,69 @@
+/** The super attributes and children of a configurable product (REST and GraphQL). */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
-import { Configurable, ConfigurableChildBody, ConfigurableChildParams, ConfigurableUpdate, NoContent, ProductParams } from './composites-schemas.js';
+import { op, type Operation } from '../../platform/operations.js';
+import { Configurable, ConfigurableChildBody, ConfigurableChildParams, ConfigurableUpdate, ProductParams } from './composites-schemas.js';
 import * as configurable from './configurable-service.js';
 
 const tags = ['products'];
 const path = '/products/:productId/configurable';
-const write = { access: access.admin('products', 'write') };
+const write = access.admin('products', 'write');
+const shortName = 'ConfigurableProduct';
 
-export function configurableRoutes(app: RestApp): void {
-  app.get(
+export const configurableOperations: Operation[] = [
+  op({
+    id: 'products.configurable.get',
+    method: 'GET',
     path,
-    {
-      schema: {
-        operationId: 'products.configurable.get',
-        tags,
-        summary: "The configurable product's super attributes and child product ids: a collection of one element",
-        params: ProductParams,
-        response: { 200: collectionResponse(Configurable) },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => {
-      const item = await configurable.getConfigurable(req.ctx, req.params.productId);
-      return sendCollection(req, reply, 'ConfigurableProduct', { items: [item], total: 1 });
-    },
-  );
-  app.put(
+    tags,
+    summary: "The configurable product's super attributes and child product ids: a collection of one element",
+    access: access.public,
+    shortName,
+    params: ProductParams,
+    kind: 'collection',
+    response: Configurable,
+    graphql: { name: 'productConfigurable' },
+    run: async (ctx, { params }) => ({ items: [await configurable.getConfigurable(ctx, params.productId)], total: 1 }),
+  }),
+  op({
+    id: 'products.configurable.set',
+    method: 'PUT',
     path,
-    {
-      schema: {
-        operationId: 'products.configurable.set',
-        tags,
-        summary: 'Set the super attributes and/or the children (each list sent replaces the current one)',
-        params: ProductParams,
-        body: ConfigurableUpdate,
-        response: { 200: Configurable },
-      },
-      config: write,
-    },
-    async (req) => configurable.setConfigurable(req.ctx, req.params.productId, req.body),
-  );
-  app.post(
-    `${path}/children`,
-    {
-      schema: {
-        operationId: 'products.configurable.addChild',
-        tags,
-        summary: 'Add a child product: {childId} (childProductId and child_product_id accepted)',
-        params: ProductParams,
-        body: ConfigurableChildBody,
-        response: { 201: Configurable },
-      },
-      config: write,
-    },
-    async (req, reply) => reply.code(201).send(await configurable.addConfigurableChild(req.ctx, req.params.productId, req.body)),
-  );
-  app.delete(
-    `${path}/children/:childId`,
-    {
-      schema: {
-        operationId: 'products.configurable.removeChild',
-        tags,
-        summary: 'Remove a child product',
-        params: ConfigurableChildParams,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      await configurable.removeConfigurableChild(req.ctx, req.params.productId, req.params.childId);
-      return reply.code(204).send(null);
-    },
-  );
-}
+    tags,
+    summary: 'Set the super attributes and/or the children (each list sent replaces the current one)',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: ConfigurableUpdate,
+    response: Configurable,
+    graphql: { name: 'setProductConfigurable' },
+    run: (ctx, { params, body }) => configurable.setConfigurable(ctx, params.productId, body),
+  }),
+  op({
+    id: 'products.configurable.addChild',
+    method: 'POST',
+    path: `${path}/children`,
+    tags,
+    summary: 'Add a child product: {childId} (childProductId and child_product_id accepted)',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: ConfigurableChildBody,
+    response: Configurable,
+    status: 201,
+    graphql: { name: 'addProductConfigurableChild' },
+    run: (ctx, { params, body }) => configurable.addConfigurableChild(ctx, params.productId, body),
+  }),
+  op({
+    id: 'products.configurable.removeChild',
+    method: 'DELETE',
+    path: `${path}/children/:childId`,
+    tags,
+    summary: 'Remove a child product',
+    access: write,
+    shortName,
+    params: ConfigurableChildParams,
+    status: 204,
+    graphql: { name: 'removeProductConfigurableChild' },
+    run: (ctx, { params }) => configurable.removeConfigurableChild(ctx, params.productId, params.childId),
+  }),
+];

@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
+/** Custom options of a product (REST and GraphQL), and the download of files shoppers uploaded for them (a plain route). */
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import {
   CustomOption,
   CustomOptionCreate,
@@ -15,71 +15,73 @@ import * as options from './custom-options-service.js';
 
 const tags = ['products'];
 
+const shortName = 'ProductCustomOption';
+const write = access.admin('products', 'write');
+
+export const customOptionOperations: Operation[] = [
+  op({
+    id: 'products.customOptions.list',
+    method: 'GET',
+    path: '/products/:productId/custom-options',
+    tags,
+    summary: 'Custom options of a product with their values, by sort order (unpaginated)',
+    access: access.public,
+    shortName,
+    params: ProductParams,
+    kind: 'collection',
+    response: CustomOption,
+    graphql: { name: 'productCustomOptions' },
+    run: async (ctx, { params }) => {
+      const items = await options.listCustomOptions(ctx, params.productId);
+      return { items, total: items.length };
+    },
+  }),
+  op({
+    id: 'products.customOptions.create',
+    method: 'POST',
+    path: '/products/:productId/custom-options',
+    tags,
+    summary: 'Add a custom option (select types need values; the others take a price)',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: CustomOptionCreate,
+    response: CustomOption,
+    status: 201,
+    graphql: { name: 'createProductCustomOption' },
+    run: (ctx, { params, body }) => options.createCustomOption(ctx, params.productId, body),
+  }),
+  op({
+    id: 'products.customOptions.update',
+    method: 'PUT',
+    path: '/products/:productId/custom-options/:id',
+    tags,
+    summary: 'Change a custom option (the keys sent; values, when sent, replace the values)',
+    access: write,
+    shortName,
+    params: ProductOptionParams,
+    body: CustomOptionUpdate,
+    response: CustomOption,
+    graphql: { name: 'updateProductCustomOption' },
+    run: (ctx, { params, body }) => options.updateCustomOption(ctx, params.productId, params.id, body),
+  }),
+  op({
+    id: 'products.customOptions.delete',
+    method: 'DELETE',
+    path: '/products/:productId/custom-options/:id',
+    tags,
+    summary: 'Remove a custom option, its values and the files uploaded for it (a change to the product: products/write)',
+    access: write,
+    shortName,
+    params: ProductOptionParams,
+    status: 204,
+    graphql: { name: 'deleteProductCustomOption' },
+    run: (ctx, { params }) => options.deleteCustomOption(ctx, params.productId, params.id),
+  }),
+];
+
+/** The file download stays a plain route: it answers the file's bytes with their own content type. */
 export function customOptionRoutes(app: RestApp): void {
-  app.get(
-    '/products/:productId/custom-options',
-    {
-      schema: {
-        operationId: 'products.customOptions.list',
-        tags,
-        summary: 'Custom options of a product with their values, by sort order (unpaginated)',
-        params: ProductParams,
-        response: { 200: collectionResponse(CustomOption) },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => {
-      const items = await options.listCustomOptions(req.ctx, req.params.productId);
-      return sendCollection(req, reply, 'ProductCustomOption', { items, total: items.length });
-    },
-  );
-  app.post(
-    '/products/:productId/custom-options',
-    {
-      schema: {
-        operationId: 'products.customOptions.create',
-        tags,
-        summary: 'Add a custom option (select types need values; the others take a price)',
-        params: ProductParams,
-        body: CustomOptionCreate,
-        response: { 201: CustomOption },
-      },
-      config: { access: access.admin('products', 'write') },
-    },
-    async (req, reply) => reply.code(201).send(await options.createCustomOption(req.ctx, req.params.productId, req.body)),
-  );
-  app.put(
-    '/products/:productId/custom-options/:id',
-    {
-      schema: {
-        operationId: 'products.customOptions.update',
-        tags,
-        summary: 'Change a custom option (the keys sent; values, when sent, replace the values)',
-        params: ProductOptionParams,
-        body: CustomOptionUpdate,
-        response: { 200: CustomOption },
-      },
-      config: { access: access.admin('products', 'write') },
-    },
-    async (req) => options.updateCustomOption(req.ctx, req.params.productId, req.params.id, req.body),
-  );
-  app.delete(
-    '/products/:productId/custom-options/:id',
-    {
-      schema: {
-        operationId: 'products.customOptions.delete',
-        tags,
-        summary: 'Remove a custom option, its values and the files uploaded for it (a change to the product: products/write)',
-        params: ProductOptionParams,
-        response: { 204: Type.Null({ description: 'Deleted' }) },
-      },
-      config: { access: access.admin('products', 'write') },
-    },
-    async (req, reply) => {
-      await options.deleteCustomOption(req.ctx, req.params.productId, req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
   app.get(
     '/custom-option-file/:optionId/:key',
     {

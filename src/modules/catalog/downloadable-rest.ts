@@ -1,6 +1,10 @@
+/**
+ * Links of a downloadable product: the list and the deletes are declarations (REST and GraphQL); the writes that
+ * carry files stay plain routes, as they need a larger body limit than a declaration can ask for.
+ */
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import {
   DownloadableLink,
   DownloadableLinkCreate,
@@ -9,7 +13,6 @@ import {
   DownloadableLinkUpdateWithId,
   LinkIdBody,
   LinkIdQuery,
-  NoContent,
   ProductParams,
 } from './composites-schemas.js';
 import * as downloadable from './downloadable-service.js';
@@ -24,24 +27,58 @@ const write = { access: access.admin('products', 'write') };
  */
 export const DOWNLOADABLE_BODY_LIMIT = 64 * 1024 * 1024;
 
-export function downloadableRoutes(app: RestApp): void {
-  app.get(
+const shortName = 'DownloadableLink';
+
+export const downloadableOperations: Operation[] = [
+  op({
+    id: 'products.downloadableLinks.list',
+    method: 'GET',
     path,
-    {
-      schema: {
-        operationId: 'products.downloadableLinks.list',
-        tags,
-        summary: "The downloadable product's links (unpaginated; storefront callers never see link targets)",
-        params: ProductParams,
-        response: { 200: collectionResponse(DownloadableLink) },
-      },
-      config: { access: access.public },
+    tags,
+    summary: "The downloadable product's links (unpaginated; storefront callers never see link targets)",
+    access: access.public,
+    shortName,
+    params: ProductParams,
+    kind: 'collection',
+    response: DownloadableLink,
+    graphql: { name: 'productDownloadableLinks' },
+    run: async (ctx, { params }) => {
+      const items = await downloadable.listDownloadableLinks(ctx, params.productId);
+      return { items, total: items.length };
     },
-    async (req, reply) => {
-      const items = await downloadable.listDownloadableLinks(req.ctx, req.params.productId);
-      return sendCollection(req, reply, 'DownloadableLink', { items, total: items.length });
-    },
-  );
+  }),
+  op({
+    id: 'products.downloadableLinks.deleteById',
+    method: 'DELETE',
+    path,
+    tags,
+    summary: 'Remove the link named by `linkId` in the query or body',
+    access: write.access,
+    shortName,
+    params: ProductParams,
+    query: LinkIdQuery,
+    body: LinkIdBody,
+    status: 204,
+    graphql: { name: 'deleteProductDownloadableLinkById' },
+    run: (ctx, { params, query, body }) =>
+      downloadable.deleteDownloadableLink(ctx, params.productId, query.linkId ?? query.id ?? body?.linkId ?? body?.id),
+  }),
+  op({
+    id: 'products.downloadableLinks.delete',
+    method: 'DELETE',
+    path: `${path}/:id`,
+    tags,
+    summary: 'Remove a downloadable link',
+    access: write.access,
+    shortName,
+    params: DownloadableLinkParams,
+    status: 204,
+    graphql: { name: 'deleteProductDownloadableLink' },
+    run: (ctx, { params }) => downloadable.deleteDownloadableLink(ctx, params.productId, params.id),
+  }),
+];
+
+export function downloadableRoutes(app: RestApp): void {
   app.post(
     path,
     {
@@ -74,26 +111,6 @@ export function downloadableRoutes(app: RestApp): void {
     },
     async (req) => downloadable.updateDownloadableLink(req.ctx, req.params.productId, req.body.linkId ?? req.body.id, req.body),
   );
-  app.delete(
-    path,
-    {
-      schema: {
-        operationId: 'products.downloadableLinks.deleteById',
-        tags,
-        summary: 'Remove the link named by `linkId` in the query or body',
-        params: ProductParams,
-        querystring: LinkIdQuery,
-        body: LinkIdBody,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      const linkId = req.query.linkId ?? req.query.id ?? req.body?.linkId ?? req.body?.id;
-      await downloadable.deleteDownloadableLink(req.ctx, req.params.productId, linkId);
-      return reply.code(204).send(null);
-    },
-  );
   app.put(
     `${path}/:id`,
     {
@@ -109,22 +126,5 @@ export function downloadableRoutes(app: RestApp): void {
       config: write,
     },
     async (req) => downloadable.updateDownloadableLink(req.ctx, req.params.productId, req.params.id, req.body),
-  );
-  app.delete(
-    `${path}/:id`,
-    {
-      schema: {
-        operationId: 'products.downloadableLinks.delete',
-        tags,
-        summary: 'Remove a downloadable link',
-        params: DownloadableLinkParams,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      await downloadable.deleteDownloadableLink(req.ctx, req.params.productId, req.params.id);
-      return reply.code(204).send(null);
-    },
   );
 }

@@ -1,79 +1,77 @@
+/** The children of a grouped product (REST and GraphQL). */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
-import { GroupedChild, GroupedChildInput, GroupedChildParams, GroupedChildrenBody, NoContent, ProductParams } from './composites-schemas.js';
+import { op, type Operation } from '../../platform/operations.js';
+import { GroupedChild, GroupedChildInput, GroupedChildParams, GroupedChildrenBody, ProductParams } from './composites-schemas.js';
 import * as grouped from './grouped-service.js';
 
 const tags = ['products'];
 const path = '/products/:productId/grouped';
-const write = { access: access.admin('products', 'write') };
+const write = access.admin('products', 'write');
+const shortName = 'GroupedProduct';
 
-export function groupedRoutes(app: RestApp): void {
-  app.get(
+export const groupedOperations: Operation[] = [
+  op({
+    id: 'products.grouped.list',
+    method: 'GET',
     path,
-    {
-      schema: {
-        operationId: 'products.grouped.list',
-        tags,
-        summary: "The grouped product's children (unpaginated)",
-        params: ProductParams,
-        response: { 200: collectionResponse(GroupedChild) },
-      },
-      config: { access: access.public },
+    tags,
+    summary: "The grouped product's children (unpaginated)",
+    access: access.public,
+    shortName,
+    params: ProductParams,
+    kind: 'collection',
+    response: GroupedChild,
+    graphql: { name: 'productGroupedChildren' },
+    run: async (ctx, { params }) => {
+      const items = await grouped.listGroupedChildren(ctx, params.productId);
+      return { items, total: items.length };
     },
-    async (req, reply) => {
-      const items = await grouped.listGroupedChildren(req.ctx, req.params.productId);
-      return sendCollection(req, reply, 'GroupedProduct', { items, total: items.length });
-    },
-  );
-  app.post(
+  }),
+  op({
+    id: 'products.grouped.add',
+    method: 'POST',
     path,
-    {
-      schema: {
-        operationId: 'products.grouped.add',
-        tags,
-        summary: 'Add a child (a simple or virtual product) to a grouped product',
-        params: ProductParams,
-        body: GroupedChildInput,
-        response: { 201: GroupedChild },
-      },
-      config: write,
-    },
-    async (req, reply) => reply.code(201).send(await grouped.addGroupedChild(req.ctx, req.params.productId, req.body)),
-  );
-  app.put(
+    tags,
+    summary: 'Add a child (a simple or virtual product) to a grouped product',
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: GroupedChildInput,
+    response: GroupedChild,
+    status: 201,
+    graphql: { name: 'addProductGroupedChild' },
+    run: (ctx, { params, body }) => grouped.addGroupedChild(ctx, params.productId, body),
+  }),
+  op({
+    id: 'products.grouped.replace',
+    method: 'PUT',
     path,
-    {
-      schema: {
-        operationId: 'products.grouped.replace',
-        tags,
-        summary: "Replace the grouped product's children with the given array",
-        params: ProductParams,
-        body: GroupedChildrenBody,
-        response: { 200: collectionResponse(GroupedChild) },
-      },
-      config: write,
+    tags,
+    summary: "Replace the grouped product's children with the given array",
+    access: write,
+    shortName,
+    params: ProductParams,
+    body: GroupedChildrenBody,
+    kind: 'collection',
+    response: GroupedChild,
+    // the payload is a list, which derived mutation payloads cannot hold yet: graphql.ts serves it
+    graphql: { via: 'replaceProductGroupedChildren' },
+    run: async (ctx, { params, body }) => {
+      const items = await grouped.replaceGroupedChildren(ctx, params.productId, body);
+      return { items, total: items.length };
     },
-    async (req, reply) => {
-      const items = await grouped.replaceGroupedChildren(req.ctx, req.params.productId, req.body);
-      return sendCollection(req, reply, 'GroupedProduct', { items, total: items.length });
-    },
-  );
-  app.delete(
-    `${path}/:childProductId`,
-    {
-      schema: {
-        operationId: 'products.grouped.remove',
-        tags,
-        summary: 'Remove a child from a grouped product',
-        params: GroupedChildParams,
-        response: { 204: NoContent },
-      },
-      config: write,
-    },
-    async (req, reply) => {
-      await grouped.removeGroupedChild(req.ctx, req.params.productId, req.params.childProductId);
-      return reply.code(204).send(null);
-    },
-  );
-}
+  }),
+  op({
+    id: 'products.grouped.remove',
+    method: 'DELETE',
+    path: `${path}/:childProductId`,
+    tags,
+    summary: 'Remove a child from a grouped product',
+    access: write,
+    shortName,
+    params: GroupedChildParams,
+    status: 204,
+    graphql: { name: 'removeProductGroupedChild' },
+    run: (ctx, { params }) => grouped.removeGroupedChild(ctx, params.productId, params.childProductId),
+  }),
+];

@@ -1,8 +1,10 @@
+/** Layered navigation of a category or of search results, served by REST and GraphQL (`layeredFilters`). */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
-import { ProductListQuery } from './products-schemas.js';
+import { op, type Operation } from '../../platform/operations.js';
+import { IdArg } from './graphql-args.js';
+import { productListQuery } from './products-rest.js';
+import { ProductListQuery, type ProductListQueryT } from './products-schemas.js';
 import { layeredFilters } from './layered-service.js';
 
 const LayeredFilterOption = Type.Object({
@@ -21,20 +23,29 @@ const LayeredFilter = Type.Object({
   options: Type.Array(LayeredFilterOption),
 });
 
-export function layeredFilterRoutes(app: RestApp): void {
-  app.get(
-    '/layered-filters',
-    {
-      schema: {
-        operationId: 'layeredFilters.list',
-        tags: ['products'],
-        summary:
-          'Layered navigation of a category (categoryId) or of search results (search|q), counted over the product listing with the same filters; empty without either',
-        querystring: ProductListQuery,
-        response: { 200: collectionResponse(LayeredFilter) },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => sendCollection(req, reply, 'LayeredFilter', await layeredFilters(req.ctx, req.query)),
-  );
-}
+/** `layeredFilters` in Maho's names (categoryId; or a search), with the listing's filters the counts should honour. */
+const LayeredFilterArgs = Type.Object({
+  categoryId: Type.Optional(IdArg()),
+  search: Type.Optional(Type.String()),
+  priceMin: Type.Optional(Type.Number()),
+  priceMax: Type.Optional(Type.Number()),
+  attributeFilters: Type.Optional(Type.String({ description: 'JSON object: attribute code → value, list of values (any of) or {"from","to"}' })),
+});
+
+export const layeredFilterOperations: Operation[] = [
+  op({
+    id: 'layeredFilters.list',
+    method: 'GET',
+    path: '/layered-filters',
+    tags: ['products'],
+    summary:
+      'Layered navigation of a category (categoryId) or of search results (search|q), counted over the product listing with the same filters; empty without either',
+    access: access.public,
+    shortName: 'LayeredFilter',
+    query: ProductListQuery,
+    kind: 'collection',
+    response: LayeredFilter,
+    graphql: { args: LayeredFilterArgs, input: (a) => ({ query: productListQuery(a) }) },
+    run: (ctx, { query }) => layeredFilters(ctx, query as ProductListQueryT),
+  }),
+];

@@ -24,6 +24,9 @@ import { priceDay } from './products-price.js';
 
 const INT_MAX = 2147483647;
 
+/** Page sizes of the product listing: 20 by default, 100 at most. */
+export const PRODUCT_PAGE = { defaultSize: 20, maxSize: 100 };
+
 const detailStatement = statement<BaseRow & DetailSqlRow>(
   'catalog_product_detail',
   () => sql`SELECT ${baseColumns(products, placeholderParams)}, ${detailColumns(placeholderParams)}
@@ -101,19 +104,19 @@ const unfilteredStatements = Object.fromEntries(
 
 /**
  * A page of products: the filters and visibility rules of `listingWhere`, ordered by `listingOrder`
- * (name by default; relevance first when searching), 20 per page, at most 100.
+ * (name by default; relevance first when searching), 20 per page, at most 100. `page` is the query's page
+ * unless given (GraphQL's cursor paging asks for any offset).
  */
-export async function listProducts(ctx: Ctx, query: ProductListQueryT): Promise<ListAnswer> {
+export async function listProducts(ctx: Ctx, query: ProductListQueryT, page: Page = pageOf(query, PRODUCT_PAGE)): Promise<ListAnswer> {
   const shared = sharedReadKey(ctx);
-  if (!shared) return readList(ctx, query);
+  if (!shared) return readList(ctx, query, page);
   const params = Object.entries(query)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return listCache(ctx).get(ctx.db, `${shared}|${JSON.stringify(params)}`, () => readList(ctx, query));
+  return listCache(ctx).get(ctx.db, `${shared}|${page.size}|${page.offset}|${JSON.stringify(params)}`, () => readList(ctx, query, page));
 }
 
-async function readList(ctx: Ctx, query: ProductListQueryT): Promise<ListAnswer> {
-  const page = pageOf(query, { defaultSize: 20, maxSize: 100 });
+async function readList(ctx: Ctx, query: ProductListQueryT, page: Page): Promise<ListAnswer> {
   const view = readView(ctx);
   let found: (BaseRow & { total: number })[];
   let where: SQL | undefined;

@@ -1,9 +1,7 @@
 import type { AppModule } from '../../platform/module.js';
-import { checkoutGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 
 export const checkoutModule: AppModule = {
   name: 'checkout',
-  routes,
-  graphql: checkoutGraphql,
+  operations,
 };

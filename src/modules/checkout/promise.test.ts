@@ -53,7 +53,7 @@ async function giftcard(balance: number): Promise<{ id: number; code: string }> 
 async function adjustCard(code: string, amount: number): Promise<void> {
   const r = await t.req('POST', '/api/graphql', {
     token: admin,
-    body: { query: 'mutation($c: String, $a: Float!) { adjustGiftcardBalance(code: $c, amount: $a) { balance } }', variables: { c: code, a: amount } },
+    body: { query: 'mutation($c: String, $a: Float!) { adjustGiftcardBalance(input: { code: $c, amount: $a }) { giftCard { balance } } }', variables: { c: code, a: amount } },
   });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.errors, undefined, r.text);
@@ -249,7 +249,7 @@ describe('expectedGrandTotal', () => {
     const r = await t.req('POST', `${API}/orders`, { body: { cartId: m, ...PLACE, expectedGrandTotal: 1 } });
     assert.equal(r.status, 409, r.text);
     assert.equal(r.body.error, 'totals_changed');
-    const query = `mutation($in: placeOrderInput!) { placeOrder(input: $in) { order { incrementId prices { grandTotal } } clientMutationId } }`;
+    const query = `mutation($in: placeOrderInput!) { placeOrder(input: $in) { order { incrementId prices } clientMutationId } }`;
     const input = { maskedId: m, paymentMethod: 'checkmo', shippingMethod: 'flatrate_flatrate', guestEmail: 'gql@example.com', clientMutationId: 'x1' };
     const changed = await t.req('POST', '/api/graphql', { body: { query, variables: { in: { ...input, expectedGrandTotal: 14 } } } });
     assert.equal(changed.status, 200);

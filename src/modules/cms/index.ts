@@ -1,9 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
 import { seedDemo } from './demo.js';
-import { routes } from './rest.js';
+import { cmsOperations } from './rest.js';
 
 export const cmsModule: AppModule = {
   name: 'cms',
-  routes,
+  operations: cmsOperations(),
   demo: seedDemo,
 };

@@ -108,7 +108,8 @@ export function clashCondition(
     ${exceptId === undefined ? sql`` : sql`AND ${idCol} <> ${exceptId}`}`;
 }
 
-function parseWhen(raw: string, field: string, endOfDay: boolean): SQL {
+/** A date filter value as a timestamp (YYYY-MM-DD or YYYY-MM-DD HH:MM:SS UTC; a date alone at end of day when asked); bad: 400. */
+export function parseWhen(raw: string, field: string, endOfDay: boolean): SQL {
   return sql`${whenOf(raw, field, endOfDay).toISOString()}::timestamptz`;
 }
 

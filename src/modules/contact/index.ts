@@ -1,7 +1,7 @@
 import type { AppModule } from '../../platform/module.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 
 export const contactModule: AppModule = {
   name: 'contact',
-  routes,
+  operations,
 };

@@ -415,33 +415,34 @@ describe('GraphQL', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const CREATE = 'mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id code ruleId ruleName discountType discountAmount customerGroupIds usageLimit } }';
+  const CREATE = 'mutation($input: createCouponInput!) { createCoupon(input: $input) { coupon { id _id code ruleId ruleName discountType discountAmount customerGroupIds usageLimit } } }';
 
   test('createCoupon returns id, code and ruleId; the coupon reads back over REST', async () => {
     const code = uniq('GQL');
     const r = await gql(CREATE, { input: { code, discountType: 'cart_fixed', discountAmount: 12.5, usageLimit: null } }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    const c = r.data!.createCoupon;
+    const c = r.data!.createCoupon.coupon;
+    assert.equal(c.id, `/api/rest/v2/coupons/${c._id}`);
     assert.equal(c.code, code);
     assert.ok(c.ruleId > 0);
     assert.equal(c.discountType, 'cart_fixed');
     assert.equal(c.discountAmount, 12.5);
     assert.equal(c.usageLimit, null);
-    const rest = await t.req('GET', `${API}/coupons/${c.id}`, { token: admin });
+    const rest = await t.req('GET', `${API}/coupons/${c._id}`, { token: admin });
     assert.equal(rest.body.ruleId, c.ruleId);
   });
 
   test('createCoupon: buy_x_get_y without discountStep is echoed with discountStep 1; step 0 is a 400', async () => {
-    const BXGY = 'mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id discountType discountStep } }';
+    const BXGY = 'mutation($input: createCouponInput!) { createCoupon(input: $input) { coupon { _id discountType discountStep } } }';
     const r = await gql(BXGY, { input: { code: uniq('GQLB'), discountType: 'buy_x_get_y', discountAmount: 1 } }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.deepEqual({ ...r.data!.createCoupon, id: 0 }, { id: 0, discountType: 'buy_x_get_y', discountStep: 1 });
-    assert.equal((await t.req('GET', `${API}/coupons/${r.data!.createCoupon.id}`, { token: admin })).body.discountStep, 1);
+    assert.deepEqual({ ...r.data!.createCoupon.coupon, _id: 0 }, { _id: 0, discountType: 'buy_x_get_y', discountStep: 1 });
+    assert.equal((await t.req('GET', `${API}/coupons/${r.data!.createCoupon.coupon._id}`, { token: admin })).body.discountStep, 1);
     const zero = await gql(BXGY, { input: { code: uniq('GQLB'), discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 0 } }, admin);
     assert.equal(zero.errors?.[0].extensions.status, 400);
     assert.match(zero.errors![0].message, /discountStep/);
-    const upd = await gql('mutation($id: Int!) { updateCoupon(id: $id, input: { discountType: "buy_x_get_y", discountAmount: 2 }) { discountStep } }', { id: (await create({ code: uniq('GQLU') })).id }, admin);
-    assert.deepEqual(upd.data!.updateCoupon, { discountStep: 1 });
+    const upd = await gql('mutation($id: ID!) { updateCoupon(input: { id: $id, discountType: "buy_x_get_y", discountAmount: 2 }) { coupon { discountStep } } }', { id: (await create({ code: uniq('GQLU') })).id }, admin);
+    assert.deepEqual(upd.data!.updateCoupon.coupon, { discountStep: 1 });
   });
 
   test('the same rules and access as REST', async () => {
@@ -455,24 +456,24 @@ describe('GraphQL', () => {
     assert.equal(bad.errors?.[0].extensions.status, 400);
     const dup = await gql(CREATE, { input: { code: 'welcome10', discountType: 'percent', discountAmount: 1 } }, admin);
     assert.equal(dup.errors?.[0].extensions.code, 'DUPLICATE_COUPON');
-    const missing = await gql('mutation { createCoupon(input: { code: "X" }) { id } }', {}, admin);
+    const missing = await gql('mutation { createCoupon(input: { code: "X" }) { coupon { id } } }', {}, admin);
     assert.equal(missing.errors?.[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
   });
 
   test('coupons, coupon, updateCoupon and deleteCoupon', async () => {
     const code = uniq('GQ2');
-    const id = (await gql(CREATE, { input: { code, discountType: 'percent', discountAmount: 3 } }, admin)).data!.createCoupon.id;
-    const list = await gql('query($c: String) { coupons(code: $c, isActive: true) { totalCount items { id code } } }', { c: code }, tok.read);
-    assert.deepEqual(list.data!.coupons, { totalCount: 1, items: [{ id, code }] });
-    const upd = await gql('mutation($id: Int!) { updateCoupon(id: $id, input: { isActive: false, toDate: "2040-01-01" }) { isActive toDate } }', { id }, tok.write);
-    assert.deepEqual(upd.data!.updateCoupon, { isActive: false, toDate: '2040-01-01' });
-    const one = await gql('query($id: Int!) { coupon(id: $id) { code isActive } }', { id }, admin);
+    const id = (await gql(CREATE, { input: { code, discountType: 'percent', discountAmount: 3 } }, admin)).data!.createCoupon.coupon._id;
+    const list = await gql('query($c: String) { coupons(code: $c, is_active: true) { totalCount edges { node { _id code } } } }', { c: code }, tok.read);
+    assert.deepEqual(list.data!.coupons, { totalCount: 1, edges: [{ node: { _id: id, code } }] });
+    const upd = await gql('mutation($id: ID!) { updateCoupon(input: { id: $id, isActive: false, toDate: "2040-01-01" }) { coupon { isActive toDate } } }', { id }, tok.write);
+    assert.deepEqual(upd.data!.updateCoupon.coupon, { isActive: false, toDate: '2040-01-01' });
+    const one = await gql('query($id: ID!) { coupon(id: $id) { code isActive } }', { id }, admin);
     assert.deepEqual(one.data!.coupon, { code, isActive: false });
-    const noDel = await gql('mutation($id: Int!) { deleteCoupon(id: $id) }', { id }, tok.write);
+    const noDel = await gql('mutation($id: ID!) { deleteCoupon(input: { id: $id }) { coupon { id } } }', { id }, tok.write);
     assert.equal(noDel.errors?.[0].extensions.status, 403);
-    const del = await gql('mutation($id: Int!) { deleteCoupon(id: $id) }', { id }, tok.delete);
-    assert.equal(del.data!.deleteCoupon, true);
-    const gone = await gql('query($id: Int!) { coupon(id: $id) { code } }', { id }, admin);
+    const del = await gql('mutation($id: ID!) { deleteCoupon(input: { id: $id }) { coupon { id } } }', { id: `/api/rest/v2/coupons/${id}` }, tok.delete);
+    assert.equal(del.data!.deleteCoupon.coupon.id, `/api/rest/v2/coupons/${id}`);
+    const gone = await gql('query($id: ID!) { coupon(id: $id) { code } }', { id }, admin);
     assert.equal(gone.errors?.[0].extensions.status, 404);
   });
 });

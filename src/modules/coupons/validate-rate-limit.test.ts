@@ -73,7 +73,7 @@ test('GraphQL validateCoupon counts against the same limit', async () => {
     url: '/api/graphql',
     remoteAddress: ip,
     headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ query: 'query { validateCoupon(code: "WELCOME10") { isValid } }' }),
+    payload: JSON.stringify({ query: 'mutation { validateCoupon(input: {code: "WELCOME10"}) { coupon { isValid } } }' }),
   });
   const body = JSON.parse(r.body);
   assert.equal(body.errors?.[0].extensions.status, 429);

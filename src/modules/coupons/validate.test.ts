@@ -186,12 +186,12 @@ describe('GraphQL validateCoupon', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const FIELDS = '{ id code isValid validationMessage discountType discountAmount ruleName }';
+  const FIELDS = '{ coupon { _id code isValid validationMessage discountType discountAmount ruleName } }';
 
-  test('as a query and as a mutation, with the same answers as REST', async () => {
-    const anon = await gql(`query($c: String!) { validateCoupon(code: $c) ${FIELDS} }`, { c: 'welcome10' });
-    assert.deepEqual(anon.data!.validateCoupon, {
-      id: 0,
+  test('a mutation with input and a { coupon } payload, with the same answers as REST', async () => {
+    const anon = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c}) ${FIELDS} }`, { c: 'welcome10' });
+    assert.deepEqual(anon.data!.validateCoupon.coupon, {
+      _id: 0,
       code: 'welcome10',
       isValid: true,
       validationMessage: 'Coupon is valid',
@@ -199,15 +199,15 @@ describe('GraphQL validateCoupon', () => {
       discountAmount: null,
       ruleName: null,
     });
-    const cust = await gql(`mutation($c: String!) { validateCoupon(code: $c, cartId: 7) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
-    assert.equal(cust.data!.validateCoupon.discountType, 'percent');
-    assert.equal(cust.data!.validateCoupon.discountAmount, 10);
-    assert.equal(cust.data!.validateCoupon.ruleName, '10% off your order');
+    const cust = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: 7}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    assert.equal(cust.data!.validateCoupon.coupon.discountType, 'percent');
+    assert.equal(cust.data!.validateCoupon.coupon.discountAmount, 10);
+    assert.equal(cust.data!.validateCoupon.coupon.ruleName, '10% off your order');
     const past = await create({ code: uniq('GQLPAST'), toDate: '2000-01-01' });
-    const exp = await gql(`query($c: String!) { validateCoupon(code: $c) ${FIELDS} }`, { c: past.code }, admin);
-    assert.equal(exp.data!.validateCoupon.isValid, false);
-    assert.equal(exp.data!.validateCoupon.validationMessage, 'Coupon has expired');
-    const empty = await gql(`query { validateCoupon(code: " ") { isValid } }`);
+    const exp = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c}) ${FIELDS} }`, { c: past.code }, admin);
+    assert.equal(exp.data!.validateCoupon.coupon.isValid, false);
+    assert.equal(exp.data!.validateCoupon.coupon.validationMessage, 'Coupon has expired');
+    const empty = await gql(`mutation { validateCoupon(input: {code: " "}) { coupon { isValid } } }`);
     assert.equal(empty.errors?.[0].extensions.status, 400);
   });
 });

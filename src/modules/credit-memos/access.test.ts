@@ -101,8 +101,8 @@ describe('REST access', () => {
   });
 });
 
-const MUTATION = `mutation Refund($input: CreateCreditMemoInput!) {
-  createCreditMemo(input: $input) { id incrementId state grandTotal orderId comment items { orderItemId qty backToStock rowTotal } }
+const MUTATION = `mutation Refund($input: createCreditMemoInput!) {
+  createCreditMemo(input: $input) { creditMemo { id _id incrementId state grandTotal orderId comment items } }
 }`;
 
 const gql = (input: Record<string, unknown>, token?: string) => t.req('POST', '/api/graphql', { token, body: { query: MUTATION, variables: { input } } });
@@ -113,18 +113,22 @@ describe('GraphQL createCreditMemo', () => {
     const r = await gql({ orderId: o.id, items: [{ orderItemId: o.items[0].id, qty: 1, backToStock: true }], comment: 'via GraphQL', offlineRefund: true, adjustmentPositive: 0.5, adjustmentNegative: 1 }, admin);
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.errors, undefined, r.text);
-    const m = r.body.data.createCreditMemo;
+    const m = r.body.data.createCreditMemo.creditMemo;
+    assert.equal(m.id, `/api/rest/v2/credit-memos/${m._id}`);
     assert.equal(m.state, 'refunded');
     assert.equal(m.grandTotal, 10 + 10 - 0.5);
     assert.equal(m.orderId, o.id);
     assert.equal(m.comment, 'via GraphQL');
-    assert.deepEqual(m.items, [{ orderItemId: o.items[0].id, qty: 1, backToStock: true, rowTotal: 10 }]);
-    const rest = await t.req('GET', `${API}/credit-memos/${m.id}`, { token: admin });
+    assert.deepEqual(
+      m.items.map((i: Record<string, unknown>) => ({ orderItemId: i.orderItemId, qty: i.qty, backToStock: i.backToStock, rowTotal: i.rowTotal })),
+      [{ orderItemId: o.items[0].id, qty: 1, backToStock: true, rowTotal: 10 }],
+    );
+    const rest = await t.req('GET', `${API}/credit-memos/${m._id}`, { token: admin });
     assert.equal(rest.body.incrementId, m.incrementId);
     // null items: everything left
     const rest2 = await gql({ orderId: o.id, items: null, comment: null, adjustmentPositive: 0.5 }, admin);
     assert.equal(rest2.body.errors, undefined, rest2.text);
-    assert.equal(rest2.body.data.createCreditMemo.grandTotal, 10.5);
+    assert.equal(rest2.body.data.createCreditMemo.creditMemo.grandTotal, 10.5);
     assert.equal((await t.req('GET', `${API}/orders/${o.id}`, { token: admin })).body.state, 'closed');
   });
 
@@ -138,7 +142,7 @@ describe('GraphQL createCreditMemo', () => {
     ];
     for (const [token, code] of cases) {
       const r = await gql({ orderId: o.id }, token);
-      assert.equal(r.body.data, null, r.text);
+      assert.equal(r.body.data.createCreditMemo, null, r.text);
       assert.equal(r.body.errors[0].extensions.code, code);
     }
     assert.equal(await memoCount(o.id), 0);
@@ -159,7 +163,7 @@ describe('GraphQL createCreditMemo', () => {
     const badType = await gql({ orderId: o.id, items: [{ orderItemId: 'x', qty: 1 }] }, admin);
     assert.ok(badType.body.errors?.length, 'a wrongly typed variable is refused');
     assert.equal(await memoCount(o.id), 0);
-    assert.equal((await gql({ orderId: o.id }, admin)).body.data.createCreditMemo.state, 'refunded');
+    assert.equal((await gql({ orderId: o.id }, admin)).body.data.createCreditMemo.creditMemo.state, 'refunded');
     const closed = await gql({ orderId: o.id }, admin);
     assert.equal(closed.body.errors[0].extensions.code, 'ORDER_NOT_REFUNDABLE');
   });

@@ -1,9 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
 import { creditMemosGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 
 export const creditMemosModule: AppModule = {
   name: 'credit-memos',
-  routes,
+  operations,
   graphql: creditMemosGraphql,
 };

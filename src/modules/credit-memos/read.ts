@@ -177,3 +177,23 @@ export async function priorRefunds(ctx: Ctx, orderId: number): Promise<PriorRefu
     count: memoSums.count,
   };
 }
+
+/**
+ * A page of every credit memo, newest first, for the back office (GraphQL `creditMemos`): an API user limited
+ * to store views sees only theirs. Customers never get here (the caller checks the grant).
+ */
+export async function listAllCreditMemos(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: CreditMemoDto[]; total: number }> {
+  const scope = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+  const cond = scope ? inArray(creditMemos.storeId, scope.length ? scope : [-1]) : undefined;
+  const [memos, [{ n }]] = await Promise.all([
+    ctx.db.select().from(creditMemos).where(cond).orderBy(sql`${creditMemos.id} DESC`).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(creditMemos).where(cond),
+  ]);
+  const dtos = new Map<number, CreditMemoDto>();
+  for (const orderId of new Set(memos.map((m) => m.orderId))) {
+    const found = await findOrder(ctx, orderId);
+    if (!found) continue;
+    for (const d of await dtosOf(ctx, memos.filter((m) => m.orderId === orderId), found.order)) dtos.set(d.id, d);
+  }
+  return { items: memos.flatMap((m) => (dtos.has(m.id) ? [dtos.get(m.id)!] : [])), total: Number(n) };
+}

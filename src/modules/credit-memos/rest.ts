@@ -1,55 +1,64 @@
-/** REST routes of credit memos (admin/API only): read one, list an order's, create one. */
+/** Credit memos (admin/API only), declared once for REST and GraphQL: read one, list an order's, create one. */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { CreditMemo, CreditMemoCreate, CreditMemoParams, OrderCreditMemosParams } from './schemas.js';
 import * as memos from './service.js';
 
 const tags = ['credit-memos'];
+const shortName = 'CreditMemo';
 
-export function routes(app: RestApp): void {
-  app.get(
-    '/credit-memos/:id',
-    {
-      schema: {
-        operationId: 'creditMemos.get',
-        tags,
-        summary: 'One credit memo with its items and comments',
-        params: CreditMemoParams,
-        response: { 200: CreditMemo },
-      },
-      config: { access: access.admin('credit-memos', 'read') },
-    },
-    async (req) => memos.getCreditMemo(req.ctx, req.params.id),
-  );
-  app.get(
-    '/orders/:orderId/credit-memos',
-    {
-      schema: {
-        operationId: 'creditMemos.list',
-        tags,
-        summary: "The order's credit memos, oldest first (unpaginated)",
-        params: OrderCreditMemosParams,
-        response: { 200: collectionResponse(CreditMemo) },
-      },
-      config: { access: access.admin('credit-memos', 'read') },
-    },
-    async (req, reply) => sendCollection(req, reply, 'CreditMemo', await memos.listCreditMemosOfOrder(req.ctx, req.params.orderId)),
-  );
-  app.post(
-    '/orders/:orderId/credit-memos',
-    {
-      schema: {
-        operationId: 'creditMemos.create',
-        tags,
-        summary:
-          'Refund (offline) the items given, or everything invoiced and not yet refunded; optional backToStock per item, adjustments, shipping amount and comment',
-        params: OrderCreditMemosParams,
-        body: CreditMemoCreate,
-        response: { 201: CreditMemo },
-      },
-      config: { access: access.admin('credit-memos', 'create') },
-    },
-    async (req, reply) => reply.code(201).send(await memos.createCreditMemo(req.ctx, req.params.orderId, req.body)),
-  );
+type Args = Record<string, unknown>;
+
+/** GraphQL nulls read as "not sent" (an item's backToStock as well). */
+function nullsDropped(args: Args, next: (a: Args) => Promise<unknown>) {
+  const out = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+  if (Array.isArray(out.items)) {
+    out.items = out.items.map((i) => (i && typeof i === 'object' && !Array.isArray(i) ? Object.fromEntries(Object.entries(i).filter(([, v]) => v !== null)) : i));
+  }
+  return next(out);
 }
+
+export const operations: Operation[] = [
+  op({
+    id: 'creditMemos.get',
+    method: 'GET',
+    path: '/credit-memos/:id',
+    tags,
+    summary: 'One credit memo with its items and comments',
+    access: access.admin('credit-memos', 'read'),
+    shortName,
+    params: CreditMemoParams,
+    response: CreditMemo,
+    run: (ctx, { params }) => memos.getCreditMemo(ctx, params.id),
+  }),
+  op({
+    id: 'creditMemos.list',
+    method: 'GET',
+    path: '/orders/:orderId/credit-memos',
+    tags,
+    summary: "The order's credit memos, oldest first (unpaginated)",
+    access: access.admin('credit-memos', 'read'),
+    shortName,
+    params: OrderCreditMemosParams,
+    kind: 'collection',
+    response: CreditMemo,
+    graphql: { name: 'orderCreditMemos' },
+    run: (ctx, { params }) => memos.listCreditMemosOfOrder(ctx, params.orderId),
+  }),
+  op({
+    id: 'creditMemos.create',
+    method: 'POST',
+    path: '/orders/:orderId/credit-memos',
+    tags,
+    summary:
+      'Refund (offline) the items given, or everything invoiced and not yet refunded; optional backToStock per item, adjustments, shipping amount and comment',
+    access: access.admin('credit-memos', 'create'),
+    shortName,
+    params: OrderCreditMemosParams,
+    body: CreditMemoCreate,
+    response: CreditMemo,
+    status: 201,
+    graphql: { name: 'createCreditMemo', around: nullsDropped },
+    run: (ctx, { params, body }) => memos.createCreditMemo(ctx, params.orderId, body),
+  }),
+];

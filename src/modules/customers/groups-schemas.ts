@@ -29,7 +29,10 @@ export const CustomerGroupUpdate = Type.Object(
 );
 
 
-export const CustomerGroupListQuery = Type.Object(PageQuery);
+export const CustomerGroupListQuery = Type.Object({
+  ...PageQuery,
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'the code contains it, case-insensitively' })),
+});
 
 export type CustomerGroupDto = Static<typeof CustomerGroup>;
 export type CustomerGroupCreateInput = Static<typeof CustomerGroupCreate>;

@@ -4,7 +4,8 @@
  * or deleted, nor can a group that new accounts are put in (customer/create_account/default_group of any
  * store view). Deleting a group moves its customers to their website's default group, in one transaction.
  */
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, ne, sql } from 'drizzle-orm';
+import { likeEscape } from '../../platform/format.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
@@ -76,14 +77,16 @@ async function findGroup(ctx: Ctx, id: number, forUpdate = false): Promise<Group
   return row;
 }
 
-/** Groups by code; the whole list, or one page of it. */
-export async function listCustomerGroups(ctx: Ctx, page?: Page): Promise<{ items: CustomerGroupDto[]; total: number }> {
+/** Groups by code; the whole list, or one page of it; `search`: the code contains it, case-insensitively. */
+export async function listCustomerGroups(ctx: Ctx, page?: Page, search?: string): Promise<{ items: CustomerGroupDto[]; total: number }> {
+  const where = search?.trim() ? ilike(customerGroups.code, `%${likeEscape(search.trim())}%`) : undefined;
   const q = ctx.db
     .select()
     .from(customerGroups)
+    .where(where)
     .orderBy(sql`lower(${customerGroups.code}) collate "C"`, asc(customerGroups.id));
   const rows = page ? await q.limit(page.size).offset(page.offset) : await q;
-  const total = page ? (await ctx.db.select({ n: count() }).from(customerGroups))[0].n : rows.length;
+  const total = page ? (await ctx.db.select({ n: count() }).from(customerGroups).where(where))[0].n : rows.length;
   const names = await taxClassNames(ctx, rows.map((r) => r.taxClassId));
   return { items: rows.map((r) => toDto(r, names.get(r.taxClassId))), total };
 }

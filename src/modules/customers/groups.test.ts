@@ -396,11 +396,13 @@ describe('GraphQL customer groups', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const LIST = 'query { customerGroups { totalCount items { id code taxClassId taxClassName } } }';
+  const LIST = 'query { customerGroups(first: 100) { totalCount edges { node { _id code taxClassId taxClassName } } } }';
+  const iri = (id: number) => `/api/rest/v2/customer-groups/${id}`;
+  const nodes = (c: { edges: { node: Record<string, unknown> }[] }) => c.edges.map((e) => e.node);
 
   test('anonymous callers and customers get an error with extensions.code', async () => {
     const anon = await gql(LIST);
-    assert.equal(anon.data, null);
+    assert.equal(anon.data?.customerGroups ?? null, null);
     assert.equal(anon.errors?.[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal(anon.errors?.[0].extensions.status, 401);
     const cust = await gql(LIST, {}, customer);
@@ -415,11 +417,22 @@ describe('GraphQL customer groups', () => {
     assert.equal(r.errors, undefined);
     const rest = await t.req('GET', `${API}/customer-groups?itemsPerPage=100`, { token: admin });
     assert.equal(r.data!.customerGroups.totalCount, rest.body.totalItems);
-    assert.deepEqual(r.data!.customerGroups.items.slice(0, 20), rest.body.member.slice(0, 20));
-    const paged = await gql('query { customerGroups(page: 2, pageSize: 1) { totalCount items { id } } }', {}, tok.read);
-    assert.deepEqual(paged.data!.customerGroups.items, [{ id: rest.body.member[1].id }]);
-    const one = await gql('query($id: Int!) { customerGroup(id: $id) { id code taxClassName } }', { id: 2 }, admin);
-    assert.deepEqual(one.data!.customerGroup, { id: 2, code: 'Wholesale', taxClassName: 'Retail Customer' });
+    assert.deepEqual(
+      nodes(r.data!.customerGroups).slice(0, 20),
+      rest.body.member.slice(0, 20).map(({ id, ...g }: { id: number }) => ({ _id: id, ...g, taxClassName: (g as { taxClassName?: string }).taxClassName ?? null })),
+    );
+    const paged = await gql('query { customerGroups(page: 2, pageSize: 1) { totalCount edges { node { _id } } } }', {}, tok.read);
+    assert.deepEqual(nodes(paged.data!.customerGroups), [{ _id: rest.body.member[1].id }]);
+    const cursor = await gql('query { customerGroups(first: 1) { edges { cursor } } }', {}, tok.read);
+    const after = await gql(`query { customerGroups(first: 1, after: "${cursor.data!.customerGroups.edges[0].cursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`, {}, tok.read);
+    assert.deepEqual(nodes(after.data!.customerGroups), [{ _id: rest.body.member[1].id }]);
+    assert.equal(after.data!.customerGroups.pageInfo.hasPreviousPage, true);
+    const search = await gql('query { customerGroups(search: "WHOLE") { totalCount edges { node { code } } } }', {}, admin);
+    assert.deepEqual(nodes(search.data!.customerGroups), [{ code: 'Wholesale' }]);
+    const one = await gql('query($id: ID!) { customerGroup(id: $id) { id _id code taxClassName } }', { id: iri(2) }, admin);
+    assert.deepEqual(one.data!.customerGroup, { id: iri(2), _id: 2, code: 'Wholesale', taxClassName: 'Retail Customer' });
+    const byNumber = await gql('query { customerGroup(id: 2) { _id } }', {}, admin);
+    assert.deepEqual(byNumber.data!.customerGroup, { _id: 2 });
     const missing = await gql('query { customerGroup(id: 9999) { id } }', {}, admin);
     assert.equal(missing.data!.customerGroup, null);
     assert.equal(missing.errors?.[0].extensions.code, 'GROUP_NOT_FOUND');
@@ -427,40 +440,50 @@ describe('GraphQL customer groups', () => {
   });
 
   test('create, update and delete with the same rules as REST', async () => {
-    const created = await gql('mutation($input: CreateCustomerGroupInput!) { createCustomerGroup(input: $input) { id code taxClassId taxClassName } }', { input: { code: ' GraphQL Group ' } }, admin);
+    const created = await gql(
+      'mutation($input: createCustomerGroupInput!) { createCustomerGroup(input: $input) { customerGroup { _id code taxClassId taxClassName } clientMutationId } }',
+      { input: { code: ' GraphQL Group ', clientMutationId: 'c1' } },
+      admin,
+    );
     assert.equal(created.errors, undefined);
-    const g = created.data!.createCustomerGroup;
-    assert.deepEqual({ ...g, id: 0 }, { id: 0, code: 'GraphQL Group', taxClassId: 3, taxClassName: 'Retail Customer' });
+    assert.equal(created.data!.createCustomerGroup.clientMutationId, 'c1');
+    const g = created.data!.createCustomerGroup.customerGroup;
+    assert.deepEqual({ ...g, _id: 0 }, { _id: 0, code: 'GraphQL Group', taxClassId: 3, taxClassName: 'Retail Customer' });
 
-    const dup = await gql('mutation { createCustomerGroup(input: { code: "graphql group" }) { id } }', {}, admin);
+    const dup = await gql('mutation { createCustomerGroup(input: { code: "graphql group" }) { customerGroup { _id } } }', {}, admin);
     assert.equal(dup.errors?.[0].extensions.code, 'GROUP_CODE_TAKEN');
     assert.equal(dup.errors?.[0].extensions.status, 409);
-    const badTax = await gql('mutation { createCustomerGroup(input: { code: "Other", taxClassId: 2 }) { id } }', {}, admin);
+    const badTax = await gql('mutation { createCustomerGroup(input: { code: "Other", taxClassId: 2 }) { customerGroup { _id } } }', {}, admin);
     assert.equal(badTax.errors?.[0].extensions.code, 'INVALID_TAX_CLASS');
-    const long = await gql('mutation($c: String!) { createCustomerGroup(input: { code: $c }) { id } }', { c: 'q'.repeat(33) }, admin);
+    const long = await gql('mutation($c: String!) { createCustomerGroup(input: { code: $c }) { customerGroup { _id } } }', { c: 'q'.repeat(33) }, admin);
     assert.equal(long.errors?.[0].extensions.status, 400);
 
-    const updated = await gql('mutation($id: Int!) { updateCustomerGroup(id: $id, input: { code: "GraphQL Renamed", taxClassId: null }) { id code taxClassId } }', { id: g.id }, tok.write);
-    assert.deepEqual(updated.data!.updateCustomerGroup, { id: g.id, code: 'GraphQL Renamed', taxClassId: 3 });
-    const readOnly = await gql('mutation($id: Int!) { updateCustomerGroup(id: $id, input: { code: "Nope" }) { id } }', { id: g.id }, tok.read);
+    const updated = await gql(
+      'mutation($id: ID!) { updateCustomerGroup(input: { id: $id, code: "GraphQL Renamed", taxClassId: null }) { customerGroup { _id code taxClassId } } }',
+      { id: iri(g._id) },
+      tok.write,
+    );
+    assert.deepEqual(updated.data!.updateCustomerGroup.customerGroup, { _id: g._id, code: 'GraphQL Renamed', taxClassId: 3 });
+    const readOnly = await gql('mutation($id: ID!) { updateCustomerGroup(input: { id: $id, code: "Nope" }) { customerGroup { _id } } }', { id: iri(g._id) }, tok.read);
     assert.equal(readOnly.errors?.[0].extensions.code, 'PERMISSION_DENIED');
 
-    const writerDelete = await gql('mutation($id: Int!) { deleteCustomerGroup(id: $id) }', { id: g.id }, tok.write);
+    const del = (id: string | number) => `mutation { deleteCustomerGroup(input: { id: "${id}" }) { customerGroup { id } } }`;
+    const writerDelete = await gql(del(iri(g._id)), {}, tok.write);
     assert.equal(writerDelete.errors?.[0].extensions.code, 'PERMISSION_DENIED');
-    const zero = await gql('mutation { deleteCustomerGroup(id: 0) }', {}, admin);
+    const zero = await gql(del(0), {}, admin);
     assert.equal(zero.errors?.[0].extensions.code, 'GROUP_NOT_DELETABLE');
-    const deflt = await gql('mutation { deleteCustomerGroup(id: 1) }', {}, admin);
+    const deflt = await gql(del(1), {}, admin);
     assert.equal(deflt.errors?.[0].extensions.code, 'GROUP_IS_DEFAULT');
-    const deleted = await gql('mutation($id: Int!) { deleteCustomerGroup(id: $id) }', { id: g.id }, tok.delete);
-    assert.deepEqual(deleted, { data: { deleteCustomerGroup: true } });
-    assert.equal((await t.req('GET', `${API}/customer-groups/${g.id}`, { token: admin })).status, 404);
+    const deleted = await gql(del(iri(g._id)), {}, tok.delete);
+    assert.deepEqual(deleted, { data: { deleteCustomerGroup: { customerGroup: { id: iri(g._id) } } } });
+    assert.equal((await t.req('GET', `${API}/customer-groups/${g._id}`, { token: admin })).status, 404);
   });
 
   test('anonymous mutations change nothing', async () => {
     const before = await groupRows();
-    const r = await gql('mutation { createCustomerGroup(input: { code: "Anonymous" }) { id } }');
+    const r = await gql('mutation { createCustomerGroup(input: { code: "Anonymous" }) { customerGroup { _id } } }');
     assert.equal(r.errors?.[0].extensions.code, 'UNAUTHENTICATED');
-    const d = await gql('mutation { deleteCustomerGroup(id: 3) }');
+    const d = await gql('mutation { deleteCustomerGroup(input: { id: 3 }) { customerGroup { id } } }');
     assert.equal(d.errors?.[0].extensions.code, 'UNAUTHENTICATED');
     assert.deepEqual(await groupRows(), before);
   });

@@ -1,8 +1,12 @@
+/** Customers: registration, the signed-in customer's profile and passwords, and the admin reads and updates. */
+import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
-import { addressRoutes } from './addresses-rest.js';
+import { forbidden } from '../../platform/errors.js';
+import { op, type Operation } from '../../platform/operations.js';
+import { addressOperations } from './addresses-rest.js';
 import { CreateFromOrder, createCustomerFromOrder } from './from-order.js';
+import { dropNulls, iriId, personNames } from './gql-input.js';
+import { groupOperations } from './groups-rest.js';
 import * as passwords from './passwords.js';
 import {
   Customer,
@@ -19,146 +23,176 @@ import {
 import * as customers from './service.js';
 
 const tags = ['customers'];
+const shortName = 'Customer';
+/** what the password operations answer (not a customer): their own GraphQL type */
+const passwordReply = 'CustomerPassword';
 
-export function routes(app: RestApp): void {
-  app.post(
-    '/customers',
-    {
-      schema: {
-        operationId: 'customers.register',
-        tags,
-        summary: 'Register a customer (admin/API callers may also set groupId, isActive, websiteId, taxvat, disableAutoGroupChange)',
-        body: CustomerCreate,
-        response: { 201: Customer },
+/** updateCustomer's arguments: the profile fields, Maho's firstName/lastName, and `id` for an admin updating another customer. */
+const UpdateArgs = Type.Object({
+  id: Type.Optional(Type.String({ description: "an admin's target: the customer's IRI or id; without it, the signed-in customer" })),
+  firstName: Type.Optional(Type.String({ maxLength: 255 })),
+  lastName: Type.Optional(Type.String({ maxLength: 255 })),
+  ...CustomerUpdate.properties,
+});
+
+const updateBody = (a: Record<string, any>) => {
+  const { id: _id, ...rest } = personNames(a);
+  return dropNulls(rest);
+};
+
+const updateById: Operation = op({
+  id: 'customers.update',
+  method: 'PUT',
+  path: '/customers/:id',
+  tags,
+  summary: 'Update a customer (partial); isActive false makes every token of the customer fail',
+  access: access.admin('customers', 'write'),
+  shortName,
+  params: IdParams,
+  body: CustomerUpdate,
+  response: Customer,
+  // served by updateCustomer when an `id` is given
+  graphql: { via: 'updateCustomer', input: (a) => ({ params: { id: iriId(a.id, '/customers', 'Customer') }, body: updateBody(a) }) },
+  run: (ctx, { params, body }) => customers.updateCustomer(ctx, params.id, body),
+});
+
+export const operations: Operation[] = [
+  op({
+    id: 'customers.register',
+    method: 'POST',
+    path: '/customers',
+    tags,
+    summary: 'Register a customer (admin/API callers may also set groupId, isActive, websiteId, taxvat, disableAutoGroupChange)',
+    access: access.public,
+    shortName,
+    body: CustomerCreate,
+    response: Customer,
+    status: 201,
+    graphql: { input: (a) => ({ body: dropNulls(personNames(a)) }), args: Type.Object({ firstName: Type.Optional(Type.String({ maxLength: 255 })), lastName: Type.Optional(Type.String({ maxLength: 255 })), ...CustomerCreate.properties }) },
+    run: (ctx, { body }) => customers.createCustomer(ctx, body),
+  }),
+  op({
+    id: 'customers.createFromOrder',
+    method: 'POST',
+    path: '/customers/create-from-order',
+    tags,
+    summary:
+      'Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself',
+    access: access.public,
+    shortName,
+    body: CreateFromOrder,
+    response: Customer,
+    status: 201,
+    graphql: { name: 'createFromOrderCustomer' },
+    run: (ctx, { body }) => createCustomerFromOrder(ctx, body),
+  }),
+  op({
+    id: 'customers.list',
+    method: 'GET',
+    path: '/customers',
+    tags,
+    summary: 'List customers by id (15 per page); filters email, search, firstname, lastname, telephone',
+    access: access.admin('customers', 'read'),
+    shortName,
+    query: CustomerListQuery,
+    kind: 'collection',
+    page: { defaultSize: 15, maxSize: 100 },
+    response: Customer,
+    run: async (ctx, { query, page }) => (await customers.listCustomers(ctx, query, page)).result,
+  }),
+  op({
+    id: 'customers.me',
+    method: 'GET',
+    path: '/customers/me',
+    tags,
+    summary: 'The signed-in customer',
+    access: access.customer,
+    shortName,
+    response: Customer,
+    graphql: { name: 'currentCustomer' },
+    run: (ctx) => customers.getMe(ctx),
+  }),
+  op({
+    id: 'customers.updateMe',
+    method: 'PUT',
+    path: '/customers/me',
+    tags,
+    summary: 'Update the signed-in customer (name parts, email, gender, dob); other keys are ignored',
+    access: access.customer,
+    shortName,
+    body: CustomerUpdate,
+    response: Customer,
+    graphql: {
+      name: 'updateCustomer',
+      args: UpdateArgs,
+      input: (a) => ({ body: updateBody(a) }),
+      // an admin names the customer; a customer updates itself
+      select: (a) => (a.id !== undefined && a.id !== null ? updateById : undefined),
+    },
+    run: (ctx, { body }) => customers.updateMe(ctx, body),
+  }),
+  op({
+    id: 'customers.changePassword',
+    method: 'POST',
+    path: '/customers/me/password',
+    tags,
+    summary: 'Change the signed-in customer password',
+    access: access.customer,
+    shortName: passwordReply,
+    body: PasswordChange,
+    response: SuccessReply,
+    status: 201,
+    graphql: { name: 'changePasswordCustomer' },
+    run: (ctx, { body }) => passwords.changePassword(ctx, body),
+  }),
+  op({
+    id: 'customers.forgotPassword',
+    method: 'POST',
+    path: '/customers/forgot-password',
+    tags,
+    summary: 'Mail a password reset link (the reply is the same whether or not the account exists)',
+    access: access.public,
+    shortName: passwordReply,
+    body: ForgotPassword,
+    response: ForgotPasswordReply,
+    status: 201,
+    graphql: { name: 'forgotPasswordCustomer' },
+    run: (ctx, { body }) => passwords.forgotPassword(ctx, body),
+  }),
+  op({
+    id: 'customers.resetPassword',
+    method: 'POST',
+    path: '/customers/reset-password',
+    tags,
+    summary: 'Set a new password with the token of a reset link',
+    access: access.public,
+    shortName: passwordReply,
+    body: ResetPassword,
+    response: SuccessReply,
+    status: 201,
+    graphql: { name: 'resetPasswordCustomer' },
+    run: (ctx, { body }) => passwords.resetPassword(ctx, body),
+  }),
+  op({
+    id: 'customers.get',
+    method: 'GET',
+    path: '/customers/:id',
+    tags,
+    summary: 'A customer (a customer token may read only its own: another id is 403)',
+    access: access.customerOrAdmin('customers', 'read'),
+    shortName,
+    params: IdParams,
+    response: Customer,
+    // Maho's customer(id:) is for admins: a customer reads itself with currentCustomer
+    graphql: {
+      around: (args, next, ctx) => {
+        if (ctx.actor.kind === 'customer') throw forbidden('Access denied: customer(id) is for admin and API callers; use currentCustomer', { reason: 'ADMIN_REQUIRED' });
+        return next(args);
       },
-      config: { access: access.public },
     },
-    async (req, reply) => reply.code(201).send(await customers.createCustomer(req.ctx, req.body)),
-  );
-  app.post(
-    '/customers/create-from-order',
-    {
-      schema: {
-        operationId: 'customers.createFromOrder',
-        tags,
-        summary:
-          'Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself',
-        body: CreateFromOrder,
-        response: { 201: Customer },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await createCustomerFromOrder(req.ctx, req.body)),
-  );
-  app.get(
-    '/customers',
-    {
-      schema: {
-        operationId: 'customers.list',
-        tags,
-        summary: 'List customers by id (15 per page); filters email, search, firstname, lastname, telephone',
-        querystring: CustomerListQuery,
-        response: { 200: collectionResponse(Customer) },
-      },
-      config: { access: access.admin('customers', 'read') },
-    },
-    async (req, reply) => {
-      const { result, page } = await customers.listCustomers(req.ctx, req.query);
-      return sendCollection(req, reply, 'Customer', result, page);
-    },
-  );
-  app.get(
-    '/customers/me',
-    {
-      schema: { operationId: 'customers.me', tags, summary: 'The signed-in customer', response: { 200: Customer } },
-      config: { access: access.customer },
-    },
-    async (req) => customers.getMe(req.ctx),
-  );
-  app.put(
-    '/customers/me',
-    {
-      schema: {
-        operationId: 'customers.updateMe',
-        tags,
-        summary: 'Update the signed-in customer (name parts, email, gender, dob); other keys are ignored',
-        body: CustomerUpdate,
-        response: { 200: Customer },
-      },
-      config: { access: access.customer },
-    },
-    async (req) => customers.updateMe(req.ctx, req.body),
-  );
-  app.post(
-    '/customers/me/password',
-    {
-      schema: {
-        operationId: 'customers.changePassword',
-        tags,
-        summary: 'Change the signed-in customer password',
-        body: PasswordChange,
-        response: { 201: SuccessReply },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => reply.code(201).send(await passwords.changePassword(req.ctx, req.body)),
-  );
-  app.post(
-    '/customers/forgot-password',
-    {
-      schema: {
-        operationId: 'customers.forgotPassword',
-        tags,
-        summary: 'Mail a password reset link (the reply is the same whether or not the account exists)',
-        body: ForgotPassword,
-        response: { 201: ForgotPasswordReply },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await passwords.forgotPassword(req.ctx, req.body)),
-  );
-  app.post(
-    '/customers/reset-password',
-    {
-      schema: {
-        operationId: 'customers.resetPassword',
-        tags,
-        summary: 'Set a new password with the token of a reset link',
-        body: ResetPassword,
-        response: { 201: SuccessReply },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await passwords.resetPassword(req.ctx, req.body)),
-  );
-  app.get(
-    '/customers/:id',
-    {
-      schema: {
-        operationId: 'customers.get',
-        tags,
-        summary: 'A customer (a customer token may read only its own: another id is 403)',
-        params: IdParams,
-        response: { 200: Customer },
-      },
-      config: { access: access.customerOrAdmin('customers', 'read') },
-    },
-    async (req) => customers.getCustomer(req.ctx, req.params.id),
-  );
-  app.put(
-    '/customers/:id',
-    {
-      schema: {
-        operationId: 'customers.update',
-        tags,
-        summary: 'Update a customer (partial); isActive false makes every token of the customer fail',
-        params: IdParams,
-        body: CustomerUpdate,
-        response: { 200: Customer },
-      },
-      config: { access: access.admin('customers', 'write') },
-    },
-    async (req) => customers.updateCustomer(req.ctx, req.params.id, req.body),
-  );
-  addressRoutes(app);
-}
+    run: (ctx, { params }) => customers.getCustomer(ctx, params.id),
+  }),
+  updateById,
+  ...addressOperations,
+  ...groupOperations,
+];

@@ -245,8 +245,11 @@ export async function getCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
 }
 
 /** GET /customers: by id, filtered; items carry only their default billing address. */
-export async function listCustomers(ctx: Ctx, q: CustomerListQueryT): Promise<{ result: CollectionResult<CustomerDto>; page: Page }> {
-  const page = pageOf(q, { defaultSize: 15, maxSize: 100 });
+export async function listCustomers(
+  ctx: Ctx,
+  q: CustomerListQueryT,
+  page: Page = pageOf(q, { defaultSize: 15, maxSize: 100 }),
+): Promise<{ result: CollectionResult<CustomerDto>; page: Page }> {
   const conds: SQL[] = [];
   if (q.email?.trim()) conds.push(eq(customers.email, q.email.trim().toLowerCase()));
   if (q.firstname?.trim()) conds.push(sql`lower(${customers.firstname}) = ${q.firstname.trim().toLowerCase()}`);

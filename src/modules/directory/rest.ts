@@ -1,38 +1,41 @@
+/** Countries and their regions: REST and GraphQL (`countries`, `country(id:)`) from one declaration each. */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { Country, CountryParams } from './schemas.js';
 import * as directory from './service.js';
 
-export function routes(app: RestApp): void {
-  app.get(
-    '/countries',
-    {
-      schema: {
-        operationId: 'directory.countries',
-        tags: ['directory'],
-        summary: "The store's allowed countries, by name, with their regions (unpaginated)",
-        response: { 200: collectionResponse(Country) },
-      },
-      config: { access: access.public, publicCache: true },
+const tags = ['directory'];
+
+export const operations: Operation[] = [
+  op({
+    id: 'directory.countries',
+    method: 'GET',
+    path: '/countries',
+    tags,
+    summary: "The store's allowed countries, by name, with their regions (unpaginated)",
+    access: access.public,
+    publicCache: true,
+    shortName: 'Country',
+    kind: 'collection',
+    response: Country,
+    run: async (ctx) => {
+      const items = directory.listCountries(ctx);
+      return { items, total: items.length };
     },
-    async (req, reply) => {
-      const items = directory.listCountries(req.ctx);
-      return sendCollection(req, reply, 'Country', { items, total: items.length });
-    },
-  );
-  app.get(
-    '/countries/:id',
-    {
-      schema: {
-        operationId: 'directory.country',
-        tags: ['directory'],
-        summary: 'One country by ISO-2 or ISO-3 code (any case), with its regions',
-        params: CountryParams,
-        response: { 200: Country },
-      },
-      config: { access: access.public, publicCache: true },
-    },
-    async (req) => directory.getCountry(req.ctx, req.params.id),
-  );
-}
+  }),
+  op({
+    id: 'directory.country',
+    method: 'GET',
+    path: '/countries/:id',
+    tags,
+    summary: 'One country by ISO-2 or ISO-3 code (any case), with its regions',
+    access: access.public,
+    publicCache: true,
+    shortName: 'Country',
+    params: CountryParams,
+    response: Country,
+    // the type's id is the ISO code; the IRI of the REST item is accepted too
+    graphql: { input: (a) => ({ params: { id: String(a.id ?? '').replace(/^\/api\/rest\/v2\/countries\//, '') } }) },
+    run: async (ctx, { params }) => directory.getCountry(ctx, params.id),
+  }),
+];

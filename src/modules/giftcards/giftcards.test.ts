@@ -317,7 +317,7 @@ describe('GraphQL checkGiftcardBalance', () => {
     const other = await create({ initialBalance: 5, websiteIds: [site2] });
     for (const code of ['NOPE-NOPE', disabled.code, other.code, '', 'x'.repeat(200)]) {
       const r = await gql(Q, { c: code });
-      assert.equal(r.data, null);
+      assert.equal(r.data!.checkGiftcardBalance, null);
       assert.equal(r.errors?.[0].extensions.code, 'NOT_FOUND', code);
       assert.equal(r.errors?.[0].extensions.status, 404);
       assert.equal(r.errors?.[0].message, 'Gift card not found');
@@ -334,36 +334,40 @@ describe('GraphQL checkGiftcardBalance', () => {
   });
 });
 
-describe('GraphQL giftcard and createGiftcard', () => {
+describe('GraphQL giftCard and createGiftCard', () => {
   test('mirror REST', async () => {
     const r = await gql(
-      'mutation($i: CreateGiftcardInput!) { createGiftcard(input: $i) { id code balance initialBalance status currencyCode websiteIds expiresAt history { action amount } } }',
+      'mutation($i: createGiftCardInput!) { createGiftCard(input: $i) { giftCard { id _id code balance initialBalance status currencyCode websiteIds expiresAt history } } }',
       { i: { balance: 12.5, code: uniqCode('gql'), expiresAt: null, recipientName: null } },
       tok.write,
     );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    const c = r.data!.createGiftcard;
+    const c = r.data!.createGiftCard.giftCard;
+    assert.equal(c.id, `/api/rest/v2/giftcards/${c._id}`);
     assert.equal(c.initialBalance, 12.5);
     assert.equal(c.expiresAt, null);
-    assert.deepEqual(c.history, [{ action: 'created', amount: 12.5 }]);
-    const read = await gql('query($id: Int!) { giftcard(id: $id) { id code balance history { action } } }', { id: c.id }, tok.read);
-    assert.equal(read.data!.giftcard.code, c.code);
-    const bad = await gql('mutation { createGiftcard(input: { balance: 0 }) { id } }', {}, admin);
+    assert.deepEqual(
+      c.history.map((h: { action: string; amount: number }) => ({ action: h.action, amount: h.amount })),
+      [{ action: 'created', amount: 12.5 }],
+    );
+    const read = await gql('query($id: ID!) { giftCard(id: $id) { id code balance history } }', { id: c.id }, tok.read);
+    assert.equal(read.data!.giftCard.code, c.code);
+    const bad = await gql('mutation { createGiftCard(input: { balance: 0 }) { giftCard { id } } }', {}, admin);
     assert.equal(bad.errors?.[0].extensions.status, 400);
-    const dup = await gql('mutation($c: String) { createGiftcard(input: { balance: 1, code: $c }) { id } }', { c: c.code }, admin);
+    const dup = await gql('mutation($c: String) { createGiftCard(input: { balance: 1, code: $c }) { giftCard { id } } }', { c: c.code }, admin);
     assert.equal(dup.errors?.[0].extensions.status, 409);
     assert.equal(dup.errors?.[0].extensions.code, 'GIFTCARD_CODE_TAKEN');
-    assert.equal((await gql('mutation { createGiftcard(input: { balance: 1 }) { id } }', {}, tok.read)).errors?.[0].extensions.code, 'PERMISSION_DENIED');
-    assert.equal((await gql('query { giftcard(id: 1) { id } }', {}, customer)).errors?.[0].extensions.code, 'ADMIN_REQUIRED');
-    assert.equal((await gql('query { giftcard(id: 1) { id } }')).errors?.[0].extensions.code, 'UNAUTHENTICATED');
-    assert.equal((await gql('query { giftcard(id: 99999999) { id } }', {}, admin)).errors?.[0].extensions.status, 404);
+    assert.equal((await gql('mutation { createGiftCard(input: { balance: 1 }) { giftCard { id } } }', {}, tok.read)).errors?.[0].extensions.code, 'PERMISSION_DENIED');
+    assert.equal((await gql('query { giftCard(id: 1) { id } }', {}, customer)).errors?.[0].extensions.code, 'ADMIN_REQUIRED');
+    assert.equal((await gql('query { giftCard(id: 1) { id } }')).errors?.[0].extensions.code, 'UNAUTHENTICATED');
+    assert.equal((await gql('query { giftCard(id: 99999999) { id } }', {}, admin)).errors?.[0].extensions.status, 404);
   });
 });
 
 describe('GraphQL adjustGiftcardBalance', () => {
-  const M = `mutation($id: Int, $code: String, $amount: Float!, $comment: String) {
+  const M = `mutation($id: ID, $code: String, $amount: Float!, $comment: String) {
     adjustGiftcardBalance(id: $id, code: $code, amount: $amount, comment: $comment) {
-      id code balance status history { action amount balanceBefore balanceAfter comment }
+      giftCard { id code balance status history }
     }
   }`;
 
@@ -371,26 +375,27 @@ describe('GraphQL adjustGiftcardBalance', () => {
     const c = await create({ initialBalance: 20 });
     const up = await gql(M, { id: c.id, amount: 10.1, comment: 'goodwill' }, admin);
     assert.equal(up.errors, undefined, JSON.stringify(up.errors));
-    assert.equal(up.data!.adjustGiftcardBalance.balance, 30.1);
-    assert.deepEqual(up.data!.adjustGiftcardBalance.history[0], { action: 'adjusted', amount: 10.1, balanceBefore: 20, balanceAfter: 30.1, comment: 'goodwill' });
+    assert.equal(up.data!.adjustGiftcardBalance.giftCard.balance, 30.1);
+    const { createdAt: _at, orderId: _o, ...entry } = up.data!.adjustGiftcardBalance.giftCard.history[0];
+    assert.deepEqual(entry, { action: 'adjusted', amount: 10.1, balanceBefore: 20, balanceAfter: 30.1, comment: 'goodwill' });
     const down = await gql(M, { code: c.code.toLowerCase(), amount: -0.1 }, tok.write);
-    assert.equal(down.data!.adjustGiftcardBalance.balance, 30);
-    assert.equal(down.data!.adjustGiftcardBalance.history.length, 3);
-    assert.equal(down.data!.adjustGiftcardBalance.history[0].comment, null);
+    assert.equal(down.data!.adjustGiftcardBalance.giftCard.balance, 30);
+    assert.equal(down.data!.adjustGiftcardBalance.giftCard.history.length, 3);
+    assert.equal(down.data!.adjustGiftcardBalance.giftCard.history[0].comment, undefined);
   });
 
   test('0 makes the card used; raising a used card makes it active', async () => {
     const c = await create({ initialBalance: 15 });
     const zero = await gql(M, { id: c.id, amount: -15 }, admin);
-    assert.equal(zero.data!.adjustGiftcardBalance.status, 'used');
+    assert.equal(zero.data!.adjustGiftcardBalance.giftCard.status, 'used');
     const [row] = await t.database.db.select().from(giftcards).where(eq(giftcards.id, c.id));
     assert.equal(row.status, 'used');
     const again = await gql(M, { id: c.id, amount: 5 }, admin);
-    assert.equal(again.data!.adjustGiftcardBalance.status, 'active');
-    assert.equal(again.data!.adjustGiftcardBalance.balance, 5);
+    assert.equal(again.data!.adjustGiftcardBalance.giftCard.status, 'active');
+    assert.equal(again.data!.adjustGiftcardBalance.giftCard.balance, 5);
     // a disabled card stays disabled
     const d = await create({ initialBalance: 15, status: 'disabled' });
-    assert.equal((await gql(M, { id: d.id, amount: -15 }, admin)).data!.adjustGiftcardBalance.status, 'disabled');
+    assert.equal((await gql(M, { id: d.id, amount: -15 }, admin)).data!.adjustGiftcardBalance.giftCard.status, 'disabled');
   });
 
   test('out of bounds and bad input are a 400 and change nothing', async () => {
@@ -417,8 +422,8 @@ describe('GraphQL adjustGiftcardBalance', () => {
     assert.equal(dec(row.balance).toNumber(), 50);
     assert.equal(await history(), 1);
     // exactly to the bounds is fine
-    assert.equal((await gql(M, { id: c.id, amount: 9950 }, admin)).data!.adjustGiftcardBalance.balance, 10000);
-    assert.equal((await gql(M, { id: c.id, amount: -10000 }, admin)).data!.adjustGiftcardBalance.balance, 0);
+    assert.equal((await gql(M, { id: c.id, amount: 9950 }, admin)).data!.adjustGiftcardBalance.giftCard.balance, 10000);
+    assert.equal((await gql(M, { id: c.id, amount: -10000 }, admin)).data!.adjustGiftcardBalance.giftCard.balance, 0);
   });
 
   test('is for admins with giftcards/write only', async () => {

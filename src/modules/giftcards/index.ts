@@ -1,11 +1,11 @@
 import type { AppModule } from '../../platform/module.js';
 import { giftcardsGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 import { seedDemo } from './service.js';
 
 export const giftcardsModule: AppModule = {
   name: 'giftcards',
-  routes,
+  operations,
   graphql: giftcardsGraphql,
   demo: seedDemo,
 };

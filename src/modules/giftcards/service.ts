@@ -350,6 +350,19 @@ export async function createGiftcard(ctx: Ctx, input: GiftcardCreateInput): Prom
   });
 }
 
+/** A page of the cards the caller's websites hold, newest first (GraphQL `giftCards`). */
+export async function listGiftcards(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: GiftcardDto[]; total: number }> {
+  const scope = adminWebsiteScope(ctx);
+  const cond = scope ? sql`${giftcards.websiteIds} && ${sql.raw(`ARRAY[${scope.map((w) => Number(w)).join(',') || '-1'}]::int[]`)}` : undefined;
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(giftcards).where(cond).orderBy(desc(giftcards.id)).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(giftcards).where(cond),
+  ]);
+  const items: GiftcardDto[] = [];
+  for (const row of rows) items.push(toDto(row, await historyOf(ctx, row.id), ctx.now));
+  return { items, total: Number(n) };
+}
+
 /** GET /giftcards/{id}: the card with its history, newest first. */
 export async function getGiftcard(ctx: Ctx, id: number): Promise<GiftcardDto> {
   const row = await findById(ctx, id);
@@ -360,7 +373,10 @@ export async function getGiftcard(ctx: Ctx, id: number): Promise<GiftcardDto> {
 export interface AdjustInput {
   id?: number | null;
   code?: string | null;
-  amount: number;
+  /** a signed change of the balance; or */
+  amount?: number | null;
+  /** the balance to set (Maho's adjustBalance) */
+  newBalance?: number | null;
   comment?: string | null;
 }
 
@@ -369,8 +385,12 @@ export interface AdjustInput {
  * A card spent to 0 becomes used; a used card given a balance again becomes active.
  */
 export async function adjustGiftcardBalance(ctx: Ctx, input: AdjustInput): Promise<GiftcardDto> {
-  const delta = decimalOf(input.amount, 'amount');
-  if (delta.isZero()) throw invalid('amount', 'amount must not be 0', 'not');
+  const hasAmount = input.amount !== undefined && input.amount !== null;
+  const hasTarget = input.newBalance !== undefined && input.newBalance !== null;
+  if (hasAmount === hasTarget) throw invalid('amount', 'Give either amount (a change) or newBalance', 'required', 'MISSING_FIELDS');
+  const delta = hasAmount ? decimalOf(input.amount, 'amount') : undefined;
+  if (delta?.isZero()) throw invalid('amount', 'amount must not be 0', 'not');
+  const target = hasTarget ? decimalOf(input.newBalance, 'newBalance') : undefined;
   const comment = optText(input.comment, 'comment', COMMENT_MAX);
   const hasId = input.id !== undefined && input.id !== null;
   const hasCode = input.code !== undefined && input.code !== null;
@@ -382,12 +402,14 @@ export async function adjustGiftcardBalance(ctx: Ctx, input: AdjustInput): Promi
       throw invalid('code', 'id and code name different gift cards', 'const');
     }
     const before = dec(row.balance);
-    const after = before.plus(delta);
+    const after = target ?? before.plus(delta!);
     if (after.lt(0) || after.gt(MAX_BALANCE)) {
       throw badRequest(`The resulting balance ${after.toFixed()} must be between 0 and ${MAX_BALANCE}`, {
-        details: { field: 'amount', constraint: 'range', balance: toWire(before) },
+        details: { field: target ? 'newBalance' : 'amount', constraint: 'range', balance: toWire(before) },
       });
     }
+    // setting the balance it already has changes nothing
+    if (after.eq(before)) return toDto(row, await historyOf(tx, row.id), ctx.now);
     let status = row.status;
     if (after.isZero() && status !== 'disabled') status = 'used';
     else if (after.gt(0) && status === 'used') status = 'active';
@@ -399,7 +421,7 @@ export async function adjustGiftcardBalance(ctx: Ctx, input: AdjustInput): Promi
     await tx.db.insert(giftcardHistory).values({
       giftcardId: row.id,
       action: 'adjusted',
-      amount: delta.toFixed(PLACES),
+      amount: after.minus(before).toFixed(PLACES),
       balanceBefore: before.toFixed(PLACES),
       balanceAfter: after.toFixed(PLACES),
       comment,

@@ -1,9 +1,10 @@
 import type { AppModule } from '../../platform/module.js';
 import { inventoryGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations, routes } from './rest.js';
 
 export const inventoryModule: AppModule = {
   name: 'inventory',
+  operations,
   routes,
   graphql: inventoryGraphql,
 };

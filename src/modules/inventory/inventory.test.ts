@@ -427,29 +427,28 @@ describe('GraphQL updateStock and updateStockBulk', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const ONE = 'mutation ($input: UpdateStockInput!) { updateStock(input: $input) { sku qty previousQty success isInStock manageStock } }';
-  const BULK =
-    'mutation ($input: UpdateStockBulkInput!) { updateStockBulk(input: $input) { sku qty success results { sku qty previousQty isInStock manageStock success } } }';
+  const ONE = 'mutation ($input: updateStockInput!) { updateStock(input: $input) { stock { sku qty previousQty success isInStock manageStock } } }';
+  const BULK = 'mutation ($input: updateStockBulkInput!) { updateStockBulk(input: $input) { stock { sku qty success results } } }';
 
   test('updateStock sets the stock as PUT /inventory does', async () => {
     const p = await newProduct(4);
     const r = await gql(ONE, { input: { sku: p.sku, qty: 15 } }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.deepEqual(r.data?.updateStock, { sku: p.sku, qty: 15, previousQty: 4, success: true, isInStock: true, manageStock: true });
+    assert.deepEqual(r.data?.updateStock.stock, { sku: p.sku, qty: 15, previousQty: 4, success: true, isInStock: true, manageStock: true });
     assert.equal((await stock(p.id))?.qty, 15);
     const only = await gql(ONE, { input: { sku: p.sku, isInStock: false } }, tok.write);
-    assert.deepEqual(only.data?.updateStock, { sku: p.sku, qty: 15, previousQty: 15, success: true, isInStock: false, manageStock: true });
+    assert.deepEqual(only.data?.updateStock.stock, { sku: p.sku, qty: 15, previousQty: 15, success: true, isInStock: false, manageStock: true });
   });
 
   test('updateStock without a token, as a customer or without the grant is refused and changes nothing', async () => {
     const p = await newProduct(4);
     const before = await stock(p.id);
     const anon = await gql(ONE, { input: { sku: p.sku, qty: 1 } });
-    assert.equal(anon.data, null);
+    assert.equal(anon.data?.updateStock, null);
     assert.equal(anon.errors?.[0].extensions.status, 401);
     for (const token of [customer, tok.products, tok.read]) {
       const r = await gql(ONE, { input: { sku: p.sku, qty: 1 } }, token);
-      assert.equal(r.data, null);
+      assert.equal(r.data?.updateStock, null);
       assert.equal(r.errors?.[0].extensions.status, 403);
     }
     await assertUnchanged(p.id, before);
@@ -476,7 +475,7 @@ describe('GraphQL updateStock and updateStockBulk', () => {
     const [a, b] = [await newProduct(1), await newProduct()];
     const r = await gql(BULK, { input: { items: [{ sku: a.sku, qty: 8 }, { sku: b.sku, qty: 0 }] } }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.deepEqual(r.data?.updateStockBulk, {
+    assert.deepEqual(r.data?.updateStockBulk.stock, {
       sku: 'bulk',
       qty: 0,
       success: true,

@@ -689,3 +689,67 @@ export function availabilityFrom(stock: Map<number, StockRule>, lines: StockLine
     return out;
   });
 }
+
+// ---- reads (Maho's GraphQL `stock` and `stocks`) ----
+
+/** A stock row as the GraphQL Stock type shows it. */
+export interface StockView {
+  sku: string;
+  qty: number;
+  isInStock: boolean;
+  manageStock: boolean;
+  minQty: number;
+  minSaleQty: number;
+  maxSaleQty: number | null;
+  backorders: number;
+  notifyStockQty: number | null;
+  qtyIncrements: number | null;
+  isQtyDecimal: boolean;
+  enableQtyIncrements: boolean;
+  success: boolean;
+}
+
+function viewOf(sku: string, r: StockRow): StockView {
+  return {
+    sku,
+    qty: r.qty,
+    isInStock: r.isInStock,
+    manageStock: r.manageStock,
+    minQty: r.minQty,
+    minSaleQty: r.minSaleQty,
+    maxSaleQty: r.maxSaleQty,
+    backorders: r.backorders,
+    notifyStockQty: r.notifyStockQty,
+    qtyIncrements: r.qtyIncrements,
+    isQtyDecimal: false,
+    enableQtyIncrements: r.qtyIncrements !== null,
+    success: true,
+  };
+}
+
+/** The stock of a product by SKU (any case); 404 when no product has it or it keeps no stock row. */
+export async function stockBySku(ctx: Ctx, sku: string): Promise<StockView> {
+  const [row] = await ctx.db
+    .select({ sku: products.sku, stock: stockItems })
+    .from(stockItems)
+    .innerJoin(products, eq(products.id, stockItems.productId))
+    .where(sql`lower(${products.sku}) = ${sku.toLowerCase()}`)
+    .limit(1);
+  if (!row) throw notFound(`No stock for SKU: ${sku}`, { reason: 'STOCK_NOT_FOUND' });
+  return viewOf(row.sku, row.stock);
+}
+
+/** Every stock row, by product id. */
+export async function listStock(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: StockView[]; total: number }> {
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db
+      .select({ sku: products.sku, stock: stockItems })
+      .from(stockItems)
+      .innerJoin(products, eq(products.id, stockItems.productId))
+      .orderBy(stockItems.productId)
+      .limit(page.size)
+      .offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems),
+  ]);
+  return { items: rows.map((r) => viewOf(r.sku, r.stock)), total: n };
+}

@@ -1,7 +1,8 @@
 import type { AppModule } from '../../platform/module.js';
-import { routes } from './rest.js';
+import { operations, routes } from './rest.js';
 
 export const invoicesModule: AppModule = {
   name: 'invoices',
+  operations,
   routes,
 };

@@ -1,16 +1,19 @@
 /**
  * Invoice routes, read only (invoices arise from the order workflow). The list and the PDF exist under
  * /orders/{orderId} (the order's customer or admin/API; a foreign order is 403) and under
- * /customers/me/orders/{orderId} (the customer's own orders; anything else is 404).
+ * /customers/me/orders/{orderId} (the customer's own orders; anything else is 404). The lists are declarations
+ * served by REST and GraphQL; the PDFs stay plain routes (a binary answer).
  */
 import type { FastifyReply } from 'fastify';
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { Invoice, InvoicePdfResponse, OrderInvoiceParams, OrderInvoicesParams } from './schemas.js';
 import * as invoices from './service.js';
 
 const tags = ['invoices'];
+const shortName = 'Invoice';
+const API = '/api/rest/v2';
 
 function sendPdf(reply: FastifyReply, pdf: { filename: string; body: Buffer }) {
   return reply
@@ -21,22 +24,40 @@ function sendPdf(reply: FastifyReply, pdf: { filename: string; body: Buffer }) {
     .send(pdf.body);
 }
 
+export const operations: Operation[] = [
+  op({
+    id: 'invoices.list',
+    method: 'GET',
+    path: '/orders/:orderId/invoices',
+    tags,
+    summary: "Every invoice of an order, oldest first (unpaginated); a customer token on another's or a guest order is 403",
+    access: access.customerOrAdmin('invoices', 'read'),
+    shortName,
+    params: OrderInvoicesParams,
+    kind: 'collection',
+    response: Invoice,
+    graphql: { name: 'orderInvoices' },
+    // each invoice's pdfUrl is under the list's path
+    run: (ctx, { params }) => invoices.listInvoicesForCaller(ctx, params.orderId, 'orders', `${API}/orders/${params.orderId}/invoices`),
+  }),
+  op({
+    id: 'invoices.listOwn',
+    method: 'GET',
+    path: '/customers/me/orders/:orderId/invoices',
+    tags,
+    summary: "Every invoice of the customer's own order, oldest first (unpaginated); another's order is 404",
+    access: access.customer,
+    shortName,
+    params: OrderInvoicesParams,
+    kind: 'collection',
+    response: Invoice,
+    graphql: { name: 'myOrderInvoices' },
+    run: (ctx, { params }) => invoices.listInvoicesForCaller(ctx, params.orderId, 'me', `${API}/customers/me/orders/${params.orderId}/invoices`),
+  }),
+];
+
+/** The PDF downloads: binary answers, which have no GraphQL field. */
 export function routes(app: RestApp): void {
-  app.get(
-    '/orders/:orderId/invoices',
-    {
-      schema: {
-        operationId: 'invoices.list',
-        tags,
-        summary: "Every invoice of an order, oldest first (unpaginated); a customer token on another's or a guest order is 403",
-        params: OrderInvoicesParams,
-        response: { 200: collectionResponse(Invoice) },
-      },
-      config: { access: access.customerOrAdmin('invoices', 'read') },
-    },
-    async (req, reply) =>
-      sendCollection(req, reply, 'Invoice', await invoices.listInvoicesForCaller(req.ctx, req.params.orderId, 'orders', req.url.split('?')[0])),
-  );
   app.get(
     '/orders/:orderId/invoices/:id/pdf',
     {
@@ -50,21 +71,6 @@ export function routes(app: RestApp): void {
       config: { access: access.customerOrAdmin('invoices', 'read') },
     },
     async (req, reply) => sendPdf(reply, await invoices.invoicePdfForCaller(req.ctx, req.params.orderId, req.params.id, 'orders')),
-  );
-  app.get(
-    '/customers/me/orders/:orderId/invoices',
-    {
-      schema: {
-        operationId: 'invoices.listOwn',
-        tags,
-        summary: "Every invoice of the customer's own order, oldest first (unpaginated); another's order is 404",
-        params: OrderInvoicesParams,
-        response: { 200: collectionResponse(Invoice) },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) =>
-      sendCollection(req, reply, 'Invoice', await invoices.listInvoicesForCaller(req.ctx, req.params.orderId, 'me', req.url.split('?')[0])),
   );
   app.get(
     '/customers/me/orders/:orderId/invoices/:id/pdf',

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import { badRequest } from '../../platform/errors.js';
 import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { boundaryOf, parseMultipart, readLimited } from './multipart.js';
 import * as media from './service.js';
 
@@ -35,24 +35,31 @@ const ENCODED_TRICK = /%(2f|5c|2e|00|25)/i;
 /** Multipart overhead allowed over the file size limit while reading the body. */
 const FORM_OVERHEAD = 64 * 1024;
 
+export const operations: Operation[] = [
+  op({
+    id: 'media.list',
+    method: 'GET',
+    path: '/media',
+    tags,
+    summary: 'Image files in a folder under wysiwyg/ (folder, alias path, relative to wysiwyg/; default wysiwyg/ itself), by name',
+    access: access.admin('media', 'read'),
+    shortName: 'Media',
+    query: ListQuery,
+    kind: 'collection',
+    response: MediaItem,
+    graphql: { name: 'mediaFiles' },
+    run: async (ctx, { query }) => {
+      const items = await media.listMedia(ctx, query.folder ?? query.path);
+      return { items, total: items.length };
+    },
+  }),
+];
+
+/**
+ * The routes that are not declarations: the delete inspects the raw request URL (percent-encoded separators and
+ * dots are refused before decoding), and the upload reads a multipart stream; neither has a meaning outside HTTP.
+ */
 export function routes(app: RestApp): void {
-  app.get(
-    '/media',
-    {
-      schema: {
-        operationId: 'media.list',
-        tags,
-        summary: 'Image files in a folder under wysiwyg/ (folder, alias path, relative to wysiwyg/; default wysiwyg/ itself), by name',
-        querystring: ListQuery,
-        response: { 200: collectionResponse(MediaItem) },
-      },
-      config: { access: access.admin('media', 'read') },
-    },
-    async (req, reply) => {
-      const items = await media.listMedia(req.ctx, req.query.folder ?? req.query.path);
-      return sendCollection(req, reply, 'Media', { items, total: items.length });
-    },
-  );
   app.delete(
     '/media/*',
     {

@@ -1,6 +1,6 @@
 import type { AppModule } from '../../platform/module.js';
 import { setSubscribedExpression } from '../customers/subscription.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 import { linkCustomerSubscriptions, subscribedExpression } from './service.js';
 
 /** Customers show `isSubscribed` through this module's subscribers table, and new accounts take over their email's subscriptions. */
@@ -8,5 +8,5 @@ setSubscribedExpression(subscribedExpression, linkCustomerSubscriptions);
 
 export const newsletterModule: AppModule = {
   name: 'newsletter',
-  routes,
+  operations,
 };

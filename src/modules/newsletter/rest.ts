@@ -1,65 +1,92 @@
+/** Newsletter: subscribe, confirm and unsubscribe (public), a customer's own status, and the admin subscriber reads. */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { ConfirmBody, NewsletterSubscription, SubscribeBody, UnsubscribeBody } from './schemas.js';
+import { op, type Operation } from '../../platform/operations.js';
+import { ConfirmBody, NewsletterSubscriber, NewsletterSubscription, SubscribeBody, SubscriberListQuery, SubscriberParams, UnsubscribeBody } from './schemas.js';
 import * as newsletter from './service.js';
 
 const tags = ['newsletter'];
+const shortName = 'Newsletter';
 
-export function routes(app: RestApp): void {
-  app.post(
-    '/newsletter/subscribe',
-    {
-      schema: {
-        operationId: 'newsletter.subscribe',
-        tags,
-        summary:
-          'Subscribe: a customer their account email, a guest the `email` sent (when guest subscription is allowed); with double opt-in a confirmation mail is sent. Rate limited per IP and email',
-        body: SubscribeBody,
-        response: { 201: NewsletterSubscription },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await newsletter.subscribe(req.ctx, req.body)),
-  );
-  app.post(
-    '/newsletter/confirm',
-    {
-      schema: {
-        operationId: 'newsletter.confirm',
-        tags,
-        summary: 'Confirm a subscription with the code from the confirmation mail (double opt-in)',
-        body: ConfirmBody,
-        response: { 201: NewsletterSubscription },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await newsletter.confirmSubscription(req.ctx, req.body)),
-  );
-  app.post(
-    '/newsletter/unsubscribe',
-    {
-      schema: {
-        operationId: 'newsletter.unsubscribe',
-        tags,
-        summary: 'Unsubscribe an email (a customer token: the account email); the same reply whether or not it was subscribed. Rate limited per IP',
-        body: UnsubscribeBody,
-        response: { 201: NewsletterSubscription },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => reply.code(201).send(await newsletter.unsubscribe(req.ctx, req.body)),
-  );
-  app.get(
-    '/newsletter/status',
-    {
-      schema: {
-        operationId: 'newsletter.status',
-        tags,
-        summary: "The calling customer's newsletter subscription",
-        response: { 200: NewsletterSubscription },
-      },
-      config: { access: access.customer },
-    },
-    async (req) => newsletter.status(req.ctx),
-  );
-}
+export const operations: Operation[] = [
+  op({
+    id: 'newsletter.subscribe',
+    method: 'POST',
+    path: '/newsletter/subscribe',
+    tags,
+    summary:
+      'Subscribe: a customer their account email, a guest the `email` sent (when guest subscription is allowed); with double opt-in a confirmation mail is sent. Rate limited per IP and email',
+    access: access.public,
+    shortName,
+    body: SubscribeBody,
+    response: NewsletterSubscription,
+    status: 201,
+    graphql: { name: 'subscribeNewsletter' },
+    run: (ctx, { body }) => newsletter.subscribe(ctx, body),
+  }),
+  op({
+    id: 'newsletter.confirm',
+    method: 'POST',
+    path: '/newsletter/confirm',
+    tags,
+    summary: 'Confirm a subscription with the code from the confirmation mail (double opt-in)',
+    access: access.public,
+    shortName,
+    body: ConfirmBody,
+    response: NewsletterSubscription,
+    status: 201,
+    graphql: { name: 'confirmNewsletter' },
+    run: (ctx, { body }) => newsletter.confirmSubscription(ctx, body),
+  }),
+  op({
+    id: 'newsletter.unsubscribe',
+    method: 'POST',
+    path: '/newsletter/unsubscribe',
+    tags,
+    summary: 'Unsubscribe an email (a customer token: the account email); the same reply whether or not it was subscribed. Rate limited per IP',
+    access: access.public,
+    shortName,
+    body: UnsubscribeBody,
+    response: NewsletterSubscription,
+    status: 201,
+    graphql: { name: 'unsubscribeNewsletter' },
+    run: (ctx, { body }) => newsletter.unsubscribe(ctx, body),
+  }),
+  op({
+    id: 'newsletter.status',
+    method: 'GET',
+    path: '/newsletter/status',
+    tags,
+    summary: "The calling customer's newsletter subscription",
+    access: access.customer,
+    shortName,
+    response: NewsletterSubscription,
+    graphql: { name: 'statusNewsletter' },
+    run: (ctx) => newsletter.status(ctx),
+  }),
+  op({
+    id: 'newsletter.subscribers.list',
+    method: 'GET',
+    path: '/newsletter/subscribers',
+    tags,
+    summary: 'Newsletter subscribers by id (20 a page); filters email (exact) and status',
+    access: access.admin('newsletter', 'read'),
+    shortName,
+    query: SubscriberListQuery,
+    kind: 'collection',
+    page: { defaultSize: 20, maxSize: 100 },
+    response: NewsletterSubscriber,
+    run: (ctx, { query, page }) => newsletter.listSubscribers(ctx, query, page),
+  }),
+  op({
+    id: 'newsletter.subscribers.get',
+    method: 'GET',
+    path: '/newsletter/subscribers/:id',
+    tags,
+    summary: 'One newsletter subscriber',
+    access: access.admin('newsletter', 'read'),
+    shortName,
+    params: SubscriberParams,
+    response: NewsletterSubscriber,
+    run: (ctx, { params }) => newsletter.getSubscriber(ctx, params.id),
+  }),
+];

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PageQuery } from '../../platform/pagination.js';
 
 export const NewsletterSubscription = Type.Object({
   subscriberId: Type.Optional(Type.Integer({ description: 'only to the customer the subscription belongs to' })),
@@ -30,3 +31,15 @@ export const ConfirmBody = Type.Object({
   code: Type.String({ description: 'the code from the confirmation mail' }),
 });
 export type ConfirmInput = Static<typeof ConfirmBody>;
+
+/** A subscriber as an admin reads it: the subscription with its id. */
+export const NewsletterSubscriber = Type.Object({ id: Type.Integer(), ...NewsletterSubscription.properties });
+export type NewsletterSubscriberDto = Static<typeof NewsletterSubscriber>;
+
+export const SubscriberListQuery = Type.Object({
+  ...PageQuery,
+  email: Type.Optional(Type.String({ maxLength: 254, description: 'exact email, case-insensitive' })),
+  status: Type.Optional(Type.Union([Type.Literal('subscribed'), Type.Literal('not_active'), Type.Literal('unsubscribed'), Type.Literal('unconfirmed')])),
+});
+
+export const SubscriberParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });

@@ -14,7 +14,8 @@ import { declareDefaults } from '../../platform/settings.js';
 import type { SubscribedExpression, SubscriptionLinker } from '../customers/subscription.js';
 import { customers } from '../customers/tables.js';
 import { stores } from '../stores/tables.js';
-import type { ConfirmInput, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
+import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
+import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
 
 declareDefaults({
@@ -288,4 +289,42 @@ export async function status(ctx: Ctx): Promise<NewsletterSubscriptionDto> {
     .limit(1);
   if (!row) return { email: me.email, customerId: me.id, storeId: ctx.store.storeId, status: 'unknown', isSubscribed: false, confirmationRequired: false };
   return ownDto(row);
+}
+
+/** What an admin reads of a subscriber: its row, with its id. */
+function adminDto(row: SubscriberRow): NewsletterSubscriberDto {
+  return { id: row.id, ...ownDto(row) };
+}
+
+/** Rows of the store views a store-restricted admin token may see (every row for anyone else). */
+function storeScope(ctx: Ctx): SQL | undefined {
+  const a = ctx.actor;
+  if (a.kind !== 'admin' || !a.allowedStoreIds) return undefined;
+  return inArray(newsletterSubscribers.storeId, a.allowedStoreIds.length ? a.allowedStoreIds : [-1]);
+}
+
+/** GET /newsletter/subscribers (admin): by id, filtered by email (exact) and status. */
+export async function listSubscribers(ctx: Ctx, q: { email?: string; status?: string }, page: Page): Promise<CollectionResult<NewsletterSubscriberDto>> {
+  const conds: SQL[] = [];
+  if (q.email?.trim()) conds.push(sql`lower(${newsletterSubscribers.email}) = ${q.email.trim().toLowerCase()}`);
+  if (q.status) conds.push(eq(newsletterSubscribers.status, q.status));
+  const scope = storeScope(ctx);
+  if (scope) conds.push(scope);
+  const where = conds.length ? and(...conds) : undefined;
+  const [rows, [counted]] = await Promise.all([
+    ctx.db.select().from(newsletterSubscribers).where(where).orderBy(newsletterSubscribers.id).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(newsletterSubscribers).where(where),
+  ]);
+  return { items: rows.map(adminDto), total: Number(counted?.n ?? 0) };
+}
+
+/** GET /newsletter/subscribers/{id} (admin). */
+export async function getSubscriber(ctx: Ctx, id: number): Promise<NewsletterSubscriberDto> {
+  const scope = storeScope(ctx);
+  const [row] = await ctx.db
+    .select()
+    .from(newsletterSubscribers)
+    .where(scope ? and(eq(newsletterSubscribers.id, id), scope) : eq(newsletterSubscribers.id, id));
+  if (!row) throw notFound('Newsletter subscriber not found', { reason: 'SUBSCRIBER_NOT_FOUND' });
+  return adminDto(row);
 }

@@ -135,13 +135,15 @@ describe('GET /orders/{incrementId}/details', () => {
 });
 
 describe('GraphQL guestOrder', () => {
-  const query = 'query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id incrementId customerEmail accountToken items { sku } statusHistory { status } } }';
+  const query = 'query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id _id incrementId customerEmail accountToken items statusHistory } }';
 
   test('answers once per token, like the REST route (the two share the token)', async () => {
     const o = await placeTestOrder(t, { guestEmail: 'gql-guest@example.com' });
     const r = await gql(query, { n: o.incrementId, t: o.accessToken });
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.equal(r.data!.guestOrder.id, o.id);
+    assert.equal(r.data!.guestOrder._id, o.id);
+    assert.equal(r.data!.guestOrder.id, `/api/rest/v2/orders/${o.id}`);
+    assert.ok(Array.isArray(r.data!.guestOrder.items) && r.data!.guestOrder.items[0].sku);
     assert.equal(r.data!.guestOrder.customerEmail, 'gql-guest@example.com');
     assert.ok(r.data!.guestOrder.accountToken);
     const again = await gql(query, { n: o.incrementId, t: o.accessToken });

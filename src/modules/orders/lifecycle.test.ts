@@ -379,49 +379,50 @@ describe('comments', () => {
 });
 
 describe('GraphQL mutations', () => {
-  const fields = 'id state status holdBeforeState statusHistory { note status isCustomerNotified isVisibleOnFront } items { qtyCanceled }';
+  const fields = 'order { id _id state status holdBeforeState statusHistory items }';
 
   test('holdOrder, unholdOrder, addCommentOrder and cancelOrder answer with the order', async () => {
     const o = await openOrder();
-    const h = await gql(`mutation { holdOrder(id: ${o.id}, reason: "check") { ${fields} } }`, admin);
+    const h = await gql(`mutation { holdOrder(input: {id: "/api/rest/v2/orders/${o.id}", reason: "check"}) { ${fields} } }`, admin);
     assert.equal(h.errors, undefined, JSON.stringify(h.errors));
-    assert.equal(h.data!.holdOrder.state, 'holded');
-    assert.equal(h.data!.holdOrder.holdBeforeState, 'new');
-    assert.equal(h.data!.holdOrder.statusHistory[0].note, 'Order held: check');
-    const u = await gql(`mutation { unholdOrder(id: ${o.id}) { ${fields} } }`, admin);
-    assert.equal(u.data!.unholdOrder.state, 'new');
-    assert.equal(u.data!.unholdOrder.status, 'pending');
-    const c = await gql(`mutation { addCommentOrder(id: ${o.id}, comment: "hello", visibleOnFront: true, status: "pending") { ${fields} } }`, admin);
-    assert.deepEqual(c.data!.addCommentOrder.statusHistory[0], { note: 'hello', status: 'pending', isCustomerNotified: false, isVisibleOnFront: true });
-    const x = await gql(`mutation { cancelOrder(id: ${o.id}) { ${fields} } }`, admin);
-    assert.equal(x.data!.cancelOrder.state, 'canceled');
-    assert.equal(x.data!.cancelOrder.items[0].qtyCanceled, 2);
-    const again = await gql(`mutation { cancelOrder(id: ${o.id}) { id } }`, admin);
+    assert.equal(h.data!.holdOrder.order.state, 'holded');
+    assert.equal(h.data!.holdOrder.order.holdBeforeState, 'new');
+    assert.equal(h.data!.holdOrder.order.statusHistory[0].note, 'Order held: check');
+    const u = await gql(`mutation { unholdOrder(input: {orderId: ${o.id}}) { ${fields} } }`, admin);
+    assert.equal(u.data!.unholdOrder.order.state, 'new');
+    assert.equal(u.data!.unholdOrder.order.status, 'pending');
+    const c = await gql(`mutation { addCommentOrder(input: {incrementId: "${o.incrementId}", comment: "hello", visibleOnFront: true, status: "pending"}) { ${fields} } }`, admin);
+    const { createdAt: _at, ...entry } = c.data!.addCommentOrder.order.statusHistory[0];
+    assert.deepEqual(entry, { note: 'hello', status: 'pending', isCustomerNotified: false, isVisibleOnFront: true });
+    const x = await gql(`mutation { cancelOrder(input: {id: "${o.id}"}) { ${fields} } }`, admin);
+    assert.equal(x.data!.cancelOrder.order.state, 'canceled');
+    assert.equal(x.data!.cancelOrder.order.items[0].qtyCanceled, 2);
+    const again = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}}) { order { id } } }`, admin);
     assert.equal(again.errors![0].extensions.status, 409);
     assert.equal(again.errors![0].extensions.code, 'ORDER_NOT_CANCELABLE');
   });
 
   test('access: anonymous 401, customers 403 on hold/unhold/comments, their own cancel only, no grant 403', async () => {
     const o = await openOrder({ customerToken: customer });
-    const anon = await gql(`mutation { holdOrder(id: ${o.id}) { id } }`);
+    const anon = await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { id } } }`);
     assert.equal(anon.errors![0].extensions.status, 401);
-    for (const m of [`holdOrder(id: ${o.id})`, `unholdOrder(id: ${o.id})`, `addCommentOrder(id: ${o.id}, comment: "x")`]) {
-      const r = await gql(`mutation { ${m} { id } }`, customer);
+    for (const m of [`holdOrder(input: {orderId: ${o.id}})`, `unholdOrder(input: {orderId: ${o.id}})`, `addCommentOrder(input: {orderId: ${o.id}, comment: "x"})`]) {
+      const r = await gql(`mutation { ${m} { order { id } } }`, customer);
       assert.equal(r.errors![0].extensions.status, 403, m);
     }
-    assert.equal((await gql(`mutation { holdOrder(id: ${o.id}) { id } }`, reader)).errors![0].extensions.status, 403);
-    const foreign = await gql(`mutation { cancelOrder(id: ${o.id}) { id } }`, other);
+    assert.equal((await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { id } } }`, reader)).errors![0].extensions.status, 403);
+    const foreign = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}}) { order { id } } }`, other);
     assert.equal(foreign.errors![0].extensions.status, 404);
     assert.equal((await read(o.id)).state, 'new');
-    const own = await gql(`mutation { cancelOrder(id: ${o.id}, reason: "changed my mind") { state statusHistory { note } } }`, customer);
+    const own = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}, reason: "changed my mind"}) { order { state statusHistory } } }`, customer);
     assert.equal(own.errors, undefined, JSON.stringify(own.errors));
-    assert.equal(own.data!.cancelOrder.state, 'canceled');
-    assert.equal(own.data!.cancelOrder.statusHistory[0].note, 'Order canceled: changed my mind');
+    assert.equal(own.data!.cancelOrder.order.state, 'canceled');
+    assert.equal(own.data!.cancelOrder.order.statusHistory[0].note, 'Order canceled: changed my mind');
   });
 
   test('a comment status outside the state is an error that changes nothing', async () => {
     const o = await openOrder();
-    const r = await gql(`mutation { addCommentOrder(id: ${o.id}, comment: "x", status: "closed") { id } }`, admin);
+    const r = await gql(`mutation { addCommentOrder(input: {orderId: ${o.id}, comment: "x", status: "closed"}) { order { id } } }`, admin);
     assert.equal(r.errors![0].extensions.status, 400);
     assert.equal((await read(o.id)).statusHistory.length, 1);
   });

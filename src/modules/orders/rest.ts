@@ -1,150 +1,201 @@
 /**
  * /orders (the back office's list, one order for its customer or the back office, the lifecycle actions and
- * the guest lookup by X-Order-Token) and /customers/me/orders. Order placement is the checkout module's.
+ * the guest lookup by X-Order-Token) and /customers/me/orders, declared once for REST and GraphQL. Order
+ * placement is the checkout module's.
  */
-import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, pageOf, sendCollection } from '../../platform/pagination.js';
+import type { Ctx } from '../../platform/context.js';
+import { badRequest } from '../../platform/errors.js';
+import { idOfIri } from '../../platform/graphql-derive.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { GuestOrderHeaders, GuestOrderParams, MyOrdersQuery, OrderActionBody, OrderCommentBody, OrderListQuery } from './action-schemas.js';
+import { findOrderByIncrementId, orderNotFound } from './core.js';
 import { Order, OrderIdParams } from './schemas.js';
 import * as orders from './service.js';
 
 const tags = ['orders'];
+const shortName = 'Order';
+const INT_MAX = 2147483647;
+const ORDER_IRI = '/api/rest/v2/orders/';
+/**
+ * Where a GraphQL action names its order by number: a header name no HTTP request can carry (a colon is not a
+ * header-name character), so only the GraphQL mapping below sets it.
+ */
+const BY_NUMBER = ':increment-id';
 
-export function routes(app: RestApp): void {
-  app.get(
-    '/orders',
-    {
-      schema: {
-        operationId: 'orders.list',
-        tags,
-        summary:
-          'Orders, newest first (20 a page); filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since)',
-        querystring: OrderListQuery,
-        response: { 200: collectionResponse(Order) },
-      },
-      config: { access: access.admin('orders', 'read') },
-    },
-    async (req, reply) => {
-      const page = pageOf(req.query, { defaultSize: 20, maxSize: 100 });
-      return sendCollection(req, reply, 'Order', await orders.listOrders(req.ctx, req.query, page), page);
-    },
-  );
-  app.get(
-    '/customers/me/orders',
-    {
-      schema: {
-        operationId: 'orders.listMine',
-        tags: [...tags, 'customers'],
-        summary: "The signed-in customer's orders, newest first (10 a page); filter status",
-        querystring: MyOrdersQuery,
-        response: { 200: collectionResponse(Order) },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => {
-      const page = pageOf(req.query, { defaultSize: 10, maxSize: 100 });
-      return sendCollection(req, reply, 'Order', await orders.listMyOrders(req.ctx, req.query, page), page);
-    },
-  );
-  app.get(
-    '/orders/:id',
-    {
-      schema: {
-        operationId: 'orders.get',
-        tags,
-        summary: "One order with its status history and shipments; a customer sees only their own (another's is a 404, as a missing one)",
-        params: OrderIdParams,
-        response: { 200: Order },
-      },
-      config: { access: access.customerOrAdmin('orders', 'read') },
-    },
-    async (req) => orders.getOrder(req.ctx, req.params.id),
-  );
-  app.get(
-    '/orders/:incrementId/details',
-    {
-      schema: {
-        operationId: 'orders.guestDetails',
-        tags,
-        summary:
-          'A guest order by its number and the one-time X-Order-Token header (spent by the first successful read); adds accountToken when no account has the order email. Rate limited per IP',
-        params: GuestOrderParams,
-        headers: GuestOrderHeaders,
-        response: { 200: Order },
-      },
-      config: { access: access.orderToken },
-    },
-    async (req, reply) => {
-      const token = req.headers['x-order-token'];
-      const order = await orders.guestOrderDetails(req.ctx, req.params.incrementId, Array.isArray(token) ? token[0] : token);
-      // a one-time read: no cache may keep it
-      return reply.header('cache-control', 'no-store').send(order);
-    },
-  );
+type Args = Record<string, unknown>;
 
-  const created = (reply: FastifyReply, body: unknown) => reply.code(201).send(body);
-  app.post(
-    '/orders/:id/hold',
-    {
-      schema: {
-        operationId: 'orders.hold',
-        tags,
-        summary: 'Put the order on hold (remembers its state and status); optional reason. Answers with the order',
-        params: OrderIdParams,
-        body: OrderActionBody,
-        response: { 201: Order },
-      },
-      config: { access: access.admin('orders', 'write') },
-    },
-    async (req, reply) => created(reply, await orders.holdOrder(req.ctx, req.params.id, req.body)),
-  );
-  app.post(
-    '/orders/:id/unhold',
-    {
-      schema: {
-        operationId: 'orders.unhold',
-        tags,
-        summary: 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order',
-        params: OrderIdParams,
-        body: OrderActionBody,
-        response: { 201: Order },
-      },
-      config: { access: access.admin('orders', 'write') },
-    },
-    async (req, reply) => created(reply, await orders.unholdOrder(req.ctx, req.params.id, req.body)),
-  );
-  app.post(
-    '/orders/:id/cancel',
-    {
-      schema: {
-        operationId: 'orders.cancel',
-        tags,
-        summary:
-          'Cancel what is left to invoice; gives back stock, the coupon use and gift card amounts, and mails the customer. A customer may cancel their own order. Answers with the order',
-        params: OrderIdParams,
-        body: OrderActionBody,
-        response: { 201: Order },
-      },
-      config: { access: access.customerOrAdmin('orders', 'write') },
-    },
-    async (req, reply) => created(reply, await orders.cancelOrder(req.ctx, req.params.id, req.body)),
-  );
-  app.post(
-    '/orders/:id/comments',
-    {
-      schema: {
-        operationId: 'orders.addComment',
-        tags,
-        summary:
-          'Add a status-history comment (comment, alias note); optionally mail it, show it to the customer, and set a status of the current state. Answers with the order',
-        params: OrderIdParams,
-        body: OrderCommentBody,
-        response: { 201: Order },
-      },
-      config: { access: access.admin('orders', 'write') },
-    },
-    async (req, reply) => created(reply, await orders.addOrderComment(req.ctx, req.params.id, req.body)),
-  );
+/** GraphQL nulls read as "not sent". */
+function present(a: Args): Args {
+  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null && v !== undefined));
 }
+
+/** Maho's order reference of a GraphQL action: `id` (IRI or number), `orderId`, or `incrementId`. */
+const OrderRef = {
+  id: Type.Optional(Type.String({ description: 'the order IRI (/api/rest/v2/orders/{id}) or its numeric id' })),
+  orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the numeric order id' })),
+  incrementId: Type.Optional(Type.String({ maxLength: 50, description: 'the order number' })),
+};
+
+/** Maps a GraphQL action's input onto the REST path (or the order number) and body. */
+function actionInput(a: Args) {
+  const { id, orderId, incrementId, clientMutationId: _ignored, ...body } = present(a);
+  const ref = id ?? orderId;
+  if (ref !== undefined) {
+    const n = idOfIri(ref, ORDER_IRI);
+    if (n === undefined) throw orderNotFound();
+    return { params: { id: n }, body };
+  }
+  if (typeof incrementId === 'string') return { headers: { [BY_NUMBER]: incrementId }, body };
+  throw badRequest('id, orderId or incrementId is required', { reason: 'VALIDATION_FAILED', details: { field: 'id' } });
+}
+
+/** The order an action is on: the REST path's id, or the number a GraphQL action gave. */
+async function orderIdOf(ctx: Ctx, params: { id?: number } | undefined, headers: Record<string, unknown> | undefined): Promise<number> {
+  if (params?.id !== undefined) return params.id;
+  const number = headers?.[BY_NUMBER];
+  const found = typeof number === 'string' ? await findOrderByIncrementId(ctx, number) : undefined;
+  if (!found) throw orderNotFound();
+  return found.id;
+}
+
+const ActionArgs = Type.Object({ ...OrderRef, ...OrderActionBody.properties });
+const CommentArgs = Type.Object({
+  ...OrderRef,
+  comment: Type.String({ maxLength: 10000, description: 'the comment' }),
+  status: OrderCommentBody.properties.status,
+  notifyCustomer: OrderCommentBody.properties.notifyCustomer,
+  visibleOnFront: OrderCommentBody.properties.visibleOnFront,
+});
+
+export const operations: Operation[] = [
+  op({
+    id: 'orders.list',
+    method: 'GET',
+    path: '/orders',
+    tags,
+    summary:
+      'Orders, newest first (20 a page); filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since)',
+    access: access.admin('orders', 'read'),
+    shortName,
+    query: OrderListQuery,
+    kind: 'collection',
+    response: Order,
+    page: { defaultSize: 20, maxSize: 100 },
+    run: (ctx, { query, page }) => orders.listOrders(ctx, query, page),
+  }),
+  op({
+    id: 'orders.listMine',
+    method: 'GET',
+    path: '/customers/me/orders',
+    tags: [...tags, 'customers'],
+    summary: "The signed-in customer's orders, newest first (10 a page); filter status",
+    access: access.customer,
+    shortName,
+    query: MyOrdersQuery,
+    kind: 'collection',
+    response: Order,
+    page: { defaultSize: 10, maxSize: 100 },
+    graphql: { name: 'customerOrders' },
+    run: (ctx, { query, page }) => orders.listMyOrders(ctx, query, page),
+  }),
+  op({
+    id: 'orders.get',
+    method: 'GET',
+    path: '/orders/:id',
+    tags,
+    summary: "One order with its status history and shipments; a customer sees only their own (another's is a 404, as a missing one)",
+    access: access.customerOrAdmin('orders', 'read'),
+    shortName,
+    params: OrderIdParams,
+    response: Order,
+    run: (ctx, { params }) => orders.getOrder(ctx, params.id),
+  }),
+  op({
+    id: 'orders.guestDetails',
+    method: 'GET',
+    path: '/orders/:incrementId/details',
+    tags,
+    summary:
+      'A guest order by its number and the one-time X-Order-Token header (spent by the first successful read); adds accountToken when no account has the order email. Rate limited per IP',
+    access: access.orderToken,
+    shortName,
+    params: GuestOrderParams,
+    headers: GuestOrderHeaders,
+    response: Order,
+    // a one-time read: no cache may keep it
+    restHeaders: { 'cache-control': 'no-store' },
+    graphql: {
+      name: 'guestOrder',
+      args: Type.Object({ incrementId: Type.String({ description: 'the order number' }), accessToken: Type.String({ description: 'the one-time token of the guest placement' }) }),
+      input: (a) => ({ params: { incrementId: a.incrementId }, headers: { 'x-order-token': a.accessToken } }),
+    },
+    run: (ctx, { params, headers }) => {
+      const token = headers['x-order-token'] as string | string[] | undefined;
+      return orders.guestOrderDetails(ctx, params.incrementId, Array.isArray(token) ? token[0] : token);
+    },
+  }),
+  op({
+    id: 'orders.hold',
+    method: 'POST',
+    path: '/orders/:id/hold',
+    tags,
+    summary: 'Put the order on hold (remembers its state and status); optional reason. Answers with the order',
+    access: access.admin('orders', 'write'),
+    shortName,
+    params: OrderIdParams,
+    body: OrderActionBody,
+    response: Order,
+    status: 201,
+    graphql: { name: 'holdOrder', args: ActionArgs, input: actionInput },
+    run: async (ctx, { params, headers, body }) => orders.holdOrder(ctx, await orderIdOf(ctx, params, headers), body),
+  }),
+  op({
+    id: 'orders.unhold',
+    method: 'POST',
+    path: '/orders/:id/unhold',
+    tags,
+    summary: 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order',
+    access: access.admin('orders', 'write'),
+    shortName,
+    params: OrderIdParams,
+    body: OrderActionBody,
+    response: Order,
+    status: 201,
+    graphql: { name: 'unholdOrder', args: ActionArgs, input: actionInput },
+    run: async (ctx, { params, headers, body }) => orders.unholdOrder(ctx, await orderIdOf(ctx, params, headers), body),
+  }),
+  op({
+    id: 'orders.cancel',
+    method: 'POST',
+    path: '/orders/:id/cancel',
+    tags,
+    summary:
+      'Cancel what is left to invoice; gives back stock, the coupon use and gift card amounts, and mails the customer. A customer may cancel their own order. Answers with the order',
+    access: access.customerOrAdmin('orders', 'write'),
+    shortName,
+    params: OrderIdParams,
+    body: OrderActionBody,
+    response: Order,
+    status: 201,
+    graphql: { name: 'cancelOrder', args: ActionArgs, input: actionInput },
+    run: async (ctx, { params, headers, body }) => orders.cancelOrder(ctx, await orderIdOf(ctx, params, headers), body),
+  }),
+  op({
+    id: 'orders.addComment',
+    method: 'POST',
+    path: '/orders/:id/comments',
+    tags,
+    summary:
+      'Add a status-history comment (comment, alias note); optionally mail it, show it to the customer, and set a status of the current state. Answers with the order',
+    access: access.admin('orders', 'write'),
+    shortName,
+    params: OrderIdParams,
+    body: OrderCommentBody,
+    response: Order,
+    status: 201,
+    graphql: { name: 'addCommentOrder', args: CommentArgs, input: actionInput },
+    run: async (ctx, { params, headers, body }) => orders.addOrderComment(ctx, await orderIdOf(ctx, params, headers), body),
+  }),
+];

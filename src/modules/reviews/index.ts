@@ -1,11 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
-import { reviewsGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 import { install } from './service.js';
 
 export const reviewsModule: AppModule = {
   name: 'reviews',
-  routes,
-  graphql: reviewsGraphql,
+  operations,
   install: { version: 1, run: install },
 };

@@ -686,23 +686,24 @@ describe('reviews switched off (catalog/review/active = 0)', () => {
 describe('GraphQL', () => {
   const gql = (query: string, variables: Record<string, unknown> = {}, token?: string) =>
     t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  const CREATE = `mutation ($p: Int!, $i: CreateReviewInput!) { createProductReview(productId: $p, input: $i) { id status rating ratings { code value percent } stores } }`;
+  const CREATE = `mutation ($i: submitReviewInput!) { submitReview(input: $i) { review { _id status rating ratings stores } } }`;
+  const input = (productId: number, i: Record<string, unknown>) => ({ i: { productId, ...i } });
 
-  test('createProductReview honours rating and per-code votes; updateReview approves; productReviews lists it', async () => {
+  test('submitReview honours rating and per-code votes; updateReview approves; productReviews lists it', async () => {
     const p = await createTestProduct(t);
-    const c = await gql(CREATE, { p: p.id, i: { ...body(), rating: 2, ratings: [{ code: 'Value', value: 4 }] } }, alice);
+    const c = await gql(CREATE, input(p.id, { ...body(), rating: 2, ratings: [{ code: 'Value', value: 4 }] }), alice);
     assert.equal(c.status, 200, c.text);
-    const review = c.body.data.createProductReview;
+    const review = c.body.data.submitReview.review;
     assert.equal(review.status, 'pending');
     assert.deepEqual(review.ratings.map((v: { value: number }) => v.value), [2, 4, 2]);
     assert.equal(review.rating, 3);
 
-    const u = await gql(`mutation ($id: Int!) { updateReview(id: $id, input: { status: "approved", stores: ["default", "german"] }) { status stores } }`, { id: review.id }, admin);
-    assert.deepEqual(u.body.data.updateReview, { status: 'approved', stores: [1, 2] });
-    const l = await gql(`query ($p: Int!) { productReviews(productId: $p) { totalCount items { id nickname } } }`, { p: p.id });
-    assert.deepEqual(l.body.data.productReviews, { totalCount: 1, items: [{ id: review.id, nickname: 'Al' }] });
-    const mine = await gql(`{ myReviews(pageSize: 100) { items { id } } }`, {}, alice);
-    assert.ok(mine.body.data.myReviews.items.some((i: { id: number }) => i.id === review.id));
+    const u = await gql(`mutation ($id: ID!) { updateReview(input: { id: $id, status: "approved", stores: ["default", "german"] }) { review { status stores } } }`, { id: review._id }, admin);
+    assert.deepEqual(u.body.data.updateReview.review, { status: 'approved', stores: [1, 2] });
+    const l = await gql(`query ($p: Int!) { productReviews(productId: $p) { totalCount edges { node { _id nickname } } } }`, { p: p.id });
+    assert.deepEqual(l.body.data.productReviews, { totalCount: 1, edges: [{ node: { _id: review._id, nickname: 'Al' } }] });
+    const mine = await gql(`{ myReviews(pageSize: 100) { edges { node { _id } } } }`, {}, alice);
+    assert.ok(mine.body.data.myReviews.edges.some((e: { node: { _id: number } }) => e.node._id === review._id));
     assert.deepEqual(await summary(p.id), { count: 1, average: '2.67' });
   });
 
@@ -713,18 +714,19 @@ describe('GraphQL', () => {
       { ...body(), rating: 6 },
       { ...body(), ratings: [{ code: 'Quality', value: 0 }] },
       { ...body(), ratings: [{ code: 'Looks', value: 3 }] },
+      { ...body(), ratings: { Quality: 9 } },
       { ...body(), title: ' ' },
       { ...body(), nickname: 'x'.repeat(256) },
     ]) {
-      const r = await gql(CREATE, { p: p.id, i }, alice);
+      const r = await gql(CREATE, input(p.id, i), alice);
       assert.equal(r.body.errors?.[0]?.extensions?.status, 400, `${JSON.stringify(i)}: ${r.text}`);
     }
-    assert.equal((await gql(CREATE, { p: p.id, i: body() })).body.errors[0].extensions.status, 401);
-    assert.equal((await gql(CREATE, { p: 99999999, i: body() }, alice)).body.errors[0].extensions.status, 404);
+    assert.equal((await gql(CREATE, input(p.id, body()))).body.errors[0].extensions.status, 401);
+    assert.equal((await gql(CREATE, input(99999999, body()), alice)).body.errors[0].extensions.status, 404);
     assert.equal(await reviewCount(), before);
     assert.equal((await gql(`{ reviews { totalCount } }`, {}, alice)).body.errors[0].extensions.status, 403);
     assert.equal((await gql(`{ reviews(status: "bogus") { totalCount } }`, {}, admin)).body.errors[0].extensions.status, 400);
-    assert.equal((await gql(`mutation { updateReview(id: 1, input: {}) { id } }`, {}, admin)).body.errors[0].extensions.status, 400);
-    assert.equal((await gql(`mutation { updateReview(id: 1, input: { status: "approved" }) { id } }`, {}, bob)).body.errors[0].extensions.status, 403);
+    assert.equal((await gql(`mutation { updateReview(input: { id: 1 }) { review { _id } } }`, {}, admin)).body.errors[0].extensions.status, 400);
+    assert.equal((await gql(`mutation { updateReview(input: { id: 1, status: "approved" }) { review { _id } } }`, {}, bob)).body.errors[0].extensions.status, 403);
   });
 });

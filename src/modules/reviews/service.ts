@@ -172,9 +172,9 @@ export async function listProductReviews(
   ctx: Ctx,
   productId: number,
   query: PageQueryT,
+  page: Page = pageOf(query, PAGE),
 ): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
   requireReviewsEnabled(ctx);
-  const page = pageOf(query, PAGE);
   const product = await productFor(ctx, productId);
   const storeId = ctx.store.storeId;
   const list = await approvedOfProduct.run(ctx.db, { productId, storeId, limit: page.size, offset: page.offset });
@@ -202,19 +202,17 @@ export async function getReview(ctx: Ctx, id: number): Promise<ReviewDto> {
 }
 
 /** GET /customers/me/reviews: the calling customer's reviews in every status and store, newest first. */
-export async function listMyReviews(ctx: Ctx, query: PageQueryT): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
+export async function listMyReviews(ctx: Ctx, query: PageQueryT, page: Page = pageOf(query, PAGE)): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
   requireReviewsEnabled(ctx);
   const customerId = customerIdOf(ctx.actor);
   if (customerId === undefined) throw forbidden('Customer identity required', { reason: 'CUSTOMER_IDENTITY_REQUIRED' });
-  const page = pageOf(query, PAGE);
   const { list, total } = await selectReviews(ctx.db, sql`r.customer_id = ${customerId}`, page);
   return { result: { items: await toDtos(ctx, list), total }, page };
 }
 
 /** GET /reviews: the moderation queue (admin reviews/read), newest first, filtered by status and product. */
-export async function listReviews(ctx: Ctx, query: ReviewListQueryT): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
+export async function listReviews(ctx: Ctx, query: ReviewListQueryT, page: Page = pageOf(query, PAGE)): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
   requireReviewsEnabled(ctx);
-  const page = pageOf(query, PAGE);
   const conds: SQL[] = [sql`true`];
   if (query.status !== undefined) conds.push(sql`r.status = ${checkStatus('status', query.status)}`);
   if (query.productId !== undefined) conds.push(sql`r.product_id = ${query.productId}`);

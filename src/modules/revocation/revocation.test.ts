@@ -291,28 +291,30 @@ describe('reading and processing', () => {
 });
 
 describe('GraphQL', () => {
-  const FIELDS = 'id orderId orderReference verified processedStatus adminNote ip userAgent';
+  const FIELDS = 'id _id orderId orderReference verified processedStatus adminNote ip userAgent';
+  const IRI = (id: number) => `/api/rest/v2/revocation-requests/${id}`;
 
   test('submitRevocation, myRevocationRequests and revocationRequest for the customer; admin fields null', async () => {
     const c = await newCustomer();
     const order = await placeTestOrder(t, { customerToken: c.token });
-    const s = await gql(`mutation($ref: String) { submitRevocation(orderReference: $ref, reason: "gql") { ${FIELDS} } }`, { ref: order.incrementId }, c.token);
+    const s = await gql(`mutation($ref: String) { submitRevocation(input: {orderReference: $ref, reason: "gql"}) { revocationRequest { ${FIELDS} } } }`, { ref: order.incrementId }, c.token);
     assert.equal(s.errors, undefined, JSON.stringify(s.errors));
-    const created = s.data!.submitRevocation;
+    const created = s.data!.submitRevocation.revocationRequest;
+    assert.equal(created.id, IRI(created._id));
     assert.equal(created.orderId, order.id);
     assert.equal(created.verified, true);
     assert.equal(created.ip, null);
-    const mine = await gql(`{ myRevocationRequests { totalCount items { id } } }`, {}, c.token);
-    assert.deepEqual(mine.data!.myRevocationRequests, { totalCount: 1, items: [{ id: created.id }] });
-    const one = await gql(`query($id: Int!) { revocationRequest(id: $id) { ${FIELDS} } }`, { id: created.id }, c.token);
-    assert.equal(one.data!.revocationRequest.id, created.id);
+    const mine = await gql(`{ myRevocationRequests { totalCount edges { node { _id } } } }`, {}, c.token);
+    assert.deepEqual(mine.data!.myRevocationRequests, { totalCount: 1, edges: [{ node: { _id: created._id } }] });
+    const one = await gql(`query($id: ID!) { revocationRequest(id: $id) { ${FIELDS} } }`, { id: created.id }, c.token);
+    assert.equal(one.data!.revocationRequest._id, created._id);
     assert.equal(one.data!.revocationRequest.userAgent, null);
     const other = await newCustomer();
-    const denied = await gql(`query($id: Int!) { revocationRequest(id: $id) { id } }`, { id: created.id }, other.token);
+    const denied = await gql(`query($id: ID!) { revocationRequest(id: $id) { id } }`, { id: created.id }, other.token);
     assert.equal(denied.errors?.[0].extensions.status, 404);
-    const foreign = await gql(`mutation($id: Int) { submitRevocation(orderId: $id) { id } }`, { id: order.id }, other.token);
+    const foreign = await gql(`mutation($id: Int) { submitRevocationRequest(input: {orderId: $id}) { revocationRequest { id } } }`, { id: order.id }, other.token);
     assert.equal(foreign.errors?.[0].extensions.status, 404);
-    const none = await gql(`mutation { submitRevocation(reason: "x") { id } }`, {}, c.token);
+    const none = await gql(`mutation { submitRevocation(input: {reason: "x"}) { revocationRequest { id } } }`, {}, c.token);
     assert.equal(none.errors?.[0].extensions.status, 400);
   });
 
@@ -320,10 +322,10 @@ describe('GraphQL', () => {
     const c = await newCustomer();
     const order = await placeTestOrder(t, { customerToken: c.token });
     assert.equal((await submit(c.token, { orderId: order.id })).status, 201);
-    const list = await gql(`query($o: Int) { revocationRequests(orderId: $o) { totalCount items { ${FIELDS} } } }`, { o: order.id }, admin);
+    const list = await gql(`query($o: Int) { revocationRequests(orderId: $o) { totalCount edges { node { ${FIELDS} } } } }`, { o: order.id }, admin);
     assert.equal(list.errors, undefined, JSON.stringify(list.errors));
     assert.equal(list.data!.revocationRequests.totalCount, 1);
-    assert.equal(list.data!.revocationRequests.items[0].userAgent, 'RevTest/1.0');
+    assert.equal(list.data!.revocationRequests.edges[0].node.userAgent, 'RevTest/1.0');
     const denied = await gql(`{ revocationRequests { totalCount } }`, {}, c.token);
     assert.equal(denied.errors?.[0].extensions.status, 403);
     const anon = await gql(`{ myRevocationRequests { totalCount } }`);
@@ -345,13 +347,13 @@ describe('disabled (rule 5)', () => {
       assert.equal((await t.req('GET', `${API}/revocation-requests/${made.body.id}`, { token: admin })).status, 404);
       assert.equal((await t.req('GET', `${API}/revocation-requests/${made.body.id}`, { token: c.token })).status, 404);
       assert.equal((await t.req('PUT', `${API}/revocation-requests/${made.body.id}`, { token: admin, body: { processedStatus: 'accepted' } })).status, 404);
-      const g1 = await gql(`mutation($id: Int) { submitRevocation(orderId: $id) { id } }`, { id: order.id }, c.token);
+      const g1 = await gql(`mutation($id: Int) { submitRevocation(input: {orderId: $id}) { revocationRequest { id } } }`, { id: order.id }, c.token);
       assert.equal(g1.errors?.[0].extensions.status, 404);
       const g2 = await gql(`{ myRevocationRequests { totalCount } }`, {}, c.token);
       assert.equal(g2.errors?.[0].extensions.status, 404);
       const g3 = await gql(`{ revocationRequests { totalCount } }`, {}, admin);
       assert.equal(g3.errors?.[0].extensions.status, 404);
-      const g4 = await gql(`query($id: Int!) { revocationRequest(id: $id) { id } }`, { id: made.body.id }, admin);
+      const g4 = await gql(`query($id: ID!) { revocationRequest(id: $id) { id } }`, { id: made.body.id }, admin);
       assert.equal(g4.errors?.[0].extensions.status, 404);
     });
     assert.equal(await rowCount(), before);

@@ -1,9 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
 import { shipmentsGraphql } from './graphql.js';
-import { routes } from './rest.js';
+import { operations } from './rest.js';
 
 export const shipmentsModule: AppModule = {
   name: 'shipments',
-  routes,
+  operations,
   graphql: shipmentsGraphql,
 };

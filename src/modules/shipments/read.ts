@@ -2,12 +2,13 @@
  * Shipments as the wire shows them (wire reference §2.8): the shipment with its items, tracks (read key
  * `carrier`) and comments (newest first). No access checks here; the service checks first.
  */
-import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
 import { findOrder } from '../orders/core.js';
+import { orders } from '../orders/tables.js';
 import type { ShipmentDto } from './schemas.js';
 import { shipmentComments, shipmentItems, shipmentTracks, shipments } from './tables.js';
 
@@ -125,4 +126,29 @@ export async function shipmentView(ctx: Ctx, id: number): Promise<ShipmentDto> {
   if (!shipment || !found) throw shipmentNotFound();
   const [dto] = await shipmentDtos(ctx, [shipment], found.order.incrementId);
   return dto;
+}
+
+/**
+ * A page of every shipment, newest first, for the back office (GraphQL `shipments`): an API user limited to
+ * store views sees only theirs. Customers never get here (the caller checks the grant).
+ */
+export async function listAllShipments(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: ShipmentDto[]; total: number }> {
+  const scope = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+  const cond = scope ? inArray(shipments.storeId, scope.length ? scope : [-1]) : undefined;
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(shipments).where(cond).orderBy(desc(shipments.createdAt), desc(shipments.id)).limit(page.size).offset(page.offset),
+    ctx.db.select({ n: count() }).from(shipments).where(cond),
+  ]);
+  const numbers = new Map<number, string>();
+  const orderIds = [...new Set(rows.map((r) => r.orderId))];
+  if (orderIds.length) {
+    for (const o of await ctx.db.select({ id: orders.id, incrementId: orders.incrementId }).from(orders).where(inArray(orders.id, orderIds))) numbers.set(o.id, o.incrementId);
+  }
+  // one query set per order keeps shipmentDtos' per-order shape; a page holds at most 100 shipments
+  const dtos = new Map<number, ShipmentDto>();
+  for (const orderId of orderIds) {
+    const own = rows.filter((r) => r.orderId === orderId);
+    for (const d of await shipmentDtos(ctx, own, numbers.get(orderId) ?? '')) dtos.set(d.id, d);
+  }
+  return { items: rows.map((r) => dtos.get(r.id)!), total: Number(n) };
 }

@@ -142,25 +142,26 @@ describe('comments', () => {
 
 describe('GraphQL', () => {
   const ADD = `mutation($s: Int!, $c: String, $t: String, $n: String!) {
-    addTrackShipment(shipmentId: $s, carrierCode: $c, title: $t, trackNumber: $n) { id incrementId orderIncrementId totalQty tracks { id carrier title trackNumber } items { orderItemId qty } }
+    addTrackShipment(input: {shipmentId: $s, carrierCode: $c, title: $t, trackNumber: $n}) { shipment { id _id incrementId orderIncrementId totalQty tracks items } }
   }`;
-  const REMOVE = `mutation($s: Int!, $t: Int!) { removeTrackShipment(shipmentId: $s, trackId: $t) }`;
+  const REMOVE = `mutation($s: Int!, $t: Int!) { removeTrackShipment(input: {shipmentId: $s, trackId: $t}) { shipment { _id } } }`;
 
-  test('addTrackShipment adds a track and answers with the shipment; removeTrackShipment answers true', async () => {
+  test('addTrackShipment adds a track and answers with the shipment; removeTrackShipment answers the shipment', async () => {
     const { shipment, order } = await shipped();
     const a = await gql(ADD, { s: shipment.id, n: 'G-1' }, admin);
     assert.equal(a.errors, undefined, JSON.stringify(a.errors));
-    const s = a.data!.addTrackShipment;
-    assert.equal(s.id, shipment.id);
+    const s = a.data!.addTrackShipment.shipment;
+    assert.equal(s._id, shipment.id);
+    assert.equal(s.id, `/api/rest/v2/shipments/${shipment.id}`);
     assert.equal(s.orderIncrementId, order.incrementId);
     const added = s.tracks.at(-1);
     assert.deepEqual([added.carrier, added.title, added.trackNumber], ['custom', 'custom', 'G-1']);
     const b = await gql(ADD, { s: shipment.id, c: 'ups', t: null, n: 'G-2' }, admin);
-    assert.deepEqual([b.data!.addTrackShipment.tracks.at(-1).carrier, b.data!.addTrackShipment.tracks.at(-1).title], ['ups', 'ups']);
+    assert.deepEqual([b.data!.addTrackShipment.shipment.tracks.at(-1).carrier, b.data!.addTrackShipment.shipment.tracks.at(-1).title], ['ups', 'ups']);
 
     const r = await gql(REMOVE, { s: shipment.id, t: added.id }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.equal(r.data!.removeTrackShipment, true);
+    assert.equal(r.data!.removeTrackShipment.shipment._id, shipment.id);
     assert.equal(await trackCount(shipment.id), 2);
   });
 
@@ -200,7 +201,7 @@ describe('GraphQL', () => {
     assert.equal(other.errors?.[0].extensions.code, 'STORE_NOT_ALLOWED', 'outside its store views');
     assert.equal(await trackCount(shipment.id), 1);
     assert.equal((await gql(ADD, { s: shipment.id, n: 'yes' }, tok.create)).errors, undefined);
-    assert.equal((await gql(REMOVE, { s: shipment.id, t: trackId }, tok.del)).data?.removeTrackShipment, true);
+    assert.equal((await gql(REMOVE, { s: shipment.id, t: trackId }, tok.del)).data?.removeTrackShipment.shipment._id, shipment.id);
   });
 });
 

@@ -178,11 +178,12 @@ describe('GraphQL', () => {
     t.req('POST', '/api/graphql', { token, body: { query, variables } });
 
   test('taxClasses and taxClass, with the same access rules', async () => {
-    const r = await gql('{ taxClasses(classType: "CUSTOMER") { totalCount items { id className classType } } taxClass(id: 2) { className } }', admin);
+    const r = await gql('{ taxClasses(classType: "CUSTOMER") { totalCount edges { node { id _id className classType } } } taxClass(id: "/api/rest/v2/tax-classes/2") { className } }', admin);
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.errors, undefined, r.text);
-    assert.ok(r.body.data.taxClasses.items.some((c: { id: number }) => c.id === 3));
-    assert.ok(r.body.data.taxClasses.items.every((c: { classType: string }) => c.classType === 'CUSTOMER'));
+    const nodes = r.body.data.taxClasses.edges.map((e: { node: { _id: number; id: string; classType: string } }) => e.node);
+    assert.ok(nodes.some((c: { _id: number; id: string }) => c._id === 3 && c.id === '/api/rest/v2/tax-classes/3'));
+    assert.ok(nodes.every((c: { classType: string }) => c.classType === 'CUSTOMER'));
     assert.equal(r.body.data.taxClass.className, 'Taxable Goods');
     const anon = await gql('{ taxClass(id: 2) { className } }');
     assert.equal(anon.body.errors[0].extensions.status, 401);
@@ -193,17 +194,18 @@ describe('GraphQL', () => {
   });
 
   test('createTaxClass / updateTaxClass / deleteTaxClass mirror REST', async () => {
-    const c = await gql('mutation { createTaxClass(input: { className: "GQL class", classType: "CUSTOMER" }) { id className classType } }', admin);
+    const c = await gql('mutation { createTaxClass(input: { className: "GQL class", classType: "CUSTOMER" }) { taxClass { _id className classType } } }', admin);
     assert.equal(c.body.errors, undefined, c.text);
-    const id = c.body.data.createTaxClass.id;
-    assert.equal(c.body.data.createTaxClass.classType, 'CUSTOMER');
-    const u = await gql(`mutation { updateTaxClass(id: ${id}, input: { className: "GQL 2", classType: null }) { className classType } }`, admin);
-    assert.deepEqual(u.body.data.updateTaxClass, { className: 'GQL 2', classType: 'CUSTOMER' });
-    const bad = await gql('mutation { createTaxClass(input: { className: "x", classType: "NOPE" }) { id } }', admin);
+    const id = c.body.data.createTaxClass.taxClass._id;
+    assert.equal(c.body.data.createTaxClass.taxClass.classType, 'CUSTOMER');
+    const u = await gql(`mutation { updateTaxClass(input: { id: "${id}", className: "GQL 2", classType: null }) { taxClass { className classType } } }`, admin);
+    assert.deepEqual(u.body.data.updateTaxClass.taxClass, { className: 'GQL 2', classType: 'CUSTOMER' });
+    const bad = await gql('mutation { createTaxClass(input: { className: "x", classType: "NOPE" }) { taxClass { id } } }', admin);
     assert.equal(bad.body.errors[0].extensions.status, 400);
-    const denied = await gql(`mutation { deleteTaxClass(id: ${id}) }`, tok.write);
+    const denied = await gql(`mutation { deleteTaxClass(input: { id: "/api/rest/v2/tax-classes/${id}" }) { taxClass { id } } }`, tok.write);
     assert.equal(denied.body.errors[0].extensions.status, 403);
-    const d = await gql(`mutation { deleteTaxClass(id: ${id}) }`, admin);
-    assert.equal(d.body.data.deleteTaxClass, true);
+    const d = await gql(`mutation { deleteTaxClass(input: { id: "/api/rest/v2/tax-classes/${id}" }) { taxClass { id } } }`, admin);
+    assert.equal(d.body.errors, undefined, d.text);
+    assert.equal(d.body.data.deleteTaxClass.taxClass.id, `/api/rest/v2/tax-classes/${id}`);
   });
 });

@@ -309,16 +309,16 @@ describe('GraphQL', () => {
 
   test('taxRates / taxRate / taxRules / taxRule', async () => {
     const r = await gql(
-      '{ taxRates(taxCountryId: "US") { totalCount items { id code rate taxRegionId titles { storeId title } } } taxRules { totalCount items { id code taxRateIds } } }',
+      '{ taxRates(taxCountryId: "US", first: 100) { totalCount edges { node { _id code rate taxRegionId titles } } } taxRules(first: 100) { totalCount edges { node { _id code taxRateIds } } } }',
       admin,
     );
     assert.equal(r.body.errors, undefined, r.text);
-    const ca = r.body.data.taxRates.items.find((x: { code: string }) => x.code === 'US-CA-*-Rate 1');
+    const ca = r.body.data.taxRates.edges.map((e: { node: unknown }) => e.node).find((x: { code: string }) => x.code === 'US-CA-*-Rate 1');
     assert.equal(ca.rate, 8.25);
     assert.equal(ca.taxRegionId, CA);
-    const rule = r.body.data.taxRules.items.find((x: { code: string }) => x.code === 'Retail Customer-Taxable Goods-Rate 1');
-    assert.ok(rule.taxRateIds.includes(ca.id));
-    const one = await gql(`{ taxRate(id: ${ca.id}) { code } taxRule(id: ${rule.id}) { code customerTaxClassIds productTaxClassIds } }`, admin);
+    const rule = r.body.data.taxRules.edges.map((e: { node: unknown }) => e.node).find((x: { code: string }) => x.code === 'Retail Customer-Taxable Goods-Rate 1');
+    assert.ok(rule.taxRateIds.includes(ca._id));
+    const one = await gql(`{ taxRate(id: "/api/rest/v2/tax-rates/${ca._id}") { code } taxRule(id: ${rule._id}) { code customerTaxClassIds productTaxClassIds } }`, admin);
     assert.deepEqual(one.body.data, {
       taxRate: { code: 'US-CA-*-Rate 1' },
       taxRule: { code: 'Retail Customer-Taxable Goods-Rate 1', customerTaxClassIds: [3], productTaxClassIds: [2] },
@@ -330,27 +330,27 @@ describe('GraphQL', () => {
   });
 
   test('createTaxRate / updateTaxRate / deleteTaxRate and createTaxRule / updateTaxRule / deleteTaxRule', async () => {
-    const c = await gql('mutation { createTaxRate(input: { code: "GQL rate", taxCountryId: "US", rate: 7.5, taxRegionId: 12 }) { id code rate taxRegionId taxPostcode } }', admin);
+    const c = await gql('mutation { createTaxRate(input: { code: "GQL rate", taxCountryId: "US", rate: 7.5, taxRegionId: 12 }) { taxRate { _id code rate taxRegionId taxPostcode } } }', admin);
     assert.equal(c.body.errors, undefined, c.text);
-    const rate = c.body.data.createTaxRate;
-    assert.deepEqual({ ...rate, id: 0 }, { id: 0, code: 'GQL rate', rate: 7.5, taxRegionId: 12, taxPostcode: '*' });
-    const u = await gql(`mutation { updateTaxRate(id: ${rate.id}, input: { rate: 8, taxRegionId: null }) { rate taxRegionId } }`, admin);
-    assert.deepEqual(u.body.data.updateTaxRate, { rate: 8, taxRegionId: null });
-    const bad = await gql('mutation { createTaxRate(input: { code: "GQL bad", taxCountryId: "US", rate: 101 }) { id } }', admin);
+    const rate = c.body.data.createTaxRate.taxRate;
+    assert.deepEqual({ ...rate, _id: 0 }, { _id: 0, code: 'GQL rate', rate: 7.5, taxRegionId: 12, taxPostcode: '*' });
+    const u = await gql(`mutation { updateTaxRate(input: { id: "${rate._id}", rate: 8, taxRegionId: null }) { taxRate { rate taxRegionId } } }`, admin);
+    assert.deepEqual(u.body.data.updateTaxRate.taxRate, { rate: 8, taxRegionId: null });
+    const bad = await gql('mutation { createTaxRate(input: { code: "GQL bad", taxCountryId: "US", rate: 101 }) { taxRate { id } } }', admin);
     assert.equal(bad.body.errors[0].extensions.status, 400);
 
     const rc = await gql(
-      `mutation { createTaxRule(input: { code: "GQL rule", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate.id}] }) { id priority taxRateIds } }`,
+      `mutation { createTaxRule(input: { code: "GQL rule", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}] }) { taxRule { _id priority taxRateIds } } }`,
       admin,
     );
     assert.equal(rc.body.errors, undefined, rc.text);
-    const rule = rc.body.data.createTaxRule;
-    assert.deepEqual(rule.taxRateIds, [rate.id]);
-    const ru = await gql(`mutation { updateTaxRule(id: ${rule.id}, input: { priority: 3, code: null }) { priority code } }`, admin);
-    assert.deepEqual(ru.body.data.updateTaxRule, { priority: 3, code: 'GQL rule' });
-    const dup = await gql(`mutation { createTaxRule(input: { code: "gql RULE", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate.id}] }) { id } }`, admin);
+    const rule = rc.body.data.createTaxRule.taxRule;
+    assert.deepEqual(rule.taxRateIds, [rate._id]);
+    const ru = await gql(`mutation { updateTaxRule(input: { id: "/api/rest/v2/tax-rules/${rule._id}", priority: 3, code: null }) { taxRule { priority code } } }`, admin);
+    assert.deepEqual(ru.body.data.updateTaxRule.taxRule, { priority: 3, code: 'GQL rule' });
+    const dup = await gql(`mutation { createTaxRule(input: { code: "gql RULE", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}] }) { taxRule { id } } }`, admin);
     assert.equal(dup.body.errors[0].extensions.status, 409);
-    assert.equal((await gql(`mutation { deleteTaxRule(id: ${rule.id}) }`, admin)).body.data.deleteTaxRule, true);
-    assert.equal((await gql(`mutation { deleteTaxRate(id: ${rate.id}) }`, admin)).body.data.deleteTaxRate, true);
+    assert.equal((await gql(`mutation { deleteTaxRule(input: { id: "${rule._id}" }) { taxRule { _id } } }`, admin)).body.data.deleteTaxRule.taxRule._id, rule._id);
+    assert.equal((await gql(`mutation { deleteTaxRate(input: { id: "${rate._id}" }) { taxRate { _id } } }`, admin)).body.data.deleteTaxRate.taxRate._id, rate._id);
   });
 });

@@ -3,12 +3,12 @@
  * numeric postcode range), with optional titles per store view. Codes are unique case-insensitively. Deleting
  * a rate takes it out of every rule; a rule left without rates stays and applies nothing.
  */
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, ne, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import { dec, toWire } from '../../platform/money.js';
-import { compact } from '../../platform/format.js';
+import { compact, likeEscape } from '../../platform/format.js';
 import { countryExists, getCountry, regionById } from '../directory/service.js';
 import type { TaxRateCreateInput, TaxRateDto, TaxRateUpdateInput } from './schemas.js';
 import { taxRates, taxRules } from './tables.js';
@@ -155,13 +155,15 @@ async function mapDuplicate<T>(code: string | undefined, fn: () => Promise<T>): 
 }
 
 /** Rates by code; filter `taxCountryId` (ISO-2 or ISO-3, any case). */
-export async function listTaxRates(ctx: Ctx, filter: { taxCountryId?: string } = {}, page?: Page): Promise<{ items: TaxRateDto[]; total: number }> {
-  let cond;
+export async function listTaxRates(ctx: Ctx, filter: { taxCountryId?: string; search?: string } = {}, page?: Page): Promise<{ items: TaxRateDto[]; total: number }> {
+  const where: SQL[] = [];
   if (typeof filter.taxCountryId === 'string' && filter.taxCountryId.trim()) {
     const c = filter.taxCountryId.trim();
     if (!countryExists(c)) return { items: [], total: 0 };
-    cond = eq(taxRates.taxCountryId, getCountry(ctx, c).id);
+    where.push(eq(taxRates.taxCountryId, getCountry(ctx, c).id));
   }
+  if (typeof filter.search === 'string' && filter.search.trim()) where.push(ilike(taxRates.code, `%${likeEscape(filter.search.trim())}%`));
+  const cond = where.length ? and(...where) : undefined;
   const q = ctx.db
     .select()
     .from(taxRates)

@@ -1,6 +1,6 @@
 import { access } from '../../platform/auth/access.js';
-import { crudRoutes } from '../../platform/crud-routes.js';
-import type { RestApp } from '../../platform/module.js';
+import { crudOperations } from '../../platform/crud-routes.js';
+import type { Operation } from '../../platform/operations.js';
 import {
   TaxClass,
   TaxClassCreate,
@@ -17,9 +17,20 @@ import {
 } from './schemas.js';
 import * as tax from './service.js';
 
+import { dropNulls } from './util.js';
+
+/**
+ * GraphQL nulls read as "not sent", except where null means something (a rate's region and postcode: every
+ * region, any postcode). Connections take their arguments as REST takes its query.
+ */
+function nullsDropped(ops: Operation[], keep: string[] = []): Operation[] {
+  // a delete takes only the id (and an `around` would make its answer the payload's)
+  return ops.map((o) => (o.method === 'DELETE' ? o : { ...o, graphql: { ...(o.graphql || {}), around: (args, next) => next(dropNulls(args, keep)) } }));
+}
+
 /** Tax classes, rates and rules: back-office resources, read with their own grants. */
-export function routes(app: RestApp): void {
-  crudRoutes(app, {
+export const operations: Operation[] = [
+  ...nullsDropped(crudOperations({
     path: '/tax-classes',
     resource: 'tax-classes',
     operation: 'taxClasses',
@@ -41,8 +52,8 @@ export function routes(app: RestApp): void {
     create: tax.createTaxClass,
     update: tax.updateTaxClass,
     remove: tax.deleteTaxClass,
-  });
-  crudRoutes(app, {
+  })),
+  ...nullsDropped(crudOperations({
     path: '/tax-rates',
     resource: 'tax-rates',
     operation: 'taxRates',
@@ -53,19 +64,19 @@ export function routes(app: RestApp): void {
     query: TaxRateListQuery,
     read: access.admin('tax-rates', 'read'),
     summaries: {
-      list: 'Tax rates by code (paginated, 20 a page by default); filter taxCountryId',
+      list: 'Tax rates by code (paginated, 20 a page by default); filters taxCountryId, search',
       get: 'One tax rate',
       create: 'Create a tax rate',
       update: 'Update a tax rate (only the fields sent; without titles they are kept)',
       delete: 'Delete a tax rate; it leaves every tax rule',
     },
-    list: (ctx, q, page) => tax.listTaxRates(ctx, { taxCountryId: q.taxCountryId }, page),
+    list: (ctx, q, page) => tax.listTaxRates(ctx, { taxCountryId: q.taxCountryId, search: q.search }, page),
     get: tax.getTaxRate,
     create: tax.createTaxRate,
     update: tax.updateTaxRate,
     remove: tax.deleteTaxRate,
-  });
-  crudRoutes(app, {
+  }), ['taxRegionId', 'taxPostcode']),
+  ...nullsDropped(crudOperations({
     path: '/tax-rules',
     resource: 'tax-rules',
     operation: 'taxRules',
@@ -76,16 +87,16 @@ export function routes(app: RestApp): void {
     query: TaxRuleListQuery,
     read: access.admin('tax-rules', 'read'),
     summaries: {
-      list: 'Tax rules by code (paginated, 20 a page by default)',
+      list: 'Tax rules by code (paginated, 20 a page by default); filter search',
       get: 'One tax rule',
       create: 'Create a tax rule',
       update: 'Update a tax rule (only the fields sent; an id list sent replaces the list)',
       delete: 'Delete a tax rule',
     },
-    list: (ctx, _q, page) => tax.listTaxRules(ctx, page),
+    list: (ctx, q, page) => tax.listTaxRules(ctx, page, { search: q.search }),
     get: tax.getTaxRule,
     create: tax.createTaxRule,
     update: tax.updateTaxRule,
     remove: tax.deleteTaxRule,
-  });
-}
+  })),
+];

@@ -3,9 +3,10 @@
  * are unique case-insensitively; each id list holds at least one id, of an existing class of the right type
  * (customer ids are CUSTOMER classes, product ids PRODUCT classes) or an existing rate.
  */
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
+import { likeEscape } from '../../platform/format.js';
 import type { Page } from '../../platform/pagination.js';
 import type { TaxRuleCreateInput, TaxRuleDto, TaxRuleUpdateInput } from './schemas.js';
 import { taxClasses, taxRates, taxRules } from './tables.js';
@@ -107,13 +108,15 @@ async function assertAllRefs(ctx: Ctx, set: RuleSet): Promise<void> {
 }
 
 /** Rules by code. */
-export async function listTaxRules(ctx: Ctx, page?: Page): Promise<{ items: TaxRuleDto[]; total: number }> {
+export async function listTaxRules(ctx: Ctx, page?: Page, filter: { search?: string } = {}): Promise<{ items: TaxRuleDto[]; total: number }> {
+  const cond = typeof filter.search === 'string' && filter.search.trim() ? ilike(taxRules.code, `%${likeEscape(filter.search.trim())}%`) : undefined;
   const q = ctx.db
     .select()
     .from(taxRules)
+    .where(cond)
     .orderBy(sql`lower(${taxRules.code}) collate "C"`, asc(taxRules.id));
   const found = page ? await q.limit(page.size).offset(page.offset) : await q;
-  const total = page ? (await ctx.db.select({ n: count() }).from(taxRules))[0].n : found.length;
+  const total = page ? (await ctx.db.select({ n: count() }).from(taxRules).where(cond))[0].n : found.length;
   return { items: found.map(toDto), total };
 }
 

@@ -89,6 +89,7 @@ export const TaxRateUpdate = Type.Object(
 export const TaxRateListQuery = Type.Object({
   ...PageQuery,
   taxCountryId: Type.Optional(Type.String({ maxLength: 3, description: 'ISO-2 or ISO-3 code, any case' })),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'part of the rate code, any case' })),
 });
 
 // ---- tax rules ----
@@ -135,7 +136,10 @@ export const TaxRuleUpdate = Type.Object(
   { additionalProperties: false },
 );
 
-export const TaxRuleListQuery = Type.Object(PageQuery);
+export const TaxRuleListQuery = Type.Object({
+  ...PageQuery,
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'part of the rule code, any case' })),
+});
 
 export type TaxClassDto = Static<typeof TaxClass>;
 export type TaxClassCreateInput = Static<typeof TaxClassCreate>;

@@ -1,7 +1,9 @@
 import type { AppModule } from '../../platform/module.js';
-import { routes } from './rest.js';
+import { urlResolverGraphql } from './graphql.js';
+import { operations } from './rest.js';
 
 export const urlResolverModule: AppModule = {
   name: 'url-resolver',
-  routes,
+  operations,
+  graphql: urlResolverGraphql,
 };

@@ -1,27 +1,42 @@
+/** What a URL path leads to: GET /url-resolver, and Maho's GraphQL `urlResolveResults(path:)`. */
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { UrlResolution, UrlResolverQuery } from './schemas.js';
-import { resolvePath } from './service.js';
+import { resolvePath, type ResolvedUrl } from './service.js';
 
-export function routes(app: RestApp): void {
-  app.get(
-    '/url-resolver',
-    {
-      schema: {
-        operationId: 'urlResolver.resolve',
-        tags: ['url-resolver'],
-        summary:
-          'What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated). Product and category paths match with or without the url suffix configured now; a path the store view has not registered falls back to the default store view; an old path of a product or category is a 301 redirect to its current one',
-        querystring: UrlResolverQuery,
-        response: { 200: collectionResponse(UrlResolution) },
-      },
-      config: { access: access.public },
-    },
-    async (req, reply) => {
-      const hit = await resolvePath(req.ctx, req.query.path ?? '');
-      const items = hit ? [hit] : [];
-      return sendCollection(req, reply, 'UrlResolver', { items, total: items.length });
-    },
-  );
+/** Marks a GraphQL call (a symbol key: no HTTP header can carry it). */
+export const GRAPHQL_CALL = Symbol('graphql call');
+
+/**
+ * The GraphQL node of a resolution: the type's `id` is an `ID!`, so a result without an entity id (a redirect,
+ * nothing found) carries the IRI of the query that found it instead.
+ */
+export function graphqlNode(hit: ResolvedUrl, path: string): ResolvedUrl | (Omit<ResolvedUrl, 'id'> & { id: string }) {
+  if (hit.id !== undefined) return hit;
+  return { ...hit, id: `/api/rest/v2/url-resolver?path=${encodeURIComponent(path)}` };
 }
+
+export const operations: Operation[] = [
+  op({
+    id: 'urlResolver.resolve',
+    method: 'GET',
+    path: '/url-resolver',
+    tags: ['url-resolver'],
+    summary:
+      'What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated). Product and category paths match with or without the url suffix configured now; a path the store view has not registered falls back to the default store view; an old path of a product or category is a 301 redirect to its current one',
+    access: access.public,
+    shortName: 'UrlResolver',
+    query: UrlResolverQuery,
+    kind: 'collection',
+    response: UrlResolution,
+    // Maho's name; the item form `resolveUrlResolveResult(path:)` is in graphql.ts
+    graphql: { name: 'urlResolveResults', input: (a) => ({ query: a.path == null ? {} : { path: a.path }, headers: { [GRAPHQL_CALL]: true } }) },
+    run: async (ctx, { query, headers }) => {
+      const path = query.path ?? '';
+      const hit = await resolvePath(ctx, path);
+      const graphql = (headers as Record<symbol, unknown> | undefined)?.[GRAPHQL_CALL] === true;
+      const items = hit ? [graphql ? graphqlNode(hit, path) : hit] : [];
+      return { items, total: items.length };
+    },
+  }),
+];

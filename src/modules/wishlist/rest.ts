@@ -1,84 +1,89 @@
+/** The calling customer's wishlist: list, add, sync, remove, move to a cart. */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import type { RestApp } from '../../platform/module.js';
-import { collectionResponse, sendCollection } from '../../platform/pagination.js';
+import { op, type Operation } from '../../platform/operations.js';
 import { AddWishlistBody, MoveToCartBody, SyncBody, WishlistItem, WishlistItemParams } from './schemas.js';
 import * as wishlist from './service.js';
 
 const tags = ['wishlist'];
+const shortName = 'WishlistItem';
+const INT_MAX = 2147483647;
+const ItemArg = Type.Object({ itemId: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
 
-export function routes(app: RestApp): void {
-  app.get(
-    '/customers/me/wishlist',
-    {
-      schema: {
-        operationId: 'wishlist.list',
-        tags,
-        summary: "The calling customer's wishlist, whole (not paginated), oldest first",
-        response: { 200: collectionResponse(WishlistItem) },
-      },
-      config: { access: access.customer },
+export const operations: Operation[] = [
+  op({
+    id: 'wishlist.list',
+    method: 'GET',
+    path: '/customers/me/wishlist',
+    tags,
+    summary: "The calling customer's wishlist, whole (not paginated), oldest first",
+    access: access.customer,
+    shortName,
+    kind: 'collection',
+    response: WishlistItem,
+    graphql: { name: 'myWishlistItems' },
+    run: (ctx) => wishlist.listWishlist(ctx),
+  }),
+  op({
+    id: 'wishlist.add',
+    method: 'POST',
+    path: '/customers/me/wishlist',
+    tags,
+    summary: 'Add a product (unknown or not sellable: 404); a product already on the list gets the qty added',
+    access: access.customer,
+    shortName,
+    body: AddWishlistBody,
+    response: WishlistItem,
+    status: 201,
+    graphql: { name: 'addWishlistItem' },
+    run: (ctx, { body }) => wishlist.addToWishlist(ctx, body),
+  }),
+  op({
+    id: 'wishlist.sync',
+    method: 'POST',
+    path: '/customers/me/wishlist/sync',
+    tags,
+    summary: 'Merge a guest wishlist: add the products not yet on the list (unknown ids skipped); answers with the first added, else the first already there',
+    access: access.customer,
+    shortName,
+    body: SyncBody,
+    response: WishlistItem,
+    status: 201,
+    // an empty guest list has nothing to merge: GraphQL answers a null item, as Maho's does
+    graphql: { name: 'syncWishlistItem', around: (args, next) => (Array.isArray(args.productIds) && args.productIds.length === 0 ? Promise.resolve(null) : next(args)) },
+    run: (ctx, { body }) => wishlist.syncWishlist(ctx, body),
+  }),
+  op({
+    id: 'wishlist.delete',
+    method: 'DELETE',
+    path: '/customers/me/wishlist/:id',
+    tags,
+    summary: "Remove an item (not on the caller's list: 404)",
+    access: access.customer,
+    shortName,
+    params: WishlistItemParams,
+    status: 204,
+    graphql: { name: 'removeWishlistItem', args: ItemArg, input: (a) => ({ params: { id: a.itemId } }) },
+    run: (ctx, { params }) => wishlist.removeFromWishlist(ctx, params.id),
+  }),
+  op({
+    id: 'wishlist.moveToCart',
+    method: 'POST',
+    path: '/customers/me/wishlist/:id/move-to-cart',
+    tags,
+    summary:
+      'Add the item to a cart of the caller (cartId, numeric or masked; default a new cart) and remove it from the list; a refused addition is 400 and keeps the item. Answers with the item moved.',
+    access: access.customer,
+    shortName,
+    params: WishlistItemParams,
+    body: MoveToCartBody,
+    response: WishlistItem,
+    status: 201,
+    graphql: {
+      name: 'moveToCartWishlistItem',
+      args: Type.Object({ ...ItemArg.properties, ...MoveToCartBody.properties }),
+      input: ({ itemId, ...body }) => ({ params: { id: itemId }, body }),
     },
-    async (req, reply) => sendCollection(req, reply, 'WishlistItem', await wishlist.listWishlist(req.ctx)),
-  );
-  app.post(
-    '/customers/me/wishlist',
-    {
-      schema: {
-        operationId: 'wishlist.add',
-        tags,
-        summary: 'Add a product (unknown or not sellable: 404); a product already on the list gets the qty added',
-        body: AddWishlistBody,
-        response: { 201: WishlistItem },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => reply.code(201).send(await wishlist.addToWishlist(req.ctx, req.body)),
-  );
-  app.post(
-    '/customers/me/wishlist/sync',
-    {
-      schema: {
-        operationId: 'wishlist.sync',
-        tags,
-        summary: 'Merge a guest wishlist: add the products not yet on the list (unknown ids skipped); answers with the first added, else the first already there',
-        body: SyncBody,
-        response: { 201: WishlistItem },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => reply.code(201).send(await wishlist.syncWishlist(req.ctx, req.body)),
-  );
-  app.delete(
-    '/customers/me/wishlist/:id',
-    {
-      schema: {
-        operationId: 'wishlist.delete',
-        tags,
-        summary: 'Remove an item (not on the caller\'s list: 404)',
-        params: WishlistItemParams,
-        response: { 204: Type.Null({ description: 'Removed' }) },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => {
-      await wishlist.removeFromWishlist(req.ctx, req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
-  app.post(
-    '/customers/me/wishlist/:id/move-to-cart',
-    {
-      schema: {
-        operationId: 'wishlist.moveToCart',
-        tags,
-        summary: 'Add the item to a cart of the caller (cartId, numeric or masked; default a new cart) and remove it from the list; a refused addition is 400 and keeps the item. Answers with the item moved.',
-        params: WishlistItemParams,
-        body: MoveToCartBody,
-        response: { 201: WishlistItem },
-      },
-      config: { access: access.customer },
-    },
-    async (req, reply) => reply.code(201).send((await wishlist.moveToCart(req.ctx, req.params.id, req.body)).item),
-  );
-}
+    run: async (ctx, { params, body }) => (await wishlist.moveToCart(ctx, params.id, body)).item,
+  }),
+];

@@ -1,0 +1,145 @@
+/**
+ * Operation declarations: each API operation is declared once, as plain data (path, schemas, access rule, the
+ * service call), and served from that declaration by every adapter: REST routes with their OpenAPI entries
+ * (`restOperations` below), the GraphQL schema and resolvers (`graphql-derive.ts`) and, later, a tool list.
+ */
+import type { FastifyInstance, FastifyReply, FastifySchema, HTTPMethods } from 'fastify';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import type { Access } from './auth/access.js';
+import type { Ctx } from './context.js';
+import type { RestApp } from './module.js';
+import { collectionResponse, pageOf, sendCollection, type CollectionResult, type Page, type PageOptions } from './pagination.js';
+
+/** What an operation receives: the REST request's parts, already validated (GraphQL arguments are mapped onto them). */
+export interface OpInput<P = unknown, Q = unknown, B = unknown, H = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: H;
+  /** the page asked for, on a paginated collection */
+  page: Page;
+}
+
+export type OpKind = 'item' | 'collection' | 'none';
+
+export interface GraphqlOp {
+  /** the field name; derived from the short name for the standard item, collection, create, update and delete */
+  name?: string;
+  /** more names for the same field (the spec's name where Maho's differs) */
+  aliases?: string[];
+  /** the GraphQL arguments (a mutation's `input` fields) where they are not the REST parts' (Maho's names); needs `input` */
+  args?: TObject;
+  /** served by the GraphQL field of another declaration (that field's `select` picks this one) */
+  via?: string;
+  /** the declaration a call of this field runs, when the arguments name another (a customer cart's id, not a masked id) */
+  select?: (args: Record<string, any>) => Operation | undefined;
+  /** GraphQL-only behaviour around the call (Maho's GraphQL answers null where its REST refuses) */
+  around?: (args: Record<string, any>, next: (args: Record<string, any>) => Promise<unknown>, ctx: Ctx) => Promise<unknown>;
+  /** maps GraphQL arguments (a mutation's `input`) onto the REST parts */
+  input?: (args: Record<string, any>) => Partial<Pick<OpInput, 'params' | 'query' | 'body' | 'headers'>>;
+}
+
+export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
+  /** the OpenAPI operationId, `<module>.<action>` */
+  id: string;
+  method: Exclude<HTTPMethods, 'HEAD' | 'OPTIONS' | 'SEARCH' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE'>;
+  /** REST path under the API prefix, with `:param` segments */
+  path: string;
+  tags: string[];
+  summary: string;
+  access: Access;
+  /** JSON-LD short name of what it answers, and its GraphQL type */
+  shortName: string;
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  headers?: TObject;
+  /** the item answered, or the item of the collection */
+  response?: TSchema;
+  /** item (the default), collection, or none (a 204) */
+  kind?: OpKind;
+  /** REST status of a success: 200 by default, 201 for a create, 204 when nothing is answered */
+  status?: 200 | 201 | 202 | 204;
+  /** a paginated collection: default and largest page size; unpaginated collections answer the whole list */
+  page?: PageOptions;
+  /** anonymous GETs may be cached publicly */
+  publicCache?: boolean;
+  /** extra headers of the REST answer (a one-time read is `cache-control: no-store`) */
+  restHeaders?: Record<string, string>;
+  /** hidden from the OpenAPI document */
+  hide?: boolean;
+  /** GraphQL field; `false` only where the operation has no meaning outside HTTP */
+  graphql?: GraphqlOp | false;
+  run(ctx: Ctx, input: OpInput<P, Q, B, H>): Promise<R>;
+}
+
+type St<T> = T extends TSchema ? Static<T> : undefined;
+
+/** Declares an operation with its inputs typed from its schemas. */
+export function op<PS extends TObject | undefined = undefined, QS extends TObject | undefined = undefined, BS extends TSchema | undefined = undefined, HS extends TObject | undefined = undefined>(
+  o: Omit<Operation, 'params' | 'query' | 'body' | 'headers' | 'run'> & {
+    params?: PS;
+    query?: QS;
+    body?: BS;
+    headers?: HS;
+    run(ctx: Ctx, input: OpInput<St<PS>, St<QS>, St<BS>, St<HS>>): Promise<unknown>;
+  },
+): Operation {
+  return o as unknown as Operation;
+}
+
+export function kindOf(o: Operation): OpKind {
+  return o.kind ?? (o.status === 204 ? 'none' : 'item');
+}
+
+const noContent = Type.Null({ description: 'No content' });
+
+/** The OpenAPI schema of the route of an operation. */
+function routeSchema(o: Operation): FastifySchema {
+  const kind = kindOf(o);
+  const status = o.status ?? (kind === 'none' ? 204 : 200);
+  const response =
+    kind === 'collection' ? collectionResponse(o.response ?? Type.Unknown()) : kind === 'none' ? noContent : (o.response ?? Type.Unknown());
+  return {
+    operationId: o.id,
+    tags: o.tags,
+    summary: o.summary,
+    ...(o.hide ? { hide: true } : {}),
+    ...(o.params ? { params: o.params } : {}),
+    ...(o.query ? { querystring: o.query } : {}),
+    ...(o.body ? { body: o.body } : {}),
+    ...(o.headers ? { headers: o.headers } : {}),
+    response: { [status]: response },
+  };
+}
+
+const DEFAULT_PAGE: PageOptions = { defaultSize: 20, maxSize: 100 };
+
+/** The page a REST query asks for (`page`, `itemsPerPage`/`pageSize`). */
+export function restPage(o: Operation, query: unknown): Page {
+  return pageOf((query ?? {}) as { page?: number; itemsPerPage?: number; pageSize?: number }, o.page ?? DEFAULT_PAGE);
+}
+
+/** Registers the REST route of each operation. */
+export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
+  // the schemas are generic here, so the routes are registered untyped; the validator still checks every request
+  const app = rest as unknown as FastifyInstance;
+  for (const o of ops) {
+    const kind = kindOf(o);
+    const status = o.status ?? (kind === 'none' ? 204 : 200);
+    app.route({
+      method: o.method,
+      url: o.path,
+      schema: routeSchema(o),
+      config: { access: o.access, ...(o.publicCache ? { publicCache: true } : {}) },
+      handler: async (req, reply: FastifyReply) => {
+        const page = restPage(o, req.query);
+        const result = await o.run(req.ctx, { params: req.params, query: req.query ?? {}, body: req.body, headers: req.headers, page });
+        if (o.restHeaders) reply.headers(o.restHeaders);
+        if (kind === 'collection') return sendCollection(req, reply, o.shortName, result as CollectionResult<unknown>, o.page ? page : undefined);
+        if (kind === 'none') return reply.code(204).send(null);
+        return status === 200 ? result : reply.code(status).send(result);
+      },
+    });
+  }
+}
