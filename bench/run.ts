@@ -277,7 +277,12 @@ async function runContext(base: string): Promise<RunContext> {
 }
 
 function pathOf(s: Scenario, run: RunContext): string {
-  return s.path
+  return fill(s.path, run);
+}
+
+/** Fills a path's or a body's placeholders (a GraphQL body names its cart or product in the query). */
+function fill(text: string, run: RunContext): string {
+  return text
     .replace('{productId}', String(run.productId))
     .replace('{guestCart}', () => run.guestCarts[Math.floor(Math.random() * run.guestCarts.length)])
     .replace('{totalsCart}', run.totalsCart)
@@ -288,7 +293,7 @@ function requestOptions(s: Scenario, run: RunContext) {
   const headers: Record<string, string> = { accept: 'application/json', ...(s.headers ?? {}) };
   if (s.auth) headers.authorization = `Bearer ${run.tokens[s.auth]}`;
   if (s.body !== undefined) headers['content-type'] = 'application/json';
-  const body = () => JSON.stringify(typeof s.body === 'function' ? (s.body as () => unknown)() : s.body);
+  const body = () => fill(JSON.stringify(typeof s.body === 'function' ? (s.body as () => unknown)() : s.body), run);
   return { method: s.method, headers, body: s.body === undefined ? undefined : body };
 }
 

@@ -37,6 +37,9 @@ export interface Ratio {
 }
 
 const API = '/api/rest/v2';
+const GRAPHQL = '/api/graphql';
+/** what a storefront's product listing selects */
+const LISTING_FIELDS = 'id _id sku name urlKey price finalPrice stockStatus categoryIds thumbnailUrl';
 
 export const DEMO_CUSTOMER = { email: 'customer@example.com', password: 'Password123!' };
 export const DEMO_API_USER = { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' };
@@ -74,6 +77,19 @@ export const scenarios: Scenario[] = [
     body: { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'bench@example.com' },
   },
   { name: 'orders-list', method: 'GET', path: `${API}/orders?page=1`, auth: 'admin' },
+  // the GraphQL twins of product-list, product and add-to-cart, selecting what a storefront's listing shows
+  { name: 'gql-product-list', method: 'POST', path: GRAPHQL, body: { query: `{ products(first: 20) { totalCount edges { node { ${LISTING_FIELDS} } } } }` } },
+  { name: 'gql-product', method: 'POST', path: GRAPHQL, body: { query: `{ product(id: "${API}/products/{productId}") { ${LISTING_FIELDS} description mediaGallery configurableOptions variants } }` } },
+  {
+    name: 'gql-add-to-cart',
+    method: 'POST',
+    path: GRAPHQL,
+    // one document with variables, as clients send it (a document per sku would be parsed and validated each time)
+    body: () => ({
+      query: 'mutation($m: String, $sku: String!) { addToCart(input: { maskedId: $m, sku: $sku, qty: 1 }) { cart { id itemsQty prices } } }',
+      variables: { m: '{guestCart}', sku: cartSku() },
+    }),
+  },
 ];
 
 export const ratios: Ratio[] = [
@@ -82,4 +98,7 @@ export const ratios: Ratio[] = [
   { name: 'product', against: 'pk', target: 0.5 },
   { name: 'product-list', against: 'pk', target: 0.25 },
   { name: 'add-to-cart', against: 'pk', target: 0.15 },
+  { name: 'gql-product-list', against: 'product-list', target: 0.8 },
+  { name: 'gql-product', against: 'product', target: 0.6 },
+  { name: 'gql-add-to-cart', against: 'add-to-cart', target: 0.8 },
 ];

@@ -19,16 +19,16 @@ import type { AppServices, Ctx } from './platform/context.js';
 import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
-import { deriveGraphql } from './platform/graphql-derive.js';
+import { installGraphiql } from './platform/graphiql.js';
 import { restOperations } from './platform/operations.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/files.js';
 import type { RestApp } from './platform/module.js';
-import { allOperations, modules } from './modules/index.js';
+import { graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
-import { refreshSpecialPriceWindows } from './modules/catalog/products-price.js';
+import { refreshSpecialPriceWindows } from './modules/catalog/products/price.js';
 
 export const API_PREFIX = '/api/rest/v2';
 
@@ -181,9 +181,11 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   for (const m of modules) m.rootRoutes?.(app);
   await installGraphql(
     app,
-    [deriveGraphql(allOperations(), { apiPrefix: API_PREFIX }), ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))],
+    graphqlParts(API_PREFIX),
     { introspection: config.graphqlIntrospection },
   );
+  // the GraphiQL page needs introspection: it is served where introspection is on
+  if (config.graphqlIntrospection) installGraphiql(app);
 
   app.get(
     `${API_PREFIX}/openapi.json`,

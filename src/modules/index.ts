@@ -1,6 +1,8 @@
 /** Every module, in install order (a module's install data may refer to an earlier module's). */
 import type { AppModule } from '../platform/module.js';
 import type { Operation } from '../platform/operations.js';
+import type { GraphqlContribution } from '../platform/graphql.js';
+import { deriveGraphql } from '../platform/graphql-derive.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
 import { blogModule } from './blog/index.js';
@@ -62,4 +64,9 @@ export const modules: AppModule[] = [
 /** Every declared operation: the registry REST, GraphQL and later protocols are served from. */
 export function allOperations(): Operation[] {
   return modules.flatMap((m) => m.operations ?? []);
+}
+
+/** The GraphQL schema's parts: what the declarations derive, then each module's GraphQL-only fields. */
+export function graphqlParts(apiPrefix: string): GraphqlContribution[] {
+  return [deriveGraphql(allOperations(), { apiPrefix }), ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))];
 }

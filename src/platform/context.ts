@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import type { Db } from './db.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { StoreRegistry } from '../modules/stores/registry.js';
+import type { StoreRegistry } from './store-registry.js';
 import type { TokenService } from './auth/tokens.js';
 
 export type Actor =

@@ -6,7 +6,7 @@
  * enforce the declared access rule and call the declaration's `run`, as the REST route does.
  */
 import type { IResolvers } from 'mercurius';
-import type { TObject } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 import { authorize } from './auth/access.js';
 import type { Ctx } from './context.js';
 import { AppError } from './errors.js';
@@ -16,6 +16,16 @@ import { kindOf, restPage, type Operation, type OpInput } from './operations.js'
 import type { CollectionResult, Page } from './pagination.js';
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+/** the schema keyword that names a GraphQL scalar other than the JSON type's (see GraphqlId) */
+const GRAPHQL_TYPE = 'x-graphql-type';
+
+/**
+ * A GraphQL argument of type ID (an IRI, or a bare number): for `graphql.args` only, which are never handed to
+ * the REST validator (its unknown keyword would be refused there); `graphql.input` maps it to the REST id.
+ */
+export function GraphqlId(options: { description?: string } = {}): TSchema {
+  return Type.String({ ...options, [GRAPHQL_TYPE]: 'ID' });
+}
 const INT_MAX = 2_147_483_647;
 
 type Js = Record<string, any>;
@@ -50,6 +60,7 @@ function isNullable(s: Js): boolean {
 /** A scalar GraphQL type name of a JSON schema, or undefined when it is an object, an array or a mix. */
 function scalarOf(s: Js): string | undefined {
   const inner = nullableInner(s) ?? s;
+  if (inner[GRAPHQL_TYPE]) return inner[GRAPHQL_TYPE];
   const branches: Js[] | undefined = inner.anyOf ?? inner.oneOf;
   if (branches) {
     const types = new Set(branches.map((b) => scalarOf(b)));

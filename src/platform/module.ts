@@ -1,13 +1,12 @@
 /** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import type { Ctx } from './context.js';
 import type { Db } from './db.js';
 import type { GraphqlContribution } from './graphql.js';
 import type { Operation } from './operations.js';
+import type { RestApp } from './rest-app.js';
 
-export type RestApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { RestApp } from './rest-app.js';
 
 export interface AppModule {
   name: string;

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifySchema, HTTPMethods } from '
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from './auth/access.js';
 import type { Ctx } from './context.js';
-import type { RestApp } from './module.js';
+import type { RestApp } from './rest-app.js';
 import { collectionResponse, pageOf, sendCollection, type CollectionResult, type Page, type PageOptions } from './pagination.js';
 
 /** What an operation receives: the REST request's parts, already validated (GraphQL arguments are mapped onto them). */
@@ -68,6 +68,8 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   restHeaders?: Record<string, string>;
   /** hidden from the OpenAPI document */
   hide?: boolean;
+  /** largest REST body in bytes, where the operation takes more than the server's BODY_LIMIT (a file as base64) */
+  bodyLimit?: number;
   /** GraphQL field; `false` only where the operation has no meaning outside HTTP */
   graphql?: GraphqlOp | false;
   run(ctx: Ctx, input: OpInput<P, Q, B, H>): Promise<R>;
@@ -131,12 +133,16 @@ export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
       method: o.method,
       url: o.path,
       schema: routeSchema(o),
+      ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       config: { access: o.access, ...(o.publicCache ? { publicCache: true } : {}) },
       handler: async (req, reply: FastifyReply) => {
         const page = restPage(o, req.query);
         const result = await o.run(req.ctx, { params: req.params, query: req.query ?? {}, body: req.body, headers: req.headers, page });
         if (o.restHeaders) reply.headers(o.restHeaders);
-        if (kind === 'collection') return sendCollection(req, reply, o.shortName, result as CollectionResult<unknown>, o.page ? page : undefined);
+        if (kind === 'collection') {
+          if (status !== 200) reply.code(status);
+          return sendCollection(req, reply, o.shortName, result as CollectionResult<unknown>, o.page ? page : undefined);
+        }
         if (kind === 'none') return reply.code(204).send(null);
         return status === 200 ? result : reply.code(status).send(result);
       },

@@ -14,7 +14,7 @@ import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { authenticateCustomer, getCustomerIdentity } from '../customers/service.js';
-import { apiRoles, apiUsers, blockedSubjects, oauthClients, revokedTokens } from './tables.js';
+import { apiRoles, apiUsers, oauthClients, revokedTokens } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
 
 declareDefaults({
@@ -301,15 +301,11 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
   };
 }
 
-/** Every token of the subject is refused until unblocked (a deactivated customer). */
-export async function setSubjectBlocked(ctx: Ctx, subject: string, blocked: boolean, reason = 'inactive'): Promise<void> {
-  if (blocked) await ctx.db.insert(blockedSubjects).values({ subject, reason }).onConflictDoNothing();
-  else await ctx.db.delete(blockedSubjects).where(eq(blockedSubjects.subject, subject));
-}
-
 export async function purgeExpiredRevocations(db: Db): Promise<void> {
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
 }
 
 // roles, API users and OAuth clients (CLI, demo seed, tests) live in accounts.ts
 export * from './accounts.js';
+// blocking a subject's tokens lives in blocked.ts (the customers module imports it from there)
+export { setSubjectBlocked } from './blocked.js';

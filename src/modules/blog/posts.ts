@@ -8,7 +8,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
-import { baseMediaUrl } from '../catalog/media-service.js';
+import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 import { ALL_STORES, clashCondition, inStoreView, parseStores, parseWhen, storesById } from '../cms/shared.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { checkScopeAll, excerptOf, isBackOffice, lockBlog, optDateTime, optText, requiredText, urlKeyOf } from './common.js';

@@ -8,7 +8,7 @@ import { badRequest } from '../../platform/errors.js';
 import type { Ctx } from '../../platform/context.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { configurableParentsOf, productIdBySku, productsForSale, type SaleProduct } from '../catalog/sale.js';
-import { storeCustomOptionFile } from '../catalog/custom-options-service.js';
+import { storeCustomOptionFile } from '../catalog/product-extras/custom-options-service.js';
 import type { AddItemBodyT } from './schemas.js';
 import type { BuyRequest } from './tables.js';
 

@@ -8,11 +8,12 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { access, type Access, type Operation as Grant } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
-import { idOfIri } from '../../platform/graphql-derive.js';
+import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { cartDto, pricesDto, rateDto } from './pricing.js';
 import {
   AddItemBody,
+  AssignCustomerBody,
   AddressBody,
   Cart,
   CartIdParams,
@@ -72,13 +73,14 @@ const KINDS: Kind[] = [
   },
 ];
 
-const INT_MAX = 2147483647;
 /** How a GraphQL call names its cart: a guest cart's masked id, or a customer cart's id or IRI. */
 const CartArgs = {
-  cartId: Type.Optional(Type.String({ maxLength: 100, description: "a customer cart's id or IRI" })),
+  cartId: Type.Optional(GraphqlId({ description: "a customer cart's id or IRI" })),
   maskedId: Type.Optional(Type.String({ maxLength: 64, description: "a guest cart's masked id" })),
 };
-const ItemArg = { itemId: Type.Integer({ minimum: 1, maximum: INT_MAX }) };
+const ItemArg = { itemId: GraphqlId({ description: "the cart item's id" }) };
+/** The REST item id of a GraphQL itemId (an ID: a number or a numeric string); anything else is refused as a bad id. */
+const itemIdOf = (a: Record<string, any>) => idOfIri(a.itemId) ?? -1;
 const argsOf = (...parts: Record<string, TSchema>[]) => Type.Object(Object.assign({}, CartArgs, ...parts));
 const isGuestCall = (a: Record<string, any>) => a.maskedId != null || a.cartId == null;
 /** The REST path id of the cart a GraphQL call names: the masked id, else the numeric id of cartId. */
@@ -105,12 +107,17 @@ interface Pair {
   args?: Record<string, TSchema>;
   /** REST path parameters other than the cart's, from the GraphQL arguments */
   params?: (a: Record<string, any>) => Record<string, unknown>;
+  /** the REST body, from the GraphQL arguments (default: every argument but the cart's and the item's) */
+  body?: (a: Record<string, any>) => Record<string, unknown>;
   around?: Decl extends { graphql?: infer G } ? (G extends { around?: infer A } ? A : never) : never;
   /** twin of another field instead of a field of its own (a read the cart's fields already answer) */
   via?: { guest: string; customer: string };
 }
 
-function declare(k: Kind, d: Omit<Decl, 'shortName' | 'tags' | 'access' | 'path' | 'id'> & { id: string; path: string; grant: Grant; pair?: Pair }): Operation {
+function declare(
+  k: Kind,
+  d: Omit<Decl, 'shortName' | 'tags' | 'access' | 'path' | 'id'> & { id: string; path: string; grant: Grant; pair?: Pair; access?: Access },
+): Operation {
   const { grant, pair, ...rest } = d;
   return op({
     ...rest,
@@ -118,7 +125,7 @@ function declare(k: Kind, d: Omit<Decl, 'shortName' | 'tags' | 'access' | 'path'
     path: `${k.base}${d.path}`,
     tags: [k.tag],
     shortName: 'Cart',
-    access: k.access(grant),
+    access: d.access ?? k.access(grant),
   } as Decl);
 }
 
@@ -131,7 +138,7 @@ function pairUp(guest: Operation, customer: Operation, pair: Pair): void {
   }
   const input = (a: Record<string, any>) => ({
     params: { id: cartIdArg(a), ...(pair.params ? pair.params(a) : {}) },
-    body: withoutCart(a),
+    body: pair.body ? pair.body(a) : withoutCart(a),
   });
   customer.graphql = { via: pair.field!, input };
   guest.graphql = {
@@ -202,7 +209,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.itemParams,
     body: UpdateItemBody,
     response: Cart,
-    pair: { field: 'updateItemQtyInCart', args: { ...ItemArg, ...UpdateItemBody.properties }, params: (a) => ({ itemId: a.itemId }) },
+    pair: { field: 'updateItemQtyInCart', args: { ...ItemArg, ...UpdateItemBody.properties }, params: (a) => ({ itemId: itemIdOf(a) }) },
     run: (ctx, { params, body }) => carts.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
   });
   add({
@@ -213,7 +220,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     summary: 'Remove an item; answers with the cart',
     params: k.itemParams,
     response: Cart,
-    pair: { field: 'removeItemFromCart', args: ItemArg, params: (a) => ({ itemId: a.itemId }) },
+    pair: { field: 'removeItemFromCart', args: ItemArg, params: (a) => ({ itemId: itemIdOf(a) }) },
     run: (ctx, { params }) => carts.removeItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId),
   });
   add({
@@ -229,6 +236,26 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
       const { ctx: c, priced } = await carts.pricedCart(ctx, k.ref(params as { id: number | string }));
       return k.guest ? pricesDto(priced) : cartDto(c, priced);
     },
+  });
+  add({
+    id: 'assignCustomer',
+    method: 'PUT',
+    path: '/:id/customer',
+    grant: 'write',
+    // a guest cart too: only a signed-in customer (for themselves) or the back office may give it away
+    access: access.customerOrAdmin('carts', 'write'),
+    summary: k.guest
+      ? 'Give the guest cart to a customer: the signed-in customer takes it over, and its masked id stops working'
+      : 'Give the cart to a customer (the back office; a customer only to themselves)',
+    params: k.params,
+    body: AssignCustomerBody,
+    response: Cart,
+    pair: {
+      field: 'assignCustomerToCart',
+      args: { customerId: GraphqlId({ description: "the customer's IRI or id" }) },
+      body: (a) => ({ customerId: idOfIri(a.customerId, '/api/rest/v2/customers/') ?? -1 }),
+    },
+    run: (ctx, { params, body }) => carts.assignCustomer(ctx, k.ref(params as { id: number | string }), body as { customerId: number }),
   });
   const applyCoupon = { summary: 'Apply a coupon code', params: k.params, body: CouponBody, response: Cart, grant: 'write' as Grant, path: '/:id/coupon', method: 'POST' as const };
   add({
@@ -381,7 +408,7 @@ function giftMessageFields(byId: (kind: 'guest' | 'customer', id: string) => Ope
     const owner = byId('guest', cartOp);
     const pick = (a: Record<string, any>) => byId(isGuestCall(a) ? 'guest' : 'customer', a.itemId != null ? itemOp : cartOp);
     const input = (a: Record<string, any>) => ({
-      params: { id: cartIdArg(a), ...(a.itemId != null ? { itemId: a.itemId } : {}) },
+      params: { id: cartIdArg(a), ...(a.itemId != null ? { itemId: itemIdOf(a) } : {}) },
       body: field.startsWith('set') ? withoutCart(a) : undefined,
     });
     for (const kind of ['guest', 'customer'] as const) {
@@ -407,7 +434,21 @@ function declareAll(): Operation[] {
   const find = (ops: Operation[], id: string) => ops.find((o) => o.id.endsWith(`.${id}`))!;
   for (const [id, pair] of guest.pairs) pairUp(find(guest.ops, id), find(customer.ops, id), pair);
   giftMessageFields((kind, id) => find(kind === 'guest' ? guest.ops : customer.ops, id));
-  return [...customer.ops, ...guest.ops];
+  return [...customer.ops, ...guest.ops, mine];
 }
+
+/** The signed-in customer's cart in the current store view: the newest active one, or a new one. */
+const mine = op({
+  id: 'carts.mine',
+  method: 'GET',
+  path: '/customers/me/cart',
+  tags: ['carts'],
+  summary: "The signed-in customer's active cart in the current store view (made when there is none)",
+  access: access.customer,
+  shortName: 'Cart',
+  response: Cart,
+  graphql: { name: 'customerCart' },
+  run: (ctx) => carts.customerCart(ctx),
+});
 
 export const operations: Operation[] = declareAll();

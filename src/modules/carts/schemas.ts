@@ -135,6 +135,11 @@ export const GuestCartItemParams = Type.Object({ id: Type.String({ maxLength: 64
 export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
 export const GuestGiftcardParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
 
+export const AssignCustomerBody = Type.Object(
+  { customerId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the customer who gets the cart (a customer: their own id)' }) },
+  { additionalProperties: false },
+);
+
 export const CreateCartBody = Type.Object(
   {
     storeId: Opt(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'store view; default: the request store' })),

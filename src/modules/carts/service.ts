@@ -241,6 +241,40 @@ export async function createCustomerCart(ctx: Ctx, body: { storeId?: number; cus
   return view(sctx, await insertCart(sctx, { customerId, masked: false, customerEmail: email }));
 }
 
+/** The signed-in customer's newest active cart in the current store view, or a new empty one. */
+export async function customerCart(ctx: Ctx): Promise<CartDto> {
+  const a = ctx.actor;
+  if (a.kind !== 'customer') throw cartNotFound();
+  const ref = await activeCustomerCart(ctx, a.customerId);
+  return ref ? getCart(ctx, ref) : createCustomerCart(ctx, {});
+}
+
+/**
+ * Gives a cart to a customer: the signed-in customer takes over the guest cart they filled before signing in, or
+ * the back office gives any cart to any customer. The cart leaves the guest path (its masked id stops working, so
+ * whoever else holds it no longer sees the customer's addresses) and is priced for the customer's group.
+ */
+export async function assignCustomer(ctx: Ctx, ref: CartRef, body: { customerId: number }): Promise<CartDto> {
+  const a = ctx.actor;
+  if (a.kind === 'customer' && body.customerId !== a.customerId) {
+    throw forbidden('A customer can take a cart only for themselves', { reason: 'CART_ASSIGN_FORBIDDEN' });
+  }
+  const customer = await getCustomerIdentity(ctx, body.customerId);
+  if (!customer) throw notFound(`Customer ${body.customerId} not found`, { reason: 'CUSTOMER_NOT_FOUND' });
+  const id = await cartTx(ctx, async (tx) => {
+    const cart = await findCart(tx, ref, true);
+    if (!cart) throw cartNotFound();
+    requireActive(cart);
+    const group = await pricingGroup(tx, { customerId: customer.id });
+    await tx.db
+      .update(carts)
+      .set({ customerId: customer.id, customerEmail: customer.email, customerGroupId: group.groupId, maskedId: null, updatedAt: tx.now })
+      .where(eq(carts.id, cart.id));
+    return cart.id;
+  });
+  return view(ctx, id);
+}
+
 // ---- items ----
 
 type StockCheckLine = Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number; lineKey?: string | null };

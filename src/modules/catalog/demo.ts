@@ -4,18 +4,18 @@
  */
 import sharp from 'sharp';
 import type { Ctx } from '../../platform/context.js';
-import { getProductAttributeByCode } from './attributes-service.js';
-import { createBundleOption } from './bundle-service.js';
-import { createCategory } from './categories-service.js';
-import { setConfigurable } from './configurable-service.js';
-import { createCustomOption } from './custom-options-service.js';
-import { createDownloadableLink } from './downloadable-service.js';
-import { replaceGroupedChildren } from './grouped-service.js';
-import { replaceProductLinks } from './links-service.js';
-import { addProductMedia } from './media-service.js';
-import { createProduct } from './products-write.js';
-import type { ProductWriteBody } from './products-write-schemas.js';
-import { replaceTierPrices } from './tier-prices-service.js';
+import { getProductAttributeByCode } from './attributes/service.js';
+import { createBundleOption } from './product-types/bundle-service.js';
+import { createCategory } from './categories/service.js';
+import { setConfigurable } from './product-types/configurable-service.js';
+import { createCustomOption } from './product-extras/custom-options-service.js';
+import { createDownloadableLink } from './product-types/downloadable-service.js';
+import { replaceGroupedChildren } from './product-types/grouped-service.js';
+import { replaceProductLinks } from './product-extras/links-service.js';
+import { addProductMedia } from './product-extras/media-service.js';
+import { createProduct } from './products/write.js';
+import type { ProductWriteBody } from './products/write-schemas.js';
+import { replaceTierPrices } from './product-extras/tier-prices-service.js';
 
 const TAXABLE_GOODS = 2;
 

@@ -10,9 +10,9 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { dec } from '../../platform/money.js';
 import { updateStockBulk } from '../inventory/service.js';
 import { replaceEntityPathsMany } from '../url-resolver/service.js';
-import { defaultAttributeSetId, getProductAttributeByCode } from './attributes-service.js';
-import { createCategory, storeRootId } from './categories-service.js';
-import { productUrlSuffix, storesOfWebsites } from './products-urls.js';
+import { defaultAttributeSetId, getProductAttributeByCode } from './attributes/service.js';
+import { createCategory, storeRootId } from './categories/service.js';
+import { productUrlSuffix, storesOfWebsites } from './products/urls.js';
 import { categories, categoryProducts, products } from './tables.js';
 
 const BATCH = 500;

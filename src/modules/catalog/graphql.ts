@@ -16,15 +16,15 @@ import { deriveGraphql } from '../../platform/graphql-derive.js';
 import { resolver, type GraphqlContribution } from '../../platform/graphql.js';
 import { op, type Operation } from '../../platform/operations.js';
 import type { CollectionResult } from '../../platform/pagination.js';
-import { groupedOperations } from './grouped-rest.js';
-import { deleteProductMedia } from './media-rest.js';
-import { linkOperations } from './links-rest.js';
-import { tierPriceOperations } from './tier-prices-rest.js';
+import { groupedOperations } from './product-types/grouped-rest.js';
+import { deleteProductMedia } from './product-extras/media-rest.js';
+import { linkOperations } from './product-extras/links-rest.js';
+import { tierPriceOperations } from './product-extras/tier-prices-rest.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { IdArg } from './graphql-args.js';
-import { PRODUCT_PAGE } from './products-read.js';
-import { productList } from './products-rest.js';
-import { Product, PRODUCT_SORT_FIELDS, type ProductListQueryT } from './products-schemas.js';
+import { PRODUCT_PAGE } from './products/read.js';
+import { productList } from './products/rest.js';
+import { Product, PRODUCT_SORT_FIELDS, type ProductListQueryT } from './products/schemas.js';
 
 const CategoryProductsQuery = Type.Object({
   categoryId: IdArg('anchor categories include their sub-categories'),

@@ -1,27 +1,31 @@
 /**
  * The catalog: attributes and attribute sets, products with their sub-resources, categories and layered
- * navigation. Each area has its own files (`<area>-service.ts`, `<area>-rest.ts`, ...); the operations are
- * declared once and served by REST and GraphQL.
+ * navigation. Each area has its own folder: `attributes/`, `categories/`, `products/` (reads, writes, prices,
+ * URLs, and what the sub-resources share), `product-types/` (bundle, configurable, grouped, downloadable),
+ * `product-extras/` (custom options, links, media, tier prices) and `layered/`, with `<area>-service.ts` /
+ * `<area>-rest.ts` (or `service.ts`, `rest.ts`, ...) in each. The operations are declared once and served by
+ * REST and GraphQL (`graphql.ts`); `tables.ts`, `sale.ts` (what carts and orders need of products), `demo.ts`,
+ * `generate.ts` and the test `fixtures.ts` stay here.
  */
 import type { AppModule } from '../../platform/module.js';
-import { attributeOperations } from './attributes-rest.js';
-import { installAttributes } from './attributes-install.js';
-import { categoryOperations } from './categories-rest.js';
-import { registerCategoryResolverCheck } from './categories-service.js';
-import { installCategories } from './categories-install.js';
+import { attributeOperations } from './attributes/rest.js';
+import { installAttributes } from './attributes/install.js';
+import { categoryOperations } from './categories/rest.js';
+import { registerCategoryResolverCheck } from './categories/service.js';
+import { installCategories } from './categories/install.js';
 import { catalogGraphql } from './graphql.js';
-import { productOperations } from './products-rest.js';
-import { registerProductResolverCheck } from './products-resolver.js';
-import { mediaOperations, mediaRoutes } from './media-rest.js';
-import { customOptionOperations, customOptionRoutes } from './custom-options-rest.js';
-import { tierPriceOperations, tierPriceRoutes } from './tier-prices-rest.js';
-import { bundleOperations } from './bundle-rest.js';
-import { configurableOperations } from './configurable-rest.js';
-import { groupedOperations } from './grouped-rest.js';
-import { linkOperations } from './links-rest.js';
-import { downloadableOperations, downloadableRoutes } from './downloadable-rest.js';
+import { productOperations } from './products/rest.js';
+import { registerProductResolverCheck } from './products/resolver.js';
+import { mediaOperations, mediaRoutes } from './product-extras/media-rest.js';
+import { customOptionOperations, customOptionRoutes } from './product-extras/custom-options-rest.js';
+import { tierPriceOperations } from './product-extras/tier-prices-rest.js';
+import { bundleOperations } from './product-types/bundle-rest.js';
+import { configurableOperations } from './product-types/configurable-rest.js';
+import { groupedOperations } from './product-types/grouped-rest.js';
+import { linkOperations } from './product-extras/links-rest.js';
+import { downloadableOperations } from './product-types/downloadable-rest.js';
 import { seedCatalogDemo } from './demo.js';
-import { layeredFilterOperations } from './layered-rest.js';
+import { layeredFilterOperations } from './layered/rest.js';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
@@ -39,14 +43,12 @@ export const catalogModule: AppModule = {
     ...categoryOperations,
     ...layeredFilterOperations,
   ],
-  // what cannot be a declaration: uploads needing a larger body limit, a file download, a 201 collection
+  // what cannot be a declaration: a multipart upload, a file download
   routes: (app) => {
     registerProductResolverCheck();
     registerCategoryResolverCheck();
     mediaRoutes(app);
     customOptionRoutes(app);
-    tierPriceRoutes(app);
-    downloadableRoutes(app);
   },
   graphql: [catalogGraphql],
   demo: async (ctx) => {

@@ -8,9 +8,9 @@ import { and, asc, inArray, sql } from 'drizzle-orm';
 import { together, type Ctx } from '../../platform/context.js';
 import { ReadCache, readVersion } from '../../platform/read-cache.js';
 import { dec, type Decimal } from '../../platform/money.js';
-import { nameIn, sellableHere } from './composites-shared.js';
-import { productImageUrl } from './media-service.js';
-import { finalPrice, priceDay } from './products-price.js';
+import { nameIn, sellableHere } from './products/subresource-shared.js';
+import { productImageUrl } from './product-extras/media-service.js';
+import { finalPrice, priceDay } from './products/price.js';
 import {
   attributeOptions,
   bundleOptions,

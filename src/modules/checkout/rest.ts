@@ -7,6 +7,7 @@
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import { badRequest } from '../../platform/errors.js';
+import { GraphqlId } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { CartIdParams, GuestCartParams } from '../carts/schemas.js';
 import { Order } from '../orders/schemas.js';
@@ -16,7 +17,7 @@ import { CreateOrderBody, PlaceOrderBody } from './schemas.js';
 /** placeOrder's input: the body of POST /orders with cartId an ID (a number, a customer cart's IRI or a masked id) */
 const PlaceOrderArgs = Type.Object({
   ...CreateOrderBody.properties,
-  cartId: Type.Optional(Type.String({ maxLength: 100, description: "a customer cart's id or IRI (/api/rest/v2/carts/{id}), or a guest cart's masked id" })),
+  cartId: Type.Optional(GraphqlId({ description: "a customer cart's id or IRI (/api/rest/v2/carts/{id}), or a guest cart's masked id" })),
 });
 
 /** The cart id of the input: a number, a numeric string, an IRI of a cart, or a masked id. */

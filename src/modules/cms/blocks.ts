@@ -2,11 +2,12 @@
  * CMS blocks: snippets of content shown in the store views they list (0: every store view) while active.
  * An identifier is unique per store view among blocks, as for pages.
  */
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
+import { visibleHere } from './block-content.js';
 import { renderContent } from './directives.js';
 import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
 import {
@@ -15,7 +16,6 @@ import {
   checkScopeAll,
   checkTitle,
   clashCondition,
-  inStoreView,
   isBackOffice,
   listFilters,
   lockIdentifiers,
@@ -56,8 +56,6 @@ async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>>
   return storesById(rows);
 }
 
-const visibleHere = (ctx: Ctx): SQL => inStoreView(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx.store.storeId);
-
 /** Blocks, alphabetically by title; who sees what as for pages (`listPages`). */
 export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promise<CollectionResult<CmsBlockDto>> {
   const all = checkScopeAll(ctx, RESOURCE, q.scope);
@@ -90,18 +88,6 @@ async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<Cms
   const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
   if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
   return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? []), backOffice);
-}
-
-/** The stored content of an active block visible in the caller's store view, by identifier or numeric id. */
-export async function blockContent(ctx: Ctx, key: string): Promise<string | undefined> {
-  const k = key.trim();
-  const byIdentifier = eq(sql`lower(${cmsBlocks.identifier})`, k.toLowerCase());
-  const [row] = await ctx.db
-    .select({ content: cmsBlocks.content })
-    .from(cmsBlocks)
-    .where(and(/^\d{1,9}$/.test(k) ? or(eq(cmsBlocks.id, Number(k)), byIdentifier) : byIdentifier, eq(cmsBlocks.isActive, true), visibleHere(ctx)))
-    .limit(1);
-  return row?.content;
 }
 
 async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptId?: number): Promise<void> {

@@ -6,8 +6,8 @@
  * themselves.
  */
 import type { Ctx } from '../../platform/context.js';
-import { baseMediaUrl } from '../catalog/media-service.js';
-import { blockContent } from './blocks.js';
+import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
+import { blockContent } from './block-content.js';
 
 const DIRECTIVE = /\{\{([a-z]{1,10})((?:[^}]|\}(?!\}))*)\}\}/gi;
 const PARAM = /([a-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))/gi;

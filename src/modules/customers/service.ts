@@ -12,7 +12,7 @@ import { likeEscape } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { setSubjectBlocked } from '../auth/service.js';
+import { setSubjectBlocked } from '../auth/blocked.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
 import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
 import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';

@@ -14,7 +14,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { checkRelativePath, mediaContentType, mediaRoot, resolveMediaPath, sniffContentType, writeMediaFile } from '../../platform/files.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { baseMediaUrl } from '../catalog/media-service.js';
+import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 
 declareDefaults({
   /** webp, jpeg or png: the type uploads are converted to */

@@ -187,7 +187,11 @@ describe('lifecycle mutations', () => {
     assert.equal(unknown.errors[0].extensions.status, 404);
     const noComment = await gql(`mutation { addCommentOrder(input: {orderId: ${o.id}}) { order { _id } } }`, admin);
     assert.equal(noComment.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
-    const wrongType = await gql('mutation { holdOrder(input: {orderId: "x"}) { order { _id } } }', admin);
+    // orderId is an ID, as in Maho: a string that names no order is not found; a list is not an ID at all
+    const notAnId = await gql('mutation { holdOrder(input: {orderId: "x"}) { order { _id } } }', admin);
+    assert.equal(notAnId.data!.holdOrder, null);
+    assert.equal(notAnId.errors[0].extensions.status, 404);
+    const wrongType = await gql('mutation { holdOrder(input: {orderId: [1]}) { order { _id } } }', admin);
     assert.equal(wrongType.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
   });
 });

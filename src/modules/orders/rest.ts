@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { idOfIri } from '../../platform/graphql-derive.js';
+import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { GuestOrderHeaders, GuestOrderParams, MyOrdersQuery, OrderActionBody, OrderCommentBody, OrderListQuery } from './action-schemas.js';
 import { findOrderByIncrementId, orderNotFound } from './core.js';
@@ -16,7 +16,6 @@ import * as orders from './service.js';
 
 const tags = ['orders'];
 const shortName = 'Order';
-const INT_MAX = 2147483647;
 const ORDER_IRI = '/api/rest/v2/orders/';
 /**
  * Where a GraphQL action names its order by number: a header name no HTTP request can carry (a colon is not a
@@ -33,8 +32,8 @@ function present(a: Args): Args {
 
 /** Maho's order reference of a GraphQL action: `id` (IRI or number), `orderId`, or `incrementId`. */
 const OrderRef = {
-  id: Type.Optional(Type.String({ description: 'the order IRI (/api/rest/v2/orders/{id}) or its numeric id' })),
-  orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the numeric order id' })),
+  id: Type.Optional(GraphqlId({ description: 'the order IRI (/api/rest/v2/orders/{id}) or its numeric id' })),
+  orderId: Type.Optional(GraphqlId({ description: 'the numeric order id (or its IRI)' })),
   incrementId: Type.Optional(Type.String({ maxLength: 50, description: 'the order number' })),
 };
 

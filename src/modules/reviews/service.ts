@@ -14,7 +14,7 @@ import { compact } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { productNames, requireProduct, type ProductRow } from '../catalog/products-shared.js';
+import { productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
 import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
 import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';

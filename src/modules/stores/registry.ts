@@ -248,3 +248,12 @@ export class StoreRegistry implements Settings {
     return ctx;
   }
 }
+
+/** The registry's surface, under a name the augmentation below can reach (it declares its own StoreRegistry). */
+type Registry = StoreRegistry;
+
+// `ctx.app.settings` is declared in the platform as its own StoreRegistry interface (only Settings); this
+// registry is what it is, with all of its surface (see src/platform/store-registry.ts).
+declare module '../../platform/store-registry.js' {
+  interface StoreRegistry extends Registry {}
+}

@@ -11,7 +11,7 @@ import { resolvePath } from './service.js';
 export const urlResolverGraphql: GraphqlContribution = {
   typeDefs: `
   extend type Query {
-    resolveUrlResolveResult(path: String!): UrlResolver
+    resolveUrlResolveResult(path: String!): UrlResolveResult
   }
 `,
   resolvers: {

@@ -25,7 +25,7 @@ export const operations: Operation[] = [
     summary:
       'What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated). Product and category paths match with or without the url suffix configured now; a path the store view has not registered falls back to the default store view; an old path of a product or category is a 301 redirect to its current one',
     access: access.public,
-    shortName: 'UrlResolver',
+    shortName: 'UrlResolveResult',
     query: UrlResolverQuery,
     kind: 'collection',
     response: UrlResolution,

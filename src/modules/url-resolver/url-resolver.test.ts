@@ -53,7 +53,7 @@ describe('GET /url-resolver', () => {
     }
     const ld = await t.req('GET', `${API}/url-resolver?path=resolver-women`);
     assert.equal(ld.body['@type'], 'Collection');
-    assert.equal(ld.body['@context'], '/api/contexts/UrlResolver');
+    assert.equal(ld.body['@context'], '/api/contexts/UrlResolveResult');
     assert.equal(ld.body.totalItems, 1);
     assert.deepEqual(ld.body.member, [{ type: 'category', id: women.id, redirectType: 0 }]);
     assert.equal(ld.body.view, undefined);

@@ -21,7 +21,7 @@ export const operations: Operation[] = [
     shortName,
     kind: 'collection',
     response: WishlistItem,
-    graphql: { name: 'myWishlistItems' },
+    graphql: { name: 'myWishlistItems', aliases: ['wishlistItems'] },
     run: (ctx) => wishlist.listWishlist(ctx),
   }),
   op({

@@ -11,7 +11,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { compact, wireDateTime } from '../../platform/format.js';
 import { dec, toWire, type Decimal } from '../../platform/money.js';
 import { productsForSale, unitPriceFor, type SaleProduct } from '../catalog/sale.js';
-import { productUrlSuffix, urlKeyIn } from '../catalog/products-urls.js';
+import { productUrlSuffix, urlKeyIn } from '../catalog/products/urls.js';
 import { products, type StoreValues } from '../catalog/tables.js';
 import { activeCustomerCart, addItem, createCustomerCart, MASKED, type CartRef } from '../carts/service.js';
 import type { AddItemBodyT, CartDto } from '../carts/schemas.js';
