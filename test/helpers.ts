@@ -157,6 +157,8 @@ export interface TestApp extends BuiltApp {
   databaseUrl?: string;
   /** JSON request helper over app.inject */
   req(method: string, url: string, opts?: ReqOptions): Promise<Res>;
+  /** a GraphQL request (POST /api/graphql); asserts HTTP 200 and answers the body: `data` and any `errors` */
+  gql(query: string, token?: string, variables?: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
   tokens: {
     admin(): Promise<string>;
@@ -217,10 +219,16 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
     if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
     return r.body.token as string;
   };
+  const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
+    const r = await req('POST', '/api/graphql', { token, body: { query, variables } });
+    if (r.status !== 200) throw new Error(`GraphQL answered HTTP ${r.status}: ${r.text}`);
+    return r.body;
+  };
   return {
     ...built,
     databaseUrl: testDb.url,
     req,
+    gql,
     tokens: {
       admin: () => tokenFor({ grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' }),
       client: () => tokenFor({ grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-client-secret' }),

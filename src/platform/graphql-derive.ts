@@ -26,6 +26,15 @@ const GRAPHQL_TYPE = 'x-graphql-type';
 export function GraphqlId(options: { description?: string } = {}): TSchema {
   return Type.String({ ...options, [GRAPHQL_TYPE]: 'ID' });
 }
+
+/**
+ * Names the GraphQL object type of an object schema nested in a response (a cart's or an order's address is an
+ * `Address`, as in Maho): the field gets that type instead of `Iterable`, and the type gains the object's fields
+ * (those not every use has are nullable). OpenAPI shows the name as the extension `x-graphql-type`.
+ */
+export function GraphqlType<T extends TObject>(name: string, schema: T): T {
+  return { ...schema, [GRAPHQL_TYPE]: name };
+}
 const INT_MAX = 2_147_483_647;
 
 type Js = Record<string, any>;
@@ -175,7 +184,7 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
     const t = typeInfo(types, o.shortName);
     if (!t.iriBase && o.method === 'GET' && kindOf(o) === 'collection' && !o.path.includes(':')) t.iriBase = `${opts.apiPrefix}${o.path}/`;
     // a declaration served by another's field (a guest cart's bare totals) answers that field's type, not its own
-    if (!(o.graphql && o.graphql.via)) addFields(t, o.response as Js | undefined);
+    if (!(o.graphql && o.graphql.via)) addFields(types, t, o.response as Js | undefined);
   }
 
   const queries: string[] = [];
@@ -250,26 +259,38 @@ function typeInfo(types: Map<string, TypeInfo>, name: string): TypeInfo {
   return t;
 }
 
-function addFields(t: TypeInfo, schema: Js | undefined): void {
+function addFields(types: Map<string, TypeInfo>, t: TypeInfo, schema: Js | undefined): void {
   // a declaration that answers nothing (a delete) says nothing of the type's fields
   if (!schema) return;
   const { props, required } = propertiesOf(schema);
   const fresh = t.fields.size === 0;
   for (const [k, s] of Object.entries(props)) {
     if (!NAME.test(k) || k === '_id') continue;
-    if (k === 'id' && scalarOf(s) === 'Int') {
+    let type: string;
+    const isId = k === 'id' && scalarOf(s) === 'Int';
+    if (isId) {
       t.hasId = true;
-      t.fields.set('id', 'ID!');
-      t.fields.set('_id', 'Int');
-      continue;
+      type = 'ID!';
+    } else {
+      type = typeOf(s, required.has(k), false);
+      // an object field that names its type (an address of a cart or an order) adds its fields to that type
+      const named = nestedType(s);
+      if (named) addFields(types, typeInfo(types, named.name), named.schema);
     }
-    const type = typeOf(s, required.has(k), false);
     const had = t.fields.get(k);
     // a field only some declarations of the type answer is nullable
     if (had === undefined) t.fields.set(k, fresh ? type : type.replace(/!$/, ''));
     else if (had !== type) t.fields.set(k, had.replace(/!$/, '') === type.replace(/!$/, '') ? had.replace(/!$/, '') : 'Iterable');
+    if (isId && !t.fields.has('_id')) t.fields.set('_id', 'Int');
   }
   if (!fresh) for (const [k, v] of t.fields) if (!(k in props) && k !== '_id') t.fields.set(k, v.replace(/!$/, ''));
+}
+
+/** The object type a property names with `x-graphql-type` (see GraphqlType), with the object's schema. */
+function nestedType(s: Js): { name: string; schema: Js } | undefined {
+  const inner = nullableInner(s) ?? s;
+  const name = inner[GRAPHQL_TYPE];
+  return name && inner.properties ? { name, schema: inner } : undefined;
 }
 
 function queryArgs(o: Operation, t: TypeInfo): string {
@@ -322,6 +343,7 @@ function inputOf(o: Operation, t: TypeInfo, args: Js): Omit<OpInput, 'page'> {
       query: mapped.query ? checkParams((o.query ?? { type: 'object' }) as object, mapped.query) : {},
       body: o.body ? checkBody(o.body, mapped.body ?? {}) : undefined,
       headers: mapped.headers ?? {},
+      ...(mapped.graphql ? { graphql: mapped.graphql } : {}),
     };
   }
   const pKeys = Object.keys((o.params as TObject | undefined)?.properties ?? {});

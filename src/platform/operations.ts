@@ -18,6 +18,11 @@ export interface OpInput<P = unknown, Q = unknown, B = unknown, H = unknown> {
   headers: H;
   /** the page asked for, on a paginated collection */
   page: Page;
+  /**
+   * GraphQL-only arguments a declaration's `graphql.input` hands on (a filter Maho's GraphQL has and its REST has
+   * not); undefined on every REST call, so a REST request can never set them.
+   */
+  graphql?: Record<string, unknown>;
 }
 
 export type OpKind = 'item' | 'collection' | 'none';
@@ -36,7 +41,7 @@ export interface GraphqlOp {
   /** GraphQL-only behaviour around the call (Maho's GraphQL answers null where its REST refuses) */
   around?: (args: Record<string, any>, next: (args: Record<string, any>) => Promise<unknown>, ctx: Ctx) => Promise<unknown>;
   /** maps GraphQL arguments (a mutation's `input`) onto the REST parts */
-  input?: (args: Record<string, any>) => Partial<Pick<OpInput, 'params' | 'query' | 'body' | 'headers'>>;
+  input?: (args: Record<string, any>) => Partial<Pick<OpInput, 'params' | 'query' | 'body' | 'headers' | 'graphql'>>;
 }
 
 export interface Operation<P = any, Q = any, B = any, H = any, R = any> {

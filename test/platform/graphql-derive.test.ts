@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Type } from 'typebox';
 import { access } from '../../src/platform/auth/access.js';
-import { deriveGraphql, idOfIri, plural } from '../../src/platform/graphql-derive.js';
+import { deriveGraphql, GraphqlType, idOfIri, plural } from '../../src/platform/graphql-derive.js';
 import { op } from '../../src/platform/operations.js';
 import { allOperations } from '../../src/modules/index.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
@@ -55,6 +55,23 @@ describe('derivation', () => {
     assert.equal(idOfIri(7), 7);
     assert.equal(idOfIri('/api/rest/v2/orders/42', '/api/rest/v2/products/'), undefined);
     assert.equal(idOfIri('abc'), undefined);
+  });
+
+  test('a nested object that names its type becomes that object type, with the fields of every use', () => {
+    const Place = Type.Object({ id: Type.Integer(), city: Type.String(), zip: Type.String() });
+    const Spot = GraphqlType('Place', Type.Object({ city: Type.String(), note: Type.String() }));
+    const Trip = Type.Object({ id: Type.Integer(), from: Type.Optional(Spot), to: Spot, stops: Type.Array(Spot) });
+    const base = { tags: [], summary: '', access: access.public, params: Type.Object({ id: Type.Integer() }), run: async () => ({}) };
+    const d = deriveGraphql(
+      [
+        op({ ...base, id: 'x.place', method: 'GET', path: '/places/:id', shortName: 'Place', response: Place }),
+        op({ ...base, id: 'x.trip', method: 'GET', path: '/trips/:id', shortName: 'Trip', response: Trip }),
+      ],
+      { apiPrefix: '/api' },
+    );
+    assert.match(d.typeDefs, /type Trip \{\n  id: ID!\n  _id: Int\n  from: Place\n  to: Place!\n  stops: Iterable!\n\}/);
+    // id and zip only some uses have are nullable; city, which every use has, is not
+    assert.match(d.typeDefs, /type Place \{\n  id: ID\n  _id: Int\n  city: String!\n  zip: String\n  note: String\n\}/);
   });
 
   test('an operation without a standard shape must be named; two claiming one name fail', () => {

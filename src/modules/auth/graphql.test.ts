@@ -5,11 +5,7 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const me = (token: string) => t.req('GET', `${API}/customers/me`, { token });
 
 before(async () => {

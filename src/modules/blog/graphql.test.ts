@@ -12,11 +12,7 @@ let admin: string;
 let customer: string;
 let reader: string;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 async function ok(query: string, token?: string, variables?: Record<string, unknown>) {
   const r = await gql(query, token, variables);

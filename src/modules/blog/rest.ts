@@ -5,8 +5,7 @@ import * as categories from './categories.js';
 import * as posts from './posts.js';
 import { BlogCategory, BlogCategoryListQuery, BlogCategoryWrite, BlogPost, BlogPostListQuery, BlogPostWrite } from './schemas.js';
 
-/** Filters Maho's GraphQL lists take that REST does not: carried under a symbol key, which no HTTP header can set. */
-const GRAPHQL_FILTERS = Symbol('graphql-only filters');
+/** A filter Maho's GraphQL lists take that REST does not: handed to `run` as its `graphql` part. */
 const Filter = Type.Optional(Type.String());
 
 type Args = Record<string, unknown>;
@@ -19,10 +18,10 @@ function splitArgs(args: Args, extra: readonly string[]) {
     if (v === null || v === undefined) continue;
     (extra.includes(k) ? filters : query)[k] = v;
   }
-  return { query, headers: { [GRAPHQL_FILTERS]: filters } };
+  return { query, graphql: filters };
 }
 
-const filtersOf = (headers: unknown) => ((headers as Record<symbol, Args> | undefined)?.[GRAPHQL_FILTERS] ?? {}) as Record<string, string | undefined>;
+const filtersOf = (graphql: Args | undefined) => (graphql ?? {}) as Record<string, string | undefined>;
 
 /** Blog posts and categories over REST and GraphQL (`blogPosts`, `blogPost`, `createBlogPost`, ... as Maho names them). */
 export function blogOperations(): Operation[] {
@@ -77,8 +76,8 @@ export function blogOperations(): Operation[] {
         args: Type.Object({ ...BlogPostListQuery.properties, createdFrom: Filter, createdTo: Filter, updatedSince: Filter }),
         input: (a) => splitArgs(a, postDates),
       },
-      run: (ctx, { query, headers, page }) => {
-        const f = filtersOf(headers);
+      run: (ctx, { query, graphql, page }) => {
+        const f = filtersOf(graphql);
         return posts.listPosts(ctx, { ...query, createdFrom: f.createdFrom, createdTo: f.createdTo, updatedSince: f.updatedSince }, page);
       },
     },
@@ -86,7 +85,7 @@ export function blogOperations(): Operation[] {
     {
       ...categoryList,
       graphql: { args: Type.Object({ ...BlogCategoryListQuery.properties, urlKey: Filter }), input: (a) => splitArgs(a, ['urlKey']) },
-      run: (ctx, { query, headers, page }) => categories.listCategories(ctx, { ...query, urlKey: filtersOf(headers).urlKey }, page),
+      run: (ctx, { query, graphql, page }) => categories.listCategories(ctx, { ...query, urlKey: filtersOf(graphql).urlKey }, page),
     },
     ...categoryRest,
   ];

@@ -18,6 +18,7 @@ import {
   Cart,
   CartIdParams,
   CartItemParams,
+  CartListQuery,
   CartPrices,
   CouponBody,
   CreateCartBody,
@@ -434,8 +435,24 @@ function declareAll(): Operation[] {
   const find = (ops: Operation[], id: string) => ops.find((o) => o.id.endsWith(`.${id}`))!;
   for (const [id, pair] of guest.pairs) pairUp(find(guest.ops, id), find(customer.ops, id), pair);
   giftMessageFields((kind, id) => find(kind === 'guest' ? guest.ops : customer.ops, id));
-  return [...customer.ops, ...guest.ops, mine];
+  return [list, ...customer.ops, ...guest.ops, mine];
 }
+
+/** Carts, most recently changed first: the caller's own, or any for the back office. */
+const list = op({
+  id: 'carts.list',
+  method: 'GET',
+  path: '/carts',
+  tags: ['carts'],
+  summary: "Carts, most recently changed first (20 a page): a customer's own; the back office's any, filtered by customerId, storeId, isActive",
+  access: access.customerOrAdmin('carts', 'read'),
+  shortName: 'Cart',
+  query: CartListQuery,
+  kind: 'collection',
+  response: Cart,
+  page: { defaultSize: 20, maxSize: 50 },
+  run: (ctx, { query, page }) => carts.listCarts(ctx, query, page),
+});
 
 /** The signed-in customer's cart in the current store view: the newest active one, or a new one. */
 const mine = op({

@@ -1,6 +1,8 @@
 /** Wire shapes of carts and guest carts (wire reference §2.4). */
 import { Type, type Static, type TSchema } from 'typebox';
 import { FreeForm } from '../../platform/free-form.js';
+import { PageQuery } from '../../platform/pagination.js';
+import { GraphqlType } from '../../platform/graphql-derive.js';
 
 const Money = Type.Number();
 const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
@@ -16,7 +18,8 @@ export const GiftMessageBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const CartAddressOut = Type.Object({
+/** An address of a cart or an order as answered (GraphQL: Maho's `Address` type, shared with customer addresses). */
+export const CartAddressOut = GraphqlType('Address', Type.Object({
   firstname: Type.String(),
   lastname: Type.String(),
   company: Opt(Type.String()),
@@ -30,7 +33,7 @@ export const CartAddressOut = Type.Object({
   email: Opt(Type.String()),
   addressType: Type.String({ description: 'billing or shipping' }),
   customerAddressId: Opt(Type.Integer()),
-});
+}));
 
 export const ShippingRate = Type.Object({
   code: Type.String({ description: 'carrier_method' }),
@@ -134,6 +137,13 @@ export const CartItemParams = Type.Object({ id: Type.Integer({ minimum: 1, maxim
 export const GuestCartItemParams = Type.Object({ id: Type.String({ maxLength: 64 }), itemId: ItemId });
 export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
 export const GuestGiftcardParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const CartListQuery = Type.Object({
+  ...PageQuery,
+  customerId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "the back office: this customer's carts" })),
+  storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'carts of this store view' })),
+  isActive: Type.Optional(Type.Boolean({ description: 'true: carts not yet ordered; false: ordered ones' })),
+});
 
 export const AssignCustomerBody = Type.Object(
   { customerId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the customer who gets the cart (a customer: their own id)' }) },

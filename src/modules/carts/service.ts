@@ -5,12 +5,13 @@
  * that merges a line already there. Every answer is the cart re-priced after the change.
  */
 import crypto from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { relaxedCommit, statement } from '../../platform/db.js';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { relaxedCommit, rows as dbRows, statement } from '../../platform/db.js';
 import { hasPermission } from '../../platform/auth/access.js';
 import { mayRelaxCommit, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { toWire } from '../../platform/money.js';
+import type { Page } from '../../platform/pagination.js';
 import { readVersion } from '../../platform/read-cache.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { couponForCart, limitCouponAttempts, type CartRule } from '../coupons/service.js';
@@ -239,6 +240,49 @@ export async function createCustomerCart(ctx: Ctx, body: { storeId?: number; cus
     email = c.email;
   }
   return view(sctx, await insertCart(sctx, { customerId, masked: false, customerEmail: email }));
+}
+
+export interface CartListQuery {
+  customerId?: number;
+  storeId?: number;
+  isActive?: boolean;
+}
+
+/**
+ * Carts, most recently changed first: a customer's own, or any for the back office (limited to its store views),
+ * each priced as it would be shown now (without recording what it showed: a list is not the shopper's view). The
+ * page and its lines are read in one statement; pricing reads the catalog through its cache.
+ */
+export async function listCarts(ctx: Ctx, query: CartListQuery, page: Page): Promise<{ items: CartDto[]; total: number }> {
+  const a = ctx.actor;
+  const where = [sql`TRUE`];
+  if (a.kind === 'customer') where.push(sql`customer_id = ${a.customerId}`);
+  else if (a.kind !== 'admin') return { items: [], total: 0 };
+  else {
+    if (query.customerId !== undefined) where.push(sql`customer_id = ${query.customerId}`);
+    if (a.allowedStoreIds) where.push(sql`store_id = ANY(${`{${a.allowedStoreIds.join(',')}}`}::int[])`);
+  }
+  if (query.storeId !== undefined) where.push(sql`store_id = ${query.storeId}`);
+  if (query.isActive !== undefined) where.push(sql`is_active = ${query.isActive}`);
+  const filter = sql.join(where, sql` AND `);
+  const rows = await dbRows<LoadedRow & { total: string }>(
+    ctx.db,
+    sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}, count(*) OVER ()::text AS total FROM carts WHERE ${filter}
+      ORDER BY updated_at DESC, id DESC LIMIT ${page.size} OFFSET ${page.offset}`,
+  );
+  const total = rows.length ? Number(rows[0].total) : page.offset > 0 ? await countCarts(ctx, filter) : 0;
+  const items: CartDto[] = [];
+  for (const { items: lines, catalogVersion, total: _t, ...cart } of rows) {
+    const cctx = cartContext(ctx, cart);
+    const priced = await priceCart(cctx, cart, lines.map(itemFromJson), { version: BigInt(catalogVersion ?? '0') });
+    items.push(cartDto(cctx, priced));
+  }
+  return { items, total };
+}
+
+async function countCarts(ctx: Ctx, filter: SQL): Promise<number> {
+  const [row] = await dbRows<{ n: string }>(ctx.db, sql`SELECT count(*)::text AS n FROM carts WHERE ${filter}`);
+  return Number(row?.n ?? 0);
 }
 
 /** The signed-in customer's newest active cart in the current store view, or a new empty one. */

@@ -1,18 +1,9 @@
 /**
- * Helpers of the catalog's GraphQL declarations: argument lists in Maho's names, mapped onto the REST parts.
- *
- * A few GraphQL filters have no REST query parameter (`categories(urlKey:)`, `productAttributes(code:)`). The
- * declaration's `graphql.input` hands them to `run` under a symbol key of the headers: REST headers never carry a
- * symbol, so the REST route cannot reach them and its behaviour stays as it was.
+ * Helpers of the catalog's GraphQL declarations: argument lists in Maho's names, mapped onto the REST parts. A few
+ * GraphQL filters have no REST query parameter (`categories(urlKey:)`, `productAttributes(code:)`): the
+ * declaration's `graphql.input` hands them to `run` as its `graphql` part, which no REST request can set.
  */
 import { Type } from 'typebox';
-
-export const GRAPHQL_ONLY = Symbol('graphql-only arguments');
-
-/** The GraphQL-only arguments a declaration's `input` passed along (none on REST). */
-export function graphqlOnly<T extends object>(headers: unknown): Partial<T> {
-  return ((headers as Record<symbol, unknown> | undefined)?.[GRAPHQL_ONLY] ?? {}) as Partial<T>;
-}
 
 /** Arguments without their nulls (GraphQL's explicit null reads as not given, as an absent query parameter). */
 export function given(args: Record<string, unknown>): Record<string, unknown> {

@@ -14,11 +14,7 @@ let customer: string;
 let simple: Record<string, any>;
 let other: Record<string, any>;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { status: number; code: string } }[] };
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const ok = (r: { errors?: unknown }) => assert.equal(r.errors, undefined, JSON.stringify(r.errors));
 const nodes = (conn: { edges: { node: any }[] }) => conn.edges.map((e) => e.node);
 

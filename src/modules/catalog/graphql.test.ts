@@ -16,11 +16,7 @@ let cat: number;
 let child: number;
 const p: Record<string, Record<string, any>> = {};
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { status: number; code: string } }[] };
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 const ids = (conn: { edges: { node: { _id: number } }[] }) => conn.edges.map((e) => e.node._id);
 

@@ -9,11 +9,7 @@ import { honeypotFieldName, SUCCESS_MESSAGE } from './service.js';
 let t: TestApp;
 let seq = 0;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const SUBMIT = 'mutation($input: submitContactInput!) { submitContact(input: $input) { contact { success message } clientMutationId } }';
 const valid = () => ({ name: 'Jane Doe', email: `gql-contact${++seq}@example.com`, comment: 'Hello over GraphQL' });
 async function mailsTo(email: string) {

@@ -14,11 +14,7 @@ let reader: string;
 let n = 0;
 const uniq = (p: string) => `${p}${Date.now().toString(36)}${++n}`.toUpperCase();
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 const create = async (input: Record<string, unknown>) => {
   const r = await gql('mutation($i: createCouponInput!) { createCoupon(input: $i) { coupon { id _id code ruleId isActive } } }', admin, {

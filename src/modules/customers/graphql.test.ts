@@ -16,11 +16,7 @@ let otherId: number;
 let admin: string;
 let reader: string;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const CUSTOMER_IRI = (id: number) => `/api/rest/v2/customers/${id}`;
 const ADDRESS = `{ firstName: "Ada", lastName: "Byron", street: ["1 Infinite Loop"], city: "Cupertino", postcode: "SW1A 1AA", countryId: "GB", telephone: "555-0101" }`;
 const withAddress = (extra: string) => ADDRESS.replace(/ }$/, `, ${extra} }`);
@@ -201,8 +197,10 @@ describe('addresses over GraphQL', () => {
 
     const updated = await gql(`mutation { updateAddress(input: {id: "${a.id}", lastName: "Lovelace", isDefaultShipping: true}) { address { _id lastname city isDefaultShipping } } }`, customer);
     assert.deepEqual(updated.data.updateAddress.address, { _id: a._id, lastname: 'Lovelace', city: 'Cupertino', isDefaultShipping: true });
-    const me = await gql('{ currentCustomer { defaultShippingAddress } }', customer);
-    assert.equal(me.data.currentCustomer.defaultShippingAddress.id, a._id);
+    const me = await gql('{ currentCustomer { defaultShippingAddress { id _id city } } }', customer);
+    assert.equal(me.data.currentCustomer.defaultShippingAddress._id, a._id);
+    assert.equal(me.data.currentCustomer.defaultShippingAddress.id, a.id, 'the IRI, as on address(id:)');
+    assert.equal(me.data.currentCustomer.defaultShippingAddress.city, 'Cupertino');
 
     // another customer sees nothing of it
     const foreignRead = await gql(`{ address(id: "${a.id}") { _id } }`, other);

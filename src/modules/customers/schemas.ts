@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.js';
+import { GraphqlType } from '../../platform/graphql-derive.js';
 
 /** Text that may be sent as null or `""` to clear it. */
 const OptText = (maxLength = 255) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
@@ -83,8 +84,8 @@ export const Customer = Type.Object({
   createdIn: Type.Optional(Type.String()),
   disableAutoGroupChange: Type.Boolean(),
   isConfirmed: Type.Boolean(),
-  defaultBillingAddress: Type.Optional(Address),
-  defaultShippingAddress: Type.Optional(Address),
+  defaultBillingAddress: Type.Optional(GraphqlType('Address', Address)),
+  defaultShippingAddress: Type.Optional(GraphqlType('Address', Address)),
   addresses: Type.Array(Address),
   createdAt: Type.String(),
   updatedAt: Type.String(),

@@ -6,11 +6,7 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 let t: TestApp;
 let customer: string;
 
-const gql = async (query: string, token?: string) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string) => t.gql(query, token);
 
 before(async () => {
   t = await buildTestApp();

@@ -15,11 +15,7 @@ let customer: string;
 let other: string;
 let order: Awaited<ReturnType<typeof placeTestOrder>>;
 
-const gql = async (query: string, token?: string) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string) => t.gql(query, token);
 
 before(async () => {
   t = await buildTestApp();

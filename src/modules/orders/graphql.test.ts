@@ -17,11 +17,7 @@ let reader: string;
 let mine: Awaited<ReturnType<typeof placeTestOrder>>;
 let guest: Awaited<ReturnType<typeof placeTestOrder>>;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 before(async () => {
   t = await buildTestApp();

@@ -18,9 +18,7 @@ const details = (incrementId: string, token?: string, query?: Record<string, str
 const NOT_FOUND = { error: 'not_found', message: 'Order not found', code: 404 };
 
 async function gql(query: string, variables: Record<string, unknown> = {}) {
-  const r = await t.req('POST', '/api/graphql', { body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
+  return t.gql(query, undefined, variables);
 }
 
 describe('GET /orders/{incrementId}/details', () => {

@@ -48,9 +48,7 @@ async function mails(to: string, template: string) {
 }
 
 async function gql(query: string, token?: string) {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query } });
-  assert.equal(r.status, 200, r.text);
-  return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
+  return t.gql(query, token);
 }
 
 /** An order whose every item is invoiced and shipped: state complete. */

@@ -15,11 +15,7 @@ let bob: string;
 let reader: string;
 let product: Record<string, any>;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const IRI = (id: number) => `/api/rest/v2/reviews/${id}`;
 const SUBMIT = (productId: number, extra = '') =>
   `mutation { submitReview(input: {productId: ${productId}, title: "Great", detail: "Works well", nickname: "Al", rating: 4${extra}, clientMutationId: "r"}) {

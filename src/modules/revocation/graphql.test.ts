@@ -13,11 +13,7 @@ let admin: string;
 let reader: string;
 let seq = 0;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 const IRI = (id: number) => `/api/rest/v2/revocation-requests/${id}`;
 
 async function newCustomer(): Promise<{ email: string; token: string }> {

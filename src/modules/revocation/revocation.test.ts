@@ -43,9 +43,7 @@ async function mails(template: string, to?: string) {
 }
 
 async function gql(query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
+  return t.gql(query, token, variables);
 }
 
 async function config(path: string, value: string | undefined, fn: () => Promise<void>) {

@@ -4,9 +4,6 @@ import { op, type Operation } from '../../platform/operations.js';
 import { UrlResolution, UrlResolverQuery } from './schemas.js';
 import { resolvePath, type ResolvedUrl } from './service.js';
 
-/** Marks a GraphQL call (a symbol key: no HTTP header can carry it). */
-export const GRAPHQL_CALL = Symbol('graphql call');
-
 /**
  * The GraphQL node of a resolution: the type's `id` is an `ID!`, so a result without an entity id (a redirect,
  * nothing found) carries the IRI of the query that found it instead.
@@ -30,11 +27,11 @@ export const operations: Operation[] = [
     kind: 'collection',
     response: UrlResolution,
     // Maho's name; the item form `resolveUrlResolveResult(path:)` is in graphql.ts
-    graphql: { name: 'urlResolveResults', input: (a) => ({ query: a.path == null ? {} : { path: a.path }, headers: { [GRAPHQL_CALL]: true } }) },
-    run: async (ctx, { query, headers }) => {
+    // a `graphql` part (empty) marks the GraphQL call, whose nodes need an id
+    graphql: { name: 'urlResolveResults', input: (a) => ({ query: a.path == null ? {} : { path: a.path }, graphql: {} }) },
+    run: async (ctx, { query, graphql }) => {
       const path = query.path ?? '';
       const hit = await resolvePath(ctx, path);
-      const graphql = (headers as Record<symbol, unknown> | undefined)?.[GRAPHQL_CALL] === true;
       const items = hit ? [graphql ? graphqlNode(hit, path) : hit] : [];
       return { items, total: items.length };
     },

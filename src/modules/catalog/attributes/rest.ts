@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../../platform/errors.js';
 import { idOfIri } from '../../../platform/graphql-derive.js';
 import { op, type Operation } from '../../../platform/operations.js';
 import type { Page } from '../../../platform/pagination.js';
-import { given, GRAPHQL_ONLY, graphqlOnly, PageArgs } from '../graphql-args.js';
+import { given, PageArgs } from '../graphql-args.js';
 import { AttributeSet, AttributeSetListQuery, IdParams, ProductAttribute, ProductAttributeListQuery } from './schemas.js';
 import * as attributes from './service.js';
 
@@ -26,8 +26,8 @@ const ProductAttributeArgs = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 255, description: 'attribute code' })),
 });
 
-async function listProductAttributes(ctx: Ctx, query: { search?: string; q?: string }, headers: unknown, page: Page) {
-  const { code } = graphqlOnly<{ code: string }>(headers);
+async function listProductAttributes(ctx: Ctx, query: { search?: string; q?: string }, graphql: { code?: string } | undefined, page: Page) {
+  const code = graphql?.code;
   if (code !== undefined) {
     try {
       const one = await attributes.getProductAttributeByCode(ctx, code);
@@ -59,10 +59,10 @@ export const attributeOperations: Operation[] = [
       args: ProductAttributeListArgs,
       input: (a) => {
         const { code, ...rest } = given(a);
-        return { query: rest, headers: code !== undefined ? { [GRAPHQL_ONLY]: { code } } : {} };
+        return { query: rest, graphql: code !== undefined ? { code } : undefined };
       },
     },
-    run: (ctx, { query, headers, page }) => listProductAttributes(ctx, query, headers, page),
+    run: (ctx, { query, graphql, page }) => listProductAttributes(ctx, query, graphql, page),
   }),
   op({
     id: 'productAttributes.get',

@@ -4,7 +4,7 @@ import { access } from '../../../platform/auth/access.js';
 import type { Ctx } from '../../../platform/context.js';
 import { op, type Operation } from '../../../platform/operations.js';
 import type { Page } from '../../../platform/pagination.js';
-import { given, GRAPHQL_ONLY, graphqlOnly, IdArg, PageArgs } from '../graphql-args.js';
+import { given, IdArg, PageArgs } from '../graphql-args.js';
 import { Category, CategoryListQuery, CategoryParams, CategorySummary, CategoryWrite, type CategoryListQueryT } from './schemas.js';
 import * as categories from './service.js';
 
@@ -20,8 +20,8 @@ const CategoryListArgs = Type.Object({
   ...PageArgs,
 });
 
-async function listCategories(ctx: Ctx, query: CategoryListQueryT, headers: unknown, page: Page) {
-  const { urlKey } = graphqlOnly<{ urlKey: string }>(headers);
+async function listCategories(ctx: Ctx, query: CategoryListQueryT, graphql: { urlKey?: string } | undefined, page: Page) {
+  const urlKey = graphql?.urlKey;
   if (urlKey !== undefined) return categories.listCategoriesByUrlKey(ctx, urlKey, query, page);
   return categories.listCategories(ctx, query, page);
 }
@@ -47,11 +47,11 @@ export const categoryOperations: Operation[] = [
         const { includeInMenu, urlKey, ...rest } = given(a);
         return {
           query: { ...rest, ...(includeInMenu !== undefined ? { includeInMenu: String(includeInMenu) } : {}) },
-          headers: urlKey !== undefined ? { [GRAPHQL_ONLY]: { urlKey } } : {},
+          graphql: urlKey !== undefined ? { urlKey } : undefined,
         };
       },
     },
-    run: (ctx, { query, headers, page }) => listCategories(ctx, query, headers, page),
+    run: (ctx, { query, graphql, page }) => listCategories(ctx, query, graphql, page),
   }),
   op({
     id: 'categories.get',

@@ -1,9 +1,9 @@
 /**
- * The customer's cart and giving a cart to a customer: GET /customers/me/cart (GraphQL customerCart) answers the
- * signed-in customer's active cart, making one when there is none; PUT /guest-carts/{m}/customer and
- * PUT /carts/{id}/customer (GraphQL assignCustomerToCart) give a cart to a customer: a customer takes over the
- * guest cart they filled before signing in, the back office gives any cart to anyone. Per access level, with bad
- * input, and two customers racing for one guest cart.
+ * Carts and their customers: GET /customers/me/cart (GraphQL customerCart) answers the signed-in customer's active
+ * cart, making one when there is none; PUT /guest-carts/{m}/customer and PUT /carts/{id}/customer (GraphQL
+ * assignCustomerToCart) give a cart to a customer: a customer takes over the guest cart they filled before signing
+ * in, the back office gives any cart to anyone; GET /carts (GraphQL carts) lists a customer's own carts, or any for
+ * the back office. Per access level, with bad input, and two customers racing for one guest cart.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -19,11 +19,7 @@ let otherId: number;
 let admin: string;
 let sku: string;
 
-const gql = async (query: string, token?: string, variables?: Record<string, unknown>) => {
-  const r = await t.req('POST', '/api/graphql', { token, body: { query, variables } });
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 before(async () => {
   t = await buildTestApp();
@@ -143,5 +139,57 @@ describe('giving a cart to a customer', () => {
     const loser = a.status === 200 ? other : customer;
     assert.equal((await t.req('GET', `${API}/carts/${id}`, { token: winner })).status, 200);
     assert.equal((await t.req('GET', `${API}/carts/${id}`, { token: loser })).status, 404);
+  });
+});
+
+describe('the carts list', () => {
+  test("a customer sees only their own carts, newest first, priced; the back office sees any, with filters", async () => {
+    const { maskedId, id } = await guestCartWithItem();
+    await t.req('PUT', `${API}/guest-carts/${maskedId}/customer`, { token: other, body: { customerId: otherId } });
+    const own = await t.req('GET', `${API}/carts`, { token: other, headers: { accept: 'application/json' } });
+    assert.equal(own.status, 200, own.text);
+    assert.ok(own.body.length >= 1);
+    assert.equal(own.body[0].id, id, 'the most recently changed first');
+    assert.equal(own.body[0].prices.subtotal, 20);
+    assert.ok(own.body.every((c: { customerId: number }) => c.customerId === otherId), 'only their own');
+    const mine = await t.req('GET', `${API}/carts`, { token: customer, headers: { accept: 'application/json' } });
+    assert.ok(mine.body.every((c: { id: number }) => c.id !== id));
+
+    const filtered = await t.req('GET', `${API}/carts`, { token: admin, query: { customerId: String(otherId), isActive: 'true' } });
+    assert.equal(filtered.status, 200, filtered.text);
+    assert.ok(filtered.body.member.some((c: { id: number }) => c.id === id));
+    assert.ok(filtered.body.member.every((c: { customerId: number; isActive: boolean }) => c.customerId === otherId && c.isActive));
+    assert.equal(filtered.body.totalItems, filtered.body.member.length);
+
+    const g = await t.gql(`{ carts(first: 1, customerId: ${otherId}) { totalCount edges { node { id itemsQty shippingAddress { city } } } pageInfo { hasNextPage } } }`, admin);
+    assert.equal(g.errors, undefined, JSON.stringify(g.errors));
+    assert.equal(g.data.carts.edges[0].node.id, `${API}/carts/${id}`);
+    assert.equal(g.data.carts.edges[0].node.itemsQty, 2);
+    assert.equal(g.data.carts.totalCount, filtered.body.totalItems);
+  });
+
+  test('a page of 8 carts costs the statements of a page of 2 (one statement reads the page and its lines)', async () => {
+    for (let i = 0; i < 8; i++) await guestCartWithItem();
+    const count = async (n: number) => {
+      await t.req('GET', `${API}/carts`, { token: admin, query: { pageSize: String(n) } });
+      const before = t.database.queryCount();
+      const r = await t.req('GET', `${API}/carts`, { token: admin, query: { pageSize: String(n) } });
+      assert.equal(r.body.member.length, n);
+      return t.database.queryCount() - before;
+    };
+    assert.equal(await count(8), await count(2));
+  });
+
+  test('anonymous callers are 401; bad filters are a 400; an API user without the carts grant is 403', async () => {
+    assert.equal((await t.req('GET', `${API}/carts`)).status, 401);
+    for (const query of [{ customerId: 'x' }, { isActive: 'maybe' }, { storeId: '-1' }] as Record<string, string>[]) {
+      const r = await t.req('GET', `${API}/carts`, { token: admin, query });
+      assert.equal(r.status, 400, `${JSON.stringify(query)}: ${r.text}`);
+    }
+    const reader = await t.tokens.apiUser(['products/read']);
+    assert.equal((await t.req('GET', `${API}/carts`, { token: reader })).status, 403);
+    const g = await t.gql('{ carts { totalCount } }');
+    assert.equal(g.data.carts, null);
+    assert.equal(g.errors[0].extensions.status, 401);
   });
 });
