@@ -9,6 +9,7 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../catalog/fixtures.js';
 import { registerCustomer } from '../customers/service.js';
 import { TEST_ADDRESS } from '../checkout/fixtures.js';
+import { deleteConfig, setConfig } from '../stores/service.js';
 
 let t: TestApp;
 let customer: string;
@@ -142,5 +143,57 @@ describe('carts over GraphQL', () => {
     const unknown = await gql(`{ guestCart(maskedId: "${'0'.repeat(32)}") { maskedId } }`);
     assert.equal(unknown.data.guestCart, null);
     assert.equal(unknown.errors[0].extensions.status, 404);
+  });
+});
+
+describe('gift messages and gift cards over GraphQL', () => {
+  test('setGiftMessageOnCart and removeGiftMessageFromCart, on the cart or an item (itemId), need the store config', async () => {
+    const m = ok(await gql('mutation { createCart(input: {}) { cart { maskedId } } }')).createCart.cart.maskedId;
+    const item = ok(await gql(`mutation { addToCart(input: {maskedId: "${m}", sku: "${sku}", qty: 1}) { cart { items } } }`)).addToCart.cart.items[0].id;
+    const set = (extra: string) =>
+      gql(`mutation { setGiftMessageOnCart(input: {maskedId: "${m}"${extra}, sender: "Ann", recipient: "Bo", message: "Happy birthday"}) { cart { giftMessage items } } }`);
+    const off = await set('');
+    assert.equal(off.data.setGiftMessageOnCart, null);
+    assert.equal(off.errors[0].extensions.status, 400, 'gift options are off by default');
+    const settings = t.services.settings;
+    await setConfig(t.database.db, settings, 'sales/gift_options/allow_order', '1');
+    await setConfig(t.database.db, settings, 'sales/gift_options/allow_items', '1');
+    try {
+      const msg = { sender: 'Ann', recipient: 'Bo', message: 'Happy birthday' };
+      assert.deepEqual(ok(await set('')).setGiftMessageOnCart.cart.giftMessage, msg);
+      const onItem = ok(await set(`, itemId: "${item}"`)).setGiftMessageOnCart.cart;
+      assert.deepEqual(onItem.items[0].giftMessage, msg);
+      const unknown = await set(', itemId: 999999');
+      assert.equal(unknown.errors[0].extensions.status, 404);
+      const itemGone = ok(await gql(`mutation { removeGiftMessageFromCart(input: {maskedId: "${m}", itemId: ${item}}) { cart { giftMessage items } } }`))
+        .removeGiftMessageFromCart.cart;
+      assert.equal(itemGone.items[0].giftMessage, undefined);
+      assert.deepEqual(itemGone.giftMessage, msg, "the cart's message stays");
+      const gone = ok(await gql(`mutation { removeGiftMessageFromCart(input: {maskedId: "${m}"}) { cart { giftMessage } } }`)).removeGiftMessageFromCart.cart;
+      assert.equal(gone.giftMessage, null);
+      const missing = await gql(`mutation { setGiftMessageOnCart(input: {maskedId: "${m}", sender: "Ann", recipient: "Bo"}) { cart { id } } }`);
+      assert.equal(missing.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', 'message is required');
+    } finally {
+      await deleteConfig(t.database.db, settings, 'sales/gift_options/allow_order');
+      await deleteConfig(t.database.db, settings, 'sales/gift_options/allow_items');
+    }
+  });
+
+  test('applyGiftcardToCart and removeGiftcardFromCart; removing a card the cart does not hold is a 400', async () => {
+    const card = await t.req('POST', `${API}/giftcards`, { token: admin, body: { balance: 5 } });
+    assert.equal(card.status, 201, card.text);
+    const m = ok(await gql('mutation { createCart(input: {}) { cart { maskedId } } }')).createCart.cart.maskedId;
+    ok(await gql(`mutation { addToCart(input: {maskedId: "${m}", sku: "${sku}", qty: 1}) { cart { id } } }`));
+    const applied = ok(await gql(`mutation { applyGiftcardToCart(input: {maskedId: "${m}", giftcardCode: "${card.body.code}"}) { cart { appliedGiftcards prices } } }`))
+      .applyGiftcardToCart.cart;
+    assert.equal(applied.appliedGiftcards.length, 1);
+    assert.equal(applied.prices.giftcardAmount, 5);
+    const removed = ok(await gql(`mutation { removeGiftcardFromCart(input: {maskedId: "${m}", giftcardCode: "${card.body.code}"}) { cart { appliedGiftcards prices } } }`))
+      .removeGiftcardFromCart.cart;
+    assert.deepEqual(removed.appliedGiftcards, []);
+    assert.equal(removed.prices.giftcardAmount, 0);
+    const again = await gql(`mutation { removeGiftcardFromCart(input: {maskedId: "${m}", giftcardCode: "${card.body.code}"}) { cart { id } } }`);
+    assert.equal(again.data.removeGiftcardFromCart, null);
+    assert.equal(again.errors[0].extensions.status, 400);
   });
 });

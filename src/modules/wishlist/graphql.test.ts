@@ -62,6 +62,10 @@ describe('wishlist over GraphQL', () => {
       [item._id],
     );
     assert.equal(list.data.myWishlistItems.pageInfo.hasNextPage, false);
+    // the reference's second name answers the same list
+    const same = await gql('{ wishlistItems { totalCount edges { node { _id } } } }', customer);
+    assert.deepEqual(same.data.wishlistItems.edges.map((e: any) => e.node._id), [item._id]);
+    assert.equal((await gql('{ wishlistItems { totalCount } }', other)).data.wishlistItems.totalCount, 0, "another customer's list is their own");
 
     // another customer cannot remove it
     const foreign = await gql(`mutation { removeWishlistItem(input: {itemId: ${item._id}}) { wishlistItem { _id } } }`, other);
