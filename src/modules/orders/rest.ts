@@ -3,8 +3,8 @@
  * the guest lookup by X-Order-Token) and /customers/me/orders, declared once for REST and GraphQL. Order
  * placement is the checkout module's.
  */
-import { Type } from 'typebox';
-import { access } from '../../platform/auth/access.js';
+import { Type, type Static, type TObject } from 'typebox';
+import { access, type Access } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
@@ -67,6 +67,37 @@ const CommentArgs = Type.Object({
   notifyCustomer: OrderCommentBody.properties.notifyCustomer,
   visibleOnFront: OrderCommentBody.properties.visibleOnFront,
 });
+
+/**
+ * An action on one order (hold, unhold, cancel, comment): POST /orders/{id}/<action> answering the order (201),
+ * and its GraphQL mutation taking Maho's order reference (`id`, `orderId` or `incrementId`).
+ */
+function action<B extends TObject>(
+  name: string,
+  suffix: string,
+  summary: string,
+  field: string,
+  fn: (ctx: Ctx, orderId: number, body: Static<B>) => Promise<unknown>,
+  rule: Access = access.admin('orders', 'write'),
+  body: B = OrderActionBody as unknown as B,
+  args: TObject = ActionArgs,
+): Operation {
+  return op({
+    id: `orders.${name}`,
+    method: 'POST',
+    path: `/orders/:id${suffix}`,
+    tags,
+    summary,
+    access: rule,
+    shortName,
+    params: OrderIdParams,
+    body,
+    response: Order,
+    status: 201,
+    graphql: { name: field, args, input: actionInput },
+    run: async (ctx, { params, headers, body: b }) => fn(ctx, await orderIdOf(ctx, params, headers), b as Static<B>),
+  });
+}
 
 export const operations: Operation[] = [
   op({
@@ -135,66 +166,24 @@ export const operations: Operation[] = [
       return orders.guestOrderDetails(ctx, params.incrementId, Array.isArray(token) ? token[0] : token);
     },
   }),
-  op({
-    id: 'orders.hold',
-    method: 'POST',
-    path: '/orders/:id/hold',
-    tags,
-    summary: 'Put the order on hold (remembers its state and status); optional reason. Answers with the order',
-    access: access.admin('orders', 'write'),
-    shortName,
-    params: OrderIdParams,
-    body: OrderActionBody,
-    response: Order,
-    status: 201,
-    graphql: { name: 'holdOrder', args: ActionArgs, input: actionInput },
-    run: async (ctx, { params, headers, body }) => orders.holdOrder(ctx, await orderIdOf(ctx, params, headers), body),
-  }),
-  op({
-    id: 'orders.unhold',
-    method: 'POST',
-    path: '/orders/:id/unhold',
-    tags,
-    summary: 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order',
-    access: access.admin('orders', 'write'),
-    shortName,
-    params: OrderIdParams,
-    body: OrderActionBody,
-    response: Order,
-    status: 201,
-    graphql: { name: 'unholdOrder', args: ActionArgs, input: actionInput },
-    run: async (ctx, { params, headers, body }) => orders.unholdOrder(ctx, await orderIdOf(ctx, params, headers), body),
-  }),
-  op({
-    id: 'orders.cancel',
-    method: 'POST',
-    path: '/orders/:id/cancel',
-    tags,
-    summary:
-      'Cancel what is left to invoice; gives back stock, the coupon use and gift card amounts, and mails the customer. A customer may cancel their own order. Answers with the order',
-    access: access.customerOrAdmin('orders', 'write'),
-    shortName,
-    params: OrderIdParams,
-    body: OrderActionBody,
-    response: Order,
-    status: 201,
-    graphql: { name: 'cancelOrder', args: ActionArgs, input: actionInput },
-    run: async (ctx, { params, headers, body }) => orders.cancelOrder(ctx, await orderIdOf(ctx, params, headers), body),
-  }),
-  op({
-    id: 'orders.addComment',
-    method: 'POST',
-    path: '/orders/:id/comments',
-    tags,
-    summary:
-      'Add a status-history comment (comment, alias note); optionally mail it, show it to the customer, and set a status of the current state. Answers with the order',
-    access: access.admin('orders', 'write'),
-    shortName,
-    params: OrderIdParams,
-    body: OrderCommentBody,
-    response: Order,
-    status: 201,
-    graphql: { name: 'addCommentOrder', args: CommentArgs, input: actionInput },
-    run: async (ctx, { params, headers, body }) => orders.addOrderComment(ctx, await orderIdOf(ctx, params, headers), body),
-  }),
+  action('hold', '/hold', 'Put the order on hold (remembers its state and status); optional reason. Answers with the order', 'holdOrder', orders.holdOrder),
+  action('unhold', '/unhold', 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order', 'unholdOrder', orders.unholdOrder),
+  action(
+    'cancel',
+    '/cancel',
+    'Cancel what is left to invoice; gives back stock, the coupon use and gift card amounts, and mails the customer. A customer may cancel their own order. Answers with the order',
+    'cancelOrder',
+    orders.cancelOrder,
+    access.customerOrAdmin('orders', 'write'),
+  ),
+  action(
+    'addComment',
+    '/comments',
+    'Add a status-history comment (comment, alias note); optionally mail it, show it to the customer, and set a status of the current state. Answers with the order',
+    'addCommentOrder',
+    orders.addOrderComment,
+    access.admin('orders', 'write'),
+    OrderCommentBody,
+    CommentArgs,
+  ),
 ];
