@@ -234,7 +234,8 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
       const base = t.iriBase;
       resolvers[t.name] = {
         id: (parent: Js) => (typeof parent.id === 'number' && base ? `${base}${parent.id}` : parent.id),
-        _id: (parent: Js) => (typeof parent.id === 'number' ? parent.id : idOfIri(parent.id, base)),
+        // a node whose id is not its number's IRI (a URL resolution) carries its number as `_id`
+        _id: (parent: Js) => (parent._id !== undefined ? parent._id : typeof parent.id === 'number' ? parent.id : idOfIri(parent.id, base)),
       };
     }
   }

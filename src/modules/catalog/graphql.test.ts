@@ -279,6 +279,33 @@ describe('layered filters', () => {
     const bad = await gql('{ layeredFilters(categoryId: 0) { totalCount } }');
     assert.equal(bad.errors![0].extensions.status, 400);
   });
+
+  test('layeredFilter(id:) and GET /layered-filters/{code}: one filter by code or IRI, of a category or the whole store', async () => {
+    const rest = await t.req('GET', `${API}/layered-filters?categoryId=${cat}`);
+    const color = rest.body.member.find((m: { code: string }) => m.code === 'color');
+    const one = await t.req('GET', `${API}/layered-filters/color?categoryId=${cat}`);
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual({ ...one.body, '@context': undefined, '@id': undefined, '@type': undefined }, { ...color, '@context': undefined, '@id': undefined, '@type': undefined });
+    const byIri = await gql(`{ layeredFilter(id: "/api/rest/v2/layered-filters/color", categoryId: ${cat}) { code label type options } }`);
+    assert.equal(byIri.errors, undefined, JSON.stringify(byIri.errors));
+    assert.deepEqual(byIri.data!.layeredFilter.options, color.options);
+    // without a category or a search: the store view's whole catalog, which has at least the category's products
+    const whole = await gql('query ($id: ID!) { layeredFilter(id: $id) { code options } }', undefined, { id: 'color' });
+    assert.equal(whole.errors, undefined, JSON.stringify(whole.errors));
+    const count = (opts: { count: number }[]) => opts.reduce((n, o) => n + o.count, 0);
+    assert.ok(count(whole.data!.layeredFilter.options) >= count(color.options));
+    const price = await t.req('GET', `${API}/layered-filters/price?categoryId=${cat}`);
+    assert.equal(price.body.type, 'price');
+    const missing = await gql(`{ layeredFilter(id: "no_such_attribute", categoryId: ${cat}) { code } }`);
+    assert.equal(missing.data!.layeredFilter, null);
+    assert.equal(missing.errors![0].extensions.status, 404);
+    const restMissing = await t.req('GET', `${API}/layered-filters/no_such_attribute`);
+    assert.equal(restMissing.status, 404);
+    const trick = await t.req('GET', `${API}/layered-filters/..%2Fproducts`);
+    assert.equal(trick.status, 400);
+    const badArg = await gql('{ layeredFilter(id: "color", categoryId: -1) { code } }');
+    assert.equal(badArg.errors![0].extensions.status, 400);
+  });
 });
 
 describe('attributes', () => {

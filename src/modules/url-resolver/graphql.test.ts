@@ -58,6 +58,19 @@ describe('URL resolver over GraphQL', () => {
     assert.equal(typeof none.data.resolveUrlResolveResult.id, 'string');
   });
 
+  test('urlResolveResult(id:): the IRI a result carries resolves it again; _id is the entity', async () => {
+    const list = await gql(`{ urlResolveResults(path: "gql-resolve-me") { edges { node { ${NODE} } } } }`);
+    const node = list.data.urlResolveResults.edges[0].node;
+    assert.equal(node.id, '/api/rest/v2/url-resolver?path=gql-resolve-me');
+    const again = await gql(`query ($id: ID!) { urlResolveResult(id: $id) { ${NODE} } }`, undefined, { id: node.id });
+    assert.equal(again.errors, undefined, JSON.stringify(again.errors));
+    assert.deepEqual(again.data.urlResolveResult, node);
+    const bare = await gql(`{ urlResolveResult(id: "gql-resolve-me") { _id type } }`);
+    assert.deepEqual(bare.data.urlResolveResult, { _id: pageId, type: 'cms_page' });
+    const none = await gql(`{ urlResolveResult(id: "/api/rest/v2/url-resolver?path=no%2Fsuch") { type _id } }`);
+    assert.deepEqual(none.data.urlResolveResult, { type: 'not_found', _id: null });
+  });
+
   test('a path too long or with control characters is a 400; a missing path a validation error', async () => {
     const long = 'a'.repeat(300);
     const a = await gql(`{ urlResolveResults(path: "${long}") { totalCount } }`);

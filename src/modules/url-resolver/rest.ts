@@ -4,13 +4,19 @@ import { op, type Operation } from '../../platform/operations.js';
 import { UrlResolution, UrlResolverQuery } from './schemas.js';
 import { resolvePath, type ResolvedUrl } from './service.js';
 
+const IRI_PREFIX = '/api/rest/v2/url-resolver?path=';
+
 /**
- * The GraphQL node of a resolution: the type's `id` is an `ID!`, so a result without an entity id (a redirect,
- * nothing found) carries the IRI of the query that found it instead.
+ * The GraphQL node of a resolution: its `id` (the type's `ID!`) is the IRI of the query that found it, which
+ * `urlResolveResult(id:)` takes back; `_id` is the entity's id (none for a redirect or nothing found).
  */
-export function graphqlNode(hit: ResolvedUrl, path: string): ResolvedUrl | (Omit<ResolvedUrl, 'id'> & { id: string }) {
-  if (hit.id !== undefined) return hit;
-  return { ...hit, id: `/api/rest/v2/url-resolver?path=${encodeURIComponent(path)}` };
+export function graphqlNode(hit: ResolvedUrl, path: string): Omit<ResolvedUrl, 'id'> & { id: string; _id: number | null } {
+  return { ...hit, id: `${IRI_PREFIX}${encodeURIComponent(path)}`, _id: hit.id ?? null };
+}
+
+/** The path an IRI of `graphqlNode` names; anything else is taken as the path itself. */
+export function pathOfIri(id: string): string {
+  return id.startsWith(IRI_PREFIX) ? (new URLSearchParams(id.slice(id.indexOf('?'))).get('path') ?? '') : id;
 }
 
 export const operations: Operation[] = [
