@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: starts the server as a child process on its own fresh database, runs every scenario of
- * bench/scenarios.ts with autocannon for a fixed time, prints requests/s and latency, and always stops the
- * server and removes the database it made.
+ * bench/scenarios.ts with autocannon for a fixed time, prints requests/s, latency and SQL statements per
+ * request (the server's counter, GET /bench/statements), and always stops the server and removes the database
+ * it made.
  *
  * Environment:
  *   DATABASE_URL       a PostgreSQL server (any database on it): the bench creates and drops its own database
@@ -14,7 +15,7 @@
  *   BENCH_ALONE        with BENCH_ONLY: leave out the routes the ratios compare with (for profiling one route)
  *   BENCH_PROFILE      a directory: the server runs with --cpu-prof and writes its profile there on exit
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -56,6 +57,8 @@ interface Row {
   name: string;
   request: string;
   rps: number;
+  /** SQL statements per request (the server's counter over the timed run; background work such as mail included) */
+  stmts?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -153,7 +156,10 @@ async function generateCatalog(dbEnv: Record<string, string>): Promise<void> {
 function startServer(port: number, dbEnv: Record<string, string>): Server {
   const env = serverEnv(port, dbEnv);
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the compiled server, as `npm start` runs it (built from the current source first)
+  const built = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the server failed');
+  const child = spawn(process.execPath, [...flags, 'dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString('utf8'));
@@ -297,6 +303,18 @@ function requestOptions(s: Scenario, run: RunContext) {
   return { method: s.method, headers, body: s.body === undefined ? undefined : body };
 }
 
+/** The server's count of SQL statements sent so far (GET /bench/statements); undefined when it has none. */
+async function statementCount(base: string): Promise<number | undefined> {
+  try {
+    const r = await fetch(`${base}/bench/statements`);
+    if (!r.ok) return undefined;
+    const { statements } = (await r.json()) as { statements?: number };
+    return typeof statements === 'number' ? statements : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function measure(base: string, s: Scenario, run: RunContext, seconds: number): Promise<autocannon.Result> {
   const { method, headers, body } = requestOptions(s, run);
   const result = await autocannon({
@@ -328,8 +346,17 @@ function pad(cells: string[], widths: number[]): string {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['scenario', 'request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'];
-  const cells = rows.map((r) => [r.name, r.request, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), String(r.non2xx)]);
+  const header = ['scenario', 'request', 'req/s', 'p50 ms', 'p99 ms', 'stmts/req', 'errors', 'non-2xx'];
+  const cells = rows.map((r) => [
+    r.name,
+    r.request,
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    r.stmts === undefined ? '-' : r.stmts.toFixed(1),
+    String(r.errors),
+    String(r.non2xx),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   console.log(pad(header, widths));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -379,11 +406,17 @@ async function main(): Promise<number> {
     const rows: Row[] = [];
     for (const s of scenariosToRun) {
       if (warmup > 0) await measure(base, s, run, warmup);
+      // counted from the end of the warm-up to the end of the timed run's backlog (measure settles it): every
+      // request sent in the timed run, plus the settling one, ran its statements in between
+      const before = await statementCount(base);
       const r = await measure(base, s, run, duration);
+      const after = await statementCount(base);
+      const served = r.requests.sent + 1;
       rows.push({
         name: s.name,
         request: `${s.method} ${pathOf(s, run)}`,
         rps: r.requests.average,
+        stmts: before === undefined || after === undefined ? undefined : (after - before) / served,
         p50: r.latency.p50,
         p99: r.latency.p99,
         errors: r.errors,

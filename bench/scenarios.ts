@@ -77,6 +77,7 @@ export const scenarios: Scenario[] = [
     body: { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'bench@example.com' },
   },
   { name: 'orders-list', method: 'GET', path: `${API}/orders?page=1`, auth: 'admin' },
+  { name: 'my-orders', method: 'GET', path: `${API}/customers/me/orders?page=1`, auth: 'customer' },
   // the GraphQL twins of product-list, product and add-to-cart, selecting what a storefront's listing shows
   { name: 'gql-product-list', method: 'POST', path: GRAPHQL, body: { query: `{ products(first: 20) { totalCount edges { node { ${LISTING_FIELDS} } } } }` } },
   { name: 'gql-product', method: 'POST', path: GRAPHQL, body: { query: `{ product(id: "${API}/products/{productId}") { ${LISTING_FIELDS} description mediaGallery configurableOptions variants } }` } },
@@ -98,6 +99,9 @@ export const ratios: Ratio[] = [
   { name: 'product', against: 'pk', target: 0.5 },
   { name: 'product-list', against: 'pk', target: 0.25 },
   { name: 'add-to-cart', against: 'pk', target: 0.15 },
+  { name: 'categories', against: 'pk', target: 0.3 },
+  { name: 'orders-list', against: 'pk', target: 0.25 },
+  { name: 'my-orders', against: 'pk', target: 0.25 },
   { name: 'gql-product-list', against: 'product-list', target: 0.8 },
   { name: 'gql-product', against: 'product', target: 0.6 },
   { name: 'gql-add-to-cart', against: 'add-to-cart', target: 0.8 },

@@ -16,14 +16,18 @@ import { createTokenService } from './platform/auth/tokens.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { createMailSender, type MailSender } from './platform/outbox.js';
 import type { AppServices, Ctx } from './platform/context.js';
-import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators } from './platform/http.js';
+import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators, lazySerializers } from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { installGraphiql } from './platform/graphiql.js';
 import { restOperations } from './platform/operations.js';
+import { openapiOptions } from './platform/openapi.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/files.js';
+import { installMetrics } from './platform/metrics.js';
+import { installCompression } from './platform/compression.js';
+import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
 import { graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
@@ -85,7 +89,14 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    // served without a proxy in front: a client that trickles its request is cut off (Node checks the open
+    // connections against these timeouts every `connectionsCheckingInterval`)
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs) },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = config.maxConnections;
 
   const mail = createMailSender({
     db,
@@ -99,7 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     config,
     settings: registry,
     limiter,
-    tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer ?? `${publicUrl}/`, ttlSeconds: config.jwtTtlSeconds }),
+    tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
     nudgeOutbox: () => mail.nudge(),
     outsideTx: (ctx) => database.sideDb ?? ctx.db,
   };
@@ -132,6 +143,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // before every route, as both act through hooks: compression first, so that /metrics is compressed too
+  await installCompression(app);
+  installMetrics(app, { config, database });
+  installTracingHooks(app);
   installValidators(app);
   installErrorHandling(app);
   await app.register(cors, {
@@ -142,21 +157,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Commerce REST API', version: '2.0.0', description: 'REST API v2: catalog, carts, checkout, orders and back office.' },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-    hideUntagged: false,
-    transform: ({ schema, url, route }) => {
-      const rule = route.config?.access;
-      const s = { ...(schema ?? {}) } as Record<string, unknown>;
-      if (rule && rule.level !== 'public' && rule.level !== 'orderToken') s.security = [{ bearerAuth: [] }];
-      return { schema: s as typeof schema, url };
-    },
-  });
+  await app.register(swagger, openapiOptions(API_PREFIX));
   const apiRoutes: ApiRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...(route.config ?? {}), access: access.public };
@@ -195,7 +196,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   app.get('/api/docs.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // outside production the answer names the process, so a test can see which worker of a cluster answered
+  const health = config.env === 'production' ? { status: 'ok' } : { status: 'ok', process: process.pid };
+  app.get('/health', { schema: { hide: true } }, async () => health);
   mediaFileRoutes(app, config);
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -244,11 +247,13 @@ export async function seedDemoOnce(systemCtx: () => Ctx): Promise<void> {
   await ctx.db.insert(installState).values({ module: 'demo', version: 1 }).onConflictDoNothing();
 }
 
-/** Ceilings for the benchmark: a bare JSON route and one primary-key SELECT through the same pool. */
+/** Ceilings for the benchmark: a bare JSON route and one primary-key SELECT through the same pool; and the statement counter. */
 function installBenchRoutes(app: FastifyInstance, database: Database): void {
   app.get('/bench/bare', { schema: { hide: true } }, async () => ({ hello: 'world' }));
   app.get('/bench/pk', { schema: { hide: true } }, async () => {
     const res = (await database.db.execute(sql`SELECT id, code, name FROM stores WHERE id = 1`)) as unknown as { rows: unknown[] };
     return res.rows[0];
   });
+  // the statements sent so far (the bench reads it around each scenario for its statements per request)
+  app.get('/bench/statements', { schema: { hide: true } }, async () => ({ statements: database.queryCount() }));
 }

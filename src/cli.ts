@@ -401,7 +401,7 @@ async function openEnv(config: AppConfig): Promise<{ env: Env; close(): Promise<
       config,
       settings: registry,
       limiter,
-      tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer ?? `${publicUrl}/`, ttlSeconds: config.jwtTtlSeconds }),
+      tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
       outsideTx: (c: Ctx) => database.sideDb ?? c.db,
     };

@@ -2,7 +2,11 @@
  * Process configuration, read once from the environment and validated at start.
  * Every wrong variable is reported with its own message; start-up stops on the first report.
  */
+import os from 'node:os';
 import path from 'node:path';
+
+/** the token issuer where neither JWT_ISSUER nor PUBLIC_URL names one */
+export const DEFAULT_JWT_ISSUER = 'commerce-api';
 
 export const DEFAULT_JWT_SECRET = 'demo-only-jwt-secret-change-me-0123456789abcdef';
 
@@ -21,7 +25,11 @@ export interface AppConfig {
   dataDir: string;
   jwtSecret: string;
   jwtTtlSeconds: number;
-  jwtIssuer?: string;
+  /**
+   * `iss` of the tokens: JWT_ISSUER, else PUBLIC_URL with a slash, else a fixed name, never the port: a token is
+   * accepted by every process and server that shares JWT_SECRET whatever port each listens on
+   */
+  jwtIssuer: string;
   redisUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -35,6 +43,24 @@ export interface AppConfig {
   rateLimits: boolean;
   /** GraphQL schema introspection (on outside production unless switched off; off in production unless on) */
   graphqlIntrospection: boolean;
+  /** server processes on the port (node:cluster); 1 runs the server in this process */
+  workers: number;
+  /** the server faces clients directly: how long a request may take to arrive whole, headers included (ms) */
+  requestTimeoutMs: number;
+  /** how long the request headers may take to arrive (ms) */
+  headersTimeoutMs: number;
+  /** how long an idle keep-alive connection stays open (ms) */
+  keepAliveTimeoutMs: number;
+  /** open connections per process; more are refused until some close */
+  maxConnections: number;
+  /** on SIGTERM, how long requests in flight may take before the process stops anyway (ms) */
+  shutdownTimeoutMs: number;
+  /** bearer token /metrics asks for; without it /metrics is open outside production and not served in production (unless on its own port) */
+  metricsToken?: string;
+  /** /metrics on a listener of its own instead of the main port (an address only the monitoring network reaches) */
+  metricsPort?: number;
+  /** OTLP/HTTP collector traces go to (OTEL_EXPORTER_OTLP_ENDPOINT); checked here, read by src/platform/tracing.ts */
+  otlpEndpoint?: string;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +127,13 @@ function origins(env: Env, name: string, problems: string[]): string[] {
   return out;
 }
 
+/** WORKERS: a number of processes, or `auto` for one per core. */
+function workers(env: Env, problems: string[]): number {
+  const raw = env.WORKERS;
+  if (raw && /^auto$/i.test(raw)) return Math.max(1, os.availableParallelism());
+  return int(env, 'WORKERS', 1, 1, 256, problems);
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
   const rawEnv = env.NODE_ENV || 'development';
@@ -133,7 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: path.resolve(env.DATA_DIR || './var'),
     jwtSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL', 3600, 60, 31_536_000, problems),
-    jwtIssuer: env.JWT_ISSUER || undefined,
+    jwtIssuer: env.JWT_ISSUER || (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/` : DEFAULT_JWT_ISSUER),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:'], problems),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),
     mailFrom: env.MAIL_FROM || 'Store <no-reply@example.com>',
@@ -145,7 +178,25 @@ export function loadConfig(env: Env = process.env): AppConfig {
     benchRoutes: bool(env, 'BENCH_ROUTES', false, problems),
     rateLimits: bool(env, 'RATE_LIMITS', true, problems),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production, problems),
+    workers: workers(env, problems),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT', 30_000, 1000, 3_600_000, problems),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT', 10_000, 1000, 3_600_000, problems),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT', 72_000, 1000, 3_600_000, problems),
+    maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000, problems),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65_535, problems) : undefined,
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'], problems),
   };
+  // a short token could be guessed; whitespace would never survive the Authorization header
+  if (config.metricsToken !== undefined && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken))) {
+    problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  if (config.metricsPort !== undefined && config.metricsPort === config.port) problems.push('METRICS_PORT must differ from PORT');
+  if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+  if (config.workers > 1 && !config.databaseUrl) {
+    problems.push('WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${config.logLevel}"`);
   }

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { LOCKS } from './locks.js';
 
@@ -75,7 +74,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return { kind: 'postgres', db, sideDb, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
+  // loaded only here: a server on PostgreSQL never loads the embedded database
+  const [{ PGlite: EmbeddedPostgres }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+  // a smaller buffer cache than PostgreSQL's default 128 MB: the embedded database's files are in the OS page
+  // cache anyway, and the process stays ~100 MB smaller
+  const client = new EmbeddedPostgres({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, postgresqlconf: ['shared_buffers=32MB'] });
   await client.waitReady;
   const counter = countFor(client);
   const db = drizzlePglite({ client, logger: counter.logger }) as unknown as Db;
@@ -100,6 +103,20 @@ function driverClient(db: Db): { client: QueryClient; named: boolean } {
   return { client, named: client instanceof pg.Pool || client instanceof pg.Client };
 }
 
+/**
+ * Counts a statement sent past the query builder: through the logger of the handle's session, which a
+ * transaction's session shares with its database (its driver client, a pool's connection, is not the one
+ * counters know), else by the client.
+ */
+function countStatement(db: Db, client: object): void {
+  const logger = (db as unknown as { session?: { options?: { logger?: { logQuery(query: string, params: unknown[]): void } } } }).session?.options?.logger;
+  if (logger) logger.logQuery('', []);
+  else {
+    const counter = counters.get(client);
+    if (counter) counter.n++;
+  }
+}
+
 const dialect = new PgDialect();
 
 /**
@@ -119,8 +136,7 @@ export function statement<T>(name: string, build: () => SQL): Statement<T> {
       compiled ??= dialect.sqlToQuery(build());
       const params = fillPlaceholders(compiled.params, values);
       const { client, named } = driverClient(db);
-      const counter = counters.get(client);
-      if (counter) counter.n++;
+      countStatement(db, client);
       const res = named ? await client.query({ name, text: compiled.sql, values: params }) : await client.query(compiled.sql, params);
       return res.rows as T[];
     },
@@ -136,7 +152,18 @@ export function relaxedCommit(name: string): SQL {
   return sql`(SELECT set_config('synchronous_commit', CASE WHEN ${sql.placeholder(name)}::boolean THEN 'off' ELSE current_setting('synchronous_commit') END, true)) AS relaxed_commit`;
 }
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/**
+ * The project's `drizzle/` folder: found upwards from this module, which is src/platform/ when run from source
+ * and dist/ when run compiled (one bundle).
+ */
+export const MIGRATIONS_DIR = findUp(path.dirname(fileURLToPath(import.meta.url)), 'drizzle/meta/_journal.json', 'drizzle');
+
+function findUp(from: string, marker: string, result: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, marker))) return path.join(dir, result);
+    if (path.dirname(dir) === dir) throw new Error(`${marker} not found above ${from}`);
+  }
+}
 
 interface Journal {
   entries: { idx: number; tag: string }[];

@@ -3,9 +3,10 @@
  * request's Ctx, HTTP caching (ETag, Cache-Control, Vary) and body parsing.
  */
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifySchemaValidationError, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { AppError, errorBody, fromDatabaseError } from './errors.js';
 import { BODY_MAX_DEPTH, freeFormKeyword, jsonTooDeep } from './free-form.js';
 import { authorize, type Access } from './auth/access.js';
@@ -39,8 +40,37 @@ const bodyAjv = validatorOf(false);
 const paramsAjv = validatorOf('array');
 
 export function installValidators(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : paramsAjv.compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(schema) : paramsAjv.compile(schema))));
 }
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * A route's validator, compiled on the route's first request instead of at start: compiling the schemas of
+ * every route up front is most of a start-up's time, and most routes of a given process are never called.
+ */
+function lazyValidator(compile: () => Validate): Validate {
+  let compiled: Validate | undefined;
+  const validate: Validate = (data) => {
+    compiled ??= compile();
+    const ok = compiled(data);
+    validate.errors = compiled.errors;
+    return ok;
+  };
+  return validate;
+}
+
+/**
+ * Fastify's response serializer factory (fast-json-stringify), compiling each route's serializer on its first
+ * answer, for the same reason as `lazyValidator`. Passed as `schemaController.compilersFactory.buildSerializer`.
+ */
+export const lazySerializers = (externalSchemas: unknown, options: Parameters<ReturnType<typeof SerializerSelector>>[1]) => {
+  const build = SerializerSelector()(externalSchemas, options);
+  return (route: Parameters<typeof build>[0]) => {
+    let compiled: ((data: unknown) => string) | undefined;
+    return (data: unknown) => (compiled ??= build(route))(data);
+  };
+};
 
 /**
  * Checks a value against a body schema as a REST body is checked (for adapters other than REST); throws the

@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, buildTestApp, type TestApp } from '../helpers.js';
+import { WILDCARD_PARAM } from '../../src/platform/openapi.js';
 
 interface Operation {
   operationId?: string;
@@ -31,8 +32,8 @@ before(async () => {
 });
 after(() => t.close());
 
-/** `/api/rest/v2/orders/:orderId(^\\d+)/items` → `/api/rest/v2/orders/{orderId}/items`; a trailing wildcard → `{*}` */
-const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}').replace(/\/\*$/, '/{*}');
+/** `/api/rest/v2/orders/:orderId(^\\d+)/items` → `/api/rest/v2/orders/{orderId}/items`; a trailing wildcard → `{path}` (see openapi.ts) */
+const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}').replace(/\/\*$/, `/{${WILDCARD_PARAM}}`);
 
 const documented = () =>
   t.apiRoutes.filter((r) => r.method !== 'HEAD' && !(r.schema as { hide?: boolean } | undefined)?.hide);
@@ -128,10 +129,10 @@ describe('OpenAPI document', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('routes that need a token say so; public ones do not', () => {
+  test('routes that need a token say so; public ones say they need none', () => {
     assert.deepEqual(doc.paths[`${API}/auth/logout`].post.security, [{ bearerAuth: [] }]);
-    assert.equal(doc.paths[`${API}/store-config`].get.security, undefined);
-    assert.equal(doc.paths[`${API}/auth/token`].post.security, undefined);
+    assert.deepEqual(doc.paths[`${API}/store-config`].get.security, []);
+    assert.deepEqual(doc.paths[`${API}/auth/token`].post.security, []);
   });
 });
 

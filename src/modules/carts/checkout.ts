@@ -11,7 +11,7 @@ import { availablePaymentMethods, validatePaymentData } from '../payment/service
 import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
 import { brokenPromise } from './promise.js';
 import type { AddressBodyT } from './schemas.js';
-import { addressFrom, cartNotFound, findCart, itemsOf, type CartRef } from './service.js';
+import { addressFrom, cartNotFound, findCart, itemsAndVersion, type CartRef } from './service.js';
 import { carts } from './tables.js';
 
 export interface CheckoutInput {
@@ -30,10 +30,17 @@ export interface CheckoutInput {
  * Locks the cart the request names (call inside the placement's transaction) and returns it with its items,
  * when the caller may use it and it is still active; a cart ordered meanwhile is a 404 like a missing one.
  */
-export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<{ cart: CartRow; items: CartItemRow[] }> {
+export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<LockedCart> {
   const cart = await findCart(ctx, ref, true);
   if (!cart || !cart.isActive) throw cartNotFound();
-  return { cart, items: await itemsOf(ctx, cart.id) };
+  return { cart, ...(await itemsAndVersion(ctx, cart.id)) };
+}
+
+export interface LockedCart {
+  cart: CartRow;
+  items: CartItemRow[];
+  /** the catalog version read with the items */
+  version?: bigint;
 }
 
 /**
@@ -43,7 +50,7 @@ export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<{ cart: 
  * payment method with the data it needs, and a guest's email.
  * `ctx` is the placement's transaction.
  */
-export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: CartItemRow[] }, input: CheckoutInput): Promise<{ ctx: Ctx; priced: PricedCart }> {
+export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: CheckoutInput): Promise<{ ctx: Ctx; priced: PricedCart }> {
   let cart = { ...locked.cart };
   const cctx = cartContext(ctx, cart);
   if (!locked.items.length) throw badRequest('The cart is empty', { reason: 'CART_EMPTY' });
@@ -65,7 +72,7 @@ export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: Car
   }
   cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };
 
-  const priced = await priceCart(cctx, cart, locked.items);
+  const priced = await priceCart(cctx, cart, locked.items, { version: locked.version });
   // what the cart was shown with first: a method that was free and no longer is must not read as a bad request
   const broken = brokenPromise(priced);
   if (broken) throw broken;
@@ -94,7 +101,12 @@ export async function checkoutCart(ctx: Ctx, locked: { cart: CartRow; items: Car
 
 /** Closes the cart an order was placed from, keeping what the placement applied to it. */
 export async function closeCart(ctx: Ctx, cart: CartRow, incrementId: string): Promise<void> {
-  await ctx.db
+  await closingCart(ctx, cart, incrementId);
+}
+
+/** closeCart's statement, not yet run (placement runs it within its own statement). */
+export function closingCart(ctx: Ctx, cart: CartRow, incrementId: string) {
+  return ctx.db
     .update(carts)
     .set({
       isActive: false,

@@ -149,6 +149,21 @@ export function itemsOf(ctx: Ctx, cartId: number): Promise<CartItemRow[]> {
   return itemsStatement.run(ctx.db, { cart: cartId });
 }
 
+// read after the cart's lock (not with it: a statement that waited for the lock sees the items as they were
+// before), with the catalog version the placement prices at
+const itemsVersionStatement = statement<{ items: ItemJson[] | null; catalogVersion: string | null }>(
+  'cart_items_with_version',
+  () => sql`SELECT (SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
+      i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id) FROM cart_items i WHERE i.cart_id = ${sql.placeholder('cart')}::int) AS items,
+    (SELECT version::text FROM read_cache_versions WHERE name = 'catalog') AS "catalogVersion"`,
+);
+
+/** The items of a cart (locked by the caller) and the catalog version, in one statement. */
+export async function itemsAndVersion(ctx: Ctx, cartId: number): Promise<{ items: CartItemRow[]; version: bigint }> {
+  const [row] = await itemsVersionStatement.run(ctx.db, { cart: cartId });
+  return { items: (row?.items ?? []).map(itemFromJson), version: BigInt(row?.catalogVersion ?? '0') };
+}
+
 /** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */
 async function shown(ctx: Ctx, loaded: Loaded): Promise<{ ctx: Ctx; priced: PricedCart }> {
   const cctx = cartContext(ctx, loaded.cart);

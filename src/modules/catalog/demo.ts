@@ -2,7 +2,7 @@
  * Demo catalog: a small clothing-and-home store with a category tree and about thirty products of every type,
  * with generated images, stock, options, tier prices and links, written through the same services as the API.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../platform/images.js';
 import type { Ctx } from '../../platform/context.js';
 import { getProductAttributeByCode } from './attributes/service.js';
 import { createBundleOption } from './product-types/bundle-service.js';
@@ -32,7 +32,7 @@ async function picture(label: string, background: string): Promise<string> {
     .map((l, i) => `<text x="300" y="${300 + (i - (lines.length - 1) / 2) * 56}" font-size="48" font-family="sans-serif" fill="#ffffff" text-anchor="middle" dominant-baseline="middle">${l}</text>`)
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600" fill="${background}"/>${text}</svg>`;
-  const png = await sharp(Buffer.from(svg)).png().toBuffer();
+  const png = await (await loadSharp())(Buffer.from(svg)).png().toBuffer();
   return png.toString('base64');
 }
 

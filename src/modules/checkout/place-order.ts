@@ -4,32 +4,40 @@
  * payment method captures at placement, queue the confirmation mail, close the cart, and last count the
  * coupon use, debit the gift cards and reserve stock. Any failure rolls all of it back.
  *
+ * The order is computed in memory as it stands once placed (invoiced, mails queued) and written by one
+ * statement (data-modifying CTEs: order, items, history, invoice, mails, the cart closed); the coupon, the
+ * gift cards and the stock take one statement each, so a placement costs a fixed number of round trips
+ * whatever the number of lines, and its answer is built from what it wrote.
+ *
  * The rows many placements share (a coupon, a gift card, a product's stock) are changed at the end, so each is
  * locked only for the commit, and always in one order (coupon, gift cards by code, stock by product id), so
  * concurrent placements wait for each other instead of deadlocking. Numbers are taken outside the transaction.
  */
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
+import { rows } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
+import { mailQueued, outboxRow, type Mail } from '../../platform/outbox.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { checkoutCart, closeCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
+import { mailOutbox } from '../../platform/tables.js';
+import { checkoutCart, closingCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
 import type { PricedCart } from '../carts/pricing.js';
 import type { CartRef } from '../carts/service.js';
 import { stockParts } from '../carts/items.js';
 import { couponNoLongerValid, giftcardNoLongerValid, totalsChanged } from '../carts/promise.js';
 import { consumeCoupon } from '../coupons/service.js';
 import { getCustomerIdentity } from '../customers/service.js';
-import { debitGiftcard, giftcardsByCodes } from '../giftcards/service.js';
+import { debitGiftcards, giftcardsByCodes } from '../giftcards/service.js';
 import { reserveStock, type StockLine } from '../inventory/service.js';
-import { createInvoice } from '../invoices/service.js';
-import { addStatusHistory, nextIncrementId, type OrderWithItems } from '../orders/core.js';
-import { itemLine, mailMoney, queueOrderMail } from '../orders/mail.js';
-import { orderView } from '../orders/read.js';
+import { invoiceAtPlacement } from '../invoices/service.js';
+import { historyRow, newRow, nextIncrementIds, progressOf, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
+import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
+import { orderDto } from '../orders/read.js';
 import type { OrderDto } from '../orders/schemas.js';
 import { DEFAULT_STATUS } from '../orders/state.js';
-import { orderItems, orders, type OrderGiftcard } from '../orders/tables.js';
+import { orderItems, orders, orderStatusHistory, type OrderGiftcard } from '../orders/tables.js';
 import { paymentAction, paymentTitle } from '../payment/service.js';
 import type { PlaceOrderBodyT } from './schemas.js';
 
@@ -88,10 +96,14 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
       amount: s(t.giftcards.find((x) => x.code === g.code)?.appliedAmount ?? ZERO),
       baseAmount: s(g.appliedAmount),
     }));
-    const incrementId = await nextIncrementId(cctx, 'order', cart.storeId);
-    const [order] = await cctx.db
-      .insert(orders)
-      .values({
+    // a capturing method invoices at placement: both numbers in one statement, the invoice written with the order
+    const captures = paymentAction(cctx, cart.paymentMethod!, cart.storeId) === 'authorize_capture';
+    const numbers = await nextIncrementIds(cctx, captures ? ['order', 'invoice'] : ['order'], cart.storeId);
+    const incrementId = numbers.order;
+    // the order and its items as they will be stored, with their ids once the statement below gives them
+    let order: OrderRow = newRow(
+      orders,
+      {
         incrementId,
         storeId: cart.storeId,
         quoteId: cart.id,
@@ -146,14 +158,17 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
         remoteIp: cctx.ip,
         createdAt: cctx.now,
         updatedAt: cctx.now,
-      })
-      .returning();
+      },
+      cctx.now,
+    );
 
-    const itemRows = priced.items.map((i) => {
+    let items: OrderItemRow[] = priced.items.map((i, index) => {
       const lt = t.lines.get(i.row.id)!;
       const lb = b.lines.get(i.row.id)!;
       const qty = dec(i.row.qty);
-      return {
+      return newRow(orderItems, {
+        // a stand-in until the database numbers the row (invoice lines name their item by it)
+        id: index + 1,
         orderId: order.id,
         productId: i.product.id,
         childProductId: i.row.childProductId,
@@ -185,42 +200,73 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
         discountAmount: s(lt.discountAmount),
         baseDiscountAmount: s(lb.discountAmount),
         createdAt: cctx.now,
-      };
+      }, cctx.now);
     });
-    const items = await cctx.db.insert(orderItems).values(itemRows).returning();
 
-    let current: OrderWithItems = { order, items };
-    await addStatusHistory(cctx, order, { comment: null, status: order.status });
-
+    const history = [historyRow(cctx, order, { comment: null, status: order.status })];
+    const mails: Mail[] = [];
     // the confirmation first, then the invoice (and its mail) of a method that captures at placement
     if (cctx.app.settings.getBool('sales_email/order/enabled', order.storeId)) {
-      await queueConfirmation(cctx, current);
+      mails.push(confirmationMail(cctx, { order, items }));
+      order = { ...order, emailSent: true };
     }
-    if (paymentAction(cctx, order.paymentMethod, order.storeId) === 'authorize_capture') {
-      current = (await createInvoice(cctx, current, { capture: 'offline' })).order;
+    // the order's and its items' ids inside the statement below, where the rows are inserted
+    const ids = {
+      orderId: sql`(SELECT id FROM o)`,
+      invoiceId: sql`(SELECT id FROM inv)`,
+      orderItemId: (index: number) => sql`(SELECT id FROM i ORDER BY id LIMIT 1 OFFSET ${index})`,
+    };
+    const invoice = captures ? invoiceAtPlacement(cctx, { order, items }, numbers.invoice, 'offline', ids) : undefined;
+    if (invoice) {
+      ({ order, items } = progressOf(cctx, { order, items }, invoice.progress));
+      history.push(historyRow(cctx, order, invoice.history));
+      if (invoice.mail) mails.push(invoice.mail(order));
     }
-    await closeCart(cctx, cart, incrementId);
+
+    // one statement writes the order, its items, its history, the invoice, the mails and closes the cart
+    const insertOf = <T extends { id?: unknown }>(row: T) => {
+      const { id: _id, ...rest } = row;
+      return rest;
+    };
+    const parts = [
+      sql`o AS (${cctx.db.insert(orders).values(insertOf(order)).returning({ id: orders.id }).getSQL()})`,
+      sql`i AS (${cctx.db.insert(orderItems).values(items.map((it) => ({ ...insertOf(it), orderId: ids.orderId as unknown as number }))).returning({ id: orderItems.id }).getSQL()})`,
+      sql`h AS (${cctx.db.insert(orderStatusHistory).values(history.map((h) => ({ ...h, orderId: ids.orderId as unknown as number }))).returning({ id: orderStatusHistory.id }).getSQL()})`,
+    ];
+    if (invoice) {
+      parts.push(sql`inv AS (${cctx.db.insert(invoice.table).values(invoice.row).returning({ id: invoice.table.id }).getSQL()})`);
+      parts.push(sql`ii AS (${cctx.db.insert(invoice.itemsTable).values(invoice.items).getSQL()})`);
+    }
+    if (mails.length) parts.push(sql`m AS (${cctx.db.insert(mailOutbox).values(mails.map((m) => outboxRow(cctx, m))).getSQL()})`);
+    parts.push(sql`c AS (${closingCart(cctx, cart, incrementId).getSQL()})`);
+    const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[] }>(
+      cctx.db,
+      sql`WITH ${sql.join(parts, sql`, `)}
+          SELECT (SELECT id FROM o) AS "orderId", (SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds", (SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds"`,
+    );
+    order = { ...order, id: Number(written.orderId) };
+    items = items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
+    if (mails.length) mailQueued(cctx);
 
     // the shared rows, last: each refuses (and rolls everything back) when it cannot
     // (a coupon or card that another placement used up meanwhile breaks the cart's price: 409, as in promise.ts)
     if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
     if (usedCards.length) {
       const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
-      for (const g of [...usedCards].sort((x, y) => (x.code < y.code ? -1 : 1))) {
+      const debits = usedCards.map((g) => {
         const card = byCode.get(g.code.toUpperCase());
         const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
-        await debitGiftcard(cctx, g.code, toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount, order.id).catch(
-          asConflict((e) => giftcardNoLongerValid(g.code.toUpperCase(), e.message)),
-        );
-      }
+        return { code: g.code, amount: toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount };
+      });
+      await debitGiftcards(cctx, debits, order.id, (code, e) => (e.status < 500 ? giftcardNoLongerValid(code.toUpperCase(), e.message) : e));
     }
     await reserveStock(cctx, stockLines(priced));
-    return current.order;
+    // the history newest first, as the order's reads show it
+    const shownHistory = history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
+    return { order, items, history: shownHistory };
   });
-  return orderView(ctx, placed.id, { accessToken });
+  return orderDto(ctx, placed.order, placed.items, placed.history, { accessToken });
 }
-
-const eqId = (id: number) => eq(orders.id, id);
 
 /** Turns a refusal of the shared row (a client error) into the conflict `as` makes of it; other errors pass. */
 function asConflict(as: (e: AppError) => AppError) {
@@ -229,10 +275,10 @@ function asConflict(as: (e: AppError) => AppError) {
   };
 }
 
-async function queueConfirmation(ctx: Ctx, placed: OrderWithItems): Promise<void> {
+function confirmationMail(ctx: Ctx, placed: OrderWithItems): Mail {
   const o = placed.order;
   const c = o.currency;
-  await queueOrderMail(ctx, o, {
+  return orderMailOf(ctx, o, {
     template: 'sales/order_confirmation',
     subject: `Order ${o.incrementId} received`,
     intro: [`We have received your order ${o.incrementId}. Here is what you ordered:`],
@@ -250,6 +296,4 @@ async function queueConfirmation(ctx: Ctx, placed: OrderWithItems): Promise<void
     ],
     outro: [o.customerIsGuest ? 'You can follow your order with the link in your order confirmation page.' : 'You can follow your order in your account.'],
   });
-  await ctx.db.update(orders).set({ emailSent: true }).where(eqId(o.id));
-  placed.order.emailSent = true;
 }

@@ -7,7 +7,7 @@
 import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { rows, type Db } from '../../platform/db.js';
-import { badRequest, fromDatabaseError, notFound } from '../../platform/errors.js';
+import { badRequest, fromDatabaseError, notFound, type AppError } from '../../platform/errors.js';
 import { compact, isValidDate, likeEscape, wireDate, wireDateTime } from '../../platform/format.js';
 import { dec, toWire, type Decimal } from '../../platform/money.js';
 import type { Page } from '../../platform/pagination.js';
@@ -559,13 +559,13 @@ function limitReached() {
 
 /**
  * Counts one use of a coupon (by a customer, or a guest when customerId is null): the coupon's and its
- * rule's count, and the customer's. Each count is raised by a statement that checks its limit, so
- * concurrent orders cannot pass a limit together. In a savepoint: a refused use changes nothing.
+ * rule's count, and the customer's. One statement raises each count where it checks its limit, so
+ * concurrent orders cannot pass a limit together. A refused use changes nothing.
  */
 export async function consumeCoupon(ctx: Ctx, couponId: number, customerId: number | null): Promise<void> {
-  await ctx.db.transaction(async (sp) => {
-    const db = sp as unknown as Db;
-    const [c] = await rows<{ perCustomer: number | null }>(
+  // the coupon's, its rule's and the customer's count in one statement; locks in that order (releaseCoupon's)
+  const use = (db: Db) =>
+    rows<{ perCustomer: number | null; customerUses: number | null }>(
       db,
       sql`WITH c AS (
             UPDATE coupons SET times_used = times_used + 1
@@ -573,24 +573,37 @@ export async function consumeCoupon(ctx: Ctx, couponId: number, customerId: numb
             RETURNING rule_id, usage_per_customer
           ), r AS (
             UPDATE sales_rules SET times_used = sales_rules.times_used + 1 FROM c WHERE sales_rules.id = c.rule_id RETURNING 1
+          ), u AS (
+            INSERT INTO coupon_usages (coupon_id, customer_id, times_used)
+            SELECT ${couponId}, ${customerId}::int, 1 FROM c WHERE ${customerId}::int IS NOT NULL
+            ON CONFLICT (coupon_id, customer_id) DO UPDATE SET times_used = coupon_usages.times_used + 1
+            WHERE (SELECT usage_per_customer FROM c) IS NULL OR coupon_usages.times_used < (SELECT usage_per_customer FROM c)
+            RETURNING times_used
           )
-          SELECT usage_per_customer AS "perCustomer" FROM c`,
+          SELECT usage_per_customer AS "perCustomer", (SELECT times_used FROM u) AS "customerUses" FROM c`,
     );
+  const refusal = async (db: Db, c: { perCustomer: number | null; customerUses: number | null } | undefined): Promise<AppError | undefined> => {
     if (!c) {
       const [exists] = await db.select({ id: coupons.id }).from(coupons).where(eq(coupons.id, couponId));
-      if (!exists) throw badRequest(MESSAGES.notFound, { error: 'invalid_coupon', reason: 'COUPON_NOT_FOUND' });
-      throw limitReached();
+      if (!exists) return badRequest(MESSAGES.notFound, { error: 'invalid_coupon', reason: 'COUPON_NOT_FOUND' });
+      return limitReached();
     }
-    if (customerId === null) return;
+    if (customerId === null) return undefined;
     const perCustomer = c.perCustomer === null ? null : Number(c.perCustomer);
-    const used = await rows<{ n: number }>(
-      db,
-      sql`INSERT INTO coupon_usages (coupon_id, customer_id, times_used) VALUES (${couponId}, ${customerId}, 1)
-          ON CONFLICT (coupon_id, customer_id) DO UPDATE SET times_used = coupon_usages.times_used + 1
-          WHERE ${perCustomer}::int IS NULL OR coupon_usages.times_used < ${perCustomer}::int
-          RETURNING times_used AS n`,
-    );
-    if (!used.length || (perCustomer !== null && Number(used[0].n) > perCustomer)) throw limitReached();
+    if (c.customerUses === null || (perCustomer !== null && Number(c.customerUses) > perCustomer)) return limitReached();
+    return undefined;
+  };
+  // a guest's use is all or nothing by itself (no row of the coupon, no row of its rule); a customer's may be
+  // refused after the coupon was counted, so it runs in a savepoint that a refusal rolls back
+  if (customerId === null) {
+    const err = await refusal(ctx.db, (await use(ctx.db))[0]);
+    if (err) throw err;
+    return;
+  }
+  await ctx.db.transaction(async (sp) => {
+    const db = sp as unknown as Db;
+    const err = await refusal(db, (await use(db))[0]);
+    if (err) throw err;
   });
 }
 

@@ -14,6 +14,7 @@ import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { compact, isEmailAddress, isValidDate, wireDateTime } from '../../platform/format.js';
 import { Decimal, dec, toWire } from '../../platform/money.js';
+import { rows as dbRows } from '../../platform/db.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -534,6 +535,60 @@ export async function debitGiftcard(ctx: Ctx, code: string, amount: Decimal, ord
     });
     return usableOf(row);
   });
+}
+
+/**
+ * debitGiftcard for several cards at once (an order paid with them), in one statement: the cards are locked in
+ * the order of their codes, each is debited where its balance covers its amount and it is usable now, and
+ * each debit gets its `used` history row. A refusal is the error debitGiftcard gives for the first card (by
+ * code) that could not be debited; the others may be debited already, so the caller's transaction must roll
+ * back then (placement does). Runs in the caller's transaction.
+ */
+export async function debitGiftcards(
+  ctx: Ctx,
+  debits: { code: string; amount: Decimal }[],
+  orderId: number | null,
+  /** what a refusal of the card `code` (as given) becomes */
+  refusal: (code: string, e: AppError) => AppError = (_code, e) => e,
+): Promise<void> {
+  const wanted = debits
+    .map((d) => ({ code: lookupCode(d.code), amount: positiveAmount(d.amount, 'debit').toFixed(PLACES), given: d.code }))
+    .sort((a, b) => ((a.code ?? '') < (b.code ?? '') ? -1 : 1));
+  const bad = wanted.find((w) => !w.code);
+  if (bad) throw refusal(bad.given, unusableReason(ctx, undefined)!);
+  if (!wanted.length) return;
+  const codes = `{${wanted.map((w) => w.code).join(',')}}`;
+  const amounts = `{${wanted.map((w) => w.amount).join(',')}}`;
+  const done = await dbRows<{ code: string }>(
+    ctx.db,
+    sql`WITH want AS (SELECT * FROM unnest(${codes}::text[], ${amounts}::numeric[]) AS w(code, amount)),
+        d AS (
+          UPDATE giftcards SET balance = giftcards.balance - w.amount,
+                 status = CASE WHEN giftcards.balance - w.amount = 0 THEN 'used' ELSE giftcards.status END,
+                 updated_at = ${ctx.now}
+          FROM want w
+          WHERE upper(giftcards.code) = w.code AND giftcards.balance >= w.amount AND ${usableWhere(ctx)}
+            -- every card locked first, in the order of the codes, so that placements never deadlock
+            AND (SELECT count(*) FROM (SELECT 1 FROM giftcards l WHERE upper(l.code) = ANY(${codes}::text[]) ORDER BY upper(l.code) FOR UPDATE) k) >= 0
+          RETURNING giftcards.id, upper(giftcards.code) AS code, giftcards.balance, w.amount
+        ), h AS (
+          INSERT INTO giftcard_history (giftcard_id, action, amount, balance_before, balance_after, order_id, created_at)
+          SELECT id, 'used', -amount, balance + amount, balance, ${orderId}, ${ctx.now} FROM d
+        )
+        SELECT code FROM d`,
+  );
+  const debited = new Set(done.map((r) => r.code));
+  const first = wanted.find((w) => !debited.has(w.code!));
+  if (!first) return;
+  const card = await findByCode(ctx, first.code);
+  throw refusal(
+    first.given,
+    unusableReason(ctx, card) ??
+      badRequest('Gift card balance is not enough', {
+        reason: 'GIFTCARD_INSUFFICIENT_BALANCE',
+        details: { field: 'code', balance: toWire(card!.balance), requested: toWire(first.amount) },
+      }),
+  );
 }
 
 /**

@@ -514,45 +514,72 @@ function reservable(row: StockRule | undefined): number {
 }
 
 /**
- * Takes the lines' quantities out of stock, in the caller's transaction (or its own). Each managed product is
- * decremented by one conditional UPDATE, in ascending product id order. Without backorders only the salable
- * qty (qty - minQty) may be taken, and an item whose qty falls to minQty or below goes out of stock; with
- * backorders qty may fall below 0 (to -99,999,999 at most). A product that is out of stock, keeps no stock
- * row, or has too little is refused with a 409 OUT_OF_STOCK, and nothing of the call stays applied once the
- * transaction rolls back. Products whose stock is not managed are left alone.
+ * Takes the lines' quantities out of stock, in the caller's transaction (or its own). One statement locks the
+ * products' rows in ascending product id order and decrements each managed product with a conditional
+ * UPDATE. Without backorders only the salable qty (qty - minQty) may be taken, and an item whose qty falls to
+ * minQty or below goes out of stock; with backorders qty may fall below 0 (to -99,999,999 at most). A product
+ * that is out of stock, keeps no stock row, or has too little is refused with a 409 OUT_OF_STOCK (the first
+ * such product by id), and nothing of the call stays applied once the transaction rolls back. Products whose
+ * stock is not managed are left alone.
  */
 export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
   const totals = checkLines(lines);
   if (!totals.length) return;
   await withTx(ctx, async (tx) => {
-    for (const [productId, qty] of totals) {
-      for (let attempt = 0; ; attempt++) {
-        const updated = await rows<{ qty: number }>(
-          tx.db,
-          sql`UPDATE stock_items
-                 SET qty = qty - ${qty},
-                     is_in_stock = CASE WHEN backorders = 0 AND qty - ${qty} <= min_qty THEN false ELSE is_in_stock END,
-                     updated_at = ${tx.now}
-               WHERE product_id = ${productId} AND manage_stock AND is_in_stock
-                 AND CASE WHEN backorders > 0 THEN qty >= ${qty - MAX_STOCK_QTY}
-                          ELSE qty - GREATEST(min_qty, 0) >= ${qty} END
-           RETURNING qty`,
-        );
-        if (updated.length) break;
-        // refused, or not managed: read the row as it now is, locked, to tell which
-        const row = await lockedRow(tx, productId);
-        if (row && !row.manageStock) break;
-        const available = Math.max(0, reservable(row));
-        // changed between the UPDATE and the lock (a release, an admin update): once more, now that it is locked
-        if (qty <= available && attempt === 0) continue;
-        const sku = (await skuOf(tx, productId)) ?? String(productId);
-        throw conflict(
-          row?.isInStock ? `Not enough stock for '${sku}': requested ${qty}, available ${available}` : `Product '${sku}' is out of stock`,
-          { reason: 'OUT_OF_STOCK', details: { productId, sku, requested: qty, available } },
-        );
-      }
-    }
+    const ids = `{${totals.map(([id]) => id).join(',')}}`;
+    const qtys = `{${totals.map(([, q]) => q).join(',')}}`;
+    const [done] = await rows<{ taken: number[] | null; unmanaged: number[] | null }>(
+      tx.db,
+      sql`WITH want AS (SELECT * FROM unnest(${ids}::int[], ${qtys}::int[]) AS w(product_id, qty)),
+          locked AS MATERIALIZED (SELECT l.product_id, l.manage_stock FROM stock_items l WHERE l.product_id = ANY(${ids}::int[]) ORDER BY l.product_id FOR UPDATE),
+          taken AS (
+            UPDATE stock_items s
+               SET qty = s.qty - w.qty,
+                   is_in_stock = CASE WHEN s.backorders = 0 AND s.qty - w.qty <= s.min_qty THEN false ELSE s.is_in_stock END,
+                   updated_at = ${tx.now}
+              FROM want w
+             WHERE s.product_id = w.product_id AND s.manage_stock AND s.is_in_stock
+               AND CASE WHEN s.backorders > 0 THEN s.qty >= w.qty - ${MAX_STOCK_QTY} ELSE s.qty - GREATEST(s.min_qty, 0) >= w.qty END
+               -- every row locked first, in product id order, so that concurrent reservations never deadlock
+               AND (SELECT count(*) FROM locked) >= 0
+            RETURNING s.product_id
+          )
+          SELECT (SELECT array_agg(product_id) FROM taken) AS taken,
+                 (SELECT array_agg(product_id) FROM locked WHERE NOT manage_stock) AS unmanaged`,
+    );
+    const settled = new Set([...(done?.taken ?? []), ...(done?.unmanaged ?? [])].map(Number));
+    // refused: the first product that could not be reserved tells why (its row is locked now)
+    for (const [productId, qty] of totals) if (!settled.has(productId)) await reserveOne(tx, productId, qty);
   });
+}
+
+/** One product's reservation by itself, refused with the reason when it cannot be taken. */
+async function reserveOne(tx: Ctx, productId: number, qty: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const updated = await rows<{ qty: number }>(
+      tx.db,
+      sql`UPDATE stock_items
+             SET qty = qty - ${qty},
+                 is_in_stock = CASE WHEN backorders = 0 AND qty - ${qty} <= min_qty THEN false ELSE is_in_stock END,
+                 updated_at = ${tx.now}
+           WHERE product_id = ${productId} AND manage_stock AND is_in_stock
+             AND CASE WHEN backorders > 0 THEN qty >= ${qty - MAX_STOCK_QTY}
+                      ELSE qty - GREATEST(min_qty, 0) >= ${qty} END
+       RETURNING qty`,
+    );
+    if (updated.length) return;
+    // refused, or not managed: read the row as it now is, locked, to tell which
+    const row = await lockedRow(tx, productId);
+    if (row && !row.manageStock) return;
+    const available = Math.max(0, reservable(row));
+    // changed between the UPDATE and the lock (a release, an admin update): once more, now that it is locked
+    if (qty <= available && attempt === 0) continue;
+    const sku = (await skuOf(tx, productId)) ?? String(productId);
+    throw conflict(
+      row?.isInStock ? `Not enough stock for '${sku}': requested ${qty}, available ${available}` : `Product '${sku}' is out of stock`,
+      { reason: 'OUT_OF_STOCK', details: { productId, sku, requested: qty, available } },
+    );
+  }
 }
 
 /**

@@ -3,13 +3,13 @@
  * call, inside their own transaction), and the invoice mail. Reads, the wire shape and the PDF are in read.ts
  * and invoice-pdf.ts; their public functions are re-exported here.
  */
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { addStatusHistory, nextIncrementId, recordProgress, type ItemDelta, type OrderItemRow, type OrderWithItems } from '../orders/core.js';
-import { itemLine, mailMoney, queueOrderMail } from '../orders/mail.js';
+import { itemLine, mailMoney, orderMailOf, queueOrderMail, type OrderMail } from '../orders/mail.js';
 import { refused, stateAllows } from '../orders/state.js';
 import { invoiceComments, invoiceItems, invoices } from './tables.js';
 
@@ -165,148 +165,212 @@ export async function createInvoice(
 
   return withTx(ctx, async (tx) => {
     const prior = await billedSoFar(tx, order.id);
-    const lines: Line[] = chosen.map(({ item, qty }) => ({ item, qty, money: proRate(item, qty, prior.items.get(item.id)) }));
-
-    const sum = (k: ItemMoneyField) => lines.reduce((s, l) => s.add(l.money[k]), ZERO);
-    const items = zeroMoney();
-    for (const k of ITEM_MONEY) items[k] = sum(k);
-    const totalQty = lines.reduce((s, l) => s.add(l.qty), ZERO);
-
-    // shipping, its tax and the part of the order's discount that is not on any item (the shipping discount)
-    const first = prior.count === 0 && dec(order.shippingInvoiced).isZero();
-    const itemDiscounts = locked.items.reduce((s, i) => s.add(i.discountAmount), ZERO);
-    const baseItemDiscounts = locked.items.reduce((s, i) => s.add(i.baseDiscountAmount), ZERO);
-    const ship = first
-      ? {
-          amount: dec(order.shippingAmount),
-          base: dec(order.baseShippingAmount),
-          inclTax: dec(order.shippingInclTax),
-          baseInclTax: dec(order.baseShippingInclTax),
-          tax: dec(order.shippingTaxAmount),
-          baseTax: dec(order.baseShippingTaxAmount),
-          discount: max0(dec(order.discountAmount).sub(itemDiscounts)),
-          baseDiscount: max0(dec(order.baseDiscountAmount).sub(baseItemDiscounts)),
-        }
-      : { amount: ZERO, base: ZERO, inclTax: ZERO, baseInclTax: ZERO, tax: ZERO, baseTax: ZERO, discount: ZERO, baseDiscount: ZERO };
-
-    const taxAmount = roundMoney(items.taxAmount.add(ship.tax));
-    const baseTaxAmount = roundMoney(items.baseTaxAmount.add(ship.baseTax));
-    const discountAmount = roundMoney(items.discountAmount.add(ship.discount));
-    const baseDiscountAmount = roundMoney(items.baseDiscountAmount.add(ship.baseDiscount));
-    const subtotal = roundMoney(items.rowTotal);
-    const baseSubtotal = roundMoney(items.baseRowTotal);
-    const due = max0(subtotal.add(ship.amount).add(taxAmount).sub(discountAmount));
-    const baseDue = max0(baseSubtotal.add(ship.base).add(baseTaxAmount).sub(baseDiscountAmount));
-    const giftcardAmount = min(max0(dec(order.giftcardAmount).sub(prior.giftcard)), due);
-    const baseGiftcardAmount = min(max0(dec(order.baseGiftcardAmount).sub(prior.baseGiftcard)), baseDue);
-    const grandTotal = roundMoney(due.sub(giftcardAmount));
-    const baseGrandTotal = roundMoney(baseDue.sub(baseGiftcardAmount));
-    const paid = opts.capture === 'offline';
-
-    const comment = opts.comment?.trim() || undefined;
-    const mail = opts.notifyCustomer !== false && ctx.app.settings.getBool('sales_email/invoice/enabled', order.storeId);
+    const plan = planInvoice(tx, locked, chosen, prior, opts);
     const incrementId = await nextIncrementId(tx, 'invoice', order.storeId);
-    const [invoice] = await tx.db
-      .insert(invoices)
-      .values({
-        incrementId,
-        orderId: order.id,
-        storeId: order.storeId,
-        state: paid ? INVOICE_STATE.paid : INVOICE_STATE.open,
-        currency: order.currency,
-        baseCurrency: order.baseCurrency,
-        totalQty: db4(totalQty),
-        subtotal: db4(subtotal),
-        baseSubtotal: db4(baseSubtotal),
-        subtotalInclTax: db4(items.rowTotalInclTax),
-        baseSubtotalInclTax: db4(items.baseRowTotalInclTax),
-        taxAmount: db4(taxAmount),
-        baseTaxAmount: db4(baseTaxAmount),
-        shippingAmount: db4(ship.amount),
-        baseShippingAmount: db4(ship.base),
-        shippingInclTax: db4(ship.inclTax),
-        baseShippingInclTax: db4(ship.baseInclTax),
-        shippingTaxAmount: db4(ship.tax),
-        baseShippingTaxAmount: db4(ship.baseTax),
-        discountAmount: db4(discountAmount),
-        baseDiscountAmount: db4(baseDiscountAmount),
-        giftcardAmount: db4(giftcardAmount),
-        baseGiftcardAmount: db4(baseGiftcardAmount),
-        grandTotal: db4(grandTotal),
-        baseGrandTotal: db4(baseGrandTotal),
-        discountDescription: discountAmount.gt(0) ? (order.couponCode ?? order.couponRuleName) : null,
-        emailSent: mail,
-        createdAt: tx.now,
-        updatedAt: tx.now,
-      })
-      .returning({ id: invoices.id });
-    await tx.db.insert(invoiceItems).values(
-      lines.map(({ item, qty, money }) => ({
-        invoiceId: invoice.id,
-        orderItemId: item.id,
-        productId: item.productId,
-        sku: item.sku,
-        name: item.name,
-        qty: db4(qty),
-        price: item.price,
-        basePrice: item.basePrice,
-        priceInclTax: item.priceInclTax,
-        basePriceInclTax: item.basePriceInclTax,
-        ...(Object.fromEntries(ITEM_MONEY.map((k) => [k, db4(money[k])])) as Record<ItemMoneyField, string>),
-      })),
-    );
-
-    const itemDeltas: ItemDelta[] = lines.map(({ item, qty, money }) => ({
-      orderItemId: item.id,
-      qtyInvoiced: qty,
-      rowInvoiced: money.rowTotal,
-      baseRowInvoiced: money.baseRowTotal,
-      taxInvoiced: money.taxAmount,
-      baseTaxInvoiced: money.baseTaxAmount,
-      discountInvoiced: money.discountAmount,
-      baseDiscountInvoiced: money.baseDiscountAmount,
-    }));
-    const updated = await recordProgress(tx, locked, {
-      items: itemDeltas,
-      money: {
-        subtotalInvoiced: subtotal,
-        baseSubtotalInvoiced: baseSubtotal,
-        totalInvoiced: grandTotal,
-        baseTotalInvoiced: baseGrandTotal,
-        taxInvoiced: taxAmount,
-        baseTaxInvoiced: baseTaxAmount,
-        shippingInvoiced: ship.amount,
-        baseShippingInvoiced: ship.base,
-        discountInvoiced: discountAmount,
-        baseDiscountInvoiced: baseDiscountAmount,
-        ...(paid ? { totalPaid: grandTotal, baseTotalPaid: baseGrandTotal } : {}),
-      },
-    });
-
-    await addStatusHistory(tx, updated.order, {
-      comment: comment ?? `Invoice #${incrementId} created`,
-      entityName: 'invoice',
-      isCustomerNotified: mail,
-    });
-    if (comment) await tx.db.insert(invoiceComments).values({ invoiceId: invoice.id, comment, isCustomerNotified: mail, createdAt: tx.now });
-    if (mail) {
-      const c = order.currency;
-      const totals = [
-        `Subtotal: ${mailMoney(subtotal.toString(), c)}`,
-        ...(discountAmount.gt(0) ? [`Discount: -${mailMoney(discountAmount.toString(), c)}`] : []),
-        ...(ship.amount.gt(0) ? [`Shipping: ${mailMoney(ship.amount.toString(), c)}`] : []),
-        `Tax: ${mailMoney(taxAmount.toString(), c)}`,
-        ...(giftcardAmount.gt(0) ? [`Gift cards: -${mailMoney(giftcardAmount.toString(), c)}`] : []),
-        `Grand total: ${mailMoney(grandTotal.toString(), c)}`,
-      ];
-      await queueOrderMail(tx, updated.order, {
-        template: 'sales/invoice',
-        subject: `Invoice #${incrementId} for order #${order.incrementId}`,
-        intro: [`Here is invoice #${incrementId} for your order #${order.incrementId}${paid ? ', paid' : ''}.`],
-        lines: [...lines.map((l) => itemLine(l.item, l.qty.toString(), l.money.rowTotal.toString(), c)), '', ...totals],
-        outro: comment ? [comment] : undefined,
-      });
-    }
+    const [invoice] = await tx.db.insert(invoices).values(invoiceRow(tx, plan, order, incrementId)).returning({ id: invoices.id });
+    await tx.db.insert(invoiceItems).values(invoiceItemRows(plan, invoice.id));
+    const updated = await recordProgress(tx, locked, plan.progress);
+    await addStatusHistory(tx, updated.order, invoiceHistory(plan, incrementId));
+    if (plan.comment) await tx.db.insert(invoiceComments).values({ invoiceId: invoice.id, comment: plan.comment, isCustomerNotified: plan.mail, createdAt: tx.now });
+    if (plan.mail) await queueOrderMail(tx, updated.order, invoiceMail(plan, order, incrementId));
     return { invoiceId: invoice.id, order: updated };
   });
+}
+
+type Prior = Awaited<ReturnType<typeof billedSoFar>>;
+type InvoicePlan = ReturnType<typeof planInvoice>;
+
+/** What an invoice of `chosen` bills, given what earlier invoices took: its amounts, lines and the order's progress. */
+function planInvoice(ctx: Ctx, locked: OrderWithItems, chosen: { item: OrderItemRow; qty: Decimal }[], prior: Prior, opts: CreateInvoiceOptions) {
+  const order = locked.order;
+  const lines: Line[] = chosen.map(({ item, qty }) => ({ item, qty, money: proRate(item, qty, prior.items.get(item.id)) }));
+
+  const sum = (k: ItemMoneyField) => lines.reduce((s, l) => s.add(l.money[k]), ZERO);
+  const items = zeroMoney();
+  for (const k of ITEM_MONEY) items[k] = sum(k);
+  const totalQty = lines.reduce((s, l) => s.add(l.qty), ZERO);
+
+  // shipping, its tax and the part of the order's discount that is not on any item (the shipping discount)
+  const first = prior.count === 0 && dec(order.shippingInvoiced).isZero();
+  const itemDiscounts = locked.items.reduce((s, i) => s.add(i.discountAmount), ZERO);
+  const baseItemDiscounts = locked.items.reduce((s, i) => s.add(i.baseDiscountAmount), ZERO);
+  const ship = first
+    ? {
+        amount: dec(order.shippingAmount),
+        base: dec(order.baseShippingAmount),
+        inclTax: dec(order.shippingInclTax),
+        baseInclTax: dec(order.baseShippingInclTax),
+        tax: dec(order.shippingTaxAmount),
+        baseTax: dec(order.baseShippingTaxAmount),
+        discount: max0(dec(order.discountAmount).sub(itemDiscounts)),
+        baseDiscount: max0(dec(order.baseDiscountAmount).sub(baseItemDiscounts)),
+      }
+    : { amount: ZERO, base: ZERO, inclTax: ZERO, baseInclTax: ZERO, tax: ZERO, baseTax: ZERO, discount: ZERO, baseDiscount: ZERO };
+
+  const taxAmount = roundMoney(items.taxAmount.add(ship.tax));
+  const baseTaxAmount = roundMoney(items.baseTaxAmount.add(ship.baseTax));
+  const discountAmount = roundMoney(items.discountAmount.add(ship.discount));
+  const baseDiscountAmount = roundMoney(items.baseDiscountAmount.add(ship.baseDiscount));
+  const subtotal = roundMoney(items.rowTotal);
+  const baseSubtotal = roundMoney(items.baseRowTotal);
+  const due = max0(subtotal.add(ship.amount).add(taxAmount).sub(discountAmount));
+  const baseDue = max0(baseSubtotal.add(ship.base).add(baseTaxAmount).sub(baseDiscountAmount));
+  const giftcardAmount = min(max0(dec(order.giftcardAmount).sub(prior.giftcard)), due);
+  const baseGiftcardAmount = min(max0(dec(order.baseGiftcardAmount).sub(prior.baseGiftcard)), baseDue);
+  const grandTotal = roundMoney(due.sub(giftcardAmount));
+  const baseGrandTotal = roundMoney(baseDue.sub(baseGiftcardAmount));
+  const paid = opts.capture === 'offline';
+
+  const comment = opts.comment?.trim() || undefined;
+  const mail = opts.notifyCustomer !== false && ctx.app.settings.getBool('sales_email/invoice/enabled', order.storeId);
+  const itemDeltas: ItemDelta[] = lines.map(({ item, qty, money }) => ({
+    orderItemId: item.id,
+    qtyInvoiced: qty,
+    rowInvoiced: money.rowTotal,
+    baseRowInvoiced: money.baseRowTotal,
+    taxInvoiced: money.taxAmount,
+    baseTaxInvoiced: money.baseTaxAmount,
+    discountInvoiced: money.discountAmount,
+    baseDiscountInvoiced: money.baseDiscountAmount,
+  }));
+  const progress = {
+    items: itemDeltas,
+    money: {
+      subtotalInvoiced: subtotal,
+      baseSubtotalInvoiced: baseSubtotal,
+      totalInvoiced: grandTotal,
+      baseTotalInvoiced: baseGrandTotal,
+      taxInvoiced: taxAmount,
+      baseTaxInvoiced: baseTaxAmount,
+      shippingInvoiced: ship.amount,
+      baseShippingInvoiced: ship.base,
+      discountInvoiced: discountAmount,
+      baseDiscountInvoiced: baseDiscountAmount,
+      ...(paid ? { totalPaid: grandTotal, baseTotalPaid: baseGrandTotal } : {}),
+    },
+  };
+  return {
+    lines,
+    items,
+    totalQty,
+    ship,
+    taxAmount,
+    baseTaxAmount,
+    discountAmount,
+    baseDiscountAmount,
+    subtotal,
+    baseSubtotal,
+    giftcardAmount,
+    baseGiftcardAmount,
+    grandTotal,
+    baseGrandTotal,
+    paid,
+    comment,
+    mail,
+    progress,
+  };
+}
+
+function invoiceRow(ctx: Ctx, p: InvoicePlan, order: OrderWithItems['order'], incrementId: string) {
+  return {
+    incrementId,
+    orderId: order.id,
+    storeId: order.storeId,
+    state: p.paid ? INVOICE_STATE.paid : INVOICE_STATE.open,
+    currency: order.currency,
+    baseCurrency: order.baseCurrency,
+    totalQty: db4(p.totalQty),
+    subtotal: db4(p.subtotal),
+    baseSubtotal: db4(p.baseSubtotal),
+    subtotalInclTax: db4(p.items.rowTotalInclTax),
+    baseSubtotalInclTax: db4(p.items.baseRowTotalInclTax),
+    taxAmount: db4(p.taxAmount),
+    baseTaxAmount: db4(p.baseTaxAmount),
+    shippingAmount: db4(p.ship.amount),
+    baseShippingAmount: db4(p.ship.base),
+    shippingInclTax: db4(p.ship.inclTax),
+    baseShippingInclTax: db4(p.ship.baseInclTax),
+    shippingTaxAmount: db4(p.ship.tax),
+    baseShippingTaxAmount: db4(p.ship.baseTax),
+    discountAmount: db4(p.discountAmount),
+    baseDiscountAmount: db4(p.baseDiscountAmount),
+    giftcardAmount: db4(p.giftcardAmount),
+    baseGiftcardAmount: db4(p.baseGiftcardAmount),
+    grandTotal: db4(p.grandTotal),
+    baseGrandTotal: db4(p.baseGrandTotal),
+    discountDescription: p.discountAmount.gt(0) ? (order.couponCode ?? order.couponRuleName) : null,
+    emailSent: p.mail,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+}
+
+/** The invoice's items; `orderItemId` maps a line's order item to the id to store (placement: an expression). */
+function invoiceItemRows<Id = number>(p: InvoicePlan, invoiceId: Id | SQL, orderItemId: (item: OrderItemRow, index: number) => Id | SQL = (item) => item.id as Id) {
+  return p.lines.map(({ item, qty, money }, index) => ({
+    invoiceId: invoiceId as number,
+    orderItemId: orderItemId(item, index) as number,
+    productId: item.productId,
+    sku: item.sku,
+    name: item.name,
+    qty: db4(qty),
+    price: item.price,
+    basePrice: item.basePrice,
+    priceInclTax: item.priceInclTax,
+    basePriceInclTax: item.basePriceInclTax,
+    ...(Object.fromEntries(ITEM_MONEY.map((k) => [k, db4(money[k])])) as Record<ItemMoneyField, string>),
+  }));
+}
+
+function invoiceHistory(p: InvoicePlan, incrementId: string) {
+  return { comment: p.comment ?? `Invoice #${incrementId} created`, entityName: 'invoice' as const, isCustomerNotified: p.mail };
+}
+
+function invoiceMail(p: InvoicePlan, order: OrderWithItems['order'], incrementId: string): OrderMail {
+  const c = order.currency;
+  const totals = [
+    `Subtotal: ${mailMoney(p.subtotal.toString(), c)}`,
+    ...(p.discountAmount.gt(0) ? [`Discount: -${mailMoney(p.discountAmount.toString(), c)}`] : []),
+    ...(p.ship.amount.gt(0) ? [`Shipping: ${mailMoney(p.ship.amount.toString(), c)}`] : []),
+    `Tax: ${mailMoney(p.taxAmount.toString(), c)}`,
+    ...(p.giftcardAmount.gt(0) ? [`Gift cards: -${mailMoney(p.giftcardAmount.toString(), c)}`] : []),
+    `Grand total: ${mailMoney(p.grandTotal.toString(), c)}`,
+  ];
+  return {
+    template: 'sales/invoice',
+    subject: `Invoice #${incrementId} for order #${order.incrementId}`,
+    intro: [`Here is invoice #${incrementId} for your order #${order.incrementId}${p.paid ? ', paid' : ''}.`],
+    lines: [...p.lines.map((l) => itemLine(l.item, l.qty.toString(), l.money.rowTotal.toString(), c)), '', ...totals],
+    outro: p.comment ? [p.comment] : undefined,
+  };
+}
+
+/**
+ * The invoice of everything a new order holds, for placement, which writes the order already invoiced: the
+ * invoice's row and items (`orderId`, `invoiceId` and the order item ids as the placement's statement gives
+ * them), the order's progress, the history entry and the mail (undefined when none goes out). `placed` is the
+ * order as it would be inserted, items in insertion order. No query; refuses as createInvoice does.
+ */
+export function invoiceAtPlacement(
+  ctx: Ctx,
+  placed: OrderWithItems,
+  incrementId: string,
+  capture: InvoiceCapture,
+  ids: { orderId: SQL; invoiceId: SQL; orderItemId: (index: number) => SQL },
+) {
+  const order = placed.order;
+  if (!stateAllows(order.state, 'invoice')) throw refused(order.state, 'invoice');
+  const chosen = chooseLines(placed, undefined);
+  if (!chosen.length) throw refused(order.state, 'invoice', 'nothing is left to invoice');
+  const plan = planInvoice(ctx, placed, chosen, { items: new Map(), count: 0, giftcard: ZERO, baseGiftcard: ZERO }, { capture });
+  const index = new Map(placed.items.map((item, i) => [item, i]));
+  return {
+    row: { ...invoiceRow(ctx, plan, order, incrementId), orderId: ids.orderId as unknown as number },
+    items: invoiceItemRows(plan, ids.invoiceId, (item) => ids.orderItemId(index.get(item)!)),
+    progress: plan.progress,
+    history: invoiceHistory(plan, incrementId),
+    mail: plan.mail ? (progressed: OrderWithItems['order']) => orderMailOf(ctx, progressed, invoiceMail(plan, order, incrementId)) : undefined,
+    table: invoices,
+    itemsTable: invoiceItems,
+  };
 }

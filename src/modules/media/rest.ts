@@ -22,7 +22,11 @@ const ListQuery = Type.Object({
   folder: Type.Optional(Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' })),
   path: Type.Optional(Type.String({ description: 'alias of folder' })),
 });
-const DeleteParams = Type.Object({ '*': Type.String() });
+// the rest of the path, slashes included (the document names it `path`): sent as it is, since percent-encoded
+// separators are refused
+const DeleteParams = Type.Object({
+  '*': Type.String({ description: 'the file path relative to wysiwyg/, its `/` separators not percent-encoded (encoded ones are refused)' }),
+});
 /** The multipart form of an upload, for the OpenAPI document only: the handler parses the stream itself. */
 const UploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'the image (required)' }),

@@ -8,7 +8,8 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import type { OutputInfo } from 'sharp';
+import { loadSharp } from '../../platform/images.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
@@ -109,7 +110,7 @@ function itemOf(ctx: Ctx, rel: string, size: number, dims?: { width?: number; he
 
 async function dimensionsOf(file: string): Promise<{ width?: number; height?: number } | undefined> {
   try {
-    const m = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const m = await (await loadSharp())(file, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     return { width: m.width, height: m.height };
   } catch {
     return undefined;
@@ -207,9 +208,9 @@ export async function uploadMedia(ctx: Ctx, input: UploadInput, settings = media
   await resolveWysiwyg(ctx, folder);
   const notImage = () => fieldError('file', 'is not an image (JPEG, PNG, GIF, WebP or AVIF)', 'image');
   if (!data.length || !sniffContentType(data).startsWith('image/')) throw notImage();
-  let out: { data: Buffer; info: sharp.OutputInfo };
+  let out: { data: Buffer; info: OutputInfo };
   try {
-    let img = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    let img = (await loadSharp())(data, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     if (settings.format === 'webp') img = img.webp({ quality: settings.quality });
     else if (settings.format === 'jpeg') img = img.flatten({ background: '#ffffff' }).jpeg({ quality: settings.quality, mozjpeg: true });
     else img = img.png({ compressionLevel: 8 });

@@ -3,7 +3,8 @@
  * locked order with its items, moving the per-item quantities and per-order money counters, the status
  * history, and who may see an order. These are the only writers of the orders tables besides placement.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, is, sql, SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { rows } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
 import { forbidden, notFound } from '../../platform/errors.js';
@@ -34,6 +35,39 @@ export async function nextIncrementId(ctx: Ctx, entity: DocumentEntity, storeId:
         RETURNING last_value AS n`,
   );
   return `${storeId}${String(row.n).padStart(8, '0')}`;
+}
+
+/**
+ * The next increment ids of several kinds of document in one store view, in one statement (placement numbers
+ * its order and the invoice of a capturing payment method together). Same counters as nextIncrementId.
+ */
+export async function nextIncrementIds<E extends DocumentEntity>(ctx: Ctx, entities: E[], storeId: number): Promise<Record<E, string>> {
+  const got = await rows<{ entity: E; n: number }>(
+    ctx.app.outsideTx(ctx),
+    sql`INSERT INTO ${salesSequences} (entity, store_id, last_value)
+        SELECT e, ${storeId}::int, 1 FROM unnest(${`{${entities.join(',')}}`}::text[]) WITH ORDINALITY AS x(e, k) ORDER BY k
+        ON CONFLICT (entity, store_id) DO UPDATE SET last_value = ${salesSequences.lastValue} + 1
+        RETURNING entity, last_value AS n`,
+  );
+  return Object.fromEntries(got.map((r) => [r.entity, `${storeId}${String(r.n).padStart(8, '0')}`])) as Record<E, string>;
+}
+
+/**
+ * A row as the table would hold it once `values` are inserted: every column not given takes its default
+ * (timestamps `now`, the id 0 until the database gives one). For writers that compute a new row's later
+ * state in memory and insert that state at once.
+ */
+export function newRow<T extends PgTable>(table: T, values: Partial<T['$inferSelect']>, now: Date): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, col] of Object.entries(getTableColumns(table))) {
+    const given = (values as Record<string, unknown>)[key];
+    if (given !== undefined) out[key] = given;
+    else if (col.columnType === 'PgSerial' || col.columnType === 'PgBigSerial53') out[key] = 0;
+    else if (col.default !== undefined && !is(col.default, SQL)) out[key] = col.default;
+    else if (col.columnType === 'PgTimestamp' && col.hasDefault) out[key] = now;
+    else out[key] = null;
+  }
+  return out as T['$inferSelect'];
 }
 
 export const orderNotFound = () => notFound('Order not found', { reason: 'ORDER_NOT_FOUND' });
@@ -120,9 +154,9 @@ export interface HistoryEntry {
   isVisibleOnFront?: boolean;
 }
 
-/** Adds a status-history row to a (locked) order. */
-export async function addStatusHistory(ctx: Ctx, order: Pick<OrderRow, 'id' | 'status'>, entry: HistoryEntry): Promise<void> {
-  await ctx.db.insert(orderStatusHistory).values({
+/** The status-history row of an entry (the order's id and current status, unless the entry names one). */
+export function historyRow(ctx: Ctx, order: Pick<OrderRow, 'id' | 'status'>, entry: HistoryEntry) {
+  return {
     orderId: order.id,
     comment: entry.comment ?? null,
     status: entry.status ?? order.status,
@@ -130,7 +164,12 @@ export async function addStatusHistory(ctx: Ctx, order: Pick<OrderRow, 'id' | 's
     isCustomerNotified: entry.isCustomerNotified ?? false,
     isVisibleOnFront: entry.isVisibleOnFront ?? false,
     createdAt: ctx.now,
-  });
+  };
+}
+
+/** Adds a status-history row to a (locked) order. */
+export async function addStatusHistory(ctx: Ctx, order: Pick<OrderRow, 'id' | 'status'>, entry: HistoryEntry): Promise<void> {
+  await ctx.db.insert(orderStatusHistory).values(historyRow(ctx, order, entry));
 }
 
 /** Per-item quantity changes (added to the item's counters) of one document. */
@@ -222,7 +261,23 @@ export async function recordProgress(
   locked: OrderWithItems,
   change: { items?: ItemDelta[]; money?: OrderMoneyDelta },
 ): Promise<OrderWithItems> {
+  const next = progressOf(ctx, locked, change);
+  for (const [id, set] of next.itemSets) await ctx.db.update(orderItems).set(set).where(eq(orderItems.id, id));
+  await ctx.db.update(orders).set(next.orderSet).where(eq(orders.id, next.order.id));
+  return { order: next.order, items: next.items };
+}
+
+/**
+ * What recordProgress writes, computed without writing: the order and items as they are after the change, and
+ * the columns that change (by item id, and of the order).
+ */
+export function progressOf(
+  ctx: Ctx,
+  locked: OrderWithItems,
+  change: { items?: ItemDelta[]; money?: OrderMoneyDelta },
+): OrderWithItems & { itemSets: Map<number, Partial<OrderItemRow>>; orderSet: Partial<OrderRow> } {
   const items = locked.items.map((i) => ({ ...i }));
+  const itemSets = new Map<number, Partial<OrderItemRow>>();
   for (const d of change.items ?? []) {
     const item = items.find((i) => i.id === d.orderItemId);
     if (!item) throw new Error(`order item ${d.orderItemId} is not on order ${locked.order.id}`);
@@ -233,7 +288,7 @@ export async function recordProgress(
     }
     if (!Object.keys(set).length) continue;
     Object.assign(item, set);
-    await ctx.db.update(orderItems).set(set).where(eq(orderItems.id, item.id));
+    itemSets.set(item.id, { ...itemSets.get(item.id), ...set });
   }
   const order = { ...locked.order };
   const set: Partial<OrderRow> = {};
@@ -259,8 +314,7 @@ export async function recordProgress(
   }
   set.updatedAt = ctx.now;
   Object.assign(order, set);
-  await ctx.db.update(orders).set(set).where(eq(orders.id, order.id));
-  return { order, items };
+  return { order, items, itemSets, orderSet: set };
 }
 
 /** Sets state and status (and the hold memory) of a locked order. */

@@ -3,7 +3,7 @@
  * the store's name and the order's data, and queued in the outbox in the caller's transaction.
  */
 import type { Ctx } from '../../platform/context.js';
-import { queueMail } from '../../platform/outbox.js';
+import { queueMail, type Mail } from '../../platform/outbox.js';
 import { dec } from '../../platform/money.js';
 import type { OrderItemRow, OrderRow } from './core.js';
 
@@ -30,12 +30,19 @@ export interface OrderMail {
   outro?: string[];
 }
 
-/** Queues a mail to the order's customer (in the caller's transaction). */
-export async function queueOrderMail(ctx: Ctx, order: Pick<OrderRow, 'customerEmail' | 'customerFirstname' | 'customerLastname' | 'storeId' | 'incrementId'>, mail: OrderMail): Promise<void> {
+type MailedOrder = Pick<OrderRow, 'customerEmail' | 'customerFirstname' | 'customerLastname' | 'storeId' | 'incrementId'>;
+
+/** The mail to the order's customer, as the outbox takes it. */
+export function orderMailOf(ctx: Ctx, order: MailedOrder, mail: OrderMail): Mail {
   const store = storeNameOf(ctx, order.storeId);
   const name = [order.customerFirstname, order.customerLastname].filter(Boolean).join(' ') || 'customer';
   const body = [`Hello ${name},`, '', ...mail.intro, ...(mail.lines?.length ? ['', ...mail.lines] : []), ...(mail.outro?.length ? ['', ...mail.outro] : []), '', `Thank you for shopping at ${store}.`];
-  await queueMail(ctx, { to: order.customerEmail, subject: `${store}: ${mail.subject}`, template: mail.template, text: body.join('\n'), storeId: order.storeId });
+  return { to: order.customerEmail, subject: `${store}: ${mail.subject}`, template: mail.template, text: body.join('\n'), storeId: order.storeId };
+}
+
+/** Queues a mail to the order's customer (in the caller's transaction). */
+export async function queueOrderMail(ctx: Ctx, order: MailedOrder, mail: OrderMail): Promise<void> {
+  await queueMail(ctx, orderMailOf(ctx, order, mail));
 }
 
 /** "2 x Blue shirt (SKU-1)  20.00 USD" */

@@ -3,7 +3,7 @@
  * `carrier`) and comments (newest first). No access checks here; the service checks first.
  */
 import { asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
+import { together, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
@@ -74,15 +74,17 @@ function group<T extends { shipmentId: number }>(list: T[]): Map<number, T[]> {
 export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderIncrementId: string): Promise<ShipmentDto[]> {
   if (!rows.length) return [];
   const ids = rows.map((s) => s.id);
-  const [items, tracks, comments] = await Promise.all([
-    ctx.db.select().from(shipmentItems).where(inArray(shipmentItems.shipmentId, ids)).orderBy(asc(shipmentItems.id)),
-    ctx.db.select().from(shipmentTracks).where(inArray(shipmentTracks.shipmentId, ids)).orderBy(asc(shipmentTracks.id)),
-    ctx.db
-      .select()
-      .from(shipmentComments)
-      .where(inArray(shipmentComments.shipmentId, ids))
-      .orderBy(desc(shipmentComments.createdAt), desc(shipmentComments.id)),
-  ]);
+  // called inside transactions too (a cancel reads what was shipped), where reads take turns on one connection
+  const [items, tracks, comments] = await together(ctx, [
+    () => ctx.db.select().from(shipmentItems).where(inArray(shipmentItems.shipmentId, ids)).orderBy(asc(shipmentItems.id)),
+    () => ctx.db.select().from(shipmentTracks).where(inArray(shipmentTracks.shipmentId, ids)).orderBy(asc(shipmentTracks.id)),
+    () =>
+      ctx.db
+        .select()
+        .from(shipmentComments)
+        .where(inArray(shipmentComments.shipmentId, ids))
+        .orderBy(desc(shipmentComments.createdAt), desc(shipmentComments.id)),
+  ] as const);
   const itemsOf = group(items);
   const tracksOf = group(tracks);
   const commentsOf = group(comments);

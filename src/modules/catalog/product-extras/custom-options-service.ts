@@ -9,7 +9,8 @@
 import crypto from 'node:crypto';
 import type fs from 'node:fs';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../../../platform/images.js';
 import { afterCommit, withTx, type Ctx } from '../../../platform/context.js';
 import { AppError, badRequest, notFound } from '../../../platform/errors.js';
 import {
@@ -392,9 +393,9 @@ function checkContent(ext: string, allowed: readonly string[], sniffed: string):
 
 async function checkImageSize(data: Buffer, maxX: number | null, maxY: number | null): Promise<void> {
   if (!maxX && !maxY) return;
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
-    meta = await sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+    meta = await (await loadSharp())(data, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
   } catch {
     throw invalid('file', 'must be an image for this option', 'image');
   }

@@ -6,7 +6,7 @@
  * product gets all three roles unless the upload names its roles.
  */
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
-import sharp from 'sharp';
+import { loadSharp } from '../../../platform/images.js';
 import { afterCommit, withTx, type Ctx } from '../../../platform/context.js';
 import { AppError, badRequest, notFound } from '../../../platform/errors.js';
 import { compact } from '../../../platform/format.js';
@@ -170,14 +170,14 @@ async function convertImage(data: Buffer, field: string, settings: Settings): Pr
   const notImage = () => fieldError(field, 'is not an image (JPEG, PNG, WebP, GIF, AVIF, HEIF or TIFF)', 'image');
   let format: string | undefined;
   try {
-    format = (await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
+    format = (await (await loadSharp())(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
   } catch (err) {
     if (/pixel limit/i.test(String((err as Error).message))) throw fieldError(field, 'has too many pixels', 'maximum');
     throw notImage();
   }
   if (!format || !INPUT_FORMATS.has(format)) throw notImage();
   try {
-    let img = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS })
+    let img = (await loadSharp())(data, { limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
       .resize({ width: settings.maxDimension, height: settings.maxDimension, fit: 'inside', withoutEnlargement: true });
     if (settings.format === 'webp') img = img.webp({ quality: 85 });

@@ -61,17 +61,21 @@ async function withParents(ctx: Ctx, ids: number[]): Promise<number[]> {
   const all = new Set(ids);
   let frontier = ids;
   while (frontier.length) {
-    const [conf, grouped, bundles] = await Promise.all([
-      ctx.db.select({ id: configurableChildren.parentId }).from(configurableChildren).where(inArray(configurableChildren.childId, frontier)),
-      ctx.db.select({ id: groupedChildren.parentId }).from(groupedChildren).where(inArray(groupedChildren.childId, frontier)),
-      ctx.db
-        .select({ id: bundleOptions.productId })
-        .from(bundleSelections)
-        .innerJoin(bundleOptions, eq(bundleOptions.id, bundleSelections.optionId))
-        .where(inArray(bundleSelections.productId, frontier)),
-    ]);
+    // one statement: inside a transaction the three reads would otherwise queue on one connection
+    const parents = await ctx.db
+      .select({ id: configurableChildren.parentId })
+      .from(configurableChildren)
+      .where(inArray(configurableChildren.childId, frontier))
+      .unionAll(ctx.db.select({ id: groupedChildren.parentId }).from(groupedChildren).where(inArray(groupedChildren.childId, frontier)))
+      .unionAll(
+        ctx.db
+          .select({ id: bundleOptions.productId })
+          .from(bundleSelections)
+          .innerJoin(bundleOptions, eq(bundleOptions.id, bundleSelections.optionId))
+          .where(inArray(bundleSelections.productId, frontier)),
+      );
     const next: number[] = [];
-    for (const r of [...conf, ...grouped, ...bundles]) {
+    for (const r of parents) {
       if (!all.has(r.id)) {
         all.add(r.id);
         next.push(r.id);

@@ -1,0 +1,128 @@
+/**
+ * Statement budgets of the hot paths: how many SQL statements each request sends, counted by the database's
+ * driver counter (query builder and prepared statements, inside transactions too). Each budget is what the
+ * path takes today; a change that adds a statement to one of them fails here, whatever the timing. Lower a
+ * budget when a path gets cheaper.
+ *
+ * Counts, not times: every request is made once first so that per-process caches are warm, as they are under
+ * load. The mail sender is stopped so that only the request's own statements are counted (its claim of the
+ * queued mail is background work, one statement per batch). On PostgreSQL a transaction also sends BEGIN and
+ * COMMIT through the counter; the embedded database opens and ends transactions itself, uncounted.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestProduct } from '../src/modules/catalog/fixtures.js';
+import { TEST_ADDRESS } from '../src/modules/checkout/fixtures.js';
+import { API, buildTestApp, type ReqOptions, type TestApp } from './helpers.js';
+
+/** Statements a path may send (besides its transaction's BEGIN and COMMIT on PostgreSQL). */
+const BUDGET = {
+  productDetail: 1,
+  productList: 1,
+  addToCart: 2,
+  cartTotals: 2,
+  placeOrderGuest: 6,
+  placeOrderCustomer: 9,
+  ordersListAdmin: 4,
+  ordersListCustomer: 4,
+};
+
+let t: TestApp;
+let admin: string;
+let customer: string;
+/** BEGIN and COMMIT of one transaction, where the counter sees them */
+let tx: number;
+
+before(async () => {
+  t = await buildTestApp();
+  await t.mail.stop();
+  admin = await t.tokens.admin();
+  customer = await t.tokens.customer();
+  tx = t.database.kind === 'postgres' ? 2 : 0;
+});
+after(() => t.close());
+
+/** The statements `req` sends, and its reply. */
+async function statements(method: string, url: string, opts: ReqOptions = {}) {
+  const start = t.database.queryCount();
+  const res = await t.req(method, url, opts);
+  return { n: t.database.queryCount() - start, res };
+}
+
+/** The statements of a read, made once before to warm the caches. */
+async function warmRead(url: string, opts: ReqOptions = {}): Promise<number> {
+  assert.equal((await t.req('GET', url, opts)).status, 200, url);
+  const { n, res } = await statements('GET', url, opts);
+  assert.equal(res.status, 200, url);
+  return n;
+}
+
+async function product(price: number) {
+  return createTestProduct(t, { price, stockData: { qty: 1000, isInStock: true } });
+}
+
+/** A guest or customer cart with two lines and a shipping address, ready to place; its base path. */
+async function readyCart(token?: string): Promise<string> {
+  const created = await t.req('POST', token ? `${API}/carts` : `${API}/guest-carts`, { token, body: {} });
+  assert.equal(created.status, 201, created.text);
+  const base = token ? `${API}/carts/${created.body.id}` : `${API}/guest-carts/${created.body.maskedId}`;
+  for (const [p, qty] of [[await product(10), 2], [await product(12.5), 1]] as const) {
+    assert.equal((await t.req('POST', `${base}/items`, { token, body: { sku: p.sku, qty } })).status, 200);
+  }
+  assert.equal((await t.req('PUT', `${base}/shipping-address`, { token, body: TEST_ADDRESS })).status, 200);
+  return base;
+}
+
+const placement = (guest: boolean) => ({
+  billingAddress: { sameAsShipping: true },
+  shippingMethod: 'flatrate_flatrate',
+  paymentMethod: 'checkmo',
+  ...(guest ? { guestEmail: 'budget@example.com' } : {}),
+});
+
+describe('statement budgets of the hot paths', () => {
+  test('product detail and product list', async () => {
+    const p = await product(20);
+    assert.ok((await warmRead(`${API}/products/${p.id}`)) <= BUDGET.productDetail);
+    assert.ok((await warmRead(`${API}/products`, { query: { page: '1' } })) <= BUDGET.productList);
+  });
+
+  test('add to cart', async () => {
+    const p = await product(8);
+    const cart = await t.req('POST', `${API}/guest-carts`, { body: {} });
+    const base = `${API}/guest-carts/${cart.body.maskedId}`;
+    assert.equal((await t.req('POST', `${base}/items`, { body: { sku: p.sku, qty: 1 } })).status, 200);
+    const { n, res } = await statements('POST', `${base}/items`, { body: { sku: p.sku, qty: 1 } });
+    assert.equal(res.status, 200, res.text);
+    assert.ok(n <= BUDGET.addToCart, `add to cart: ${n} statements, budget ${BUDGET.addToCart}`);
+  });
+
+  test('cart totals', async () => {
+    const base = await readyCart();
+    assert.equal((await t.req('PUT', `${base}/shipping-method`, { body: { carrierCode: 'flatrate', methodCode: 'flatrate' } })).status, 200);
+    assert.equal((await t.req('POST', `${base}/coupon`, { body: { couponCode: 'WELCOME10' } })).status, 201);
+    const n = await warmRead(`${base}/totals`);
+    assert.ok(n <= BUDGET.cartTotals, `cart totals: ${n} statements, budget ${BUDGET.cartTotals}`);
+  });
+
+  test('place an order, guest and customer, in a fixed number of statements whatever its lines', async () => {
+    // warm: the first placement of a process reads what later ones find cached
+    assert.equal((await t.req('POST', `${await readyCart()}/place-order`, { body: placement(true) })).status, 201);
+
+    const guest = await statements('POST', `${await readyCart()}/place-order`, { body: placement(true) });
+    assert.equal(guest.res.status, 201, guest.res.text);
+    assert.equal(guest.res.body.items.length, 2);
+    assert.ok(guest.n <= BUDGET.placeOrderGuest + tx, `guest placement: ${guest.n} statements, budget ${BUDGET.placeOrderGuest + tx}`);
+
+    const mine = await statements('POST', `${await readyCart(customer)}/place-order`, { token: customer, body: placement(false) });
+    assert.equal(mine.res.status, 201, mine.res.text);
+    assert.ok(mine.n <= BUDGET.placeOrderCustomer + tx, `customer placement: ${mine.n} statements, budget ${BUDGET.placeOrderCustomer + tx}`);
+  });
+
+  test('orders list, back office and customer', async () => {
+    const adminList = await warmRead(`${API}/orders`, { token: admin, query: { page: '1' } });
+    assert.ok(adminList <= BUDGET.ordersListAdmin, `GET /orders: ${adminList} statements, budget ${BUDGET.ordersListAdmin}`);
+    const mine = await warmRead(`${API}/customers/me/orders`, { token: customer });
+    assert.ok(mine <= BUDGET.ordersListCustomer, `GET /customers/me/orders: ${mine} statements, budget ${BUDGET.ordersListCustomer}`);
+  });
+});
