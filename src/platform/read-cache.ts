@@ -1,8 +1,9 @@
 /**
- * A process-local cache of expensive reads that every process keeps correct. Each cache is named after a row of
- * `read_cache_versions`; database triggers bump that row at the commit of every transaction that wrote to a
- * table the cached reads depend on (see the migration that creates the table). A cached read first reads the
- * version (one primary-key lookup): when it moved, every entry is dropped. So an answer is never older than the
+ * A process-local cache of expensive reads that every process keeps correct. Each cache is named after rows of
+ * `read_cache_versions`; database triggers bump one of those rows (the writer's shard) at the commit of every
+ * transaction that wrote to a table the cached reads depend on (see the migrations that create and shard the
+ * table). A cached read first reads the version, the sum of the rows (one index range scan): when it moved,
+ * every entry is dropped. So an answer is never older than the
  * last write committed before the request read the version, whichever process wrote it.
  *
  * Entries are whole answers (plain data); the caller builds the key from everything the answer depends on
@@ -11,24 +12,38 @@
 import { sql } from 'drizzle-orm';
 import { statement, type Db } from './db.js';
 
-const versionStatement = statement<{ version: string }>(
-  'read_cache_version',
-  () => sql`SELECT version::text AS version FROM read_cache_versions WHERE name = ${sql.placeholder('name')}::text`,
-);
+/** 2^64: the catalog count sits above the stock count in one version number (see readVersion). */
+const STOCK_SPAN = 18446744073709551616n;
 
-/** The current version of a named cache (one primary-key lookup); read once and pass to `at` / `atMany`. */
-export async function readVersion(db: Db, name: string): Promise<bigint> {
-  const [row] = await versionStatement.run(db, { name });
+/**
+ * The catalog version as one number: the catalog's count times 2^64 plus the stock's count (numeric in SQL,
+ * BigInt here: no overflow). It grows whenever either count grows; `catalogPart` is the catalog's count alone.
+ * Also a subquery of other statements (a cart's load reads it with the cart).
+ */
+export const CATALOG_VERSION_TEXT = `(SELECT (COALESCE(sum(version) FILTER (WHERE name = 'catalog'), 0)::numeric * ${STOCK_SPAN}
+  + COALESCE(sum(version) FILTER (WHERE name = 'stock'), 0))::text FROM read_cache_versions WHERE name IN ('catalog', 'stock'))`;
+const CATALOG_VERSION_SQL = sql.raw(CATALOG_VERSION_TEXT);
+
+const versionStatement = statement<{ version: string }>('read_cache_version', () => sql`SELECT ${CATALOG_VERSION_SQL} AS version`);
+
+/** The current catalog version (one index range scan); read once and pass to `at` / `atMany`. */
+export async function readVersion(db: Db, _name: 'catalog' = 'catalog'): Promise<bigint> {
+  const [row] = await versionStatement.run(db, {});
   return BigInt(row?.version ?? '0');
 }
+
+/** The part of a version that moves with catalog changes other than stock. */
+export const catalogPart = (version: bigint): bigint => version / STOCK_SPAN;
 
 export class ReadCache<V> {
   private version = -1n;
   private readonly entries = new Map<string, V>();
 
   constructor(
-    readonly name: string,
+    readonly name: 'catalog',
     private readonly maxEntries = 10_000,
+    /** `false` for answers that show no stock: they are kept while only stock changes */
+    private readonly withStock = true,
   ) {}
 
   /** The cached answer for `key`, or `load()`'s (kept when no newer version was seen meanwhile). */
@@ -36,7 +51,12 @@ export class ReadCache<V> {
     return this.at(await readVersion(db, this.name), key, load);
   }
 
-  /** Whether entries may be read and kept at version `seen` (dropping older entries when it moved on). */
+  /** The part of a version this cache's answers depend on. */
+  private own(version: bigint): bigint {
+    return this.withStock ? version : catalogPart(version);
+  }
+
+  /** Whether entries may be read and kept at (own) version `seen` (dropping older entries when it moved on). */
   private usable(seen: bigint): boolean {
     if (seen > this.version) {
       this.entries.clear();
@@ -52,7 +72,8 @@ export class ReadCache<V> {
   }
 
   /** As `get`, with the version the caller read (several caches of one name share one read per request). */
-  async at(seen: bigint, key: string, load: () => Promise<V>): Promise<V> {
+  async at(version: bigint, key: string, load: () => Promise<V>): Promise<V> {
+    const seen = this.own(version);
     if (!this.usable(seen)) return load();
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
@@ -62,7 +83,8 @@ export class ReadCache<V> {
   }
 
   /** Many keys at once: the missing ones are loaded together by `load`, which answers for those it found. */
-  async atMany(seen: bigint, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+  async atMany(version: bigint, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const seen = this.own(version);
     const out = new Map<string, V>();
     const usable = this.usable(seen);
     const missing: string[] = [];

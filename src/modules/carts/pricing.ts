@@ -192,8 +192,8 @@ export interface Preloaded {
 }
 
 /** Tax rates and guest groups, per process, until the catalog or tax setup changes (the same version). */
-const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000));
-const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<{ groupId: number; taxClassId: number }>('catalog', 1_000));
+const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
+const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<{ groupId: number; taxClassId: number }>('catalog', 1_000, false));
 
 function cachedRates(ctx: Ctx, version: bigint, dest: TaxDestination, customerClass: number, classes: number[]): Promise<Map<number, ResolvedTax>> {
   if (!classes.length) return Promise.resolve(new Map());

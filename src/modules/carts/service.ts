@@ -12,7 +12,7 @@ import { mayRelaxCommit, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { toWire } from '../../platform/money.js';
 import type { Page } from '../../platform/pagination.js';
-import { readVersion } from '../../platform/read-cache.js';
+import { CATALOG_VERSION_TEXT, readVersion } from '../../platform/read-cache.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { couponForCart, limitCouponAttempts, type CartRule } from '../coupons/service.js';
 import { getAddress } from '../customers/addresses.js';
@@ -56,7 +56,7 @@ const CART_COLUMNS = sql.raw(`id, masked_id AS "maskedId", customer_id AS "custo
 const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
     i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id)
   FROM cart_items i WHERE i.cart_id = carts.id), '[]'::json) AS items,
-  (SELECT version::text FROM read_cache_versions WHERE name = 'catalog') AS "catalogVersion"`);
+  ${CATALOG_VERSION_TEXT} AS "catalogVersion"`);
 
 type ItemJson = [number, number, number | null, string, CartItemRow['buyRequest'], string | null, CartItemRow['giftMessage'], string | null];
 
@@ -155,7 +155,7 @@ const itemsVersionStatement = statement<{ items: ItemJson[] | null; catalogVersi
   'cart_items_with_version',
   () => sql`SELECT (SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
       i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id) FROM cart_items i WHERE i.cart_id = ${sql.placeholder('cart')}::int) AS items,
-    (SELECT version::text FROM read_cache_versions WHERE name = 'catalog') AS "catalogVersion"`,
+    ${sql.raw(CATALOG_VERSION_TEXT)} AS "catalogVersion"`,
 );
 
 /** The items of a cart (locked by the caller) and the catalog version, in one statement. */

@@ -81,6 +81,32 @@ describe('cached product reads', () => {
     assert.equal((await listing(`sku=${sku}`))[0].price, 31);
   });
 
+  test('a stock change from another process reaches product pages at once but keeps the caches of what shows no stock', async () => {
+    const p = await createTestProduct(t, { price: 12, stockData: { qty: 30 } });
+    const cart = await t.req('POST', `${API}/guest-carts`, { body: {} });
+    const masked = cart.body.maskedId;
+    const add = () => t.req('POST', `${API}/guest-carts/${masked}/items`, { body: { sku: p.sku, qty: 1 } });
+    const first = await add();
+    assert.ok(first.status < 300, first.text);
+    assert.equal((await page(p.id)).stockQty, 30);
+    const warmAdd = await queries(add);
+    const r = await other.app.inject({
+      method: 'PUT',
+      url: `${API}/inventory`,
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ sku: p.sku, qty: 40 }),
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal((await page(p.id)).stockQty, 40, 'the page shows the new stock');
+    // the product data a cart is priced with did not change: adding costs what it cost warm (stock rules are
+    // read again once, as the version they are kept at moved)
+    const before = t.database.queryCount();
+    assert.ok((await add()).status < 300);
+    const afterChange = t.database.queryCount() - before;
+    assert.ok(afterChange <= warmAdd + 1, `${afterChange} statements after the change, ${warmAdd} warm`);
+    assert.equal(await queries(add), warmAdd);
+  });
+
   test('a failed write leaves the cache valid and its answers unchanged', async () => {
     const p = await createTestProduct(t, { price: 40 });
     await page(p.id);

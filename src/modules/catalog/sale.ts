@@ -233,8 +233,8 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
 }
 
 /** Sale data of products, per process, until the catalog (or tax setup) changes: carts price from it on every read. */
-const saleCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale', () => new ReadCache<SaleProduct>('catalog', 20_000));
-const skuCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale-sku', () => new ReadCache<number>('catalog', 20_000));
+const saleCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale', () => new ReadCache<SaleProduct>('catalog', 20_000, false));
+const skuCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale-sku', () => new ReadCache<number>('catalog', 20_000, false));
 
 /** What a cached entry depends on besides the product: the store view (names, status), its view mode and the day (special prices). */
 function cachePrefix(ctx: Ctx): string {

@@ -11,6 +11,7 @@ import { statement } from '../../../platform/db.js';
 import { notFound } from '../../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../../platform/format.js';
 import { toWire } from '../../../platform/money.js';
+import { ReadCache } from '../../../platform/read-cache.js';
 import type { Page } from '../../../platform/pagination.js';
 import type { CategoryDto, CategoryListQueryT, CategorySummaryDto } from './schemas.js';
 import type { StoreValues } from '../tables.js';
@@ -241,11 +242,21 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
     limit: page.size,
     offset: page.offset,
   };
-  const rows = await listStatement.run(ctx.db, values);
-  let total = rows[0]?.total ?? 0;
-  if (!rows.length && page.offset > 0) total = (await countStatement.run(ctx.db, values))[0]?.total ?? 0;
-  return { items: rows.map((r) => toCategoryDto(ctx, r, sid)), total };
+  const load = async () => {
+    const rows = await listStatement.run(ctx.db, values);
+    let total = rows[0]?.total ?? 0;
+    if (!rows.length && page.offset > 0) total = (await countStatement.run(ctx.db, values))[0]?.total ?? 0;
+    return { items: rows.map((r) => toCategoryDto(ctx, r, sid)), total };
+  };
+  // the storefront's menu: what a public caller sees depends only on the catalog and these values, so it is
+  // kept per process until the catalog changes (product counts are the costly part of the statement)
+  if (all || ctx.tx) return load();
+  const key = [ctx.store.storeId, values.sid, values.root, values.parent ?? '', values.q ?? '', values.menu ?? '', values.limit, values.offset].join('|');
+  return listCache(ctx).get(ctx.db, key, load);
 }
+
+const listCache = (ctx: Ctx) =>
+  ctx.app.settings.memo('catalog.category-list', () => new ReadCache<{ items: CategorySummaryDto[]; total: number }>('catalog', 2_000, false));
 
 /** The categories with url key `urlKey` in the store view (GraphQL's `categories(urlKey:)`), in tree order. */
 export async function listCategoriesByUrlKey(
