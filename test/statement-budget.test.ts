@@ -23,8 +23,9 @@ const BUDGET = {
   cartTotals: 2,
   placeOrderGuest: 6,
   placeOrderCustomer: 9,
-  ordersListAdmin: 4,
-  ordersListCustomer: 4,
+  ordersListAdmin: 2,
+  ordersListCustomer: 2,
+  inventoryUpdate: 2,
 };
 
 let t: TestApp;
@@ -124,5 +125,13 @@ describe('statement budgets of the hot paths', () => {
     assert.ok(adminList <= BUDGET.ordersListAdmin, `GET /orders: ${adminList} statements, budget ${BUDGET.ordersListAdmin}`);
     const mine = await warmRead(`${API}/customers/me/orders`, { token: customer });
     assert.ok(mine <= BUDGET.ordersListCustomer, `GET /customers/me/orders: ${mine} statements, budget ${BUDGET.ordersListCustomer}`);
+  });
+
+  test('a stock update by SKU (the token check and one statement, its own transaction)', async () => {
+    const p = await product(5);
+    const { n, res } = await statements('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, qty: 7 } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.previousQty, 1000);
+    assert.ok(n <= BUDGET.inventoryUpdate, `PUT /inventory: ${n} statements, budget ${BUDGET.inventoryUpdate}`);
   });
 });

@@ -24,11 +24,17 @@ export const CATALOG_VERSION_TEXT = `(SELECT (COALESCE(sum(version) FILTER (WHER
   + COALESCE(sum(version) FILTER (WHERE name = 'stock'), 0))::text FROM read_cache_versions WHERE name IN ('catalog', 'stock'))`;
 const CATALOG_VERSION_SQL = sql.raw(CATALOG_VERSION_TEXT);
 
-const versionStatement = statement<{ version: string }>('read_cache_version', () => sql`SELECT ${CATALOG_VERSION_SQL} AS version`);
+/** What a cache's answers depend on: the catalog (and stock), or orders with their items. */
+export type CacheName = 'catalog' | 'orders';
 
-/** The current catalog version (one index range scan); read once and pass to `at` / `atMany`. */
-export async function readVersion(db: Db, _name: 'catalog' = 'catalog'): Promise<bigint> {
-  const [row] = await versionStatement.run(db, {});
+const versionStatements: Record<CacheName, ReturnType<typeof statement<{ version: string }>>> = {
+  catalog: statement('read_cache_version', () => sql`SELECT ${CATALOG_VERSION_SQL} AS version`),
+  orders: statement('read_cache_version_orders', () => sql`SELECT sum(version)::text AS version FROM read_cache_versions WHERE name = 'orders'`),
+};
+
+/** The current version of a cache name (one index range scan); read once and pass to `at` / `atMany`. */
+export async function readVersion(db: Db, name: CacheName = 'catalog'): Promise<bigint> {
+  const [row] = await versionStatements[name].run(db, {});
   return BigInt(row?.version ?? '0');
 }
 
@@ -40,9 +46,9 @@ export class ReadCache<V> {
   private readonly entries = new Map<string, V>();
 
   constructor(
-    readonly name: 'catalog',
+    readonly name: CacheName,
     private readonly maxEntries = 10_000,
-    /** `false` for answers that show no stock: they are kept while only stock changes */
+    /** of a catalog cache: `false` for answers that show no stock, kept while only stock changes */
     private readonly withStock = true,
   ) {}
 
@@ -53,7 +59,7 @@ export class ReadCache<V> {
 
   /** The part of a version this cache's answers depend on. */
   private own(version: bigint): bigint {
-    return this.withStock ? version : catalogPart(version);
+    return this.withStock || this.name !== 'catalog' ? version : catalogPart(version);
   }
 
   /** Whether entries may be read and kept at (own) version `seen` (dropping older entries when it moved on). */

@@ -196,6 +196,18 @@ describe('PUT /inventory', () => {
     );
   });
 
+  test('a qty update of a stored row that breaks a rule (written by an import, say) is refused as before and changes nothing', async () => {
+    const p = await newProduct(10);
+    await t.database.db.update(stockItems).set({ minQty: -3, backorders: 0 }).where(eq(stockItems.productId, p.id));
+    const r = await put({ sku: p.sku, qty: 4 });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.body.message, /minQty can be negative only when backorders are allowed/);
+    assert.equal((await stock(p.id))?.qty, 10);
+    const fixed = await put({ sku: p.sku, qty: 4, backorders: 1 });
+    assert.equal(fixed.status, 200, fixed.text);
+    assert.deepEqual([fixed.body.previousQty, fixed.body.qty], [10, 4]);
+  });
+
   test('isInStock defaults to qty > 0 whatever minQty is (the spec); minQty only limits what can be sold', async () => {
     const p = await newProduct();
     await put({ sku: p.sku, minQty: 5 });

@@ -391,13 +391,67 @@ export async function setStock(ctx: Ctx, productId: number, input: StockInput): 
 export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promise<StockRecord> {
   const sku = checkSku(input?.sku);
   const plan = checkStockInput(input);
+  if (!ctx.tx && plan.sent.every((k) => QUICK_KEYS.has(k))) {
+    const [row] = await quickUpdateStatement.run(ctx.db, {
+      sku: sku.toLowerCase(),
+      qty: plan.input.qty ?? null,
+      isInStock: plan.input.isInStock ?? null,
+      manageStock: plan.input.manageStock ?? true,
+      now: ctx.now.toISOString(),
+    });
+    if (row) {
+      const { sku: stored, previousQty, ...after } = row;
+      return recordOf(stored, { ...after, qty: previousQty }, normalize(after), plan);
+    }
+  }
   return withTx(ctx, async (tx) => {
-    const product = (await productsBySku(tx, [sku])).get(sku.toLowerCase());
-    if (!product) throw productNotFound(sku);
-    const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
-    const after = await writeStock(tx, product.id, applyPlan(plan, before));
-    return recordOf(product.sku, before, after, plan);
+    const locked = await lockStockBySku(tx, sku);
+    if (!locked) throw productNotFound(sku);
+    const { sku: stored, ...before } = locked;
+    const after = await writeStock(tx, before.productId, applyPlan(plan, before));
+    return recordOf(stored, before, after, plan);
   });
+}
+
+/** The keys of the everyday stock update (a new qty, an availability), which the one-statement path takes. */
+const QUICK_KEYS = new Set<StockKey>(['qty', 'isInStock', 'manageStock']);
+
+/**
+ * applyPlan for an update of QUICK_KEYS only, as one statement that is its own transaction: it locks the
+ * product's stock row (a sub-select FOR UPDATE, so the previous qty is the one this update replaces even under
+ * concurrent writers) and writes it. It returns nothing when the product has no stock row yet, does not exist,
+ * or its stored row breaks a rule applyPlan checks: the transactional path then creates the row or answers the
+ * error.
+ */
+const quickUpdateStatement = statement<StockRow & { sku: string; previousQty: number }>(
+  'stock_quick_update',
+  () => sql`UPDATE stock_items s SET
+      qty = COALESCE(${sql.placeholder('qty')}::int, s.qty),
+      is_in_stock = COALESCE(${sql.placeholder('isInStock')}::boolean, ${sql.placeholder('qty')}::int > 0, s.is_in_stock),
+      manage_stock = ${sql.placeholder('manageStock')}::boolean,
+      updated_at = ${sql.placeholder('now')}::timestamptz
+    FROM (SELECT st.product_id, st.qty, p.sku FROM stock_items st JOIN products p ON p.id = st.product_id
+          WHERE lower(p.sku) = ${sql.placeholder('sku')}::text
+            AND NOT (st.min_qty < 0 AND st.backorders = 0)
+            AND (st.max_sale_qty IS NULL OR st.max_sale_qty >= st.min_sale_qty)
+          FOR UPDATE OF st) old
+    WHERE s.product_id = old.product_id
+    RETURNING s.product_id AS "productId", s.qty, s.is_in_stock AS "isInStock", s.manage_stock AS "manageStock",
+      s.min_qty AS "minQty", s.min_sale_qty AS "minSaleQty", s.max_sale_qty AS "maxSaleQty", s.backorders,
+      s.notify_stock_qty AS "notifyStockQty", s.qty_increments AS "qtyIncrements", s.updated_at AS "updatedAt",
+      old.qty AS "previousQty", old.sku`,
+);
+
+/** As lockStockRows for the product with this SKU (any case), with its SKU as stored; undefined when none has it. */
+async function lockStockBySku(ctx: Ctx, sku: string): Promise<(StockRow & { sku: string }) | undefined> {
+  const [row] = await rows<StockRow & { sku: string }>(
+    ctx.db,
+    sql`INSERT INTO stock_items (product_id)
+        SELECT p.id FROM products p WHERE lower(p.sku) = ${sku.toLowerCase()}::text
+        ON CONFLICT (product_id) DO UPDATE SET product_id = excluded.product_id
+        RETURNING ${STOCK_COLUMNS}, (SELECT p.sku FROM products p WHERE p.id = stock_items.product_id) AS "sku"`,
+  );
+  return row ? { ...normalize(row), sku: row.sku } : undefined;
 }
 
 function atIndex(index: number, err: unknown): unknown {

@@ -198,6 +198,29 @@ describe('concurrent releases', () => {
   });
 });
 
+describe('concurrent single updates', () => {
+  test('parallel PUT /inventory of one SKU: each reply\'s previousQty is the qty the one before it wrote', async () => {
+    const p = await newProduct(1000);
+    const values = Array.from({ length: 16 }, (_, i) => i + 1);
+    const replies = await Promise.all(values.map((qty) => t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku.toUpperCase(), qty } })));
+    const chain = new Map<number, number>();
+    for (const r of replies) {
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.sku, p.sku);
+      assert.ok(!chain.has(r.body.previousQty), `two requests replaced qty ${r.body.previousQty}`);
+      chain.set(r.body.previousQty, r.body.qty);
+    }
+    let at = 1000;
+    for (let i = 0; i < values.length; i++) {
+      assert.ok(chain.has(at), `no request replaced ${at}`);
+      at = chain.get(at)!;
+    }
+    const row = await stock(p.id);
+    assert.equal(row.qty, at);
+    assert.equal(row.isInStock, true);
+  });
+});
+
 describe('concurrent bulk updates', () => {
   test('parallel bulk updates over the same products serialize: every request succeeds and one of them wins whole', async () => {
     const ps = await Promise.all(Array.from({ length: 5 }, () => newProduct(1)));

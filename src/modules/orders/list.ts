@@ -1,13 +1,14 @@
 /**
  * Order lists: the back office's GET /orders with its filters (wire reference §2.5) and a customer's own
  * GET /customers/me/orders. Newest first; each page costs three statements whatever its size (the rows, the
- * count, and the items of every order on the page).
+ * count, and the items of every order on the page), and one (the orders version) while it is cached.
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { isValidDate, likeEscape } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
+import { ReadCache } from '../../platform/read-cache.js';
 import type { MyOrdersQueryT, OrderListQueryT } from './action-schemas.js';
 import type { OrderItemRow } from './core.js';
 import { orderDto } from './read.js';
@@ -107,9 +108,22 @@ async function pageOfOrders(ctx: Ctx, where: SQL | undefined, page: Page): Promi
   return { items: list.map((o) => orderDto(ctx, o, byOrder.get(o.id) ?? [], [], { list: true })), total: Number(n) };
 }
 
+/**
+ * Pages of order lists, per process, until an order or its items change (the `orders` version): back-office
+ * grids and integrations poll the same pages. The key holds everything the page depends on besides the
+ * database: who reads (admin rows show more), their store views or customer id, the filters and the page.
+ */
+const listCache = (ctx: Ctx) => ctx.app.settings.memo('orders.lists', () => new ReadCache<CollectionResult<OrderDto>>('orders', 2_000));
+
+function cachedPage(ctx: Ctx, who: unknown, q: object, where: SQL | undefined, page: Page): Promise<CollectionResult<OrderDto>> {
+  if (ctx.tx) return pageOfOrders(ctx, where, page);
+  const key = JSON.stringify([ctx.actor.kind, who, ctx.store.storeId, q, page.size, page.offset]);
+  return listCache(ctx).get(ctx.db, key, () => pageOfOrders(ctx, where, page));
+}
+
 /** GET /orders: every order the admin/API caller may see (only its store views when limited), filtered. */
 export async function listOrders(ctx: Ctx, q: OrderListQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
-  return pageOfOrders(ctx, listWhere(ctx, q), page);
+  return cachedPage(ctx, storeScope(ctx) ?? null, q, listWhere(ctx, q), page);
 }
 
 /** GET /customers/me/orders: the calling customer's orders, optionally of one status. */
@@ -118,5 +132,5 @@ export async function listMyOrders(ctx: Ctx, q: MyOrdersQueryT, page: Page): Pro
   const conds: SQL[] = [eq(orders.customerId, ctx.actor.customerId)];
   const status = statusCondition(q.status);
   if (status) conds.push(status);
-  return pageOfOrders(ctx, and(...conds), page);
+  return cachedPage(ctx, ctx.actor.customerId, { status: q.status }, and(...conds), page);
 }

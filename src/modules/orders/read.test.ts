@@ -79,8 +79,38 @@ describe('GET /orders', () => {
       assert.equal(r.status, 200);
       return t.database.queryCount() - before;
     };
-    await count('1');
+    // each size read for the first time: a page read again comes from the cache (below)
+    await count('2');
     assert.equal(await count('4'), await count('1'));
+  });
+
+  test('a page read again is served from the process cache, and follows any change of an order at once', async () => {
+    const statements = async (query: Record<string, string>) => {
+      const before = t.database.queryCount();
+      const r = await list(query);
+      assert.equal(r.status, 200);
+      return { n: t.database.queryCount() - before, body: r.body };
+    };
+    const query = { itemsPerPage: '2', page: '1' };
+    const cold = await statements(query);
+    const warm = await statements(query);
+    // the token check and the orders version
+    assert.equal(warm.n, 2);
+    assert.ok(cold.n > warm.n);
+    assert.deepEqual(warm.body, cold.body);
+    // a change through the API
+    const held = await t.req('POST', `${API}/orders/${theirs.id}/hold`, { token: admin, body: {} });
+    assert.equal(held.status, 201, held.text);
+    const after = await statements(query);
+    assert.equal(after.body.member.find((o: OrderDto) => o.id === theirs.id)?.status, 'holded');
+    assert.equal((await t.req('POST', `${API}/orders/${theirs.id}/unhold`, { token: admin, body: {} })).status, 201);
+    assert.equal((await statements(query)).body.member.find((o: OrderDto) => o.id === theirs.id)?.status, cold.body.member.find((o: OrderDto) => o.id === theirs.id)?.status);
+    // a customer's page is cached apart from the admin's, with the customer's fields only
+    for (let i = 0; i < 2; i++) {
+      const own = await t.req('GET', `${API}/customers/me/orders`, { token: customer });
+      assert.deepEqual(ids(own.body), [mine.id]);
+      assert.equal(own.body.member[0].remoteIp, undefined);
+    }
   });
 
   test('filters: customerId, email (exact, any case), emailLike, incrementId, status, state, storeId', async () => {
