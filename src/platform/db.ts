@@ -80,10 +80,56 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // cache anyway, and the process stays ~100 MB smaller
   const client = new EmbeddedPostgres({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, postgresqlconf: ['shared_buffers=32MB'] });
   await client.waitReady;
+  trackWrites(client);
   const counter = countFor(client);
   const db = drizzlePglite({ client, logger: counter.logger }) as unknown as Db;
   return { kind: 'pglite', db, pglite: client, queryCount: () => counter.n, close: () => client.close() };
 }
+
+/**
+ * The embedded database has one client, this process, so every write passes through it. Its generation moves
+ * before and after every statement that may write (anything but a plain SELECT) and every transaction; while it
+ * stands still, a read-only statement run again with the same values would answer the same rows, and a
+ * `statement` declared with `memo` is answered from memory (the version of a read cache, a token's state). A
+ * PostgreSQL server has other clients (other processes and servers), so nothing is memoized there.
+ */
+interface WriteGeneration {
+  n: number;
+  /** by statement name: the generation its rows were read at, and the rows by their values */
+  memos: Map<string, { at: number; rows: Map<string, unknown[]> }>;
+}
+
+const generations = new WeakMap<object, WriteGeneration>();
+
+/** Words of a statement that may change data (a SELECT … FOR UPDATE counts too: it is rare, and it is safe). */
+const WRITE_WORDS = /\b(insert|update|delete|merge|truncate|copy|call|nextval|setval|set_config|lock|notify)\b/i;
+
+function mayWrite(query: unknown): boolean {
+  return typeof query !== 'string' || !/^\s*select\b/i.test(query) || WRITE_WORDS.test(query);
+}
+
+function trackWrites(client: PGlite): void {
+  const gen: WriteGeneration = { n: 0, memos: new Map() };
+  type Run = (...args: unknown[]) => Promise<unknown>;
+  const tracked =
+    (run: Run, writes: (first: unknown) => boolean) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      const w = writes(args[0]);
+      if (w) gen.n++;
+      try {
+        return await run(...args);
+      } finally {
+        if (w) gen.n++;
+      }
+    };
+  client.query = tracked(client.query.bind(client) as Run, mayWrite) as PGlite['query'];
+  client.exec = tracked(client.exec.bind(client) as Run, () => true) as PGlite['exec'];
+  client.transaction = tracked(client.transaction.bind(client) as Run, () => true) as PGlite['transaction'];
+  generations.set(client, gen);
+}
+
+/** Most distinct value sets one memoized statement keeps per generation. */
+const MEMO_MAX = 10_000;
 
 /** Rows of a raw statement, whichever driver ran it. */
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
@@ -123,21 +169,37 @@ const dialect = new PgDialect();
  * A statement for hot read paths: its SQL is built once (on first use, so module-supplied expressions are in
  * place), PostgreSQL prepares it once per connection under its name, and rows come back as the driver gives
  * them, with no per-request query building or result mapping. Values are bound to `sql.placeholder(name)`s.
- * Columns keep the names the SQL gives them, so alias them to the shape the caller wants.
+ * Columns keep the names the SQL gives them, so alias them to the shape the caller wants. With `memo`, a
+ * read-only statement on the embedded database is answered from memory while nothing has written since
+ * (see WriteGeneration); callers must not change the rows they get.
  */
 export interface Statement<T> {
   run(db: Db, values: Record<string, unknown>): Promise<T[]>;
 }
 
-export function statement<T>(name: string, build: () => SQL): Statement<T> {
+export function statement<T>(name: string, build: () => SQL, opts: { memo?: boolean } = {}): Statement<T> {
   let compiled: { sql: string; params: unknown[] } | undefined;
   return {
     async run(db, values) {
       compiled ??= dialect.sqlToQuery(build());
       const params = fillPlaceholders(compiled.params, values);
       const { client, named } = driverClient(db);
+      // a memoized answer counts as sent: budgets are the same on both databases
       countStatement(db, client);
-      const res = named ? await client.query({ name, text: compiled.sql, values: params }) : await client.query(compiled.sql, params);
+      const gen = opts.memo ? generations.get(client) : undefined;
+      if (!gen) {
+        const res = named ? await client.query({ name, text: compiled.sql, values: params }) : await client.query(compiled.sql, params);
+        return res.rows as T[];
+      }
+      let memo = gen.memos.get(name);
+      if (memo?.at !== gen.n) gen.memos.set(name, (memo = { at: gen.n, rows: new Map() }));
+      const key = JSON.stringify(params);
+      const hit = memo.rows.get(key);
+      if (hit) return hit as T[];
+      const at = gen.n;
+      const res = await client.query(compiled.sql, params);
+      // kept only when nothing may have written while it ran
+      if (gen.n === at && memo.rows.size < MEMO_MAX) memo.rows.set(key, res.rows);
       return res.rows as T[];
     },
   };

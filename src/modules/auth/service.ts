@@ -3,12 +3,12 @@
  * the database so every process refuses a logged-out token) and the per-request principal check. The management
  * of API roles, API users and OAuth clients is in accounts.ts, re-exported here.
  */
-import { eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Actor, Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { statement } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { verifySecret } from '../../platform/auth/secrets.js';
+import { verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -141,7 +141,7 @@ export async function issueToken(ctx: Ctx, body: TokenRequest, authorization?: s
       const principal = await guardAttempt(
         ctx,
         `client:${clientId}`,
-        () => authenticateClient(ctx.db, clientId, secret),
+        () => authenticateClient(ctx, clientId, secret),
         () => new AppError('unauthorized', 'Invalid client credentials', { error: 'invalid_client' }),
       );
       return issueForPrincipal(ctx, principal);
@@ -165,7 +165,7 @@ export function verifyApiUser(ctx: Ctx, username: string, apiKey: string): Promi
   return guardAttempt(
     ctx,
     `api_user:${username}`,
-    () => authenticateApiUser(ctx.db, username, apiKey),
+    () => authenticateApiUser(ctx, username, apiKey),
     () => new AppError('unauthorized', 'Invalid API user credentials', { error: 'invalid_client' }),
   );
 }
@@ -180,25 +180,41 @@ export async function apiUserStanding(db: Db, id: number): Promise<Omit<ApiPrinc
   return u;
 }
 
-async function authenticateApiUser(db: Db, username: string, apiKey: string): Promise<ApiPrincipal | undefined> {
-  const [u] = await db
+/** Stores the fresh hash of a legacy (imported) or weaker credential; a failure only leaves the old one in place. */
+async function storeRehash(ctx: Ctx, write: () => Promise<unknown>, subject: string): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    ctx.log.warn({ err, subject }, 'could not store the upgraded credential hash');
+  }
+}
+
+async function authenticateApiUser(ctx: Ctx, username: string, apiKey: string): Promise<ApiPrincipal | undefined> {
+  const [u] = await ctx.db
     .select({ id: apiUsers.id, username: apiUsers.username, hash: apiUsers.apiKeyHash, isActive: apiUsers.isActive, permissions: apiRoles.permissions, allowed: apiUsers.allowedStoreIds })
     .from(apiUsers)
     .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
     .where(eq(apiUsers.username, username));
-  const ok = await verifySecret(apiKey, u?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(apiKey, u?.hash);
   if (!u || !ok || !u.isActive) return undefined;
+  if (rehash) {
+    // guarded by the old value: of two concurrent logins, the first write wins and the second changes nothing
+    await storeRehash(ctx, () => ctx.db.update(apiUsers).set({ apiKeyHash: rehash }).where(and(eq(apiUsers.id, u.id), eq(apiUsers.apiKeyHash, u.hash))), `api_user_${u.id}`);
+  }
   return { principal: 'api_user', id: u.id, username: u.username, permissions: u.permissions, allowedStoreIds: u.allowed };
 }
 
-async function authenticateClient(db: Db, clientId: string, secret: string): Promise<ApiPrincipal | undefined> {
-  const [c] = await db
+async function authenticateClient(ctx: Ctx, clientId: string, secret: string): Promise<ApiPrincipal | undefined> {
+  const [c] = await ctx.db
     .select({ id: oauthClients.id, clientId: oauthClients.clientId, hash: oauthClients.secretHash, isActive: oauthClients.isActive, permissions: apiRoles.permissions, allowed: oauthClients.allowedStoreIds })
     .from(oauthClients)
     .innerJoin(apiRoles, eq(apiRoles.id, oauthClients.roleId))
     .where(eq(oauthClients.clientId, clientId));
-  const ok = await verifySecret(secret, c?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(secret, c?.hash);
   if (!c || !ok || !c.isActive) return undefined;
+  if (rehash) {
+    await storeRehash(ctx, () => ctx.db.update(oauthClients).set({ secretHash: rehash }).where(and(eq(oauthClients.id, c.id), eq(oauthClients.secretHash, c.hash))), `oauth_client_${c.id}`);
+  }
   return { principal: 'oauth_client', id: c.id, username: c.clientId, permissions: c.permissions, allowedStoreIds: c.allowed };
 }
 
@@ -260,6 +276,7 @@ const customerTokenState = statement<PrincipalRow>(
   'auth_customer_token_state',
   () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked,
                    EXISTS (SELECT 1 FROM auth_blocked_subjects WHERE subject = ${sql.placeholder('sub')}) AS blocked`,
+  { memo: true },
 );
 
 const adminTokenState = (name: string, table: SQL, nameCol: SQL) =>
@@ -268,6 +285,7 @@ const adminTokenState = (name: string, table: SQL, nameCol: SQL) =>
     () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked, false AS blocked,
                      ${nameCol} AS username, p.is_active, r.permissions, p.allowed_store_ids
                 FROM ${table} p JOIN api_roles r ON r.id = p.role_id WHERE p.id = ${sql.placeholder('id')}`,
+    { memo: true },
   );
 const apiUserTokenState = adminTokenState('auth_api_user_token_state', sql`api_users`, sql`p.username`);
 const oauthClientTokenState = adminTokenState('auth_oauth_client_token_state', sql`oauth_clients`, sql`p.client_id`);

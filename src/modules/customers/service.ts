@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
-import { hashSecret, verifySecret } from '../../platform/auth/secrets.js';
+import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import { adminWebsiteScope, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
 import { statement, type Db } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
@@ -39,8 +39,16 @@ export async function authenticateCustomer(ctx: Ctx, email: string, password: st
     .select({ id: customers.id, email: customers.email, firstname: customers.firstname, lastname: customers.lastname, hash: customers.passwordHash, isActive: customers.isActive })
     .from(customers)
     .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email.trim().toLowerCase())));
-  const ok = await verifySecret(password, c?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(password, c?.hash);
   if (!c || !ok || !c.isActive) return undefined;
+  if (rehash) {
+    // a legacy (imported) or weaker hash is replaced once; a concurrent login that got there first wins
+    try {
+      await ctx.db.update(customers).set({ passwordHash: rehash }).where(and(eq(customers.id, c.id), eq(customers.passwordHash, c.hash)));
+    } catch (err) {
+      ctx.log.warn({ err, customerId: c.id }, 'could not store the upgraded password hash');
+    }
+  }
   return { id: c.id, email: c.email, firstname: c.firstname, lastname: c.lastname };
 }
 
@@ -197,7 +205,8 @@ function customerColumns() {
 
 /**
  * One customer with every address in one prepared statement (GET /customers/me is a hot path): the customer's
- * columns under their property names, the addresses as a JSON array in id order.
+ * columns under their property names, the addresses as a JSON array in id order. On the embedded database it
+ * is answered from memory while nothing has written.
  */
 const customerWithAddresses = statement<CustomerRow & { addresses: AddressRow[] }>('customers_with_addresses', () => {
   const cols = Object.entries(getTableColumns(customers))
@@ -208,7 +217,7 @@ const customerWithAddresses = statement<CustomerRow & { addresses: AddressRow[] 
       COALESCE((SELECT json_agg(json_build_object(${sql.join(fields, sql`, `)}) ORDER BY ${customerAddresses.id})
                   FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id}), '[]'::json) AS addresses
     FROM ${customers} WHERE ${customers.id} = ${sql.placeholder('id')}`;
-});
+}, { memo: true });
 
 async function loadCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
   const [c] = await customerWithAddresses.run(ctx.db, { id });
