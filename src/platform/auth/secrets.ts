@@ -1,9 +1,11 @@
 /**
  * Hashing of secrets. Passwords, API keys and client secrets use scrypt (memory-hard); random one-time
- * tokens, which carry their own entropy, use SHA-256. Every comparison is constant-time.
+ * tokens, which carry their own entropy, use SHA-256. Every comparison is constant-time. Hashes imported from
+ * Magento 1, OpenMage and Maho still verify (legacy-hashes.ts) and are replaced by scrypt on first use.
  */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { isLegacyHash, verifyLegacyHash } from './legacy-hashes.js';
 
 const scryptAsync = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -37,30 +39,80 @@ export async function hashSecret(secret: string): Promise<string> {
 /** A syntactically valid hash that matches nothing, verified when no account exists so timing tells nothing. */
 let dummyHash: Promise<string> | undefined;
 
-export async function verifySecret(secret: string, stored: string | undefined | null): Promise<boolean> {
-  if (!stored) {
-    dummyHash ??= hashSecret(crypto.randomBytes(16).toString('hex'));
-    await verifySecret(secret, await dummyHash);
-    return false;
-  }
+async function spendDummyVerification(secret: string): Promise<void> {
+  dummyHash ??= hashSecret(crypto.randomBytes(16).toString('hex'));
+  await verifyScrypt(secret, parseScrypt(await dummyHash)!);
+}
+
+interface ScryptHash extends ScryptParams {
+  salt: Buffer;
+  key: Buffer;
+}
+
+function parseScrypt(stored: string): ScryptHash | undefined {
   const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
   const [, n, r, p, saltB64, keyB64] = parts;
-  const expected = Buffer.from(keyB64, 'base64');
-  const N = Number(n);
-  if (!expected.length) return false;
+  const key = Buffer.from(keyB64, 'base64');
+  if (!key.length) return undefined;
+  return { N: Number(n), r: Number(r), p: Number(p), salt: Buffer.from(saltB64, 'base64'), key };
+}
+
+async function verifyScrypt(secret: string, h: ScryptHash): Promise<boolean> {
   let key: Buffer;
   try {
-    key = await scryptAsync(secret.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
-      N,
-      r: Number(r),
-      p: Number(p),
-      maxmem: 128 * N * Number(r) * 2,
-    });
+    key = await scryptAsync(secret.normalize('NFKC'), h.salt, h.key.length, { N: h.N, r: h.r, p: h.p, maxmem: 128 * h.N * h.r * 2 });
   } catch {
     return false; // a damaged hash matches nothing
   }
-  return key.length === expected.length && crypto.timingSafeEqual(key, expected);
+  return key.length === h.key.length && crypto.timingSafeEqual(key, h.key);
+}
+
+/** A scrypt hash made with less than today's cost, key or salt length. */
+function weakerThanCurrent(h: ScryptHash): boolean {
+  return h.N < params.N || h.r < params.r || h.p < params.p || h.key.length < KEYLEN || h.salt.length < 16;
+}
+
+export interface SecretCheck {
+  ok: boolean;
+  /** when the secret matched a legacy or weaker hash: a fresh scrypt hash to store in its place */
+  rehash?: string;
+}
+
+/**
+ * Checks a secret against a stored hash: scrypt, or one of the legacy formats of legacy-hashes.ts (imported
+ * Magento 1, OpenMage and Maho credentials). A missing, unknown or non-matching legacy hash costs at least one
+ * scrypt verification, like a wrong secret for a current hash, so timing does not tell them apart.
+ */
+async function check(secret: string, stored: string | undefined | null, upgrade: boolean): Promise<SecretCheck> {
+  const h = stored ? parseScrypt(stored) : undefined;
+  if (h) {
+    const ok = await verifyScrypt(secret, h);
+    return ok && upgrade && weakerThanCurrent(h) ? { ok, rehash: await hashSecret(secret) } : { ok };
+  }
+  if (stored && isLegacyHash(stored) && (await verifyLegacyHash(secret, stored))) {
+    return upgrade ? { ok: true, rehash: await hashSecret(secret) } : { ok: true };
+  }
+  await spendDummyVerification(secret);
+  return { ok: false };
+}
+
+export async function verifySecret(secret: string, stored: string | undefined | null): Promise<boolean> {
+  return (await check(secret, stored, false)).ok;
+}
+
+/**
+ * Like verifySecret, and when the secret matched a hash that is legacy or weaker than today's scrypt cost, also
+ * a fresh hash of it for the caller to store (guarded by the old value, so concurrent logins do not fight).
+ */
+export function verifySecretAndUpgrade(secret: string, stored: string | undefined | null): Promise<SecretCheck> {
+  return check(secret, stored, true);
+}
+
+/** Whether a stored hash should be replaced on the next successful check (legacy, or weaker scrypt). */
+export function needsRehash(stored: string): boolean {
+  const h = parseScrypt(stored);
+  return h ? weakerThanCurrent(h) : isLegacyHash(stored);
 }
 
 /** A random token for mail links and one-time use: 32 bytes as 64 hex characters. */
