@@ -107,6 +107,26 @@ describe('cached product reads', () => {
     assert.equal(await queries(add), warmAdd);
   });
 
+  test('a transaction moves each version it touches once, however many rows it writes; the next one moves it again', async () => {
+    const a = await createTestProduct(t, { price: 3 });
+    const b = await createTestProduct(t, { price: 4 });
+    const versions = async () =>
+      (await t.database.db.execute(sql`SELECT name, sum(version)::text AS v FROM read_cache_versions GROUP BY name ORDER BY name`)) as unknown as { rows: { name: string; v: string }[] };
+    const before = Object.fromEntries((await versions()).rows.map((r) => [r.name, BigInt(r.v)]));
+    await t.database.db.transaction(async (tx) => {
+      for (const price of ['5', '6', '7']) await tx.execute(sql`UPDATE products SET price = ${price} WHERE id IN (${a.id}, ${b.id})`);
+      await tx.execute(sql`UPDATE stock_items SET qty = qty + 1 WHERE product_id IN (${a.id}, ${b.id})`);
+    });
+    const after = Object.fromEntries((await versions()).rows.map((r) => [r.name, BigInt(r.v)]));
+    assert.equal(after.catalog - before.catalog, 1n);
+    assert.equal(after.stock - before.stock, 1n);
+    assert.equal(after.orders, before.orders);
+    await t.database.db.execute(sql`UPDATE products SET price = 8 WHERE id = ${a.id}`);
+    const last = Object.fromEntries((await versions()).rows.map((r) => [r.name, BigInt(r.v)]));
+    assert.equal(last.catalog - after.catalog, 1n);
+    assert.equal((await page(a.id as number)).price, 8);
+  });
+
   test('a failed write leaves the cache valid and its answers unchanged', async () => {
     const p = await createTestProduct(t, { price: 40 });
     await page(p.id);

@@ -1,0 +1,232 @@
+/**
+ * What every entity importer works with, and the writing side: upserts that tell new, changed and unchanged
+ * rows apart, the id map, and the sequences to move past imported ids.
+ *
+ * Ids are kept: a customer, product, category, order … keeps its Magento entity id, so integrations that stored
+ * ids (and URLs with ids in them) keep working. An entity whose target table already holds rows that no import
+ * wrote is refused (import into a fresh database), except the reference rows every install starts with
+ * (the default website and store, customer groups, tax classes), which the source's rows of the same id replace.
+ */
+import { getTableColumns, getTableName, inArray, and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { rows, type Db } from '../platform/db.js';
+import { Progress, Report, type EntityStats } from './report.js';
+import type { Source, SourceRow } from './source.js';
+import { importIdMap } from './tables.js';
+
+export type Group = 'stores' | 'config' | 'customers' | 'api' | 'catalog' | 'urls' | 'content' | 'promotions' | 'sales' | 'newsletter' | 'reviews' | 'wishlists' | 'giftcards' | 'blog' | 'revocation';
+
+export const GROUPS: Group[] = ['stores', 'config', 'customers', 'api', 'catalog', 'urls', 'content', 'promotions', 'sales', 'newsletter', 'reviews', 'wishlists', 'giftcards', 'blog', 'revocation'];
+
+/** A refusal the operator can act on (bad source, target not fresh): no stack trace. */
+export class ImportRefused extends Error {}
+
+export interface ImportContext {
+  source: Source;
+  /** the target database (a transaction that is rolled back on a dry run) */
+  db: Db;
+  /** only source rows changed at or after this time, where the source keeps an updated_at */
+  since?: Date;
+  mediaDir?: string;
+  /** where images are copied to */
+  mediaTarget?: string;
+  report: Report;
+  progress: Progress;
+  /** tables written with explicit ids: their sequences are moved past the highest id at the end */
+  sequences: Set<string>;
+  /** values found along the way that later entities need (attribute ids by code, …) */
+  memo: Map<string, unknown>;
+}
+
+export interface EntityImporter {
+  /** as in the report and the id map: `customers`, `products`, … */
+  name: string;
+  group: Group;
+  /** source rows this run will read (for the progress bar) */
+  count(ctx: ImportContext): Promise<number>;
+  run(ctx: ImportContext, stats: EntityStats, tick: (done: number) => void): Promise<void>;
+  /** checks comparing source and target after the import */
+  verify?(ctx: ImportContext): Promise<void>;
+}
+
+/** `AND updated_at >= ?` for --since, on a source table that has the column. */
+export function sinceWhere(ctx: ImportContext, table: string, column = 'updated_at', alias?: string): { where?: string; params: unknown[] } {
+  if (!ctx.since || !ctx.source.hasColumn(table, column)) return { params: [] };
+  return { where: `${alias ? `${alias}.` : ''}${column} >= ?`, params: [ctx.since.toISOString().slice(0, 19).replace('T', ' ')] };
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+function castOf(col: PgColumn): string {
+  const type = col.getSQLType();
+  return type === 'serial' ? 'integer' : type === 'bigserial' ? 'bigint' : type === 'smallserial' ? 'smallint' : type;
+}
+
+/** A JS array as a PostgreSQL array literal (of numbers or plain strings). */
+function arrayLiteral(list: unknown[]): string {
+  return `{${list.map((x) => (x === null || x === undefined ? 'NULL' : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+const quote = (n: string) => `"${n}"`;
+
+/**
+ * Inserts rows, or updates the row with the same key when any column differs (so an unchanged row is not
+ * written again), and tells the three apart. Every row must carry the same keys; keys must be unique within
+ * the batch. The rows travel as one JSON parameter (a list of value lists), which costs little to build for
+ * wide tables and stays clear of the 65,535 bind parameters of a statement.
+ */
+export async function upsert<T extends PgTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'][],
+  target: PgColumn[],
+  /**
+   * columns whose value on a conflict is an SQL expression of the stored row (`t`) and the new one (`excluded`)
+   * rather than the new value
+   */
+  rules: Record<string, string> = {},
+  size = 1000,
+): Promise<UpsertResult> {
+  const total: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+  if (!values.length) return total;
+  const cols = getTableColumns(table) as Record<string, PgColumn>;
+  const keys = Object.keys(values[0] as object);
+  const columns = keys.map((k) => cols[k]);
+  const targetNames = new Set(target.map((c) => c.name));
+  const select = columns.map((c, i) => (c.getSQLType() === 'jsonb' ? `(e->${i})::jsonb` : c.getSQLType() === 'json' ? `(e->${i})::json` : `(e->>${i})::${castOf(c)}`));
+  const arrays = columns.map((c) => c.getSQLType().endsWith('[]'));
+  const set = keys.filter((k) => !targetNames.has(cols[k].name));
+  const next = (k: string) => rules[k] ?? `excluded.${quote(cols[k].name)}`;
+  const head = `INSERT INTO ${quote(getTableName(table))} AS t (${columns.map((c) => quote(c.name)).join(', ')}) SELECT ${select.join(', ')} FROM jsonb_array_elements(`;
+  const tail = set.length
+    ? `::jsonb) AS e ON CONFLICT (${target.map((c) => quote(c.name)).join(', ')}) DO UPDATE SET ${set.map((k) => `${quote(cols[k].name)} = ${next(k)}`).join(', ')}
+       WHERE (${set.map((k) => `t.${quote(cols[k].name)}`).join(', ')}) IS DISTINCT FROM (${set.map(next).join(', ')})
+       RETURNING (xmax = 0) AS inserted`
+    : `::jsonb) AS e ON CONFLICT DO NOTHING RETURNING true AS inserted`;
+  for (let at = 0; at < values.length; at += size) {
+    const json = JSON.stringify(
+      values.slice(at, at + size).map((v) =>
+        keys.map((k, i) => {
+          const x = (v as Record<string, unknown>)[k];
+          if (x instanceof Date) return x.toISOString();
+          return arrays[i] && Array.isArray(x) ? arrayLiteral(x) : x;
+        }),
+      ),
+    );
+    const returned = await rows<{ inserted: boolean }>(db, sql`${sql.raw(head)}${json}${sql.raw(tail)}`);
+    const inserted = returned.filter((r) => r.inserted).length;
+    total.inserted += inserted;
+    total.updated += returned.length - inserted;
+    total.unchanged += Math.min(size, values.length - at) - returned.length;
+  }
+  return total;
+}
+
+/**
+ * Makes the rows of a table that belong to some owners (products, say) those given: rows of these owners whose
+ * key is not among the values are deleted, the rest upserted on the key (which the table must constrain).
+ */
+export async function sync<T extends PgTable>(db: Db, table: T, owner: PgColumn, ownerIds: number[], values: T['$inferInsert'][], key: PgColumn[]): Promise<UpsertResult & { deleted: number }> {
+  if (!ownerIds.length) return { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+  const cols = getTableColumns(table) as Record<string, PgColumn>;
+  const prop = (c: PgColumn) => Object.keys(cols).find((k) => cols[k] === c)!;
+  const keyOf = (row: Record<string, unknown>) => JSON.stringify(key.map((c) => String(row[prop(c)])));
+  const incoming = new Set(values.map((v) => keyOf(v as Record<string, unknown>)));
+  const existing = (await db
+    .select(Object.fromEntries(key.map((c) => [prop(c), c])) as Record<string, PgColumn>)
+    .from(table as never)
+    .where(inArray(owner, ownerIds))) as Record<string, unknown>[];
+  const gone = existing.filter((e) => !incoming.has(keyOf(e)));
+  for (let i = 0; i < gone.length; i += 500) {
+    const part = gone.slice(i, i + 500);
+    await db.delete(table as never).where(
+      sql`(${sql.join(key, sql`, `)}) IN (${sql.join(
+        part.map((g) => sql`(${sql.join(key.map((c) => sql`${g[prop(c)]}`), sql`, `)})`),
+        sql`, `,
+      )})`,
+    );
+  }
+  return { ...(await upsert(db, table, values, key)), deleted: gone.length };
+}
+
+export function count(stats: EntityStats, r: UpsertResult): void {
+  stats.imported += r.inserted;
+  stats.updated += r.updated;
+  stats.unchanged += r.unchanged;
+}
+
+/** recordIds for entities whose ids are kept (source id = our id), as one array parameter. */
+export async function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.execute(
+    sql`INSERT INTO import_id_map (entity, source_id, target_id) SELECT ${entity}, x::text, x FROM unnest(${`{${ids.join(',')}}`}::int[]) AS x
+        ON CONFLICT (entity, source_id) DO UPDATE SET target_id = excluded.target_id WHERE import_id_map.target_id <> excluded.target_id`,
+  );
+}
+
+/** Records source id → our id for an entity. */
+export async function recordIds(db: Db, entity: string, pairs: [unknown, number][]): Promise<void> {
+  if (!pairs.length) return;
+  await db
+    .insert(importIdMap)
+    .values(pairs.map(([s, t]) => ({ entity, sourceId: String(s), targetId: t })))
+    .onConflictDoUpdate({ target: [importIdMap.entity, importIdMap.sourceId], set: { targetId: sql`excluded.target_id` }, setWhere: sql`${importIdMap.targetId} <> excluded.target_id` });
+}
+
+/** Our ids of source ids of an entity recorded by earlier runs. */
+export async function mappedIds(db: Db, entity: string, sourceIds: unknown[]): Promise<Map<string, number>> {
+  if (!sourceIds.length) return new Map();
+  const found = await db
+    .select({ s: importIdMap.sourceId, t: importIdMap.targetId })
+    .from(importIdMap)
+    .where(and(eq(importIdMap.entity, entity), inArray(importIdMap.sourceId, sourceIds.map(String))));
+  return new Map(found.map((r) => [r.s, r.t]));
+}
+
+/**
+ * Refuses to import an entity whose ids are kept into a table that holds rows no import wrote: they would be
+ * overwritten or collide. `keep` names ids that may be there (reference rows of a fresh install).
+ */
+export async function assertImportable(db: Db, table: string, entity: string, keep: number[] = []): Promise<void> {
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} t
+         WHERE NOT EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = ${entity} AND m.target_id = t.id)
+           ${keep.length ? sql`AND t.id <> ALL(${`{${keep.join(',')}}`}::int[])` : sql``}`,
+  );
+  if (row.n > 0) {
+    throw new ImportRefused(
+      `The target database already holds ${row.n} ${entity} that no import wrote: import into a fresh database (started in production mode, without demo data)`,
+    );
+  }
+}
+
+/** Moves each sequence a table's ids come from past the highest id, after ids were written explicitly. */
+export async function fixSequences(db: Db, tables: Iterable<string>): Promise<void> {
+  for (const t of tables) {
+    await db.execute(sql`SELECT setval(pg_get_serial_sequence(${t}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(t)}), 1))`);
+  }
+}
+
+/** Source rows grouped by a column. */
+export function groupBy(list: SourceRow[], key: string): Map<number, SourceRow[]> {
+  const out = new Map<number, SourceRow[]>();
+  for (const r of list) {
+    const k = Number(r[key]);
+    let g = out.get(k);
+    if (!g) out.set(k, (g = []));
+    g.push(r);
+  }
+  return out;
+}
+
+/** `IN (?, ?, …)` for a list of ids. */
+export function inList(ids: unknown[]): string {
+  return ids.length ? ids.map(() => '?').join(', ') : 'NULL';
+}
+
+export type { SQL };

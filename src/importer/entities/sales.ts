@@ -1,0 +1,563 @@
+/**
+ * Orders (ids and increment ids kept) with their addresses, payment, items and status history; then their
+ * invoices, shipments and credit memos (sales-documents.ts).
+ *
+ * An order of a store view that was not imported (or no longer exists) is skipped, and with it its items,
+ * history and documents. An order whose customer was not imported becomes a guest order (no customer id,
+ * customer_is_guest set): it keeps the customer's email and name, and joins an account created from it later
+ * like any guest order. Products need not have been imported: items keep the source's product ids.
+ *
+ * Magento keeps a configurable or bundle product as a parent item with child items; here that is one order
+ * item with the parent's id (see sales-common.ts), and documents' rows of child items go to that item too.
+ */
+import { sql } from 'drizzle-orm';
+import { rows } from '../../platform/db.js';
+import { dec } from '../../platform/money.js';
+import { DEFAULT_STATUS, STATUSES, type OrderState } from '../../modules/orders/state.js';
+import { orderItems, orderStatusHistory, orders, type OrderAddress, type OrderGiftcard, type StockPart } from '../../modules/orders/tables.js';
+import { assertImportable, count, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { bool, date, decimal, int, str, text, type SourceRow } from '../source.js';
+import { DOCUMENT_IMPORTERS } from './sales-documents.js';
+import {
+  checkCounts,
+  childrenOf,
+  continueNumbering,
+  countChildren,
+  countSince,
+  discount,
+  existingIds,
+  fixed,
+  importableOrdersWhere,
+  inLineUnits,
+  intArray,
+  isRecord,
+  least,
+  linesOf,
+  listOf,
+  money,
+  optionsOf,
+  parentBatches,
+  readAhead,
+  sum,
+  unserialize,
+  type SourceLine,
+} from './sales-common.js';
+
+const BUILT_IN_STATUSES = new Set(Object.values(STATUSES).flatMap((s) => Object.keys(s)));
+
+/**
+ * Statuses are built in here (state.ts): the source's list is only compared with ours. An order keeps its
+ * status code whatever it is; a custom status is shown by its code, without Magento's label.
+ */
+export const orderStatusesImporter: EntityImporter = {
+  name: 'order statuses',
+  group: 'sales',
+  count: (ctx) => countSince(ctx, 'sales_order_status'),
+  async run(ctx, stats, tick) {
+    if (!ctx.source.hasTable('sales_order_status')) return;
+    const all = await ctx.source.query('SELECT status, label FROM sales_order_status ORDER BY status');
+    stats.found = all.length;
+    for (const s of all) {
+      if (BUILT_IN_STATUSES.has(String(s.status))) stats.unchanged++;
+      else ctx.report.skip(stats, s.status, 'custom status: orders keep its code, its label is not kept (statuses are built in)');
+    }
+    tick(all.length);
+  },
+};
+
+/** Stores, customer groups and payment titles: what every order batch looks up. */
+interface OrderLookups {
+  stores: Map<number, number>;
+  groups: Set<number>;
+  title: (method: string, storeId: number, payment: SourceRow | undefined) => string;
+}
+
+/** Titles of payment methods Magento ships, for orders whose method has no title configured any more. */
+const DEFAULT_TITLES: Record<string, string> = {
+  checkmo: 'Check / Money order',
+  banktransfer: 'Bank Transfer Payment',
+  cashondelivery: 'Cash On Delivery',
+  purchaseorder: 'Purchase Order',
+  free: 'No Payment Information Required',
+  ccsave: 'Credit Card (saved)',
+  paypal_express: 'PayPal Express Checkout',
+  paypal_standard: 'PayPal Website Payments Standard',
+  authorizenet: 'Credit Card (Authorize.net)',
+};
+
+async function orderLookups(ctx: ImportContext): Promise<OrderLookups> {
+  const stores = new Map((await rows<{ id: number; website: number }>(ctx.db, sql`SELECT id, website_id AS website FROM stores`)).map((r) => [Number(r.id), Number(r.website)]));
+  const groups = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM customer_groups`)).map((r) => Number(r.id)));
+  // payment/<method>/title per scope, as the source configures it
+  const titles = new Map<string, string>();
+  if (ctx.source.hasTable('core_config_data')) {
+    for (const r of await ctx.source.query("SELECT scope, scope_id, path, value FROM core_config_data WHERE path LIKE 'payment/%/title'")) {
+      const v = text(r.value);
+      if (v) titles.set(`${r.scope}/${r.scope_id}/${String(r.path).split('/')[1]}`, v);
+    }
+  }
+  const title = (method: string, storeId: number, payment: SourceRow | undefined) => {
+    const configured = titles.get(`stores/${storeId}/${method}`) ?? titles.get(`websites/${stores.get(storeId)}/${method}`) ?? titles.get(`default/0/${method}`);
+    if (configured) return configured;
+    const info = unserialize(payment?.additional_information);
+    return (isRecord(info) ? text(info.method_title) : null) ?? DEFAULT_TITLES[method] ?? method;
+  };
+  return { stores, groups, title };
+}
+
+function addressOf(a: SourceRow | undefined, email: string): OrderAddress | null {
+  if (!a) return null;
+  return {
+    firstName: text(a.firstname) ?? '',
+    lastName: text(a.lastname) ?? '',
+    company: text(a.company),
+    street: (str(a.street) ?? '')
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    city: text(a.city) ?? '',
+    postcode: text(a.postcode) ?? '',
+    countryId: text(a.country_id) ?? '',
+    region: text(a.region),
+    regionId: int(a.region_id) || null,
+    telephone: text(a.telephone) ?? '',
+    email: text(a.email) ?? email,
+    customerAddressId: int(a.customer_address_id) || null,
+  };
+}
+
+/** The address of a type: the one the order names, else the first of that type. */
+function addressOfType(list: SourceRow[], type: string, id: unknown): SourceRow | undefined {
+  return list.find((a) => Number(a.entity_id) === Number(id) && a.address_type === type) ?? list.find((a) => a.address_type === type);
+}
+
+/**
+ * Maho's giftcard_codes: {"CODE": amount applied, in the base currency}; a plain list of codes carries the
+ * order's gift card amount on its first card.
+ */
+function giftcardsOf(o: SourceRow): OrderGiftcard[] {
+  const parsed = unserialize(o.giftcard_codes);
+  const rate = dec(decimal(o.base_to_order_rate) ?? '1');
+  const total = { amount: money(o.giftcard_amount), base: money(o.base_giftcard_amount) };
+  if (Array.isArray(parsed)) {
+    const codes = parsed.map((c) => text(c)).filter((c): c is string => !!c);
+    return codes.map((code, i) => ({ code, amount: i ? '0.0000' : fixed(dec(total.amount)), baseAmount: i ? '0.0000' : fixed(dec(total.base)) }));
+  }
+  if (!isRecord(parsed)) return [];
+  const entries = Object.entries(parsed).filter(([, v]) => decimal(String(v)) !== null);
+  return entries.map(([code, v]) => {
+    const base = dec(String(v)).toDecimalPlaces(4);
+    const amount = entries.length === 1 ? dec(total.amount) : base.mul(rate.isZero() ? 1 : rate).toDecimalPlaces(2);
+    return { code, amount: fixed(amount), baseAmount: fixed(base) };
+  });
+}
+
+async function giftMessages(ctx: ImportContext, ids: unknown[]): Promise<Map<number, { sender: string; recipient: string; message: string }>> {
+  const wanted = [...new Set(ids.map((i) => int(i)).filter((i): i is number => !!i))];
+  if (!wanted.length || !ctx.source.hasTable('gift_message')) return new Map();
+  const found = await ctx.source.query(`SELECT gift_message_id, sender, recipient, message FROM gift_message WHERE gift_message_id IN (${wanted.map(() => '?').join(', ')})`, wanted);
+  return new Map(found.map((m) => [Number(m.gift_message_id), { sender: str(m.sender) ?? '', recipient: str(m.recipient) ?? '', message: str(m.message) ?? '' }]));
+}
+
+function orderRow(
+  o: SourceRow,
+  addresses: SourceRow[],
+  payment: SourceRow | undefined,
+  look: OrderLookups,
+  customerId: number | null,
+  gift: { sender: string; recipient: string; message: string } | undefined,
+): typeof orders.$inferInsert {
+  const storeId = Number(o.store_id);
+  const billingRow = addressOfType(addresses, 'billing', o.billing_address_id);
+  const shippingRow = addressOfType(addresses, 'shipping', o.shipping_address_id);
+  const email = text(o.customer_email) ?? text(billingRow?.email) ?? text(shippingRow?.email) ?? '';
+  const state = text(o.state) ?? 'new';
+  const status = text(o.status) ?? DEFAULT_STATUS[state as OrderState] ?? state;
+  const method = text(payment?.method) ?? 'unknown';
+  const currency = text(o.order_currency_code) ?? text(o.base_currency_code) ?? text(o.global_currency_code) ?? 'USD';
+  const rate = decimal(o.base_to_order_rate);
+  const createdAt = date(o.created_at) ?? new Date(0);
+  const group = int(o.customer_group_id) ?? 0;
+  return {
+    id: Number(o.entity_id),
+    incrementId: String(o.increment_id).trim(),
+    storeId,
+    // carts are not imported: Magento's quote id would name one of ours
+    quoteId: null,
+    customerId,
+    customerEmail: email,
+    customerFirstname: text(o.customer_firstname) ?? text(billingRow?.firstname),
+    customerLastname: text(o.customer_lastname) ?? text(billingRow?.lastname),
+    customerGroupId: look.groups.has(group) ? group : 0,
+    customerIsGuest: customerId === null,
+    customerNote: text(o.customer_note),
+    state,
+    status,
+    holdBeforeState: text(o.hold_before_state),
+    holdBeforeStatus: text(o.hold_before_status),
+    currency,
+    baseCurrency: text(o.base_currency_code) ?? currency,
+    baseToOrderRate: rate && !dec(rate).isZero() ? rate : '1',
+    billingAddress: addressOf(billingRow, email),
+    shippingAddress: addressOf(shippingRow, email),
+    shippingMethod: text(o.shipping_method),
+    shippingDescription: text(o.shipping_description),
+    paymentMethod: method,
+    paymentTitle: look.title(method, storeId, payment),
+    paymentData: paymentDataOf(payment),
+    couponCode: text(o.coupon_code),
+    couponId: null,
+    couponRuleName: text(o.coupon_rule_name),
+    appliedRuleIds: [...new Set((str(o.applied_rule_ids) ?? '').split(',').map((s) => int(s.trim())).filter((n): n is number => n !== null && n > 0 && n <= 2147483647))],
+    giftcards: giftcardsOf(o),
+    giftMessage: gift ?? null,
+    isVirtual: bool(o.is_virtual),
+    weight: decimal(o.weight),
+    totalItemCount: int(o.total_item_count) ?? 0,
+    totalQtyOrdered: money(o.total_qty_ordered),
+    subtotal: money(o.subtotal),
+    baseSubtotal: money(o.base_subtotal),
+    subtotalInclTax: money(o.subtotal_incl_tax),
+    baseSubtotalInclTax: money(o.base_subtotal_incl_tax),
+    discountAmount: discount(o.discount_amount),
+    baseDiscountAmount: discount(o.base_discount_amount),
+    shippingAmount: money(o.shipping_amount),
+    baseShippingAmount: money(o.base_shipping_amount),
+    shippingInclTax: money(o.shipping_incl_tax),
+    baseShippingInclTax: money(o.base_shipping_incl_tax),
+    shippingTaxAmount: money(o.shipping_tax_amount),
+    baseShippingTaxAmount: money(o.base_shipping_tax_amount),
+    taxAmount: money(o.tax_amount),
+    baseTaxAmount: money(o.base_tax_amount),
+    giftcardAmount: money(o.giftcard_amount),
+    baseGiftcardAmount: money(o.base_giftcard_amount),
+    grandTotal: money(o.grand_total),
+    baseGrandTotal: money(o.base_grand_total),
+    subtotalInvoiced: money(o.subtotal_invoiced),
+    baseSubtotalInvoiced: money(o.base_subtotal_invoiced),
+    totalInvoiced: money(o.total_invoiced),
+    baseTotalInvoiced: money(o.base_total_invoiced),
+    totalPaid: money(o.total_paid),
+    baseTotalPaid: money(o.base_total_paid),
+    subtotalRefunded: money(o.subtotal_refunded),
+    baseSubtotalRefunded: money(o.base_subtotal_refunded),
+    totalRefunded: money(o.total_refunded),
+    baseTotalRefunded: money(o.base_total_refunded),
+    subtotalCanceled: money(o.subtotal_canceled),
+    baseSubtotalCanceled: money(o.base_subtotal_canceled),
+    totalCanceled: money(o.total_canceled),
+    baseTotalCanceled: money(o.base_total_canceled),
+    taxInvoiced: money(o.tax_invoiced),
+    baseTaxInvoiced: money(o.base_tax_invoiced),
+    taxRefunded: money(o.tax_refunded),
+    baseTaxRefunded: money(o.base_tax_refunded),
+    shippingInvoiced: money(o.shipping_invoiced),
+    baseShippingInvoiced: money(o.base_shipping_invoiced),
+    shippingRefunded: money(o.shipping_refunded),
+    baseShippingRefunded: money(o.base_shipping_refunded),
+    discountInvoiced: discount(o.discount_invoiced),
+    baseDiscountInvoiced: discount(o.base_discount_invoiced),
+    discountRefunded: discount(o.discount_refunded),
+    baseDiscountRefunded: discount(o.base_discount_refunded),
+    adjustmentPositive: money(o.adjustment_positive),
+    baseAdjustmentPositive: money(o.base_adjustment_positive),
+    adjustmentNegative: money(o.adjustment_negative),
+    baseAdjustmentNegative: money(o.base_adjustment_negative),
+    // Magento gave stock back when it canceled the order
+    reservationsReleased: state === 'canceled',
+    // guest access tokens are not carried over: guests look their orders up with a token given at placement
+    accessTokenHash: null,
+    emailSent: bool(o.email_sent),
+    remoteIp: text(o.remote_ip),
+    xForwardedFor: text(o.x_forwarded_for),
+    createdAt,
+    updatedAt: date(o.updated_at) ?? createdAt,
+  };
+}
+
+/** What an order shows of its payment besides the method (never card numbers or secrets). */
+function paymentDataOf(p: SourceRow | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!p) return out;
+  const po = text(p.po_number);
+  if (po) out.poNumber = po;
+  const ccType = text(p.cc_type);
+  if (ccType) out.ccType = ccType;
+  const last4 = text(p.cc_last4);
+  if (last4 && /^\d{4}$/.test(last4)) out.ccLast4 = last4;
+  return out;
+}
+
+/** Skip reason of an order, if any. */
+function orderSkip(o: SourceRow, stores: Map<number, number>): string | undefined {
+  if (int(o.store_id) === null) return 'no store view (deleted in the source)';
+  if (!stores.has(Number(o.store_id))) return 'its store view was not imported';
+  if (!text(o.increment_id)) return 'no increment id';
+  return undefined;
+}
+
+export const ordersImporter: EntityImporter = {
+  name: 'orders',
+  group: 'sales',
+  count: (ctx) => countSince(ctx, 'sales_flat_order'),
+  async run(ctx, stats, tick) {
+    if (!ctx.source.hasTable('sales_flat_order')) return;
+    await assertImportable(ctx.db, 'orders', 'orders');
+    const look = await orderLookups(ctx);
+    const load = (batch: SourceRow[]) => {
+      const ids = batch.map((o) => Number(o.entity_id));
+      return Promise.all([
+        childrenOf(ctx, 'sales_flat_order_address', 'parent_id', ids),
+        childrenOf(ctx, 'sales_flat_order_payment', 'parent_id', ids),
+        giftMessages(ctx, batch.map((o) => o.gift_message_id)),
+      ]);
+    };
+    for await (const [batch, [addresses, payments, gifts]] of readAhead(parentBatches(ctx, 'sales_flat_order', '*'), load)) {
+      stats.found += batch.length;
+      const customers = await existingIds(ctx.db, 'customers', batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c));
+      const values: (typeof orders.$inferInsert)[] = [];
+      for (const o of batch) {
+        const id = Number(o.entity_id);
+        const reason = orderSkip(o, look.stores);
+        if (reason) {
+          ctx.report.skip(stats, id, reason);
+          continue;
+        }
+        const customerId = int(o.customer_id);
+        values.push(orderRow(o, addresses.get(id) ?? [], payments.get(id)?.[0], look, customerId && customers.has(customerId) ? customerId : null, gifts.get(int(o.gift_message_id) ?? 0)));
+      }
+      count(stats, await upsert(ctx.db, orders, values, [orders.id]));
+      await recordKeptIds(ctx.db, 'orders', values.map((v) => v.id as number));
+      tick(stats.found);
+    }
+    ctx.sequences.add('orders');
+    await continueNumbering(ctx, 'order', 'orders');
+  },
+  async verify(ctx) {
+    if (!ctx.source.hasTable('sales_flat_order')) return;
+    const where = await importableOrdersWhere(ctx);
+    await checkCounts(ctx, 'orders', 'orders', 'orders', `SELECT COUNT(*) AS n, SUM(o.base_grand_total) AS total FROM sales_flat_order o WHERE ${where}`, 'base_grand_total');
+    const [s] = await ctx.source.query<{ n: string | number }>(
+      `SELECT COUNT(*) AS n FROM sales_flat_order_item i JOIN sales_flat_order o ON o.entity_id = i.order_id
+        WHERE ${where} AND (i.parent_item_id IS NULL OR NOT EXISTS (SELECT 1 FROM sales_flat_order_item p WHERE p.item_id = i.parent_item_id))`,
+    );
+    const [t] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM order_items i JOIN import_id_map m ON m.entity = 'orders' AND m.target_id = i.order_id`);
+    ctx.report.check('order lines (items less configurable and bundle children)', Number(s?.n ?? 0), t.n);
+  },
+};
+
+// ---- items ----
+
+/** Money of an item that adds up over a bundle's children. */
+const ITEM_ADDITIVE: [keyof typeof orderItems.$inferInsert, string][] = [
+  ['rowTotal', 'row_total'],
+  ['baseRowTotal', 'base_row_total'],
+  ['rowTotalInclTax', 'row_total_incl_tax'],
+  ['baseRowTotalInclTax', 'base_row_total_incl_tax'],
+  ['taxAmount', 'tax_amount'],
+  ['baseTaxAmount', 'base_tax_amount'],
+  ['discountAmount', 'discount_amount'],
+  ['baseDiscountAmount', 'base_discount_amount'],
+  ['taxInvoiced', 'tax_invoiced'],
+  ['baseTaxInvoiced', 'base_tax_invoiced'],
+  ['discountInvoiced', 'discount_invoiced'],
+  ['baseDiscountInvoiced', 'base_discount_invoiced'],
+  ['rowInvoiced', 'row_invoiced'],
+  ['baseRowInvoiced', 'base_row_invoiced'],
+  ['taxRefunded', 'tax_refunded'],
+  ['baseTaxRefunded', 'base_tax_refunded'],
+  ['discountRefunded', 'discount_refunded'],
+  ['baseDiscountRefunded', 'base_discount_refunded'],
+  ['amountRefunded', 'amount_refunded'],
+  ['baseAmountRefunded', 'base_amount_refunded'],
+];
+
+/** What the shopper chose (Magento's info_buyRequest), in our buy request's terms. */
+function buyRequestOf(options: Record<string, unknown>): Record<string, unknown> {
+  const br = options.info_buyRequest;
+  if (!isRecord(br)) return {};
+  const out: Record<string, unknown> = {};
+  const ids = (v: unknown) => (Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [v]).map((x) => int(x)).filter((x): x is number => x !== null);
+  if (isRecord(br.super_attribute)) {
+    const m = Object.fromEntries(Object.entries(br.super_attribute).map(([k, v]) => [k, int(v)]).filter(([, v]) => v !== null));
+    if (Object.keys(m).length) out.superAttribute = m;
+  }
+  if (isRecord(br.bundle_option)) {
+    const m = Object.fromEntries(Object.entries(br.bundle_option).map(([k, v]) => [k, ids(v)]).filter(([, v]) => (v as number[]).length));
+    if (Object.keys(m).length) out.bundleOption = m;
+  }
+  if (isRecord(br.bundle_option_qty)) {
+    const m = Object.fromEntries(Object.entries(br.bundle_option_qty).map(([k, v]) => [k, Number(v)]).filter(([, v]) => Number.isFinite(v)));
+    if (Object.keys(m).length) out.bundleOptionQty = m;
+  }
+  if (isRecord(br.options)) {
+    const m: Record<string, string | number | number[]> = {};
+    for (const [k, v] of Object.entries(br.options)) {
+      if (typeof v === 'string' || typeof v === 'number') m[k] = v;
+      else if (Array.isArray(v)) m[k] = ids(v);
+    }
+    if (Object.keys(m).length) out.options = m;
+  }
+  const links = br.links === undefined ? [] : ids(br.links);
+  if (links.length) out.links = links;
+  return out;
+}
+
+/** The options as shown ([{label, value}]): configurable attributes, bundle selections, custom options. */
+function shownOptionsOf(options: Record<string, unknown>): { label: string; value: string }[] {
+  const out: { label: string; value: string }[] = [];
+  for (const a of listOf(options.attributes_info)) if (isRecord(a)) out.push({ label: String(a.label ?? ''), value: String(a.value ?? '') });
+  for (const o of listOf(options.bundle_options)) {
+    if (!isRecord(o)) continue;
+    const parts = listOf(o.value)
+      .filter(isRecord)
+      .map((v) => `${v.qty ?? 1} x ${v.title ?? ''}`);
+    if (parts.length) out.push({ label: String(o.label ?? ''), value: parts.join(', ') });
+  }
+  for (const o of listOf(options.options)) if (isRecord(o)) out.push({ label: String(o.label ?? ''), value: String(o.print_value ?? o.value ?? '') });
+  return out;
+}
+
+function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: Map<number, { sender: string; recipient: string; message: string }>): typeof orderItems.$inferInsert {
+  const p = line.item;
+  const kids = line.children;
+  const type = text(p.product_type) ?? 'simple';
+  const options = optionsOf(p);
+  const qtyOrdered = dec(money(p.qty_ordered));
+  const byChildren = line.childrenCalculated && kids.length > 0;
+  const fromChildren = (col: string) => fixed(least(kids.map((c) => inLineUnits(c[col], c, p))));
+  const productId = int(p.product_id) ?? 0;
+  let stockParts: StockPart[];
+  if (type === 'configurable') stockParts = kids[0] && int(kids[0].product_id) ? [{ productId: Number(kids[0].product_id), per: '1' }] : [];
+  else if (kids.length) {
+    stockParts = kids
+      .filter((c) => int(c.product_id))
+      .map((c) => ({ productId: Number(c.product_id), per: qtyOrdered.isZero() ? '1' : dec(money(c.qty_ordered)).div(qtyOrdered).toDecimalPlaces(4).toString() }));
+  } else stockParts = productId ? [{ productId, per: '1' }] : [];
+  const additive = Object.fromEntries(ITEM_ADDITIVE.map(([key, col]) => [key, byChildren ? fixed(sum(kids, col)) : money(p[col])]));
+  // a unit price the line does not state: its row total over its quantity
+  const unit = (col: string, rowCol: string) => {
+    const own = decimal(p[col]);
+    if (own !== null && !(byChildren && dec(own).isZero())) return own;
+    const row = dec(additive[ITEM_ADDITIVE.find(([, c]) => c === rowCol)![0]] as string);
+    return qtyOrdered.isZero() ? '0' : fixed(row.div(qtyOrdered).toDecimalPlaces(4));
+  };
+  const shown = shownOptionsOf(options);
+  const child = type === 'configurable' ? kids[0] : undefined;
+  return {
+    id: line.id,
+    orderId,
+    productId,
+    childProductId: child ? int(child.product_id) : null,
+    productType: type,
+    sku: text(p.sku) ?? text(child?.sku) ?? '',
+    name: text(p.name) ?? text(child?.name) ?? '',
+    description: text(p.description),
+    buyRequest: buyRequestOf(options),
+    productOptions: shown.length ? { options: shown } : {},
+    stockParts,
+    giftMessage: gifts.get(int(p.gift_message_id) ?? 0) ?? null,
+    isVirtual: bool(p.is_virtual),
+    isQtyDecimal: bool(p.is_qty_decimal),
+    freeShipping: bool(p.free_shipping),
+    noDiscount: bool(p.no_discount),
+    weight: decimal(p.weight),
+    rowWeight: decimal(p.row_weight),
+    qtyOrdered: fixed(qtyOrdered),
+    // a bundle's own counters are dummies where its children carry the quantities: count whole bundles
+    qtyInvoiced: byChildren ? fromChildren('qty_invoiced') : money(p.qty_invoiced),
+    qtyShipped: line.shipSeparately && kids.length ? fromChildren('qty_shipped') : money(p.qty_shipped),
+    qtyRefunded: byChildren ? fromChildren('qty_refunded') : money(p.qty_refunded),
+    qtyCanceled: byChildren ? fromChildren('qty_canceled') : money(p.qty_canceled),
+    qtyBackordered: decimal(p.qty_backordered),
+    price: unit('price', 'row_total'),
+    basePrice: unit('base_price', 'base_row_total'),
+    originalPrice: unit('original_price', 'row_total'),
+    baseOriginalPrice: unit('base_original_price', 'base_row_total'),
+    priceInclTax: unit('price_incl_tax', 'row_total_incl_tax'),
+    basePriceInclTax: unit('base_price_incl_tax', 'base_row_total_incl_tax'),
+    taxPercent: byChildren && dec(money(p.tax_percent)).isZero() ? money(kids[0].tax_percent) : money(p.tax_percent),
+    discountPercent: money(p.discount_percent),
+    ...(additive as Pick<typeof orderItems.$inferInsert, 'rowTotal'>),
+    createdAt: date(p.created_at) ?? orderCreated,
+  };
+}
+
+export const orderItemsImporter: EntityImporter = {
+  name: 'order items',
+  group: 'sales',
+  count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_item', 'order_id'),
+  async run(ctx, stats, tick) {
+    if (!ctx.source.hasTable('sales_flat_order_item')) return;
+    const load = async (batch: SourceRow[]) => {
+      const items = await childrenOf(ctx, 'sales_flat_order_item', 'order_id', batch.map((o) => Number(o.entity_id)), 'item_id');
+      return { items, gifts: await giftMessages(ctx, [...items.values()].flat().map((i) => i.gift_message_id)) };
+    };
+    for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
+      const imported = await existingIds(ctx.db, 'orders', batch.map((o) => Number(o.entity_id)));
+      const values: (typeof orderItems.$inferInsert)[] = [];
+      for (const o of batch) {
+        const orderId = Number(o.entity_id);
+        const list = items.get(orderId) ?? [];
+        stats.found += list.length;
+        if (!imported.has(orderId)) {
+          for (const i of list) ctx.report.skip(stats, i.item_id, 'its order was not imported');
+          continue;
+        }
+        for (const line of linesOf(list)) {
+          values.push(lineRow(line, orderId, date(o.created_at) ?? new Date(0), gifts));
+          for (const c of line.children) ctx.report.skip(stats, c.item_id, 'configurable or bundle child: kept on its parent line');
+        }
+      }
+      count(stats, await upsert(ctx.db, orderItems, values, [orderItems.id]));
+      tick(stats.found);
+    }
+    ctx.sequences.add('order_items');
+  },
+};
+
+export const orderHistoryImporter: EntityImporter = {
+  name: 'order status history',
+  group: 'sales',
+  count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_status_history', 'parent_id'),
+  async run(ctx, stats, tick) {
+    if (!ctx.source.hasTable('sales_flat_order_status_history')) return;
+    const load = (batch: SourceRow[]) => childrenOf(ctx, 'sales_flat_order_status_history', 'parent_id', batch.map((o) => Number(o.entity_id)));
+    for await (const [batch, history] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
+      const ids = batch.map((o) => Number(o.entity_id));
+      const found = [...history.values()].flat();
+      stats.found += found.length;
+      const imported = new Map(
+        (await rows<{ id: number; status: string; createdAt: Date }>(ctx.db, sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`)).map((r) => [
+          Number(r.id),
+          r,
+        ]),
+      );
+      const values: (typeof orderStatusHistory.$inferInsert)[] = [];
+      for (const h of found) {
+        const order = imported.get(Number(h.parent_id));
+        if (!order) {
+          ctx.report.skip(stats, h.entity_id, 'its order was not imported');
+          continue;
+        }
+        values.push({
+          id: Number(h.entity_id),
+          orderId: order.id,
+          comment: text(h.comment),
+          status: text(h.status) ?? order.status,
+          entityName: text(h.entity_name) ?? 'order',
+          // Magento: 1 notified, 0 not, 2 not applicable
+          isCustomerNotified: Number(h.is_customer_notified) === 1,
+          isVisibleOnFront: bool(h.is_visible_on_front),
+          createdAt: date(h.created_at) ?? new Date(order.createdAt),
+        });
+      }
+      count(stats, await upsert(ctx.db, orderStatusHistory, values, [orderStatusHistory.id]));
+      tick(stats.found);
+    }
+    ctx.sequences.add('order_status_history');
+  },
+};
+
+/** Orders and their documents, in dependency order. */
+export const SALES_IMPORTERS: EntityImporter[] = [orderStatusesImporter, ordersImporter, orderItemsImporter, orderHistoryImporter, ...DOCUMENT_IMPORTERS];

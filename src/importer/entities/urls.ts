@@ -1,0 +1,71 @@
+/**
+ * Magento's URL rewrites (`core_url_rewrite`): product, category and product-in-category paths per store view,
+ * and the redirects Magento answered (options RP: 301, R: 302), so that old links keep resolving. A custom
+ * rewrite that serves another internal path without redirecting has no counterpart here and is reported.
+ */
+import { sql } from 'drizzle-orm';
+import { rows } from '../../platform/db.js';
+import { urlRewrites } from '../../modules/url-resolver/tables.js';
+import { count, recordIds, upsert, type EntityImporter } from '../context.js';
+import { int, text } from '../source.js';
+
+export const urlRewritesImporter: EntityImporter = {
+  name: 'url rewrites',
+  group: 'urls',
+  count: (ctx) => (ctx.source.hasTable('core_url_rewrite') ? ctx.source.count('core_url_rewrite', 'store_id > 0') : Promise.resolve(0)),
+  async run(ctx, stats, tick) {
+    if (!ctx.source.hasTable('core_url_rewrite')) return;
+    const stores = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM stores`)).map((r) => r.id));
+    const seen = new Set<string>();
+    for await (const batch of ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' })) {
+      stats.found += batch.length;
+      const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
+      const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
+      const known = async (table: string, list: number[]) =>
+        new Set(list.length ? (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${`{${list.join(',')}}`}::int[])`)).map((r) => r.id) : []);
+      const [productsFound, categoriesFound] = await Promise.all([known('products', productIds), known('categories', categoryIds)]);
+      const values: (typeof urlRewrites.$inferInsert)[] = [];
+      for (const r of batch) {
+        const id = Number(r.url_rewrite_id);
+        const storeId = Number(r.store_id);
+        const requestPath = text(r.request_path)?.replace(/^\/+/, '');
+        const options = String(r.options ?? '');
+        const redirect = options.includes('RP') ? 301 : options.includes('R') ? 302 : 0;
+        const productId = int(r.product_id);
+        const categoryId = int(r.category_id);
+        const key = `${storeId}/${requestPath}`;
+        if (!stores.has(storeId)) ctx.report.skip(stats, id, 'store view not imported');
+        else if (!requestPath) ctx.report.skip(stats, id, 'empty request path');
+        else if (seen.has(key)) ctx.report.skip(stats, id, 'request path twice in one store view');
+        else if (redirect) {
+          seen.add(key);
+          values.push({ id, storeId, requestPath, entityType: 'redirect', entityId: null, targetPath: text(r.target_path)?.replace(/^\/+/, '') ?? '', redirectType: redirect });
+        } else if (productId) {
+          if (!productsFound.has(productId)) ctx.report.skip(stats, id, 'product not imported');
+          else {
+            seen.add(key);
+            values.push({ id, storeId, requestPath, entityType: 'product', entityId: productId, targetPath: null, redirectType: 0 });
+          }
+        } else if (categoryId) {
+          if (!categoriesFound.has(categoryId)) ctx.report.skip(stats, id, 'category not imported');
+          else {
+            seen.add(key);
+            values.push({ id, storeId, requestPath, entityType: 'category', entityId: categoryId, targetPath: null, redirectType: 0 });
+          }
+        } else ctx.report.skip(stats, id, 'custom rewrite to an internal path (no redirect)');
+      }
+      // paths the catalog wrote itself for these store views give way to the source's
+      for (const v of values) seen.add(`${v.storeId}/${v.requestPath}`);
+      if (values.length) {
+        await ctx.db.execute(
+          sql`DELETE FROM url_rewrites u USING jsonb_to_recordset(${JSON.stringify(values.map((v) => ({ s: v.storeId, p: v.requestPath, i: v.id })))}::jsonb) AS x(s int, p text, i int)
+               WHERE u.store_id = x.s AND u.request_path = x.p AND u.id <> x.i`,
+        );
+      }
+      count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
+      await recordIds(ctx.db, 'url rewrites', values.map((v) => [v.id, v.id as number]));
+      tick(stats.found);
+    }
+    ctx.sequences.add('url_rewrites');
+  },
+};
