@@ -5,6 +5,9 @@
  * (CI has it); skipped locally without it, failed under CI.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import { sql } from 'drizzle-orm';
@@ -43,6 +46,9 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
   let shop: GeneratedShop;
   let report: Report;
   let admin: string;
+  let mediaDir = '';
+  let mediaTarget = '';
+  let copied: string[] = [];
 
   before(async () => {
     source = await createSourceDatabase('maho');
@@ -51,12 +57,29 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
     admin = await t.tokens.admin();
     // the target as a production install leaves it: the test database's demo customer goes
     await t.database.db.execute(sql`DELETE FROM customers`);
-    report = await importMagento({ source: source.url, db: t.database.db, only: [...MINE] });
+    // the shop's media folder holds the files of two gallery rows
+    mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'magento-media-'));
+    mediaTarget = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-media-'));
+    const [gallery] = await source.pool.query('SELECT value FROM catalog_product_entity_media_gallery ORDER BY value_id LIMIT 2');
+    copied = (gallery as { value: string }[]).map((g) => g.value);
+    for (const file of copied) {
+      fs.mkdirSync(path.dirname(path.join(mediaDir, 'catalog/product', file)), { recursive: true });
+      fs.writeFileSync(path.join(mediaDir, 'catalog/product', file), `image ${file}`);
+    }
+    report = await importMagento({ source: source.url, db: t.database.db, only: [...MINE], mediaDir, mediaTarget });
     await t.services.settings.reload();
   });
   after(async () => {
     await t?.close();
     await source?.drop();
+    for (const dir of [mediaDir, mediaTarget]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('image files found in the media folder are copied; the others are reported', () => {
+    assert.equal(copied.length, 2);
+    for (const file of copied) assert.equal(fs.readFileSync(path.join(mediaTarget, 'catalog/product', file), 'utf8'), `image ${file}`);
+    const missing = stats(report, 'product images').skips.get('image file not found under --media-dir (the row is imported)');
+    assert.equal(missing?.count, stats(report, 'product images').found - 2);
   });
 
   test('every entity is reported, and the verification agrees', () => {

@@ -86,6 +86,14 @@ export const attributesImporter: EntityImporter = {
       all.filter((a) => ids.has(String(a.attribute_code))).map((a) => [a.attribute_id, ids.get(String(a.attribute_code))!]),
     );
     ctx.memo.delete('attributeIds');
+    if (ctx.source.hasTable('eav_attribute_label')) {
+      const labels = await ctx.source.query(
+        `SELECT l.attribute_label_id FROM eav_attribute_label l JOIN eav_attribute a ON a.attribute_id = l.attribute_id
+           JOIN eav_entity_type t ON t.entity_type_id = a.entity_type_id WHERE t.entity_type_code = 'catalog_product'`,
+      );
+      // an attribute has one label here (its options have one per store view)
+      for (const l of labels) ctx.report.skip(stats, `label ${l.attribute_label_id}`, 'store-view label of an attribute (the admin label is kept)');
+    }
     tick(all.length);
   },
 };

@@ -336,10 +336,16 @@ export const mediaImporter = productPart('product images', 'catalog_product_enti
   count(stats, await sync(ctx.db, productMedia, productMedia.productId, ids, values, [productMedia.id]));
   ctx.sequences.add('product_media');
   if (ctx.mediaDir && ctx.mediaTarget) {
+    const root = path.resolve(ctx.mediaDir, 'catalog', 'product');
+    const target = path.resolve(ctx.mediaTarget, 'catalog', 'product');
     for (const v of values) {
-      const from = path.join(ctx.mediaDir, 'catalog', 'product', v.file);
-      const to = path.join(ctx.mediaTarget, 'catalog', 'product', v.file);
-      if (!from.startsWith(path.resolve(ctx.mediaDir)) || v.file.includes('..')) continue;
+      const from = path.join(root, v.file);
+      const to = path.join(target, v.file);
+      // a stored path never leads out of the folders
+      if (!from.startsWith(root + path.sep) || !to.startsWith(target + path.sep)) {
+        ctx.report.skip(stats, v.id, 'image path leads outside the media folder');
+        continue;
+      }
       try {
         await fs.mkdir(path.dirname(to), { recursive: true });
         await fs.copyFile(from, to);
