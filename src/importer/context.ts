@@ -224,6 +224,25 @@ export function groupBy(list: SourceRow[], key: string): Map<number, SourceRow[]
   return out;
 }
 
+/** `{1,2,3}` for `= ANY(…::int[])` (integers only). */
+export function intArray(ids: Iterable<number>): string {
+  return `{${[...ids].filter((n) => Number.isInteger(n)).join(',')}}`;
+}
+
+/** Which of these ids a target table holds. */
+export async function existingIds(db: Db, table: string, ids: Iterable<number>): Promise<Set<number>> {
+  const list = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0 && n <= 2147483647);
+  if (!list.length) return new Set();
+  const found = await rows<{ id: number }>(db, sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${intArray(list)}::int[])`);
+  return new Set(found.map((r) => Number(r.id)));
+}
+
+/** Our ids by source id of an entity, as the id map holds them. */
+export async function idMap(db: Db, entity: string): Promise<Map<number, number>> {
+  const found = await rows<{ s: string; t: number }>(db, sql`SELECT source_id AS s, target_id AS t FROM import_id_map WHERE entity = ${entity}`);
+  return new Map(found.map((r) => [Number(r.s), r.t]));
+}
+
 /** `IN (?, ?, …)` for a list of ids. */
 export function inList(ids: unknown[]): string {
   return ids.length ? ids.map(() => '?').join(', ') : 'NULL';

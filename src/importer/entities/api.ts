@@ -57,7 +57,7 @@ export function permissionsOf(resources: string[]): string[] {
     for (const res of match[1]) out.add(`${res}/${grant}`);
   }
   // `x/all` covers `x/read` and the rest
-  return [...out].filter((p) => !(p.endsWith('/all') ? false : out.has(`${p.split('/')[0]}/all`))).sort();
+  return [...out].filter((p) => p.endsWith('/all') || !out.has(`${p.split('/')[0]}/all`)).sort();
 }
 
 export const apiRolesImporter: EntityImporter = {

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, categories, productAttributes } from '../../modules/catalog/tables.js';
-import { assertImportable, count, groupBy, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, idMap, groupBy, recordIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn } from '../eav.js';
 import { bool, date, decimal, int, str, text } from '../source.js';
 import { PRODUCT_IMPORTERS } from './products.js';
@@ -15,13 +15,10 @@ import { urlRewritesImporter } from './urls.js';
 /** Magento frontend inputs → ours (the rest keep their name). */
 const INPUTS: Record<string, string> = { price: 'price', weight: 'weight', media_image: 'media_image', gallery: 'gallery', boolean: 'boolean', date: 'date', datetime: 'date' };
 
-/** Our attribute ids by source attribute id (product attributes). */
+/** Our attribute ids by source attribute id (product attributes), read once per run. */
 export async function attributeIdMap(ctx: ImportContext): Promise<Map<number, number>> {
-  const cached = ctx.memo.get('attributeIds') as Map<number, number> | undefined;
-  if (cached) return cached;
-  const found = await rows<{ s: string; t: number }>(ctx.db, sql`SELECT source_id AS s, target_id AS t FROM import_id_map WHERE entity = 'product attributes'`);
-  const map = new Map(found.map((r) => [Number(r.s), r.t]));
-  ctx.memo.set('attributeIds', map);
+  let map = ctx.memo.get('attributeIds') as Map<number, number> | undefined;
+  if (!map) ctx.memo.set('attributeIds', (map = await idMap(ctx.db, 'product attributes')));
   return map;
 }
 
@@ -136,7 +133,7 @@ export const attributeOptionsImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, attributeOptions, values, [attributeOptions.id]));
-      await recordIds(ctx.db, 'attribute options', values.map((v) => [v.id, v.id as number]));
+      await recordKeptIds(ctx.db, 'attribute options', values.map((v) => v.id as number));
       tick(stats.found);
     }
     ctx.sequences.add('product_attribute_options');
@@ -178,12 +175,6 @@ export const attributeSetsImporter: EntityImporter = {
     tick(sets.length);
   },
 };
-
-/** Our attribute set ids by source id. */
-export async function attributeSetIdMap(ctx: ImportContext): Promise<Map<number, number>> {
-  const found = await rows<{ s: string; t: number }>(ctx.db, sql`SELECT source_id AS s, target_id AS t FROM import_id_map WHERE entity = 'attribute sets'`);
-  return new Map(found.map((r) => [Number(r.s), r.t]));
-}
 
 const CATEGORY_CODES = [
   'name', 'url_key', 'url_path', 'is_active', 'include_in_menu', 'is_anchor', 'description', 'image', 'display_mode', 'landing_page',
@@ -259,7 +250,7 @@ export const categoriesImporter: EntityImporter = {
         };
       });
       count(stats, await upsert(ctx.db, categories, values, [categories.id]));
-      await recordIds(ctx.db, 'categories', values.map((v) => [v.id, v.id as number]));
+      await recordKeptIds(ctx.db, 'categories', values.map((v) => v.id as number));
       tick(i + batch.length);
     }
     ctx.sequences.add('categories');

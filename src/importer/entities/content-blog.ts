@@ -7,10 +7,10 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { blogCategories, blogCategoryStores, blogPostCategories, blogPosts, blogPostStores } from '../../modules/blog/tables.js';
 import { postPath } from '../../modules/blog/posts.js';
-import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { eavValues, valuesIn, type EavAttribute } from '../eav.js';
 import { bool, date, day, int, str, text } from '../source.js';
-import { checkCount, countOf, EPOCH, existingIds, partly, syncLinks, targetStores, upsertAll, whenTable, writeUrlPaths } from './content-shared.js';
+import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 /** Store views per row of a link table: every one listed, and those kept (0 and the ones we have). */
 async function storeLinks(ctx: ImportContext, table: string, key: string, ids: number[], known: Set<number>): Promise<Map<number, { all: number; kept: number[] }>> {
@@ -64,8 +64,8 @@ export const blogCategoriesImporter: EntityImporter = whenTable('blog_category_e
           for (const storeId of st?.kept ?? []) links.push({ categoryId: id, storeId });
         }
       }
-      count(stats, await upsertAll(ctx.db, blogCategories, values, [blogCategories.id]));
-      await syncLinks(ctx.db, blogCategoryStores, blogCategoryStores.categoryId, blogCategoryStores.storeId, values.map((v) => v.id!), links, 'categoryId', 'storeId');
+      count(stats, await upsert(ctx.db, blogCategories, values, [blogCategories.id]));
+      await sync(ctx.db, blogCategoryStores, blogCategoryStores.categoryId, values.map((v) => v.id!), links, [blogCategoryStores.categoryId, blogCategoryStores.storeId]);
       await recordIds(ctx.db, 'blog categories', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }
@@ -169,10 +169,10 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
           }
         }
       }
-      count(stats, await upsertAll(ctx.db, blogPosts, values, [blogPosts.id]));
+      count(stats, await upsert(ctx.db, blogPosts, values, [blogPosts.id]));
       const postIds = values.map((v) => v.id!);
-      await syncLinks(ctx.db, blogPostStores, blogPostStores.postId, blogPostStores.storeId, postIds, storeValues, 'postId', 'storeId');
-      await syncLinks(ctx.db, blogPostCategories, blogPostCategories.postId, blogPostCategories.categoryId, postIds, categoryValues, 'postId', 'categoryId');
+      await sync(ctx.db, blogPostStores, blogPostStores.postId, postIds, storeValues, [blogPostStores.postId, blogPostStores.storeId]);
+      await sync(ctx.db, blogPostCategories, blogPostCategories.postId, postIds, categoryValues, [blogPostCategories.postId, blogPostCategories.categoryId]);
       const taken = await writeUrlPaths(
         ctx.db,
         'blog_post',

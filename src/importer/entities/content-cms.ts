@@ -3,9 +3,9 @@
  * identifier is also its URL path in those store views, registered with the URL resolver.
  */
 import { cmsBlocks, cmsBlockStores, cmsPages, cmsPageStores } from '../../modules/cms/tables.js';
-import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, day, int, str, text, type SourceRow } from '../source.js';
-import { checkCount, countOf, EPOCH, partly, syncLinks, targetStores, upsertAll, whenTable, writeUrlPaths } from './content-shared.js';
+import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 const ROBOTS = ['INDEX,FOLLOW', 'NOINDEX,FOLLOW', 'INDEX,NOFOLLOW', 'NOINDEX,NOFOLLOW'];
 
@@ -72,8 +72,8 @@ export const cmsPagesImporter: EntityImporter = whenTable('cms_page', {
           for (const storeId of s?.kept ?? []) links.push({ pageId: id, storeId });
         }
       }
-      count(stats, await upsertAll(ctx.db, cmsPages, values, [cmsPages.id]));
-      await syncLinks(ctx.db, cmsPageStores, cmsPageStores.pageId, cmsPageStores.storeId, values.map((v) => v.id!), links, 'pageId', 'storeId');
+      count(stats, await upsert(ctx.db, cmsPages, values, [cmsPages.id]));
+      await sync(ctx.db, cmsPageStores, cmsPageStores.pageId, values.map((v) => v.id!), links, [cmsPageStores.pageId, cmsPageStores.storeId]);
       const taken = await writeUrlPaths(
         ctx.db,
         'cms_page',
@@ -122,8 +122,8 @@ export const cmsBlocksImporter: EntityImporter = whenTable('cms_block', {
           for (const storeId of s?.kept ?? []) links.push({ blockId: id, storeId });
         }
       }
-      count(stats, await upsertAll(ctx.db, cmsBlocks, values, [cmsBlocks.id]));
-      await syncLinks(ctx.db, cmsBlockStores, cmsBlockStores.blockId, cmsBlockStores.storeId, values.map((v) => v.id!), links, 'blockId', 'storeId');
+      count(stats, await upsert(ctx.db, cmsBlocks, values, [cmsBlocks.id]));
+      await sync(ctx.db, cmsBlockStores, cmsBlockStores.blockId, values.map((v) => v.id!), links, [cmsBlockStores.blockId, cmsBlockStores.storeId]);
       await recordIds(ctx.db, 'cms blocks', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { giftcardHistory, giftcards } from '../../modules/giftcards/tables.js';
-import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { date, decimal, int, text } from '../source.js';
-import { checkCount, countOf, EPOCH, existingIds, intArray, targetWebsites, upsertAll, whenTable } from './content-shared.js';
+import { checkCount, countOf, EPOCH, targetWebsites, whenTable } from './content-shared.js';
 
 const STATUSES = new Set(['active', 'used', 'expired', 'disabled']);
 const ACTIONS = new Set(['created', 'used', 'refunded', 'adjusted', 'expired']);
@@ -101,7 +101,7 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, giftcards, values, [giftcards.id]));
+      count(stats, await upsert(ctx.db, giftcards, values, [giftcards.id]));
       await recordIds(ctx.db, 'gift cards', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }
@@ -146,7 +146,7 @@ export const giftcardHistoryImporter: EntityImporter = whenTable('giftcard_histo
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, giftcardHistory, values, [giftcardHistory.id]));
+      count(stats, await upsert(ctx.db, giftcardHistory, values, [giftcardHistory.id]));
       await recordIds(ctx.db, 'gift card history', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

@@ -7,9 +7,9 @@ import { sql } from 'drizzle-orm';
 import { sha256Hex } from '../../platform/auth/secrets.js';
 import { rows } from '../../platform/db.js';
 import { newsletterSubscribers } from '../../modules/newsletter/tables.js';
-import { assertImportable, count, recordIds, sinceWhere, type EntityImporter } from '../context.js';
+import { assertImportable, count, existingIds, intArray, recordIds, sinceWhere, upsert, type EntityImporter } from '../context.js';
 import { date, int, text } from '../source.js';
-import { checkCount, countOf, EPOCH, existingIds, intArray, targetStores, upsertAll, whenTable } from './content-shared.js';
+import { checkCount, countOf, EPOCH, targetStores, whenTable } from './content-shared.js';
 
 /** Magento's subscriber_status → ours. */
 const STATUS: Record<number, string> = { 1: 'subscribed', 2: 'not_active', 3: 'unsubscribed', 4: 'unconfirmed' };
@@ -64,7 +64,7 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, newsletterSubscribers, values, [newsletterSubscribers.id]));
+      count(stats, await upsert(ctx.db, newsletterSubscribers, values, [newsletterSubscribers.id]));
       await recordIds(ctx.db, 'newsletter subscribers', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

@@ -10,10 +10,10 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { couponUsages, coupons, salesRules } from '../../modules/coupons/tables.js';
-import { assertImportable, count, groupBy, inList, recordIds, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, day, decimal, int, str, text, type SourceRow } from '../source.js';
 import { dec } from '../../platform/money.js';
-import { checkCount, childrenOf, countOf, decodeConditions, EPOCH, existingIds, intArray, partly, targetWebsites, upsertAll, whenTable, type RuleCondition } from './content-shared.js';
+import { checkCount, childrenOf, countOf, decodeConditions, EPOCH, partly, targetWebsites, whenTable, type RuleCondition } from './content-shared.js';
 
 const ACTIONS = new Set(['by_percent', 'by_fixed', 'cart_fixed', 'buy_x_get_y']);
 const NO_COUPON = 1;
@@ -126,7 +126,7 @@ export const salesRulesImporter: EntityImporter = whenTable('salesrule', {
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, salesRules, values, [salesRules.id]));
+      count(stats, await upsert(ctx.db, salesRules, values, [salesRules.id]));
       await recordIds(ctx.db, 'sales rules', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }
@@ -186,7 +186,7 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, coupons, values, [coupons.id]));
+      count(stats, await upsert(ctx.db, coupons, values, [coupons.id]));
       await recordIds(ctx.db, 'coupons', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }
@@ -250,7 +250,7 @@ export const couponUsagesImporter: EntityImporter = whenTable('salesrule_coupon'
         else if (!ourCustomers.has(p.customerId)) ctx.report.skip(stats, id, 'its customer was not imported');
         else values.push(p);
       }
-      count(stats, await upsertAll(ctx.db, couponUsages, values, [couponUsages.couponId, couponUsages.customerId]));
+      count(stats, await upsert(ctx.db, couponUsages, values, [couponUsages.couponId, couponUsages.customerId]));
       tick(stats.found);
     }
   },

@@ -6,9 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { ratings, reviewVotes, reviews } from '../../modules/reviews/tables.js';
-import { assertImportable, count, groupBy, inList, recordIds, type EntityImporter } from '../context.js';
+import { assertImportable, count, existingIds, groupBy, inList, recordIds, sync, upsert, type EntityImporter } from '../context.js';
 import { date, int, str, text } from '../source.js';
-import { checkCount, countOf, EPOCH, existingIds, syncLinks, targetStores, upsertAll, whenTable } from './content-shared.js';
+import { checkCount, countOf, EPOCH, targetStores, whenTable } from './content-shared.js';
 
 /** Magento's review status ids → ours. */
 const STATUS: Record<number, string> = { 1: 'approved', 2: 'pending', 3: 'not_approved' };
@@ -38,7 +38,7 @@ export const ratingsImporter: EntityImporter = whenTable('rating', {
     }
     // a rating of ours with the code the source gives another id is renamed out of the way
     for (const v of values) await ctx.db.execute(sql`UPDATE ratings SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
-    count(stats, await upsertAll(ctx.db, ratings, values, [ratings.id]));
+    count(stats, await upsert(ctx.db, ratings, values, [ratings.id]));
     await recordIds(ctx.db, 'ratings', values.map((v) => [v.id, v.id!]));
     ctx.sequences.add('ratings');
     tick(all.length);
@@ -118,8 +118,8 @@ export const reviewsImporter: EntityImporter = whenTable('review', {
           ctx.report.skip(voteStats, v.vote_id, 'its review was not imported');
         }
       }
-      count(stats, await upsertAll(ctx.db, reviews, values, [reviews.id]));
-      count(voteStats, await syncLinks(ctx.db, reviewVotes, reviewVotes.reviewId, reviewVotes.ratingId, values.map((v) => v.id!), voteValues, 'reviewId', 'ratingId'));
+      count(stats, await upsert(ctx.db, reviews, values, [reviews.id]));
+      count(voteStats, await sync(ctx.db, reviewVotes, reviewVotes.reviewId, values.map((v) => v.id!), voteValues, [reviewVotes.reviewId, reviewVotes.ratingId]));
       await recordIds(ctx.db, 'reviews', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

@@ -4,9 +4,9 @@
  * Orders keep their ids, so a declaration imported before the orders points at the right one.
  */
 import { revocationRequests } from '../../modules/revocation/tables.js';
-import { assertImportable, count, inList, recordIds, type EntityImporter } from '../context.js';
+import { assertImportable, count, existingIds, inList, recordIds, upsert, type EntityImporter } from '../context.js';
 import { bool, date, int, text, type SourceRow } from '../source.js';
-import { checkCount, countOf, EPOCH, existingIds, targetStores, upsertAll, whenTable } from './content-shared.js';
+import { checkCount, countOf, EPOCH, targetStores, whenTable } from './content-shared.js';
 
 const PROCESSED = new Set(['accepted', 'rejected', 'info_requested']);
 
@@ -72,7 +72,7 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, revocationRequests, values, [revocationRequests.id]));
+      count(stats, await upsert(ctx.db, revocationRequests, values, [revocationRequests.id]));
       await recordIds(ctx.db, 'revocation requests', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

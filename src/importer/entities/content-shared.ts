@@ -4,27 +4,13 @@
  * (PHP-serialized in Magento 1, JSON in Maho) and the count checks.
  */
 import { sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rows, type Db } from '../../platform/db.js';
 import { normalizeRequestPath } from '../../modules/url-resolver/service.js';
-import { upsert, type EntityImporter, type ImportContext, type UpsertResult } from '../context.js';
+import { intArray, type EntityImporter, type ImportContext } from '../context.js';
 import type { EntityStats } from '../report.js';
 
 /** Stands in for a missing timestamp, so that a second run writes the same value. */
 export const EPOCH = new Date(0);
-
-/** `{1,2,3}`: an int[] literal for `= ANY(…::int[])`. */
-export function intArray(ids: Iterable<number>): string {
-  return `{${[...ids].filter((n) => Number.isInteger(n)).join(',')}}`;
-}
-
-/** The ids among `ids` that a target table holds. */
-export async function existingIds(db: Db, table: string, ids: Iterable<number>): Promise<Set<number>> {
-  const list = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0 && n <= 2147483647);
-  if (!list.length) return new Set();
-  const found = await rows<{ id: number }>(db, sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${intArray(list)}::int[])`);
-  return new Set(found.map((r) => Number(r.id)));
-}
 
 /** Our store view ids. */
 export async function targetStores(db: Db): Promise<Set<number>> {
@@ -39,41 +25,6 @@ export async function targetWebsites(db: Db): Promise<Set<number>> {
 export function countOf(ctx: ImportContext, table: string, where?: { where?: string; params: unknown[] }): Promise<number> {
   if (!ctx.source.hasTable(table)) return Promise.resolve(0);
   return ctx.source.count(table, where?.where, where?.params ?? []);
-}
-
-/** Upserts in chunks (bound parameters stay well under PostgreSQL's limit). */
-export async function upsertAll<T extends PgTable>(db: Db, table: T, values: T['$inferInsert'][], target: PgColumn[], size = 1000): Promise<UpsertResult> {
-  const out: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-  for (let i = 0; i < values.length; i += size) {
-    const r = await upsert(db, table, values.slice(i, i + size), target);
-    out.inserted += r.inserted;
-    out.updated += r.updated;
-    out.unchanged += r.unchanged;
-  }
-  return out;
-}
-
-/**
- * Makes a link table hold exactly `links` for the owners in `ownerIds`: other links of those owners are
- * deleted, missing ones inserted, extra columns updated.
- */
-export async function syncLinks<T extends PgTable>(
-  db: Db,
-  table: T,
-  owner: PgColumn,
-  other: PgColumn,
-  ownerIds: number[],
-  links: T['$inferInsert'][],
-  ownerKey: string,
-  otherKey: string,
-): Promise<UpsertResult> {
-  if (!ownerIds.length) return { inserted: 0, updated: 0, unchanged: 0 };
-  const keep = JSON.stringify(links.map((l) => ({ o: (l as Record<string, unknown>)[ownerKey], k: (l as Record<string, unknown>)[otherKey] })));
-  await db.execute(
-    sql`DELETE FROM ${table} WHERE ${owner} = ANY(${intArray(ownerIds)}::int[])
-          AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${keep}::jsonb) AS x(o int, k int) WHERE x.o = ${owner} AND x.k = ${other})`,
-  );
-  return upsertAll(db, table, links, [owner, other]);
 }
 
 /** Counts a source row that was imported without some of its parts, as a skip with that reason. */

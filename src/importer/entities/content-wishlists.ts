@@ -7,9 +7,9 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { MAX_WISHLIST_QTY } from '../../modules/wishlist/schemas.js';
 import { wishlistItems } from '../../modules/wishlist/tables.js';
-import { assertImportable, count, inList, recordIds, sinceWhere, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, inList, intArray, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { date, text } from '../source.js';
-import { checkCount, EPOCH, existingIds, intArray, phpUnserialize, targetStores, upsertAll, whenTable } from './content-shared.js';
+import { checkCount, EPOCH, phpUnserialize, targetStores, whenTable } from './content-shared.js';
 
 const FROM = 'wishlist_item i JOIN wishlist w ON w.wishlist_id = i.wishlist_id';
 
@@ -130,7 +130,7 @@ export const wishlistItemsImporter: EntityImporter = whenTable('wishlist_item', 
           });
         }
       }
-      count(stats, await upsertAll(ctx.db, wishlistItems, values, [wishlistItems.id]));
+      count(stats, await upsert(ctx.db, wishlistItems, values, [wishlistItems.id]));
       await recordIds(ctx.db, 'wishlist items', values.map((v) => [v.id, v.id!]));
       tick(stats.found);
     }

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { customerAddresses, customerGroups, customers } from '../../modules/customers/tables.js';
-import { assertImportable, count, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
 import { bool, date, day, int, str, text, type SourceRow } from '../source.js';
 
@@ -28,7 +28,7 @@ export const customerGroupsImporter: EntityImporter = {
     }));
     for (const v of values) await ctx.db.execute(sql`UPDATE customer_groups SET code = code || ' (' || id || ')' WHERE code = ${v.code} AND id <> ${v.id}`);
     count(stats, await upsert(ctx.db, customerGroups, values, [customerGroups.id]));
-    await recordIds(ctx.db, 'customer groups', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'customer groups', values.map((v) => v.id as number));
     ctx.sequences.add('customer_groups');
     tick(all.length);
   },
@@ -105,7 +105,7 @@ export const customersImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, customers, values, [customers.id], { passwordHash: KEEP_UPGRADED_HASH }));
-      await recordIds(ctx.db, 'customers', values.map((c) => [c.id, c.id as number]));
+      await recordKeptIds(ctx.db, 'customers', values.map((c) => c.id as number));
       tick(stats.found);
     }
     ctx.sequences.add('customers');
@@ -141,9 +141,7 @@ export const addressesImporter: EntityImporter = {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.entity_id));
       const eav = await eavValues(ctx.source, 'customer_address_entity', ids, attrs, ADDRESS_CODES);
-      const owners = new Set(
-        (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM customers WHERE id = ANY(${`{${[...new Set(batch.map((r) => Number(r.parent_id) || 0))].join(',')}}`}::int[])`)).map((r) => r.id),
-      );
+      const owners = await existingIds(ctx.db, 'customers', batch.map((r) => Number(r.parent_id)));
       const values: (typeof customerAddresses.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.entity_id);
@@ -180,7 +178,7 @@ export const addressesImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, customerAddresses, values, [customerAddresses.id]));
-      await recordIds(ctx.db, 'customer addresses', values.map((a) => [a.id, a.id as number]));
+      await recordKeptIds(ctx.db, 'customer addresses', values.map((a) => a.id as number));
       tick(stats.found);
     }
     ctx.sequences.add('customer_addresses');

@@ -28,11 +28,11 @@ import {
   tierPrices,
 } from '../../modules/catalog/tables.js';
 import { stockItems } from '../../modules/inventory/tables.js';
-import { assertImportable, count, groupBy, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, idMap, groupBy, recordKeptIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn, type EavAttribute } from '../eav.js';
 import type { EntityStats } from '../report.js';
 import { bool, date, day, decimal, int, str, text, type SourceRow } from '../source.js';
-import { attributeIdMap, attributeSetIdMap } from './catalog.js';
+import { attributeIdMap } from './catalog.js';
 
 const TYPES = new Set(['simple', 'virtual', 'configurable', 'bundle', 'grouped', 'downloadable']);
 const VISIBILITY: Record<number, string> = { 1: 'not_visible', 2: 'catalog', 3: 'search', 4: 'catalog_search' };
@@ -78,7 +78,7 @@ async function plan(ctx: ImportContext): Promise<ProductPlan> {
     attrs,
     codes: [...COLUMN_CODES, ...custom.keys()],
     custom,
-    setIds: await attributeSetIdMap(ctx),
+    setIds: await idMap(ctx.db, 'attribute sets'),
     websiteIds: new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM websites`)).map((r) => r.id)),
     taxClasses: new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'PRODUCT'`)).map((r) => r.id)),
     optionLabels: new Map(options.map((o) => [o.id, o.label])),
@@ -197,7 +197,7 @@ export const productsImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, products, values, [products.id]));
-      await recordIds(ctx.db, 'products', values.map((v) => [v.id, v.id as number]));
+      await recordKeptIds(ctx.db, 'products', values.map((v) => v.id as number));
       tick(stats.found);
     }
     ctx.sequences.add('products');
@@ -274,7 +274,7 @@ stockImporter.verify = async (ctx) => {
 export const categoryProductsImporter = productPart('category products', 'catalog_category_product', async (ctx, stats, ids, [lo, hi]) => {
   const found = ofBatch(await ctx.source.query(`SELECT * FROM catalog_category_product WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids);
   stats.found += found.length;
-  const cats = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM categories WHERE id = ANY(${`{${[...new Set(found.map((f) => Number(f.category_id)))].join(',')}}`}::int[])`)).map((r) => r.id));
+  const cats = await existingIds(ctx.db, 'categories', found.map((f) => Number(f.category_id)));
   const values = [];
   for (const f of found) {
     if (!cats.has(Number(f.category_id))) ctx.report.skip(stats, `${f.category_id}/${f.product_id}`, 'category not imported');
@@ -409,7 +409,6 @@ export const customOptionsImporter = productPart('custom options', 'catalog_prod
 });
 
 export const compositionImporter = productPart('product composition', 'catalog_product_link', async (ctx, stats, ids, [lo, hi]) => {
-  const known = async (list: number[]) => new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id = ANY(${`{${[...new Set(list)].join(',') || 0}}`}::int[])`)).map((r) => r.id));
   // configurable: super attributes and children
   const attrIds = await attributeIdMap(ctx);
   const supers = ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_super_attribute WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids);
@@ -435,7 +434,7 @@ export const compositionImporter = productPart('product composition', 'catalog_p
     : new Map();
   const bSelections = ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_bundle_selection WHERE ${between('parent_product_id')}`, [lo, hi]), 'parent_product_id', ids);
   stats.found += supers.length + superLinks.length + links.length + bOptions.length + bSelections.length;
-  const present = await known([...superLinks.map((l) => Number(l.product_id)), ...links.map((l) => Number(l.linked_product_id)), ...bSelections.map((s) => Number(s.product_id))]);
+  const present = await existingIds(ctx.db, 'products', [...superLinks.map((l) => Number(l.product_id)), ...links.map((l) => Number(l.linked_product_id)), ...bSelections.map((s) => Number(s.product_id))]);
 
   const conf = supers.filter((s) => attrIds.has(Number(s.attribute_id))).map((s) => ({ productId: Number(s.product_id), attributeId: attrIds.get(Number(s.attribute_id))!, position: int(s.position) ?? 0 }));
   const children = [];

@@ -129,16 +129,6 @@ export function listOf(v: unknown): unknown[] {
 // ---- writing ----
 
 /** The type a JSON text value is cast to for a column (serial columns are integers). */
-/** `{1,2,3}` for `= ANY(…::int[])`. */
-export const intArray = (ids: Iterable<number>): string => `{${[...ids].join(',')}}`;
-
-/** Which of these ids a target table holds. */
-export async function existingIds(db: Db, table: string, ids: number[]): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  const found = await rows<{ id: number }>(db, sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${intArray(ids)}::int[])`);
-  return new Set(found.map((r) => Number(r.id)));
-}
-
 /** The rows of a parent table in key order, a batch at a time (only those changed since --since where it keeps updated_at). */
 export function parentBatches(ctx: ImportContext, table: string, columns = 'entity_id', size?: number): AsyncGenerator<SourceRow[]> {
   const since = sinceWhere(ctx, table);

@@ -11,7 +11,7 @@ import { dec } from '../../platform/money.js';
 import { creditMemoComments, creditMemoItems, creditMemos } from '../../modules/credit-memos/tables.js';
 import { invoiceComments, invoiceItems, invoices } from '../../modules/invoices/tables.js';
 import { shipmentComments, shipmentItems, shipmentTracks, shipments } from '../../modules/shipments/tables.js';
-import { assertImportable, count, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, intArray, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, decimal, int, str, text, type SourceRow } from '../source.js';
 import {
   checkCounts,
@@ -20,10 +20,8 @@ import {
   countChildren,
   countSince,
   discount,
-  existingIds,
   fixed,
   importableOrdersWhere,
-  intArray,
   listOf,
   mergeDocumentRows,
   money,

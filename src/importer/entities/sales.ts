@@ -15,7 +15,7 @@ import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { DEFAULT_STATUS, STATUSES, type OrderState } from '../../modules/orders/state.js';
 import { orderItems, orderStatusHistory, orders, type OrderAddress, type OrderGiftcard, type StockPart } from '../../modules/orders/tables.js';
-import { assertImportable, count, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, existingIds, intArray, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, decimal, int, str, text, type SourceRow } from '../source.js';
 import { DOCUMENT_IMPORTERS } from './sales-documents.js';
 import {
@@ -25,11 +25,9 @@ import {
   countChildren,
   countSince,
   discount,
-  existingIds,
   fixed,
   importableOrdersWhere,
   inLineUnits,
-  intArray,
   isRecord,
   least,
   linesOf,

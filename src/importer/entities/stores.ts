@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { declaredPaths } from '../../platform/settings.js';
 import { configValues, storeGroups, stores, websites } from '../../modules/stores/tables.js';
-import { count, recordIds, upsert, type EntityImporter } from '../context.js';
+import { count, recordKeptIds, upsert, type EntityImporter } from '../context.js';
 import { bool, int, str, text } from '../source.js';
 
 export const websitesImporter: EntityImporter = {
@@ -27,7 +27,7 @@ export const websitesImporter: EntityImporter = {
     // the install's default website gives way to the source's
     if (values.some((v) => v.isDefault)) await ctx.db.update(websites).set({ isDefault: false }).where(sql`${websites.id} <> ALL(${`{${values.filter((v) => v.isDefault).map((v) => v.id).join(',')}}`}::int[])`);
     count(stats, await upsert(ctx.db, websites, values, [websites.id]));
-    await recordIds(ctx.db, 'websites', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'websites', values.map((v) => v.id as number));
     ctx.sequences.add('websites');
     tick(all.length);
   },
@@ -52,7 +52,7 @@ export const storeGroupsImporter: EntityImporter = {
       defaultStoreId: int(g.default_store_id) || null,
     }));
     count(stats, await upsert(ctx.db, storeGroups, values, [storeGroups.id]));
-    await recordIds(ctx.db, 'store groups', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'store groups', values.map((v) => v.id as number));
     ctx.sequences.add('store_groups');
     tick(all.length);
   },
@@ -79,7 +79,7 @@ export const storeViewsImporter: EntityImporter = {
       await ctx.db.execute(sql`UPDATE stores SET code = code || '_' || id WHERE code = ${v.code} AND id <> ${v.id}`);
     }
     count(stats, await upsert(ctx.db, stores, values, [stores.id]));
-    await recordIds(ctx.db, 'store views', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'store views', values.map((v) => v.id as number));
     ctx.sequences.add('stores');
     tick(all.length);
     const storeIds = new Map(values.map((v) => [v.id, v.websiteId]));

@@ -1,7 +1,7 @@
 /** Tax classes, rates (with their store-view titles) and rules (ids kept). */
 import { sql } from 'drizzle-orm';
 import { taxClasses, taxRates, taxRules } from '../../modules/tax/tables.js';
-import { count, groupBy, recordIds, upsert, type EntityImporter } from '../context.js';
+import { count, groupBy, recordKeptIds, upsert, type EntityImporter } from '../context.js';
 import { bool, decimal, int, text } from '../source.js';
 
 export const taxClassesImporter: EntityImporter = {
@@ -13,7 +13,7 @@ export const taxClassesImporter: EntityImporter = {
     stats.found = all.length;
     const values = all.map((c) => ({ id: Number(c.class_id), className: text(c.class_name) ?? `Class ${c.class_id}`, classType: String(c.class_type).toUpperCase() }));
     count(stats, await upsert(ctx.db, taxClasses, values, [taxClasses.id]));
-    await recordIds(ctx.db, 'tax classes', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'tax classes', values.map((v) => v.id as number));
     ctx.sequences.add('tax_classes');
     tick(all.length);
   },
@@ -53,7 +53,7 @@ export const taxRatesImporter: EntityImporter = {
     }
     for (const v of values) await ctx.db.execute(sql`UPDATE tax_rates SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
     count(stats, await upsert(ctx.db, taxRates, values, [taxRates.id]));
-    await recordIds(ctx.db, 'tax rates', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'tax rates', values.map((v) => v.id as number));
     ctx.sequences.add('tax_rates');
     tick(all.length);
   },
@@ -83,7 +83,7 @@ export const taxRulesImporter: EntityImporter = {
     });
     for (const v of values) await ctx.db.execute(sql`UPDATE tax_rules SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
     count(stats, await upsert(ctx.db, taxRules, values, [taxRules.id]));
-    await recordIds(ctx.db, 'tax rules', values.map((v) => [v.id, v.id]));
+    await recordKeptIds(ctx.db, 'tax rules', values.map((v) => v.id as number));
     ctx.sequences.add('tax_rules');
     tick(all.length);
   },

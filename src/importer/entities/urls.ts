@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { urlRewrites } from '../../modules/url-resolver/tables.js';
-import { count, recordIds, upsert, type EntityImporter } from '../context.js';
+import { count, existingIds, recordKeptIds, upsert, type EntityImporter } from '../context.js';
 import { int, text } from '../source.js';
 
 export const urlRewritesImporter: EntityImporter = {
@@ -21,9 +21,7 @@ export const urlRewritesImporter: EntityImporter = {
       stats.found += batch.length;
       const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
       const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
-      const known = async (table: string, list: number[]) =>
-        new Set(list.length ? (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${`{${list.join(',')}}`}::int[])`)).map((r) => r.id) : []);
-      const [productsFound, categoriesFound] = await Promise.all([known('products', productIds), known('categories', categoryIds)]);
+      const [productsFound, categoriesFound] = await Promise.all([existingIds(ctx.db, 'products', productIds), existingIds(ctx.db, 'categories', categoryIds)]);
       const values: (typeof urlRewrites.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.url_rewrite_id);
@@ -63,7 +61,7 @@ export const urlRewritesImporter: EntityImporter = {
         );
       }
       count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
-      await recordIds(ctx.db, 'url rewrites', values.map((v) => [v.id, v.id as number]));
+      await recordKeptIds(ctx.db, 'url rewrites', values.map((v) => v.id as number));
       tick(stats.found);
     }
     ctx.sequences.add('url_rewrites');
