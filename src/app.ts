@@ -25,7 +25,11 @@ import { openapiOptions } from './platform/openapi.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/files.js';
-import { installMetrics } from './platform/metrics.js';
+import { installMetrics, observeWebhookAttempt } from './platform/metrics.js';
+import { createDeliverer, type Deliverer } from './modules/webhooks/deliverer.js';
+import { mailWebhookDisabled } from './modules/webhooks/mail.js';
+import { webhookDocs } from './modules/webhooks/openapi.js';
+import { purgeWebhookHistory } from './modules/webhooks/service.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
@@ -57,6 +61,7 @@ export interface BuiltApp {
   services: AppServices;
   database: Database;
   mail: MailSender;
+  webhooks: Deliverer;
   /** every route registered under /api/rest/v2, in registration order (tests check the OpenAPI document against it) */
   apiRoutes: ApiRoute[];
   /** a context outside any request, acting as nobody in the default store (seeds, CLI, tests) */
@@ -106,6 +111,14 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     holdWithoutSmtp: config.env === 'production',
   });
   const limiter = createRateLimiter({ enabled: config.rateLimits, redisUrl: config.redisUrl });
+  const webhooks = createDeliverer({
+    db,
+    log: app.log,
+    config: config.webhooks,
+    onDisabled: (sub) => mailWebhookDisabled(systemCtx(), sub),
+    observe: observeWebhookAttempt,
+  });
+  await webhooks.refresh();
   const services: AppServices = {
     config,
     settings: registry,
@@ -113,6 +126,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
     nudgeOutbox: () => mail.nudge(),
     outsideTx: (ctx) => database.sideDb ?? ctx.db,
+    events: webhooks,
   };
   const systemCtx = (): Ctx => ({
     db,
@@ -157,7 +171,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
   });
-  await app.register(swagger, openapiOptions(API_PREFIX));
+  await app.register(swagger, openapiOptions(API_PREFIX, { webhooks: webhookDocs() }));
   const apiRoutes: ApiRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...(route.config ?? {}), access: access.public };
@@ -215,6 +229,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const janitor = setInterval(() => {
     purgeExpiredRevocations(db).catch(() => undefined);
     purgeIdempotency(db).catch(() => undefined);
+    purgeWebhookHistory(db).catch(() => undefined);
     void refreshPriceIndex();
   }, 15 * 60 * 1000);
   janitor.unref();
@@ -224,11 +239,12 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     await priceIndexRun;
     registry.stop();
     await mail.stop();
+    await webhooks.stop();
     await limiter.close();
     if (ownDatabase) await database.close();
   });
 
-  return { app, services, database, mail, apiRoutes, systemCtx };
+  return { app, services, database, mail, webhooks, apiRoutes, systemCtx };
 }
 
 /**

@@ -451,6 +451,8 @@ async function openEnv(config: AppConfig): Promise<{ env: Env; close(): Promise<
       tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
       outsideTx: (c: Ctx) => database.sideDb ?? c.db,
+      // operator commands change data in bulk (an import): they emit no webhook events
+      events: { wants: () => false, nudge: () => undefined, deliverNow: async () => undefined, refresh: async () => undefined },
     };
     const log = stderrLogger(config.logLevel);
     const ctx = (): Ctx => ({

@@ -5,8 +5,8 @@
  * budget when a path gets cheaper.
  *
  * Counts, not times: every request is made once first so that per-process caches are warm, as they are under
- * load. The mail sender is stopped so that only the request's own statements are counted (its claim of the
- * queued mail is background work, one statement per batch). On PostgreSQL a transaction also sends BEGIN and
+ * load. The mail sender and the webhook deliverer are stopped so that only the request's own statements are
+ * counted (their polls are background work, a statement or two a second). On PostgreSQL a transaction also sends BEGIN and
  * COMMIT through the counter; the embedded database opens and ends transactions itself, uncounted.
  */
 import assert from 'node:assert/strict';
@@ -37,6 +37,7 @@ let tx: number;
 before(async () => {
   t = await buildTestApp();
   await t.mail.stop();
+  await t.webhooks.stop();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
   tx = t.database.kind === 'postgres' ? 2 : 0;

@@ -29,6 +29,7 @@ import { soapModule } from './soap/index.js';
 import { storesModule } from './stores/index.js';
 import { taxModule } from './tax/index.js';
 import { urlResolverModule } from './url-resolver/index.js';
+import { webhooksModule } from './webhooks/index.js';
 import { wishlistModule } from './wishlist/index.js';
 
 export const modules: AppModule[] = [
@@ -59,6 +60,7 @@ export const modules: AppModule[] = [
   mediaModule,
   revocationModule,
   soapModule,
+  webhooksModule,
 ];
 
 /** Every declared operation: the registry REST, GraphQL and later protocols are served from. */

@@ -61,6 +61,25 @@ export interface AppConfig {
   metricsPort?: number;
   /** OTLP/HTTP collector traces go to (OTEL_EXPORTER_OTLP_ENDPOINT); checked here, read by src/platform/tracing.ts */
   otlpEndpoint?: string;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** subscriptions may name http and private, loopback or link-local addresses (default: outside production) */
+  allowPrivate: boolean;
+  /** AES-256 key the signing secrets are stored under (WEBHOOK_ENCRYPTION_KEY, else derived from JWT_SECRET) */
+  encryptionKey: string;
+  /** how long a receiver has to answer (ms) */
+  timeoutMs: number;
+  /** the first retry's delay (ms); each next one doubles, up to retryMaxMs, with ±20% jitter */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** how long a delivery is retried before it is marked failed (ms) */
+  retryForMs: number;
+  /** a subscription whose deliveries have failed this long in a row is disabled (ms) */
+  disableAfterMs: number;
+  /** how often each process looks for due deliveries and re-reads the subscriptions (ms) */
+  pollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -187,7 +206,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65_535, problems) : undefined,
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'], problems),
+    webhooks: {
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', !production, problems),
+      encryptionKey: env.WEBHOOK_ENCRYPTION_KEY || jwtSecret,
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT', 10_000, 100, 60_000, problems),
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE', 5_000, 10, 3_600_000, problems),
+      retryMaxMs: int(env, 'WEBHOOK_RETRY_MAX', 3_600_000, 10, 86_400_000, problems),
+      retryForMs: int(env, 'WEBHOOK_RETRY_FOR', 86_400_000, 0, 30 * 86_400_000, problems),
+      disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER', 86_400_000, 0, 30 * 86_400_000, problems),
+      pollMs: int(env, 'WEBHOOK_POLL', 5_000, 50, 60_000, problems),
+    },
   };
+  if (env.WEBHOOK_ENCRYPTION_KEY !== undefined && env.WEBHOOK_ENCRYPTION_KEY.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
   // a short token could be guessed; whitespace would never survive the Authorization header
   if (config.metricsToken !== undefined && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 characters without spaces');

@@ -51,6 +51,23 @@ export interface AppServices {
    * (document numbers). On the embedded database, which has one connection, it runs on `ctx.db` instead.
    */
   outsideTx(ctx: Ctx): Db;
+  /** Outbound events (webhooks): which are wanted, and waking the deliverer after a commit that wrote some. */
+  events: EventSink;
+}
+
+/** What a service needs of the webhook deliverer: whether anyone listens, so an unwanted event costs nothing. */
+export interface EventSink {
+  /**
+   * true when an active subscription may want `type` in the store view (null: of a resource every store view
+   * shares, such as a product); a per-process answer, re-read every few seconds and at once after a local change
+   */
+  wants(type: string, storeId: number | null): boolean;
+  /** wakes the deliverer (after a commit that wrote events) */
+  nudge(): void;
+  /** attempts one delivery now, whatever its schedule (a ping, a redelivery) */
+  deliverNow(deliveryId: number): Promise<void>;
+  /** re-reads the active subscriptions at once (after this process changed them) */
+  refresh(): Promise<void>;
 }
 
 export interface Ctx {
@@ -68,6 +85,8 @@ export interface Ctx {
 
 interface TxState {
   afterCommit: (() => void)[];
+  /** run in order inside the transaction once its work is done, before the commit (events rendered last) */
+  beforeCommit: (() => Promise<void>)[];
 }
 
 /**
@@ -83,10 +102,12 @@ interface TxState {
  */
 export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>, opts: { relaxed?: boolean } = {}): Promise<T> {
   if (ctx.tx) return fn(ctx);
-  const state: TxState = { afterCommit: [] };
+  const state: TxState = { afterCommit: [], beforeCommit: [] };
   const result = await ctx.db.transaction(async (db) => {
     if (opts.relaxed && !ctx.app.config.durableCartWrites) await db.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-    return fn({ ...ctx, db: db as unknown as Db, tx: state });
+    const out = await fn({ ...ctx, db: db as unknown as Db, tx: state });
+    while (state.beforeCommit.length) for (const cb of state.beforeCommit.splice(0)) await cb();
+    return out;
   });
   for (const cb of state.afterCommit) cb();
   return result;
@@ -98,6 +119,15 @@ export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>, opts: { r
  */
 export function mayRelaxCommit(ctx: Ctx): boolean {
   return !ctx.tx && !ctx.app.config.durableCartWrites;
+}
+
+/**
+ * Runs `cb` inside the caller's transaction after its work is done, just before the commit (once per call;
+ * outside a transaction it runs at once).
+ */
+export async function beforeCommit(ctx: Ctx, cb: () => Promise<void>): Promise<void> {
+  if (ctx.tx) ctx.tx.beforeCommit.push(cb);
+  else await cb();
 }
 
 export function afterCommit(ctx: Ctx, cb: () => void): void {

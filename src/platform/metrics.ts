@@ -5,8 +5,10 @@
  *   the number of series stays bounded; requests no route matched share `route="unmatched"`) and status code;
  * - `db_statements_total` (statements sent through the database handle) and, on PostgreSQL, the pools'
  *   connections (`db_pool_connections`, `db_pool_connections_idle`, `db_pool_clients_waiting`, `db_pool_connections_max`);
- * - `outbox_mail_pending` and `outbox_mail_oldest_pending_seconds`, read from the database at scrape time and
- *   kept for a few seconds so that frequent or concurrent scrapes cost one cheap query;
+ * - `outbox_mail_pending` and `outbox_mail_oldest_pending_seconds`, and the same of webhook deliveries
+ *   (`webhook_deliveries_pending`, `webhook_deliveries_oldest_pending_seconds`), read from the database at scrape
+ *   time and kept for a few seconds so that frequent or concurrent scrapes cost one cheap query;
+ * - `webhook_delivery_duration_seconds`: each delivery attempt's duration by outcome;
  * - prom-client's default process metrics: event-loop lag (`nodejs_eventloop_lag_seconds`), heap and resident
  *   memory, CPU, GC, handles.
  *
@@ -180,19 +182,26 @@ function databaseMetrics(database: Database): CustomMetric[] {
 // ---- mail outbox ----
 
 function outboxMetrics(database: Database, log: FastifyBaseLogger): CustomMetric[] {
-  let last = { pending: 0, oldest: 0 };
+  let last = { pending: 0, oldest: 0, hooks: 0, hooksOldest: 0 };
   let readAt = 0;
   let reading: Promise<void> | undefined;
   const refresh = (): Promise<void> => {
     if (Date.now() - readAt < OUTBOX_CACHE_MS) return Promise.resolve();
     // concurrent scrapes share one query
-    return (reading ??= rows<{ pending: number; oldest: number | null }>(
+    return (reading ??= rows<{ pending: number; oldest: number | null; hooks: number; hooks_oldest: number | null }>(
       database.db,
-      // the (status, next_attempt_at) index finds the pending rows; there are few unless delivery is stuck
-      sql`SELECT count(*)::int AS pending, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest FROM mail_outbox WHERE status = 'pending'`,
+      // the partial indexes on pending rows find them; there are few unless delivery is stuck
+      sql`SELECT m.pending, m.oldest, w.hooks, w.hooks_oldest
+            FROM (SELECT count(*)::int AS pending, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest FROM mail_outbox WHERE status = 'pending') m,
+                 (SELECT count(*)::int AS hooks, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS hooks_oldest FROM webhook_deliveries WHERE status = 'pending') w`,
     )
       .then(([r]) => {
-        last = { pending: Number(r?.pending ?? 0), oldest: Math.max(0, Number(r?.oldest ?? 0)) };
+        last = {
+          pending: Number(r?.pending ?? 0),
+          oldest: Math.max(0, Number(r?.oldest ?? 0)),
+          hooks: Number(r?.hooks ?? 0),
+          hooksOldest: Math.max(0, Number(r?.hooks_oldest ?? 0)),
+        };
       })
       // a failed read keeps the last figures: one slow moment of the database should not fail the whole scrape
       .catch((err: unknown) => log.warn({ err }, 'metrics: outbox backlog not read'))
@@ -211,6 +220,14 @@ function outboxMetrics(database: Database, log: FastifyBaseLogger): CustomMetric
       await refresh();
       return [{ labels: {}, value: last.oldest }];
     }),
+    gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for a first or a next attempt', 'max', async () => {
+      await refresh();
+      return [{ labels: {}, value: last.hooks }];
+    }),
+    gauge('webhook_deliveries_oldest_pending_seconds', 'Age of the oldest webhook delivery still pending (0 when none waits)', 'max', async () => {
+      await refresh();
+      return [{ labels: {}, value: last.hooksOldest }];
+    }),
   ];
 }
 
@@ -218,13 +235,28 @@ function outboxMetrics(database: Database, log: FastifyBaseLogger): CustomMetric
 
 let processRegistry: PromRegistry | undefined;
 
+let webhookAttempts: InstanceType<typeof client.Histogram<'outcome'>> | undefined;
+
 /** prom-client's default metrics, once per process: several apps in one process (tests) share them. */
 function processMetrics(): PromRegistry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    webhookAttempts = new client.Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'Webhook delivery attempts by outcome (success: a 2xx answer) and how long the receiver took',
+      labelNames: ['outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [processRegistry],
+    });
   }
   return processRegistry;
+}
+
+/** Records one webhook delivery attempt (the deliverer calls it). */
+export function observeWebhookAttempt(seconds: number, ok: boolean): void {
+  processMetrics();
+  webhookAttempts!.observe({ outcome: ok ? 'success' : 'failure' }, seconds);
 }
 
 // ---- access ----

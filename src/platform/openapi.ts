@@ -65,12 +65,14 @@ function nameWildcard(url: string, schema: Record<string, unknown>): string {
 
 const isOperation = (method: string) => ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'].includes(method);
 
-export function openapiOptions(apiPrefix: string): FastifyDynamicSwaggerOptions {
+/** `webhooks`: the document's webhooks object (the outbound events), which the platform does not know itself. */
+export function openapiOptions(apiPrefix: string, extra: { webhooks?: Record<string, unknown> } = {}): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: OPENAPI_VERSION,
       info: { title: 'Commerce REST API', version: '2.0.0', description: 'REST API v2: catalog, carts, checkout, orders and back office.' },
       servers: [{ url: '/' }],
+      ...(extra.webhooks ? { webhooks: extra.webhooks as never } : {}),
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         schemas: { Error: ErrorBody as never },

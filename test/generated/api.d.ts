@@ -399,7 +399,8 @@ export interface paths {
         /** Update a customer (partial); isActive false makes every token of the customer fail */
         put: operations["customers.update"];
         post?: never;
-        delete?: never;
+        /** Delete a customer account and its address book (orders, reviews and newsletter subscriptions stay); the customer's tokens stop working */
+        delete: operations["customers.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2690,8 +2691,511 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook subscriptions (20 a page); filters active, event (subscriptions that receive it) */
+        get: operations["webhooks.list"];
+        put?: never;
+        /** Subscribe a URL to events; the answer shows the signing secret, once */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook subscription (the secret is never shown again) */
+        get: operations["webhooks.get"];
+        /** Change a subscription (only the fields sent); active: true re-enables one disabled after failing */
+        put: operations["webhooks.update"];
+        post?: never;
+        /** Delete a subscription with its delivery log */
+        delete: operations["webhooks.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown once; the previous one keeps signing (a second v1 signature) for 24 hours */
+        post: operations["webhooks.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a webhook.ping event to this subscription now and answers the delivery with its attempt */
+        post: operations["webhooks.ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's deliveries, newest first (20 a page): event, attempts, last status code and duration, next retry; filters status, event */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with the log of its attempts (status code, duration, error, the start of the answer) */
+        get: operations["webhooks.delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a delivery again now (a new round of attempts if this one fails) and answers it with its log */
+        post: operations["webhooks.redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was placed (checkout or admin)
+         * @description Sent to subscriptions whose events name `order.placed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.order.placed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order's state or status changed
+         * @description Sent to subscriptions whose events name `order.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.order.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was canceled
+         * @description Sent to subscriptions whose events name `order.canceled` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.order.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invoice was created
+         * @description Sent to subscriptions whose events name `invoice.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.invoice.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shipment was created
+         * @description Sent to subscriptions whose events name `shipment.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.shipment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.tracking_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracking number was added to a shipment
+         * @description Sent to subscriptions whose events name `shipment.tracking_added` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.shipment.tracking_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "creditmemo.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A credit memo (refund) was created
+         * @description Sent to subscriptions whose events name `creditmemo.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.creditmemo.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was created
+         * @description Sent to subscriptions whose events name `product.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was changed
+         * @description Sent to subscriptions whose events name `product.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was deleted
+         * @description Sent to subscriptions whose events name `product.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product's stock quantity changed
+         * @description Sent to subscriptions whose events name `stock.changed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.stock.changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was created
+         * @description Sent to subscriptions whose events name `customer.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was changed
+         * @description Sent to subscriptions whose events name `customer.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was deleted
+         * @description Sent to subscriptions whose events name `customer.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product review was submitted
+         * @description Sent to subscriptions whose events name `review.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.review.submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "revocation.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract revocation was submitted
+         * @description Sent to subscriptions whose events name `revocation.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.revocation.submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "newsletter.subscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An address subscribed to the newsletter
+         * @description Sent to subscriptions whose events name `newsletter.subscribed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.newsletter.subscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "newsletter.unsubscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An address unsubscribed from the newsletter
+         * @description Sent to subscriptions whose events name `newsletter.unsubscribed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.newsletter.unsubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event sent by POST /webhooks/{id}/ping
+         * @description Sent to subscriptions whose events name `webhook.ping` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.webhook.ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -5006,6 +5510,27 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "customers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
         };
@@ -25625,6 +26150,3291 @@ export interface operations {
                 };
             };
             "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                active?: boolean;
+                /** @description subscriptions that receive this event */
+                event?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            url: string;
+                            events: string[];
+                            active: boolean;
+                            description: string | null;
+                            storeCodes: string[] | null;
+                            /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                            secret?: string;
+                            /** @description until when the secret before the last rotation still signs */
+                            previousSecretExpiresAt: string | null;
+                            failingSince: string | null;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        description: string | null;
+                        storeCodes: string[] | null;
+                        /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                        secret?: string;
+                        /** @description until when the secret before the last rotation still signs */
+                        previousSecretExpiresAt: string | null;
+                        failingSince: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description where events are POSTed; https in production */
+                    url: string;
+                    /** @description event names (`order.placed`) or wildcards (`order.*`, `*`) */
+                    events: string[];
+                    /** @default true */
+                    active?: boolean;
+                    description?: string | null;
+                    /** @description only events of these store views; null or absent: every store view */
+                    storeCodes?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        description: string | null;
+                        storeCodes: string[] | null;
+                        /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                        secret?: string;
+                        /** @description until when the secret before the last rotation still signs */
+                        previousSecretExpiresAt: string | null;
+                        failingSince: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        description: string | null;
+                        storeCodes: string[] | null;
+                        /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                        secret?: string;
+                        /** @description until when the secret before the last rotation still signs */
+                        previousSecretExpiresAt: string | null;
+                        failingSince: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description where events are POSTed; https in production */
+                    url?: string;
+                    /** @description event names (`order.placed`) or wildcards (`order.*`, `*`) */
+                    events?: string[];
+                    /** @description true re-enables a subscription that was disabled after failing */
+                    active?: boolean;
+                    description?: string | null;
+                    /** @description only events of these store views; null or absent: every store view */
+                    storeCodes?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        description: string | null;
+                        storeCodes: string[] | null;
+                        /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                        secret?: string;
+                        /** @description until when the secret before the last rotation still signs */
+                        previousSecretExpiresAt: string | null;
+                        failingSince: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        description: string | null;
+                        storeCodes: string[] | null;
+                        /** @description the signing secret (whsec_…), shown only in the answer of a create or a rotation */
+                        secret?: string;
+                        /** @description until when the secret before the last rotation still signs */
+                        previousSecretExpiresAt: string | null;
+                        failingSince: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        subscriptionId: number;
+                        /** @description the webhook-id header and the payload id (evt_…) */
+                        eventId: string;
+                        /** @description the event type */
+                        event: string;
+                        resourceType: string;
+                        resourceId: string;
+                        /** @description pending, succeeded or failed */
+                        status: string;
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastDurationMs: number | null;
+                        lastError: string | null;
+                        /** @description when the next attempt is due (pending only) */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** @description every attempt, oldest first (item reads) */
+                        attemptLog?: {
+                            attempt: number;
+                            statusCode: number | null;
+                            durationMs: number;
+                            error: string | null;
+                            /** @description the first KiB of the receiver's answer */
+                            response: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                status?: "pending" | "succeeded" | "failed";
+                /** @description event type */
+                event?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            subscriptionId: number;
+                            /** @description the webhook-id header and the payload id (evt_…) */
+                            eventId: string;
+                            /** @description the event type */
+                            event: string;
+                            resourceType: string;
+                            resourceId: string;
+                            /** @description pending, succeeded or failed */
+                            status: string;
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastDurationMs: number | null;
+                            lastError: string | null;
+                            /** @description when the next attempt is due (pending only) */
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            /** @description every attempt, oldest first (item reads) */
+                            attemptLog?: {
+                                attempt: number;
+                                statusCode: number | null;
+                                durationMs: number;
+                                error: string | null;
+                                /** @description the first KiB of the receiver's answer */
+                                response: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        subscriptionId: number;
+                        /** @description the webhook-id header and the payload id (evt_…) */
+                        eventId: string;
+                        /** @description the event type */
+                        event: string;
+                        resourceType: string;
+                        resourceId: string;
+                        /** @description pending, succeeded or failed */
+                        status: string;
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastDurationMs: number | null;
+                        lastError: string | null;
+                        /** @description when the next attempt is due (pending only) */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** @description every attempt, oldest first (item reads) */
+                        attemptLog?: {
+                            attempt: number;
+                            statusCode: number | null;
+                            durationMs: number;
+                            error: string | null;
+                            /** @description the first KiB of the receiver's answer */
+                            response: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        subscriptionId: number;
+                        /** @description the webhook-id header and the payload id (evt_…) */
+                        eventId: string;
+                        /** @description the event type */
+                        event: string;
+                        resourceType: string;
+                        resourceId: string;
+                        /** @description pending, succeeded or failed */
+                        status: string;
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastDurationMs: number | null;
+                        lastError: string | null;
+                        /** @description when the next attempt is due (pending only) */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** @description every attempt, oldest first (item reads) */
+                        attemptLog?: {
+                            attempt: number;
+                            statusCode: number | null;
+                            durationMs: number;
+                            error: string | null;
+                            /** @description the first KiB of the receiver's answer */
+                            response: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        subscriptionId: number;
+                        /** @description the webhook-id header and the payload id (evt_…) */
+                        eventId: string;
+                        /** @description the event type */
+                        event: string;
+                        resourceType: string;
+                        resourceId: string;
+                        /** @description pending, succeeded or failed */
+                        status: string;
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastDurationMs: number | null;
+                        lastError: string | null;
+                        /** @description when the next attempt is due (pending only) */
+                        nextAttemptAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** @description every attempt, oldest first (item reads) */
+                        attemptLog?: {
+                            attempt: number;
+                            statusCode: number | null;
+                            durationMs: number;
+                            error: string | null;
+                            /** @description the first KiB of the receiver's answer */
+                            response: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhook.order.placed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "order.placed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        customerId?: number;
+                        customerEmail: string;
+                        customerFirstname?: string;
+                        customerLastname?: string;
+                        customerGroupId: number;
+                        customerIsGuest: boolean;
+                        customerNote?: string;
+                        state: string;
+                        status: string;
+                        statusLabel: string;
+                        holdBeforeState?: string;
+                        holdBeforeStatus?: string;
+                        items: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            /** @description the qty ordered */
+                            qty: number;
+                            qtyOrdered: number;
+                            qtyShipped: number;
+                            qtyRefunded: number;
+                            qtyCanceled: number;
+                            qtyInvoiced: number;
+                            qtyBackordered?: number;
+                            price: number;
+                            priceInclTax: number;
+                            originalPrice?: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            discountAmount?: number;
+                            discountPercent?: number;
+                            taxAmount?: number;
+                            taxPercent?: number;
+                            basePrice: number;
+                            baseRowTotal: number;
+                            baseTaxAmount?: number;
+                            baseDiscountAmount?: number;
+                            amountRefunded?: number;
+                            taxRefunded?: number;
+                            discountRefunded?: number;
+                            weight?: number;
+                            rowWeight?: number;
+                            isVirtual: boolean;
+                            isQtyDecimal: boolean;
+                            freeShipping: boolean;
+                            noDiscount: boolean;
+                            productId: number;
+                            productType: string;
+                            /** @description the options chosen ({options: [{label, value}], buyRequest}); [] when none */
+                            productOptions: unknown;
+                            parentItemId?: number;
+                            storeId: number;
+                            createdAt: string;
+                        }[];
+                        billingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        shippingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        prices: {
+                            subtotal: number;
+                            subtotalInclTax: number;
+                            subtotalCanceled: number;
+                            subtotalInvoiced: number;
+                            subtotalRefunded: number;
+                            discountAmount: number;
+                            shippingAmount: number;
+                            shippingAmountInclTax: number;
+                            shippingTaxAmount: number;
+                            shippingDiscountAmount: number;
+                            taxAmount: number;
+                            hiddenTaxAmount: number;
+                            grandTotal: number;
+                            totalPaid: number;
+                            totalRefunded: number;
+                            totalDue: number;
+                            totalCanceled: number;
+                            totalInvoiced: number;
+                            adjustmentPositive: number;
+                            adjustmentNegative: number;
+                            baseGrandTotal: number;
+                            baseSubtotal: number;
+                            baseTaxAmount: number;
+                            baseShippingAmount: number;
+                            baseDiscountAmount: number;
+                            baseTotalPaid: number;
+                            baseTotalRefunded: number;
+                            baseTotalDue: number;
+                            giftcardAmount: number;
+                            baseGiftcardAmount: number;
+                        };
+                        paymentMethod: string;
+                        paymentMethodTitle: string;
+                        paymentData?: {
+                            [key: string]: unknown;
+                        };
+                        shippingMethod?: string;
+                        shippingDescription?: string;
+                        couponCode?: string;
+                        couponRuleName?: string;
+                        discountDescription?: string;
+                        appliedRuleIds: number[];
+                        /** @description {CODE: amount used} in the order currency, or [] when none */
+                        giftcardCodes: unknown;
+                        giftMessage?: {
+                            sender: string;
+                            recipient: string;
+                            message: string;
+                        };
+                        storeId: number;
+                        storeName: string;
+                        quoteId?: number;
+                        isVirtual: boolean;
+                        weight?: number;
+                        emailSent: boolean;
+                        currency: string;
+                        baseCurrencyCode: string;
+                        globalCurrencyCode: string;
+                        remoteIp?: string;
+                        xForwardedFor?: string;
+                        totalItemCount: number;
+                        totalQtyOrdered: number;
+                        /** @description only in the answer to a guest placement: the one-time X-Order-Token */
+                        accessToken?: string;
+                        /** @description only on the guest details read, when no account has the order email */
+                        accountToken?: string;
+                        statusHistory: {
+                            note?: string;
+                            status: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        shipments: unknown[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.order.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "order.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        customerId?: number;
+                        customerEmail: string;
+                        customerFirstname?: string;
+                        customerLastname?: string;
+                        customerGroupId: number;
+                        customerIsGuest: boolean;
+                        customerNote?: string;
+                        state: string;
+                        status: string;
+                        statusLabel: string;
+                        holdBeforeState?: string;
+                        holdBeforeStatus?: string;
+                        items: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            /** @description the qty ordered */
+                            qty: number;
+                            qtyOrdered: number;
+                            qtyShipped: number;
+                            qtyRefunded: number;
+                            qtyCanceled: number;
+                            qtyInvoiced: number;
+                            qtyBackordered?: number;
+                            price: number;
+                            priceInclTax: number;
+                            originalPrice?: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            discountAmount?: number;
+                            discountPercent?: number;
+                            taxAmount?: number;
+                            taxPercent?: number;
+                            basePrice: number;
+                            baseRowTotal: number;
+                            baseTaxAmount?: number;
+                            baseDiscountAmount?: number;
+                            amountRefunded?: number;
+                            taxRefunded?: number;
+                            discountRefunded?: number;
+                            weight?: number;
+                            rowWeight?: number;
+                            isVirtual: boolean;
+                            isQtyDecimal: boolean;
+                            freeShipping: boolean;
+                            noDiscount: boolean;
+                            productId: number;
+                            productType: string;
+                            /** @description the options chosen ({options: [{label, value}], buyRequest}); [] when none */
+                            productOptions: unknown;
+                            parentItemId?: number;
+                            storeId: number;
+                            createdAt: string;
+                        }[];
+                        billingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        shippingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        prices: {
+                            subtotal: number;
+                            subtotalInclTax: number;
+                            subtotalCanceled: number;
+                            subtotalInvoiced: number;
+                            subtotalRefunded: number;
+                            discountAmount: number;
+                            shippingAmount: number;
+                            shippingAmountInclTax: number;
+                            shippingTaxAmount: number;
+                            shippingDiscountAmount: number;
+                            taxAmount: number;
+                            hiddenTaxAmount: number;
+                            grandTotal: number;
+                            totalPaid: number;
+                            totalRefunded: number;
+                            totalDue: number;
+                            totalCanceled: number;
+                            totalInvoiced: number;
+                            adjustmentPositive: number;
+                            adjustmentNegative: number;
+                            baseGrandTotal: number;
+                            baseSubtotal: number;
+                            baseTaxAmount: number;
+                            baseShippingAmount: number;
+                            baseDiscountAmount: number;
+                            baseTotalPaid: number;
+                            baseTotalRefunded: number;
+                            baseTotalDue: number;
+                            giftcardAmount: number;
+                            baseGiftcardAmount: number;
+                        };
+                        paymentMethod: string;
+                        paymentMethodTitle: string;
+                        paymentData?: {
+                            [key: string]: unknown;
+                        };
+                        shippingMethod?: string;
+                        shippingDescription?: string;
+                        couponCode?: string;
+                        couponRuleName?: string;
+                        discountDescription?: string;
+                        appliedRuleIds: number[];
+                        /** @description {CODE: amount used} in the order currency, or [] when none */
+                        giftcardCodes: unknown;
+                        giftMessage?: {
+                            sender: string;
+                            recipient: string;
+                            message: string;
+                        };
+                        storeId: number;
+                        storeName: string;
+                        quoteId?: number;
+                        isVirtual: boolean;
+                        weight?: number;
+                        emailSent: boolean;
+                        currency: string;
+                        baseCurrencyCode: string;
+                        globalCurrencyCode: string;
+                        remoteIp?: string;
+                        xForwardedFor?: string;
+                        totalItemCount: number;
+                        totalQtyOrdered: number;
+                        /** @description only in the answer to a guest placement: the one-time X-Order-Token */
+                        accessToken?: string;
+                        /** @description only on the guest details read, when no account has the order email */
+                        accountToken?: string;
+                        statusHistory: {
+                            note?: string;
+                            status: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        shipments: unknown[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.order.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "order.canceled";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        customerId?: number;
+                        customerEmail: string;
+                        customerFirstname?: string;
+                        customerLastname?: string;
+                        customerGroupId: number;
+                        customerIsGuest: boolean;
+                        customerNote?: string;
+                        state: string;
+                        status: string;
+                        statusLabel: string;
+                        holdBeforeState?: string;
+                        holdBeforeStatus?: string;
+                        items: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            /** @description the qty ordered */
+                            qty: number;
+                            qtyOrdered: number;
+                            qtyShipped: number;
+                            qtyRefunded: number;
+                            qtyCanceled: number;
+                            qtyInvoiced: number;
+                            qtyBackordered?: number;
+                            price: number;
+                            priceInclTax: number;
+                            originalPrice?: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            discountAmount?: number;
+                            discountPercent?: number;
+                            taxAmount?: number;
+                            taxPercent?: number;
+                            basePrice: number;
+                            baseRowTotal: number;
+                            baseTaxAmount?: number;
+                            baseDiscountAmount?: number;
+                            amountRefunded?: number;
+                            taxRefunded?: number;
+                            discountRefunded?: number;
+                            weight?: number;
+                            rowWeight?: number;
+                            isVirtual: boolean;
+                            isQtyDecimal: boolean;
+                            freeShipping: boolean;
+                            noDiscount: boolean;
+                            productId: number;
+                            productType: string;
+                            /** @description the options chosen ({options: [{label, value}], buyRequest}); [] when none */
+                            productOptions: unknown;
+                            parentItemId?: number;
+                            storeId: number;
+                            createdAt: string;
+                        }[];
+                        billingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        shippingAddress?: {
+                            firstname: string;
+                            lastname: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode: string;
+                            countryId: string;
+                            telephone: string;
+                            email?: string;
+                            /** @description billing or shipping */
+                            addressType: string;
+                            customerAddressId?: number;
+                        };
+                        prices: {
+                            subtotal: number;
+                            subtotalInclTax: number;
+                            subtotalCanceled: number;
+                            subtotalInvoiced: number;
+                            subtotalRefunded: number;
+                            discountAmount: number;
+                            shippingAmount: number;
+                            shippingAmountInclTax: number;
+                            shippingTaxAmount: number;
+                            shippingDiscountAmount: number;
+                            taxAmount: number;
+                            hiddenTaxAmount: number;
+                            grandTotal: number;
+                            totalPaid: number;
+                            totalRefunded: number;
+                            totalDue: number;
+                            totalCanceled: number;
+                            totalInvoiced: number;
+                            adjustmentPositive: number;
+                            adjustmentNegative: number;
+                            baseGrandTotal: number;
+                            baseSubtotal: number;
+                            baseTaxAmount: number;
+                            baseShippingAmount: number;
+                            baseDiscountAmount: number;
+                            baseTotalPaid: number;
+                            baseTotalRefunded: number;
+                            baseTotalDue: number;
+                            giftcardAmount: number;
+                            baseGiftcardAmount: number;
+                        };
+                        paymentMethod: string;
+                        paymentMethodTitle: string;
+                        paymentData?: {
+                            [key: string]: unknown;
+                        };
+                        shippingMethod?: string;
+                        shippingDescription?: string;
+                        couponCode?: string;
+                        couponRuleName?: string;
+                        discountDescription?: string;
+                        appliedRuleIds: number[];
+                        /** @description {CODE: amount used} in the order currency, or [] when none */
+                        giftcardCodes: unknown;
+                        giftMessage?: {
+                            sender: string;
+                            recipient: string;
+                            message: string;
+                        };
+                        storeId: number;
+                        storeName: string;
+                        quoteId?: number;
+                        isVirtual: boolean;
+                        weight?: number;
+                        emailSent: boolean;
+                        currency: string;
+                        baseCurrencyCode: string;
+                        globalCurrencyCode: string;
+                        remoteIp?: string;
+                        xForwardedFor?: string;
+                        totalItemCount: number;
+                        totalQtyOrdered: number;
+                        /** @description only in the answer to a guest placement: the one-time X-Order-Token */
+                        accessToken?: string;
+                        /** @description only on the guest details read, when no account has the order email */
+                        accountToken?: string;
+                        statusHistory: {
+                            note?: string;
+                            status: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        shipments: unknown[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.invoice.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.shipment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "shipment.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        orderId: number;
+                        incrementId: string;
+                        orderIncrementId: string;
+                        totalQty: number;
+                        totalWeight?: number;
+                        storeId: number;
+                        emailSent: boolean;
+                        shipmentStatus?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        packages: unknown[];
+                        /** @description newest first */
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        tracks: {
+                            /** @description the track row id (what DELETE /shipments/{id}/tracks/{trackId} takes) */
+                            id: number;
+                            /** @description carrier code (written as carrierCode) */
+                            carrier: string;
+                            title: string;
+                            trackNumber: string;
+                            description?: string;
+                            weight?: number;
+                            qty?: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            qty: number;
+                            /** @description unit price in the order currency */
+                            price: number;
+                            /** @description price × qty */
+                            rowTotal: number;
+                            /** @description unit weight */
+                            weight?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.shipment.tracking_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "shipment.tracking_added";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        orderId: number;
+                        incrementId: string;
+                        orderIncrementId: string;
+                        totalQty: number;
+                        totalWeight?: number;
+                        storeId: number;
+                        emailSent: boolean;
+                        shipmentStatus?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        packages: unknown[];
+                        /** @description newest first */
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        tracks: {
+                            /** @description the track row id (what DELETE /shipments/{id}/tracks/{trackId} takes) */
+                            id: number;
+                            /** @description carrier code (written as carrierCode) */
+                            carrier: string;
+                            title: string;
+                            trackNumber: string;
+                            description?: string;
+                            weight?: number;
+                            qty?: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            qty: number;
+                            /** @description unit price in the order currency */
+                            price: number;
+                            /** @description price × qty */
+                            rowTotal: number;
+                            /** @description unit weight */
+                            weight?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.creditmemo.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "creditmemo.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        /** @description the paid invoice the refund goes against */
+                        invoiceId?: number;
+                        storeId: number;
+                        /** @description open, refunded or canceled */
+                        state: string;
+                        currency: string;
+                        orderCurrencyCode: string;
+                        baseCurrencyCode: string;
+                        grandTotal: number;
+                        baseGrandTotal: number;
+                        subtotal: number;
+                        subtotalInclTax: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        discountAmount: number;
+                        hiddenTaxAmount: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        /** @description adjustmentPositive − adjustmentNegative */
+                        adjustment: number;
+                        baseAdjustment: number;
+                        adjustmentPositive: number;
+                        adjustmentNegative: number;
+                        transactionId?: string;
+                        creditmemoStatus?: number;
+                        emailSent: boolean;
+                        discountDescription?: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                            /** @description the qty went back to stock */
+                            backToStock: boolean;
+                        }[];
+                        /** @description the text of the first comment */
+                        comment?: string;
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.deleted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.stock.changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "stock.changed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        productId: number;
+                        sku: string;
+                        /** @description the qty before the change */
+                        oldQty: number;
+                        /** @description the qty after it */
+                        newQty: number;
+                        isInStock: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.deleted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "review.submitted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        productId: number;
+                        /** @description in the current store view */
+                        productName?: string;
+                        title: string;
+                        detail: string;
+                        nickname: string;
+                        /** @description average of the votes, rounded, 1 to 5; absent when the review has no votes */
+                        rating?: number;
+                        /**
+                         * @description approved, pending or not_approved
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "not_approved";
+                        createdAt: string;
+                        ratings: {
+                            /** @description rating code (Quality, Value, Price) */
+                            code: string;
+                            /** @description 1 to 5 */
+                            value: number;
+                            /** @description value as a percentage (value × 20) */
+                            percent: number;
+                        }[];
+                        /** @description store view ids the review shows in */
+                        stores: number[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.revocation.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "revocation.submitted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        orderId: number;
+                        /** @description the order increment id */
+                        orderReference: string;
+                        reason?: string;
+                        customerName: string;
+                        email: string;
+                        /** @description true when the order owner submitted it while signed in */
+                        verified: boolean;
+                        storeId: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        receivedAt: string;
+                        /** @description accepted, rejected or info_requested; absent until processed */
+                        processedStatus?: string;
+                        processedAt?: string;
+                        /** @description set when the customer receipt mail was not sent */
+                        suppressedAt?: string;
+                        /** @description rate_limit_recipient */
+                        suppressedReason?: string;
+                        /** @description admin/API callers only */
+                        adminNote?: string;
+                        /** @description admin/API callers only */
+                        ip?: string;
+                        /** @description admin/API callers only */
+                        userAgent?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.newsletter.subscribed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "newsletter.subscribed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        /** @description only to the customer the subscription belongs to */
+                        subscriberId?: number;
+                        email: string;
+                        /** @description only to the customer the subscription belongs to */
+                        customerId?: number;
+                        storeId?: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        changeStatusAt?: string;
+                        /** @description subscribed, not_active (waiting for confirmation), unsubscribed, unconfirmed or unknown */
+                        status: string;
+                        isSubscribed: boolean;
+                        confirmationRequired: boolean;
+                        message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.newsletter.unsubscribed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "newsletter.unsubscribed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        /** @description only to the customer the subscription belongs to */
+                        subscriberId?: number;
+                        email: string;
+                        /** @description only to the customer the subscription belongs to */
+                        customerId?: number;
+                        storeId?: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        changeStatusAt?: string;
+                        /** @description subscribed, not_active (waiting for confirmation), unsubscribed, unconfirmed or unknown */
+                        status: string;
+                        isSubscribed: boolean;
+                        confirmationRequired: boolean;
+                        message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.webhook.ping": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.ping";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        webhookId: number;
+                        url: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

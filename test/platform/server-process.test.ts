@@ -2,7 +2,7 @@
  * The compiled server as `npm start` runs it, in real processes on real sockets: it starts and answers; a client
  * that trickles its request is cut off at REQUEST_TIMEOUT; SIGTERM lets a request in flight finish; WORKERS=2
  * serves from two processes and replaces one killed with SIGKILL; a token of one server is good on another
- * that listens on another port.
+ * that listens on another port; a webhook delivery cut short by SIGKILL is made after a restart.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API, buildSecondApp, buildTestApp, postgresDatabase } from '../helpers.js';
+import { startReceiver } from '../../src/modules/webhooks/fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PG_SERVER = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -228,6 +229,63 @@ describe('tokens across servers', () => {
     } finally {
       await b.app.close();
       await a.close();
+    }
+  });
+});
+
+/** A JSON request on a connection of its own. */
+function send(port: number, method: string, url: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, agent: false, headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('webhooks across a crash', () => {
+  test('a server killed with SIGKILL mid-delivery has the delivery made after a restart', async () => {
+    const receiver = await startReceiver();
+    const made = await postgresDatabase(PG_SERVER);
+    await made.database.close();
+    const env = { DATABASE_URL: made.url, WEBHOOK_TIMEOUT: '1000', WEBHOOK_POLL: '100' };
+    let s = await start(env);
+    try {
+      const token = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
+      assert.equal((await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/crash'), events: ['product.created'] }, token)).status, 201);
+      // the receiver takes the first attempt and never answers: the server dies with it in flight
+      receiver.answer('/crash', 'hang');
+      const product = await send(s.port, 'POST', `${API}/products`, { sku: 'crash-1', name: 'Crash', price: 1 }, token);
+      assert.equal(product.status, 201, JSON.stringify(product.body));
+      const [first] = await receiver.waitFor(1, '/crash');
+      s.proc.kill('SIGKILL');
+      await s.exited;
+      receiver.answer('/crash', 200);
+      s = await start(env);
+      const got = await receiver.waitFor(2, '/crash', 20_000);
+      assert.equal(got[1].headers['webhook-id'], first.headers['webhook-id']);
+      assert.equal(got[1].body, first.body);
+      assert.equal(JSON.parse(got[1].body).data.sku, 'crash-1');
+      const token2 = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
+      let status = '';
+      for (let i = 0; i < 50 && status !== 'succeeded'; i++) {
+        const list = await send(s.port, 'GET', `${API}/webhooks/1/deliveries`, undefined, token2);
+        status = list.body[0]?.status;
+        if (status !== 'succeeded') await sleep(100);
+      }
+      assert.equal(status, 'succeeded');
+    } finally {
+      s.proc.kill('SIGKILL');
+      await s.exited;
+      await receiver.close();
+      await made.drop();
     }
   });
 });

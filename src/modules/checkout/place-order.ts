@@ -31,10 +31,11 @@ import { consumeCoupon } from '../coupons/service.js';
 import { getCustomerIdentity } from '../customers/service.js';
 import { debitGiftcards, giftcardsByCodes } from '../giftcards/service.js';
 import { reserveStock, type StockLine } from '../inventory/service.js';
-import { invoiceAtPlacement } from '../invoices/service.js';
+import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
 import { historyRow, newRow, nextIncrementIds, progressOf, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
 import { orderDto } from '../orders/read.js';
+import { backOffice, emitEvent } from '../webhooks/events.js';
 import type { OrderDto } from '../orders/schemas.js';
 import { DEFAULT_STATUS } from '../orders/state.js';
 import { orderItems, orders, orderStatusHistory, type OrderGiftcard } from '../orders/tables.js';
@@ -239,10 +240,11 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
     }
     if (mails.length) parts.push(sql`m AS (${cctx.db.insert(mailOutbox).values(mails.map((m) => outboxRow(cctx, m))).getSQL()})`);
     parts.push(sql`c AS (${closingCart(cctx, cart, incrementId).getSQL()})`);
-    const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[] }>(
+    const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[]; invoiceId: number | null }>(
       cctx.db,
       sql`WITH ${sql.join(parts, sql`, `)}
-          SELECT (SELECT id FROM o) AS "orderId", (SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds", (SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds"`,
+          SELECT (SELECT id FROM o) AS "orderId", (SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds", (SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds",
+                 ${invoice ? sql`(SELECT id FROM inv)` : sql`NULL::int`} AS "invoiceId"`,
     );
     order = { ...order, id: Number(written.orderId) };
     items = items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
@@ -263,7 +265,12 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
     await reserveStock(cctx, stockLines(priced));
     // the history newest first, as the order's reads show it
     const shownHistory = history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
-    return { order, items, history: shownHistory };
+    const placedOrder = { order, items, history: shownHistory };
+    emitEvent(cctx, 'order.placed', { resource: 'order', id: order.id, storeId: order.storeId }, () =>
+      orderDto(backOffice(cctx), placedOrder.order, placedOrder.items, placedOrder.history, { shipments: [] }),
+    );
+    if (invoice) emitInvoiceCreated(cctx, Number(written.invoiceId), order.storeId, order.id);
+    return placedOrder;
   });
   return orderDto(ctx, placed.order, placed.items, placed.history, { accessToken });
 }

@@ -6,6 +6,7 @@ import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
 import { registerCustomer } from './service.js';
 import { customers } from './tables.js';
+import { rows } from '../../platform/db.js';
 
 let t: TestApp;
 let admin: string;
@@ -490,5 +491,33 @@ describe('an API user limited to the store views of one website', () => {
     assertError(await t.req('POST', `${API}/customers/${home.id}/addresses`, { token, query: q, body: address }), 404, 'not_found');
     assert.deepEqual(await row(home.id), before);
     assert.equal((await t.req('POST', `${API}/customers/${away}/addresses`, { token, query: q, body: address })).status, 201);
+  });
+});
+
+describe('DELETE /customers/{id}', () => {
+  test('an admin with customers/delete deletes the account and its addresses; its tokens stop working; others are refused', async () => {
+    const email = `leaving-${Date.now()}@example.com`;
+    const id = await registerCustomer(t.systemCtx(), { email, password: 'Password123!', firstname: 'Lea', lastname: 'Ving' });
+    const token = await t.tokens.customer(email, 'Password123!');
+    const address = await t.req('POST', `${API}/customers/me/addresses`, {
+      token,
+      body: { firstname: 'Lea', lastname: 'Ving', street: ['1 Exit Lane'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'TX', telephone: '555' },
+    });
+    assert.equal(address.status, 201, address.text);
+
+    assert.equal((await t.req('DELETE', `${API}/customers/${id}`)).status, 401);
+    assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token })).status, 403);
+    assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: await t.tokens.apiUser(['customers/read', 'customers/write']) })).status, 403);
+    assert.equal((await t.req('GET', `${API}/customers/me`, { token })).status, 200, 'nothing changed');
+
+    assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: await t.tokens.apiUser(['customers/delete']) })).status, 204);
+    assert.equal((await t.req('GET', `${API}/customers/${id}`, { token: admin })).status, 404);
+    assert.equal((await t.req('GET', `${API}/customers/me`, { token })).status, 401);
+    const [{ n }] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM customer_addresses WHERE customer_id = ${id}`);
+    assert.equal(n, 0);
+    assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: admin })).status, 404);
+    assert.equal((await t.req('DELETE', `${API}/customers/abc`, { token: admin })).status, 400);
+    // the address may be registered again
+    assert.equal((await t.req('POST', `${API}/customers`, { body: { email, password: 'Password123!', firstname: 'Lea', lastname: 'Back' } })).status, 201);
   });
 });

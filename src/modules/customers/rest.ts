@@ -56,6 +56,19 @@ const updateById: Operation = op({
   run: (ctx, { params, body }) => customers.updateCustomer(ctx, params.id, body),
 });
 
+const deleteById: Operation = op({
+  id: 'customers.delete',
+  method: 'DELETE',
+  path: '/customers/:id',
+  tags,
+  summary: "Delete a customer account and its address book (orders, reviews and newsletter subscriptions stay); the customer's tokens stop working",
+  access: access.admin('customers', 'delete'),
+  shortName,
+  params: IdParams,
+  status: 204,
+  run: (ctx, { params }) => customers.deleteCustomer(ctx, params.id),
+});
+
 export const operations: Operation[] = [
   op({
     id: 'customers.register',
@@ -193,6 +206,7 @@ export const operations: Operation[] = [
     run: (ctx, { params }) => customers.getCustomer(ctx, params.id),
   }),
   updateById,
+  deleteById,
   ...addressOperations,
   ...groupOperations,
 ];

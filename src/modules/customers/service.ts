@@ -18,6 +18,7 @@ import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
 import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
 import { linkSubscriptions, subscribedSql } from './subscription.js';
 import { customerAddresses, customerGroups, customers } from './tables.js';
+import { emitEvent } from '../webhooks/events.js';
 
 declareDefaults({
   'customer/create_account/default_group': 1,
@@ -153,6 +154,7 @@ export async function registerCustomer(ctx: Ctx, input: NewCustomer): Promise<nu
       .returning({ id: customers.id })
       .catch(mapEmailRace);
     await linkSubscriptions(tx, { id: row.id, email, websiteId });
+    emitCustomerEvent(tx, 'customer.created', row.id, storeId);
     return row.id;
   });
 }
@@ -329,11 +331,34 @@ async function updateProfile(ctx: Ctx, id: number, body: CustomerUpdateBody, tru
     }
     await tx.db.update(customers).set(patch).where(eq(customers.id, id));
     if (trusted && body.isActive !== undefined) await setSubjectBlocked(tx, `customer_${id}`, !body.isActive);
+    emitCustomerEvent(tx, 'customer.updated', id, cur.storeId);
   }).catch((err: unknown) => {
     if (err instanceof AppError) throw err;
     mapEmailRace(err);
   });
   return loadCustomer(ctx, id);
+}
+
+/**
+ * DELETE /customers/{id} (admin/API with customers/delete): the account and its address book; every token of
+ * the customer stops working. Orders, reviews and newsletter subscriptions stay, as the shop's records.
+ */
+export async function deleteCustomer(ctx: Ctx, id: number): Promise<void> {
+  await assertCustomerInScope(ctx, id);
+  await withTx(ctx, async (tx) => {
+    const [cur] = await tx.db.select({ id: customers.id, storeId: customers.storeId }).from(customers).where(eq(customers.id, id)).for('update');
+    if (!cur) throw notFound('Customer not found');
+    // the event carries the account as it was
+    const gone = tx.app.events.wants('customer.deleted', cur.storeId) ? await loadCustomer(tx, id) : { id };
+    emitEvent(tx, 'customer.deleted', { resource: 'customer', id, storeId: cur.storeId }, gone);
+    await tx.db.delete(customers).where(eq(customers.id, id));
+    await setSubjectBlocked(tx, `customer_${id}`, true);
+  });
+}
+
+/** customer.created / customer.updated, with the account as the API shows it once the change is done. */
+function emitCustomerEvent(tx: Ctx, type: 'customer.created' | 'customer.updated', id: number, storeId: number | null): void {
+  emitEvent(tx, type, { resource: 'customer', id, storeId }, () => loadCustomer(tx, id));
 }
 
 /** PUT /customers/me: name parts, email, gender, dob; admin-only fields are ignored. */

@@ -23,6 +23,7 @@ import { compact } from '../../platform/format.js';
 import { products } from '../catalog/tables.js';
 import { MAX_BULK_ITEMS, MAX_STOCK_QTY } from './schemas.js';
 import { stockItems } from './tables.js';
+import { emitEvent } from '../webhooks/events.js';
 
 export type StockRow = typeof stockItems.$inferSelect;
 
@@ -341,6 +342,45 @@ async function writeStock(ctx: Ctx, productId: number, set: Partial<StockRow>): 
   return row;
 }
 
+/** What a stock.changed event says: the first qty the transaction found and the last it left. */
+interface StockChange {
+  productId: number;
+  sku: string;
+  oldQty: number;
+  newQty: number;
+  isInStock: boolean;
+}
+
+const stockChanges = new WeakMap<object, Map<number, StockChange>>();
+
+/** stock.changed for a product whose qty or availability the transaction changed (one event per product). */
+function stockChanged(tx: Ctx, c: StockChange, wasInStock: boolean): void {
+  if (!tx.tx || (c.oldQty === c.newQty && c.isInStock === wasInStock) || !tx.app.events.wants('stock.changed', null)) return;
+  let changes = stockChanges.get(tx.tx);
+  if (!changes) stockChanges.set(tx.tx, (changes = new Map()));
+  const first = changes.get(c.productId);
+  changes.set(c.productId, first ? { ...c, oldQty: first.oldQty } : c);
+  const all = changes;
+  emitEvent(tx, 'stock.changed', { resource: 'stock', id: c.productId, storeId: null }, () => all.get(c.productId));
+}
+
+/** stock.changed for each product a reservation or release moved by `delta` per unit of its line (−1 or +1). */
+async function stockMoved(tx: Ctx, totals: [number, number][], delta: -1 | 1): Promise<void> {
+  if (!tx.app.events.wants('stock.changed', null)) return;
+  const ids = totals.map(([id]) => id);
+  const now = await rows<{ productId: number; sku: string; qty: number; isInStock: boolean }>(
+    tx.db,
+    sql`SELECT s.product_id AS "productId", p.sku, s.qty, s.is_in_stock AS "isInStock"
+          FROM stock_items s JOIN products p ON p.id = s.product_id
+         WHERE s.product_id = ANY(${intArray(ids)}::int[]) AND s.manage_stock`,
+  );
+  const moved = new Map(totals);
+  for (const r of now) {
+    const qty = moved.get(r.productId) ?? 0;
+    stockChanged(tx, { productId: r.productId, sku: r.sku, oldQty: r.qty - delta * qty, newQty: r.qty, isInStock: r.isInStock }, r.isInStock);
+  }
+}
+
 function recordOf(sku: string, before: StockRow, after: StockRow, plan: StockPlan): StockRecord {
   return {
     sku,
@@ -383,6 +423,7 @@ export async function setStock(ctx: Ctx, productId: number, input: StockInput): 
     if (!product) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
     const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
     const after = await writeStock(tx, product.id, applyPlan(plan, before));
+    stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
     return recordOf(product.sku, before, after, plan);
   });
 }
@@ -391,7 +432,8 @@ export async function setStock(ctx: Ctx, productId: number, input: StockInput): 
 export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promise<StockRecord> {
   const sku = checkSku(input?.sku);
   const plan = checkStockInput(input);
-  if (!ctx.tx && plan.sent.every((k) => QUICK_KEYS.has(k))) {
+  // (the one-statement path writes no event: with a stock.changed subscription the update takes the other)
+  if (!ctx.tx && plan.sent.every((k) => QUICK_KEYS.has(k)) && !ctx.app.events.wants('stock.changed', null)) {
     const [row] = await quickUpdateStatement.run(ctx.db, {
       sku: sku.toLowerCase(),
       qty: plan.input.qty ?? null,
@@ -409,6 +451,7 @@ export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promi
     if (!locked) throw productNotFound(sku);
     const { sku: stored, ...before } = locked;
     const after = await writeStock(tx, before.productId, applyPlan(plan, before));
+    stockChanged(tx, { productId: before.productId, sku: stored, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
     return recordOf(stored, before, after, plan);
   });
 }
@@ -506,6 +549,7 @@ export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Pr
         throw atIndex(index, err);
       }
       const after = await writeStock(tx, product.id, set);
+      stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
       // a SKU named twice sees the first item's result
       locked.set(product.id, after);
       results.push({
@@ -604,6 +648,7 @@ export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> 
     const settled = new Set([...(done?.taken ?? []), ...(done?.unmanaged ?? [])].map(Number));
     // refused: the first product that could not be reserved tells why (its row is locked now)
     for (const [productId, qty] of totals) if (!settled.has(productId)) await reserveOne(tx, productId, qty);
+    await stockMoved(tx, totals, -1);
   });
 }
 
@@ -670,6 +715,7 @@ export async function releaseStock(ctx: Ctx, lines: StockLine[]): Promise<void> 
         );
       }
     }
+    await stockMoved(tx, totals, 1);
   });
 }
 

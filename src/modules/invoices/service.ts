@@ -11,6 +11,9 @@ import { declareDefaults } from '../../platform/settings.js';
 import { addStatusHistory, nextIncrementId, recordProgress, type ItemDelta, type OrderItemRow, type OrderWithItems } from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf, queueOrderMail, type OrderMail } from '../orders/mail.js';
 import { refused, stateAllows } from '../orders/state.js';
+import { orderChanged } from '../orders/events.js';
+import { backOffice, emitEvent } from '../webhooks/events.js';
+import { getInvoiceForOrder } from './read.js';
 import { invoiceComments, invoiceItems, invoices } from './tables.js';
 
 export { getInvoiceForOrder, invoicePdfForCaller, invoicesOfOrder, listInvoicesForCaller, type InvoiceRoute } from './read.js';
@@ -21,6 +24,14 @@ declareDefaults({
 });
 
 /** Invoice states as stored (and shown as `state`). */
+/** invoice.created, with the invoice as the back office reads it (rendered just before the commit). */
+export function emitInvoiceCreated(ctx: Ctx, invoiceId: number, storeId: number, orderId?: number): void {
+  emitEvent(ctx, 'invoice.created', { resource: 'invoice', id: invoiceId, storeId }, async () => {
+    const id = orderId ?? (await ctx.db.select({ orderId: invoices.orderId }).from(invoices).where(eq(invoices.id, invoiceId)))[0].orderId;
+    return getInvoiceForOrder(backOffice(ctx), id, invoiceId);
+  });
+}
+
 export const INVOICE_STATE = { open: 1, paid: 2, canceled: 3 } as const;
 
 /** How the invoice is settled: `offline` marks it paid at once, `not_capture` leaves it open. */
@@ -173,6 +184,8 @@ export async function createInvoice(
     await addStatusHistory(tx, updated.order, invoiceHistory(plan, incrementId));
     if (plan.comment) await tx.db.insert(invoiceComments).values({ invoiceId: invoice.id, comment: plan.comment, isCustomerNotified: plan.mail, createdAt: tx.now });
     if (plan.mail) await queueOrderMail(tx, updated.order, invoiceMail(plan, order, incrementId));
+    emitInvoiceCreated(tx, invoice.id, order.storeId, order.id);
+    orderChanged(tx, order, updated.order);
     return { invoiceId: invoice.id, order: updated };
   });
 }

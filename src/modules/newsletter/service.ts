@@ -17,6 +17,7 @@ import { stores } from '../stores/tables.js';
 import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
+import { emitEvent } from '../webhooks/events.js';
 
 declareDefaults({
   'newsletter/subscription/allow_guest_subscribe': 1,
@@ -217,6 +218,7 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
         .where(eq(newsletterSubscribers.id, row.id))
         .returning();
       message = confirm ? MESSAGES.confirmationSent : MESSAGES.subscribed;
+      if (current.status === 'subscribed' && (created || row.status !== 'subscribed')) subscriberEvent(tx, 'newsletter.subscribed', current);
     }
     if (me) return ownDto(current, message);
     // Guests: built from the config alone (see above), never from the row.
@@ -238,11 +240,15 @@ export async function confirmSubscription(ctx: Ctx, input: ConfirmInput): Promis
   const email = input.email === undefined || input.email === '' ? undefined : guestEmail(input.email);
   const conds: SQL[] = [eq(newsletterSubscribers.confirmCodeHash, sha256Hex(code)), eq(newsletterSubscribers.status, 'not_active')];
   if (email) conds.push(sql`lower(${newsletterSubscribers.email}) = ${email}`);
-  const [row] = await ctx.db
-    .update(newsletterSubscribers)
-    .set({ status: 'subscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
-    .where(and(...conds))
-    .returning();
+  const row = await withTx(ctx, async (tx) => {
+    const [confirmed] = await tx.db
+      .update(newsletterSubscribers)
+      .set({ status: 'subscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
+      .where(and(...conds))
+      .returning();
+    if (confirmed) subscriberEvent(tx, 'newsletter.subscribed', confirmed);
+    return confirmed;
+  });
   if (!row) throw badRequest('Invalid or expired confirmation code', { reason: 'INVALID_CONFIRMATION_CODE', details: { field: 'code' } });
   if (ctx.actor.kind === 'customer' && row.customerId === ctx.actor.customerId) return ownDto(row, MESSAGES.confirmed);
   return { email: row.email, storeId: row.storeId, status: 'subscribed', isSubscribed: true, confirmationRequired: false, message: MESSAGES.confirmed };
@@ -262,10 +268,14 @@ export async function unsubscribe(ctx: Ctx, input: UnsubscribeInput): Promise<Ne
     sql`lower(${newsletterSubscribers.email}) = ${email}`,
     inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${me ? me.websiteId : websiteId})`),
   )!;
-  await ctx.db
-    .update(newsletterSubscribers)
-    .set({ status: 'unsubscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
-    .where(and(sql`${newsletterSubscribers.status} <> 'unsubscribed'`, me ? or(eq(newsletterSubscribers.customerId, me.id), inWebsite) : inWebsite));
+  await withTx(ctx, async (tx) => {
+    const left = await tx.db
+      .update(newsletterSubscribers)
+      .set({ status: 'unsubscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
+      .where(and(sql`${newsletterSubscribers.status} <> 'unsubscribed'`, me ? or(eq(newsletterSubscribers.customerId, me.id), inWebsite) : inWebsite))
+      .returning();
+    for (const r of left) subscriberEvent(tx, 'newsletter.unsubscribed', r);
+  });
   return { email, storeId, status: 'unsubscribed', isSubscribed: false, confirmationRequired: false, message: MESSAGES.unsubscribed };
 }
 
@@ -301,6 +311,11 @@ function storeScope(ctx: Ctx): SQL | undefined {
   const a = ctx.actor;
   if (a.kind !== 'admin' || !a.allowedStoreIds) return undefined;
   return inArray(newsletterSubscribers.storeId, a.allowedStoreIds.length ? a.allowedStoreIds : [-1]);
+}
+
+/** newsletter.subscribed / newsletter.unsubscribed, with the subscriber as the back office reads it. */
+function subscriberEvent(tx: Ctx, type: 'newsletter.subscribed' | 'newsletter.unsubscribed', row: typeof newsletterSubscribers.$inferSelect): void {
+  emitEvent(tx, type, { resource: 'newsletter_subscriber', id: row.id, storeId: row.storeId }, adminDto(row));
 }
 
 /** GET /newsletter/subscribers (admin): by id, filtered by email (exact) and status. */

@@ -26,6 +26,7 @@ import {
   type OrderRow,
   type OrderWithItems,
 } from './core.js';
+import { emitOrderEvent, orderChanged } from './events.js';
 import { itemLine, mailMoney, queueOrderMail } from './mail.js';
 import type { OrderDto } from './schemas.js';
 import { assertOrderAccess, orderDetail } from './detail.js';
@@ -61,6 +62,7 @@ async function onLockedOrder(ctx: Ctx, orderId: number, fn: (tx: Ctx, locked: Or
     assertOrderAccess(tx, locked.order);
     await fn(tx, locked);
     const now = (await findOrder(tx, orderId))!;
+    orderChanged(tx, locked.order, now.order);
     return orderDetail(tx, now.order, now.items);
   });
 }
@@ -177,6 +179,7 @@ export function cancelOrder(ctx: Ctx, orderId: number, input: OrderActionInput =
     if (await markReservationsReleased(tx, order.id)) await giveBack(tx, order, canceled);
 
     await addStatusHistory(tx, after.order, { comment: withReason('Order canceled', reason), isCustomerNotified: true });
+    emitOrderEvent(tx, 'order.canceled', order);
     await queueOrderMail(tx, order, {
       template: 'sales/order_canceled',
       subject: `Order ${order.incrementId} canceled`,

@@ -18,6 +18,7 @@ import { productNames, requireProduct, type ProductRow } from '../catalog/produc
 import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
 import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
+import { emitEvent } from '../webhooks/events.js';
 
 declareDefaults({
   /** 1: reviews posted through the API are approved at once */
@@ -322,6 +323,9 @@ export async function createReview(ctx: Ctx, productId: number, body: ReviewCrea
       .values({ productId, customerId: customerId ?? null, status, ...input, storeIds: [ctx.store.storeId], createdAt: ctx.now })
       .returning({ id: reviews.id });
     if (votes.length) await tx.db.insert(reviewVotes).values(votes.map((v) => ({ ...v, reviewId: row.id })));
+    emitEvent(tx, 'review.submitted', { resource: 'review', id: row.id }, async () =>
+      toDto((await findReview(tx.db, row.id))!, productName(tx, await requireProduct(tx, productId))),
+    );
     return row.id;
   });
   const row = (await findReview(ctx.db, id))!;

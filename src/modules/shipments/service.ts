@@ -10,6 +10,7 @@ import { notFound } from '../../platform/errors.js';
 import { assertOrderAccess, findOrder, findOrderForCaller, lockOrder, type OrderRow } from '../orders/core.js';
 import { queueOrderMail } from '../orders/mail.js';
 import { shipmentDtos, shipmentNotFound, shipmentRow, shipmentRowsOf, shipmentView, type ShipmentRow } from './read.js';
+import { emitShipmentEvent } from './events.js';
 import { commentText, normalizeTrack, type TrackInput } from './input.js';
 import type { ShipmentCommentInput, ShipmentDto } from './schemas.js';
 import { shipmentComments, shipmentTracks, shipments } from './tables.js';
@@ -66,6 +67,7 @@ export async function addTrack(ctx: Ctx, shipmentId: number, input: TrackInput):
     const { shipment } = await lockShipmentForCaller(tx, shipmentId);
     await tx.db.insert(shipmentTracks).values({ shipmentId: shipment.id, orderId: shipment.orderId, ...track, createdAt: tx.now, updatedAt: tx.now });
     await tx.db.update(shipments).set({ updatedAt: tx.now }).where(eq(shipments.id, shipment.id));
+    emitShipmentEvent(tx, 'shipment.tracking_added', shipment.id, shipment.storeId);
   });
   return shipmentView(ctx, shipmentId);
 }

@@ -59,6 +59,7 @@ export const RESOURCES = [
   'tax-rules',
   'revocation-requests',
   'stores',
+  'webhooks',
 ] as const;
 
 export const OPERATIONS: Operation[] = ['read', 'write', 'create', 'delete'];

@@ -15,6 +15,7 @@ import { attributeSetExists, defaultAttributeSetId, normalizeCustomAttributes } 
 import { parentsOf, refreshPriceRanges } from './price.js';
 import { purgeProductMediaFiles } from '../product-extras/media-service.js';
 import { getProduct } from './read.js';
+import { backOffice, emitEvent } from '../../webhooks/events.js';
 import { PRODUCT_TYPES, requireProduct, type ProductRow, type ProductType } from './shared.js';
 import { explicitUrlKey, formatUrlKey, registerProductPaths } from './urls.js';
 import { ATTRIBUTE_FIELDS, type ProductWriteBody } from './write-schemas.js';
@@ -299,6 +300,11 @@ function urlKeyFor(value: string | null | undefined, name: string, sku: string):
 
 // ---- create ----
 
+/** product.created / product.updated, with the product as the back office reads it once the change is done. */
+function emitProductEvent(tx: Ctx, type: 'product.created' | 'product.updated', id: number): void {
+  emitEvent(tx, type, { resource: 'product', id, storeId: null }, () => getProduct(backOffice(tx), id));
+}
+
 /** POST /products. */
 export async function createProduct(ctx: Ctx, body: ProductWriteBody): Promise<ProductReply> {
   const id = await withTx(ctx, async (tx) => {
@@ -349,6 +355,7 @@ export async function createProduct(ctx: Ctx, body: ProductWriteBody): Promise<P
     if (categoryIds.length) await replaceCategories(tx, row.id, categoryIds);
     await createStock(tx, row.id, type, body);
     await refreshPriceRanges(tx, [row.id]);
+    emitProductEvent(tx, 'product.created', row.id);
     return row.id;
   });
   return getProduct(ctx, id);
@@ -450,6 +457,7 @@ export async function updateProduct(ctx: Ctx, id: number, body: ProductWriteBody
     if (categoryIds) await replaceCategories(tx, id, categoryIds);
     await writeStock(tx, id, body);
     await refreshPriceRanges(tx, [id]);
+    emitProductEvent(tx, 'product.updated', id);
   });
   return getProduct(ctx, id);
 }
@@ -466,6 +474,9 @@ function urlKeysOf(values: StoreValues | null | undefined): Record<string, unkno
 export async function deleteProduct(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
     await requireProduct(tx, id, { forUpdate: true, inScope: true });
+    // the event carries the product as it was
+    const gone = tx.app.events.wants('product.deleted', null) ? await getProduct(backOffice(tx), id) : { id };
+    emitEvent(tx, 'product.deleted', { resource: 'product', id, storeId: null }, gone);
     const parents = await parentsOf(tx, [id]);
     await removeEntityPaths(tx, 'product', id);
     await purgeProductMediaFiles(tx, id);

@@ -18,7 +18,9 @@ import { creditGiftcard } from '../../giftcards/service.js';
 import { releaseStock, type StockLine } from '../../inventory/service.js';
 import { invoicesOfOrder } from '../../invoices/service.js';
 import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, setOrderGiftcards, type OrderItemRow, type OrderRow } from '../../orders/core.js';
+import { orderChanged } from '../../orders/events.js';
 import { itemLine, mailMoney, queueOrderMail } from '../../orders/mail.js';
+import { backOffice, emitEvent } from '../../webhooks/events.js';
 import { refused, stateAllows } from '../../orders/state.js';
 import {
   itemRefund,
@@ -387,6 +389,8 @@ export async function createCreditMemo(ctx: Ctx, orderId: number, body: CreditMe
       isCustomerNotified: mail,
     });
     if (mail) await queueOrderMail(tx, order, memoMail(order, incrementId, lines, totals, input.comment));
+    emitEvent(tx, 'creditmemo.created', { resource: 'creditmemo', id: memo.id, storeId: order.storeId }, () => getCreditMemo(backOffice(tx), memo.id));
+    orderChanged(tx, order, progressed.order);
     return memo.id;
   });
   return getCreditMemo(ctx, memoId);

@@ -8,7 +8,9 @@
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
 import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, type OrderItemRow, type OrderWithItems } from '../../orders/core.js';
+import { orderChanged } from '../../orders/events.js';
 import { itemLine, queueOrderMail } from '../../orders/mail.js';
+import { emitShipmentEvent } from '../events.js';
 import { refused, stateAllows } from '../../orders/state.js';
 import { createInvoice } from '../../invoices/service.js';
 import { isPaymentMethod, paymentAction } from '../../payment/service.js';
@@ -159,6 +161,9 @@ export async function createShipment(ctx: Ctx, orderId: number, body: ShipmentCr
     }
 
     const now = await recordProgress(tx, locked, { items: lines.map((l) => ({ orderItemId: l.item.id, qtyShipped: l.qty })) });
+    emitShipmentEvent(tx, 'shipment.created', shipment.id, order.storeId);
+    if (tracks.length) emitShipmentEvent(tx, 'shipment.tracking_added', shipment.id, order.storeId);
+    orderChanged(tx, order, now.order);
     await addStatusHistory(tx, now.order, {
       comment: `Shipment ${incrementId} created${comment ? `: ${comment}` : ''}`,
       entityName: 'shipment',
