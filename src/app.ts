@@ -20,6 +20,7 @@ import { frameworkErrorHandler, installContext, installErrorHandling, installHtt
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { installGraphiql } from './platform/graphiql.js';
+import { installMcp } from './platform/mcp.js';
 import { restOperations } from './platform/operations.js';
 import { openapiOptions } from './platform/openapi.js';
 import { access } from './platform/auth/access.js';
@@ -33,7 +34,7 @@ import { purgeWebhookHistory } from './modules/webhooks/service.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
-import { graphqlParts, modules } from './modules/index.js';
+import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
 import { refreshSpecialPriceWindows } from './modules/catalog/products/price.js';
@@ -166,8 +167,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(cors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Store-Code', 'X-Currency-Code', 'X-Idempotency-Key', 'X-Order-Token', 'If-None-Match', 'X-Request-Id'],
-    exposedHeaders: ['ETag', 'X-Request-Id', 'X-Idempotency-Replayed'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Store-Code', 'X-Currency-Code', 'X-Idempotency-Key', 'X-Order-Token', 'If-None-Match', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+    exposedHeaders: ['ETag', 'X-Request-Id', 'X-Idempotency-Replayed', 'Mcp-Session-Id'],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
   });
@@ -201,6 +202,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   );
   // the GraphiQL page needs introspection: it is served where introspection is on
   if (config.graphqlIntrospection) installGraphiql(app);
+  await installMcp(app, { operations: allOperations(), apiPrefix: API_PREFIX });
 
   app.get(
     `${API_PREFIX}/openapi.json`,

@@ -1,7 +1,7 @@
 /**
  * Operation declarations: each API operation is declared once, as plain data (path, schemas, access rule, the
  * service call), and served from that declaration by every adapter: REST routes with their OpenAPI entries
- * (`restOperations` below), the GraphQL schema and resolvers (`graphql-derive.ts`) and, later, a tool list.
+ * (`restOperations` below), the GraphQL schema and resolvers (`graphql-derive.ts`) and the MCP tools (`mcp-tools.ts`).
  */
 import type { FastifyInstance, FastifyReply, FastifySchema, HTTPMethods } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
@@ -44,6 +44,11 @@ export interface GraphqlOp {
   input?: (args: Record<string, any>) => Partial<Pick<OpInput, 'params' | 'query' | 'body' | 'headers' | 'graphql'>>;
 }
 
+export interface McpOp {
+  /** the tool name, where the one derived from the id reads badly (see `toolName` in mcp-tools.ts) */
+  name?: string;
+}
+
 export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   /** the OpenAPI operationId, `<module>.<action>` */
   id: string;
@@ -77,6 +82,8 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   bodyLimit?: number;
   /** GraphQL field; `false` only where the operation has no meaning outside HTTP */
   graphql?: GraphqlOp | false;
+  /** MCP tool; `false` for what an agent has no business calling (issuing tokens, the contact form) */
+  mcp?: McpOp | false;
   run(ctx: Ctx, input: OpInput<P, Q, B, H>): Promise<R>;
 }
 

@@ -71,21 +71,11 @@ export function wantsPlainJson(req: FastifyRequest): boolean {
 }
 
 /**
- * Sends a collection. `page` is omitted for unpaginated lists (the whole list, totalItems = its length).
+ * The JSON-LD `Collection` document of a list answered at `path` for the query string `search` (without `?`); its
+ * view links repeat the query with another page. `page` is omitted for unpaginated lists (the whole list,
+ * totalItems = its length). MCP list tools answer the same document.
  */
-export function sendCollection<T>(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  context: string,
-  result: CollectionResult<T>,
-  page?: Page,
-) {
-  if (wantsPlainJson(req)) {
-    reply.type('application/json; charset=utf-8');
-    return reply.send(result.items);
-  }
-  reply.type('application/ld+json; charset=utf-8');
-  const path = req.url.split('?')[0];
+export function collectionDocument<T>(context: string, path: string, search: string, result: CollectionResult<T>, page?: Page): Record<string, unknown> {
   const body: Record<string, unknown> = {
     '@context': `/api/contexts/${context}`,
     '@id': path,
@@ -94,7 +84,7 @@ export function sendCollection<T>(
     member: result.items,
   };
   if (page) {
-    const params = new URLSearchParams(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
+    const params = new URLSearchParams(search);
     const link = (n: number) => {
       params.set('page', String(n));
       return `${path}?${params.toString()}`;
@@ -107,5 +97,22 @@ export function sendCollection<T>(
     if (page.page < last) view.next = link(page.page + 1);
     body.view = view;
   }
-  return reply.send(body);
+  return body;
+}
+
+/** Sends a collection: a bare array to `Accept: application/json`, else the JSON-LD document (see collectionDocument). */
+export function sendCollection<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  context: string,
+  result: CollectionResult<T>,
+  page?: Page,
+) {
+  if (wantsPlainJson(req)) {
+    reply.type('application/json; charset=utf-8');
+    return reply.send(result.items);
+  }
+  reply.type('application/ld+json; charset=utf-8');
+  const q = req.url.indexOf('?');
+  return reply.send(collectionDocument(context, q < 0 ? req.url : req.url.slice(0, q), q < 0 ? '' : req.url.slice(q + 1), result, page));
 }

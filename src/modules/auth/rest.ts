@@ -12,6 +12,9 @@ const shortName = 'AuthToken';
 /** loginCustomer's arguments: a customer's credentials (the other grants are for REST clients). */
 const LoginArgs = Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) });
 
+/** No MCP tools: an agent's token is its client's configuration; issuing, rotating or revoking one is not a tool call. */
+const mcp = false;
+
 export const operations: Operation[] = [
   op({
     id: 'auth.token',
@@ -24,6 +27,7 @@ export const operations: Operation[] = [
     body: TokenRequest,
     response: TokenResponse,
     // over GraphQL, Maho's customer login: `loginCustomer(input: {email, password}) { authToken { token customer } }`
+    mcp,
     graphql: { name: 'loginCustomer', args: LoginArgs, input: (a) => ({ body: { grant_type: 'customer', email: a.email, password: a.password } }) },
     // HTTP Basic credentials of an OAuth client come in the Authorization header
     run: (ctx, { body, headers }) => auth.issueToken(ctx, body, (headers as { authorization?: string } | undefined)?.authorization),
@@ -38,6 +42,7 @@ export const operations: Operation[] = [
     shortName,
     body: Type.Optional(FreeForm(Type.Any())),
     response: TokenResponse,
+    mcp,
     graphql: { name: 'refreshToken' },
     run: (ctx) => auth.refreshToken(ctx),
   }),
@@ -52,6 +57,7 @@ export const operations: Operation[] = [
     body: Type.Optional(FreeForm(Type.Any())),
     response: LogoutResponse,
     status: 201,
+    mcp,
     graphql: { name: 'logoutCustomer' },
     run: (ctx) => auth.logout(ctx),
   }),

@@ -6,6 +6,8 @@ import { ContactConfig, ContactResult, ContactSubmit, type ContactSubmitInput } 
 import * as contact from './service.js';
 
 const tags = ['contact'];
+/** No MCP tools: the contact form is for people (captcha, honeypot), not for agents. */
+const mcp = false;
 
 /** submitContact's arguments: the form fields, and `honeypot`, the value of the trap field (its name differs per installation). */
 const SubmitArgs = Type.Object({
@@ -23,6 +25,7 @@ export const operations: Operation[] = [
     access: access.public,
     shortName: 'ContactConfig',
     response: ContactConfig,
+    mcp,
     graphql: { name: 'contactConfig' },
     run: async (ctx) => contact.getContactConfig(ctx),
   }),
@@ -38,6 +41,7 @@ export const operations: Operation[] = [
     body: ContactSubmit,
     response: ContactResult,
     status: 201,
+    mcp,
     graphql: {
       name: 'submitContact',
       args: SubmitArgs,
