@@ -114,6 +114,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const limiter = createRateLimiter({ enabled: config.rateLimits, redisUrl: config.redisUrl });
   const webhooks = createDeliverer({
     db,
+    listenUrl: database.url,
     log: app.log,
     config: config.webhooks,
     onDisabled: (sub) => mailWebhookDisabled(systemCtx(), sub),

@@ -27,6 +27,8 @@ export interface Database {
    * holds a transaction of the main pool (see AppServices.outsideTx). Absent on the embedded database.
    */
   sideDb?: Db;
+  /** PostgreSQL: the connection URL (a process opens a connection of its own to LISTEN for notifications) */
+  url?: string;
   close(): Promise<void>;
   /** The embedded instance, when there is one (tests dump and load it). */
   pglite?: PGlite;
@@ -71,7 +73,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const side = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
     side.on('error', () => undefined);
     const sideDb = drizzlePg({ client: side, logger: counter.logger }) as unknown as Db;
-    return { kind: 'postgres', db, sideDb, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
+    return { kind: 'postgres', db, sideDb, url: opts.databaseUrl, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   // loaded only here: a server on PostgreSQL never loads the embedded database

@@ -2,7 +2,8 @@
  * The compiled server as `npm start` runs it, in real processes on real sockets: it starts and answers; a client
  * that trickles its request is cut off at REQUEST_TIMEOUT; SIGTERM lets a request in flight finish; WORKERS=2
  * serves from two processes and replaces one killed with SIGKILL; a token of one server is good on another
- * that listens on another port; a webhook delivery cut short by SIGKILL is made after a restart.
+ * that listens on another port; webhooks made on two workers are delivered once each, and a delivery cut short
+ * by SIGKILL is made after a restart.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -207,6 +208,26 @@ describe('WORKERS=2 on PostgreSQL', () => {
     const after = await get(metricsPort, '/metrics');
     assert.equal(count(after.body) - count(before.body), 6);
     assert.equal((await get(s.port, '/metrics')).status, 404, 'not on the main port');
+  });
+
+  test('webhooks: events made on both workers are each delivered once', async () => {
+    const receiver = await startReceiver();
+    try {
+      const token = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
+      assert.equal((await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/workers'), events: ['stock.changed'] }, token)).status, 201);
+      assert.equal((await send(s.port, 'POST', `${API}/products`, { sku: 'hooked-1', name: 'Hooked', price: 1 }, token)).status, 201);
+      const n = 20;
+      await Promise.all(Array.from({ length: n }, (_, i) => send(s.port, 'PUT', `${API}/inventory`, { sku: 'hooked-1', qty: 10 + i }, token)));
+      // each update sets another qty: one event each
+      const got = await receiver.waitFor(n, '/workers', 20_000);
+      await sleep(500);
+      const ids = receiver.received.filter((r) => r.path === '/workers').map((r) => r.headers['webhook-id']);
+      assert.equal(ids.length, n, 'nothing twice');
+      assert.equal(new Set(ids).size, n);
+      assert.ok(got.every((r) => JSON.parse(r.body).data.sku === 'hooked-1'));
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('SIGTERM on the primary stops every worker and exits 0', async () => {

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { rows, type Db } from '../../platform/db.js';
 import type { EventSink } from '../../platform/context.js';
 import type { WebhookConfig } from '../../platform/config.js';
@@ -98,8 +99,13 @@ function post(url: string, headers: Record<string, string>, body: string, cfg: W
   });
 }
 
+/** The channel a change of the subscriptions is announced on (PostgreSQL), so every process re-reads them at once. */
+export const SUBSCRIPTIONS_CHANNEL = 'webhook_subscriptions';
+
 export function createDeliverer(opts: {
   db: Db;
+  /** PostgreSQL: where to LISTEN for subscription changes made by other processes */
+  listenUrl?: string;
   log: FastifyBaseLogger;
   config: WebhookConfig;
   /** tells the store contact that a subscription was disabled */
@@ -199,6 +205,7 @@ export function createDeliverer(opts: {
     log.warn({ deliveryId: c.id, url: c.url, attempt: c.attempts, err: error, status: r?.status }, r?.status === 'failed' ? 'webhook delivery failed, giving up' : 'webhook delivery failed, will retry');
     if (r?.disabled) {
       log.warn({ subscriptionId: c.subscription_id, url: c.url }, 'webhook subscription disabled after failing');
+      await db.execute(sql`SELECT pg_notify(${SUBSCRIPTIONS_CHANNEL}, '')`);
       await refresh();
       await opts.onDisabled({ id: c.subscription_id, url: c.url, storeIds: r.store_ids }).catch((err: unknown) => log.error({ err }, 'webhook disable mail not queued'));
     }
@@ -245,6 +252,34 @@ export function createDeliverer(opts: {
   }, config.pollMs);
   timer.unref();
 
+  // other processes announce their subscription changes (NOTIFY at their commit): this one re-reads at once
+  // instead of at its next poll, so an event of a new subscription is not missed for a poll period
+  let listener: pg.Client | undefined;
+  async function listen(): Promise<void> {
+    if (stopped || !opts.listenUrl) return;
+    const client = new pg.Client({ connectionString: opts.listenUrl });
+    const retryLater = () => {
+      if (listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => undefined);
+      if (!stopped) setTimeout(() => void listen(), config.pollMs).unref();
+    };
+    client.on('notification', () => void refresh().catch((err: unknown) => log.warn({ err }, 'webhook subscriptions not re-read')));
+    client.on('error', retryLater);
+    client.on('end', retryLater);
+    listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${SUBSCRIPTIONS_CHANNEL}`);
+      // what changed while this process was not listening
+      await refresh();
+    } catch (err) {
+      log.warn({ err }, 'webhook subscription changes not listened to; re-reading them every poll');
+      retryLater();
+    }
+  }
+  void listen();
+
   return {
     wants(type, storeId) {
       return subs.some((s) => (s.storeIds === null || storeId === null || s.storeIds.includes(storeId)) && s.events.some((p) => patternMatches(p, type)));
@@ -262,6 +297,9 @@ export function createDeliverer(opts: {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      const l = listener;
+      listener = undefined;
+      await l?.end().catch(() => undefined);
       while (running) await running;
     },
   };

@@ -7,6 +7,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
+import { SUBSCRIPTIONS_CHANNEL } from './deliverer.js';
 import { EVENT_TYPES, PING, patternMatches, writeEvents } from './events.js';
 import type { WebhookCreateInput, WebhookDeliveryDto, WebhookDto, WebhookUpdateInput } from './schemas.js';
 import { SecretBox, newSecret } from './signing.js';
@@ -66,6 +67,12 @@ async function checkUrl(ctx: Ctx, url: string): Promise<string> {
   return trimmed;
 }
 
+/** Re-reads the subscriptions here and tells the other processes to (they LISTEN on PostgreSQL). */
+async function subscriptionsChanged(ctx: Ctx): Promise<void> {
+  await ctx.db.execute(sql`SELECT pg_notify(${SUBSCRIPTIONS_CHANNEL}, '')`);
+  await ctx.app.events.refresh();
+}
+
 function checkEvents(events: string[]): string[] {
   const known = Object.keys(EVENT_TYPES);
   for (const p of events) {
@@ -114,7 +121,7 @@ export async function createWebhook(ctx: Ctx, body: WebhookCreateInput): Promise
     .insert(webhookSubscriptions)
     .values({ url, events, storeIds, active: body.active ?? true, description: body.description ?? null, secret: box(ctx).seal(secret) })
     .returning();
-  await ctx.app.events.refresh();
+  await subscriptionsChanged(ctx);
   return toDto(ctx, row, secret);
 }
 
@@ -131,14 +138,14 @@ export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateInp
   }
   const [row] = await ctx.db.update(webhookSubscriptions).set(set).where(eq(webhookSubscriptions.id, id)).returning();
   if (!row) throw subscriptionNotFound();
-  await ctx.app.events.refresh();
+  await subscriptionsChanged(ctx);
   return toDto(ctx, row);
 }
 
 export async function deleteWebhook(ctx: Ctx, id: number): Promise<void> {
   const gone = await ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).returning({ id: webhookSubscriptions.id });
   if (!gone.length) throw subscriptionNotFound();
-  await ctx.app.events.refresh();
+  await subscriptionsChanged(ctx);
 }
 
 /** A new signing secret, shown once; the one it replaces keeps signing (as a second signature) for 24 hours. */
