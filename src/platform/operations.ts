@@ -3,6 +3,7 @@
  * service call), and served from that declaration by every adapter: REST routes with their OpenAPI entries
  * (`restOperations` below), the GraphQL schema and resolvers (`graphql-derive.ts`) and the MCP tools (`mcp-tools.ts`).
  */
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifyReply, FastifySchema, HTTPMethods } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from './auth/access.js';
@@ -134,6 +135,26 @@ export function restPage(o: Operation, query: unknown): Page {
   return pageOf((query ?? {}) as { page?: number; itemsPerPage?: number; pageSize?: number }, o.page ?? DEFAULT_PAGE);
 }
 
+const compileSerializer = SerializerSelector()({}, {});
+
+/**
+ * The REST serializer of a collection's items (compiled on first use), remembering what it made by the list's
+ * identity: a page a cache answers again and again is serialized once.
+ */
+function membersSerializer(o: Operation): (items: unknown[]) => string {
+  const serializedMembers = new WeakMap<object, string>();
+  let compiled: ((data: unknown) => string) | undefined;
+  return (items) => {
+    let json = serializedMembers.get(items);
+    if (json === undefined) {
+      compiled ??= compileSerializer({ schema: Type.Array(o.response ?? Type.Unknown()), method: o.method, url: o.path, httpStatus: '200' });
+      json = compiled(items);
+      serializedMembers.set(items, json);
+    }
+    return json;
+  };
+}
+
 /** Registers the REST route of each operation. */
 export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
   // the schemas are generic here, so the routes are registered untyped; the validator still checks every request
@@ -141,6 +162,7 @@ export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
   for (const o of ops) {
     const kind = kindOf(o);
     const status = o.status ?? (kind === 'none' ? 204 : 200);
+    const members = kind === 'collection' ? membersSerializer(o) : undefined;
     app.route({
       method: o.method,
       url: o.path,
@@ -153,7 +175,8 @@ export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
         if (o.restHeaders) reply.headers(o.restHeaders);
         if (kind === 'collection') {
           if (status !== 200) reply.code(status);
-          return sendCollection(req, reply, o.shortName, result as CollectionResult<unknown>, o.page ? page : undefined);
+          const list = result as CollectionResult<unknown>;
+          return sendCollection(req, reply, o.shortName, list, o.page ? page : undefined, members!(list.items));
         }
         if (kind === 'none') return reply.code(204).send(null);
         return status === 200 ? result : reply.code(status).send(result);

@@ -13,6 +13,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { rows, type Db } from './db.js';
 import { afterCommit, type Ctx } from './context.js';
+import { serialPasses } from './passes.js';
 import { mailOutbox } from './tables.js';
 
 export interface Mail {
@@ -94,9 +95,6 @@ export function createMailSender(opts: {
   const transport: Transporter | undefined = opts.smtpUrl
     ? nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS })
     : undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
-  let stopped = false;
 
   const claim = () =>
     rows<ClaimedMail>(
@@ -173,39 +171,20 @@ export function createMailSender(opts: {
     }
   }
 
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch((err) => {
-        log.error({ err }, 'mail sender pass failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  const passes = serialPasses(pass, (err) => log.error({ err }, 'mail sender pass failed'));
 
-  const timer = setInterval(kick, opts.pollMs ?? 5000);
+  const timer = setInterval(passes.kick, opts.pollMs ?? 5000);
   timer.unref();
 
   return {
     async runOnce() {
-      while (running) await running;
+      await passes.idle();
       return pass();
     },
-    nudge: kick,
+    nudge: passes.kick,
     async stop() {
-      stopped = true;
       clearInterval(timer);
-      while (running) await running;
+      await passes.stop();
       transport?.close();
     },
   };

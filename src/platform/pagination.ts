@@ -100,19 +100,28 @@ export function collectionDocument<T>(context: string, path: string, search: str
   return body;
 }
 
-/** Sends a collection: a bare array to `Accept: application/json`, else the JSON-LD document (see collectionDocument). */
+/** Where the serialized members go in a document serialized without them. */
+const MEMBERS = '\u0000member';
+const MEMBERS_JSON = JSON.stringify(MEMBERS);
+
+/**
+ * Sends a collection: a bare array to `Accept: application/json`, else the JSON-LD document (see collectionDocument).
+ * `memberJson`, the items already serialized (a cached page's, serialized once), is sent as it is.
+ */
 export function sendCollection<T>(
   req: FastifyRequest,
   reply: FastifyReply,
   context: string,
   result: CollectionResult<T>,
   page?: Page,
+  memberJson?: string,
 ) {
   if (wantsPlainJson(req)) {
     reply.type('application/json; charset=utf-8');
-    return reply.send(result.items);
+    return reply.send(memberJson ?? result.items);
   }
   reply.type('application/ld+json; charset=utf-8');
   const q = req.url.indexOf('?');
-  return reply.send(collectionDocument(context, q < 0 ? req.url : req.url.slice(0, q), q < 0 ? '' : req.url.slice(q + 1), result, page));
+  const doc = collectionDocument(context, q < 0 ? req.url : req.url.slice(0, q), q < 0 ? '' : req.url.slice(q + 1), memberJson === undefined ? result : { ...result, items: MEMBERS as never }, page);
+  return reply.send(memberJson === undefined ? doc : JSON.stringify(doc).replace(MEMBERS_JSON, () => memberJson));
 }

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rows, type Db } from '../../platform/db.js';
+import { serialPasses } from '../../platform/passes.js';
 import type { EventSink } from '../../platform/context.js';
 import type { WebhookConfig } from '../../platform/config.js';
 import { patternMatches } from './events.js';
@@ -118,8 +119,6 @@ export function createDeliverer(opts: {
   // an attempt takes at most the timeout (then a short write): past twice that, its process is presumed gone
   const leaseMs = config.timeoutMs * 2 + 1000;
   let subs: { events: string[]; storeIds: number[] | null }[] = [];
-  let running: Promise<number> | undefined;
-  let again = false;
   let stopped = false;
 
   async function refresh(): Promise<void> {
@@ -222,32 +221,14 @@ export function createDeliverer(opts: {
     }
   }
 
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch((err: unknown) => {
-        log.error({ err }, 'webhook pass failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  const passes = serialPasses(pass, (err) => log.error({ err }, 'webhook pass failed'));
 
   // with no active subscription there is nothing to claim: the poll is then one cheap read
   const timer = setInterval(() => {
     refresh()
       .catch((err: unknown) => log.warn({ err }, 'webhook subscriptions not re-read'))
       .finally(() => {
-        if (subs.length) kick();
+        if (subs.length) passes.kick();
       });
   }, config.pollMs);
   timer.unref();
@@ -284,10 +265,10 @@ export function createDeliverer(opts: {
     wants(type, storeId) {
       return subs.some((s) => (s.storeIds === null || storeId === null || s.storeIds.includes(storeId)) && s.events.some((p) => patternMatches(p, type)));
     },
-    nudge: kick,
+    nudge: passes.kick,
     refresh,
     async runOnce() {
-      while (running) await running;
+      await passes.idle();
       return pass();
     },
     async deliverNow(deliveryId) {
@@ -300,7 +281,7 @@ export function createDeliverer(opts: {
       const l = listener;
       listener = undefined;
       await l?.end().catch(() => undefined);
-      while (running) await running;
+      await passes.stop();
     },
   };
 }
