@@ -232,6 +232,21 @@ describe('events', () => {
     await t.req('DELETE', `${API}/webhooks/${sub.id}`, { token: admin });
   });
 
+  test('a change to a product\'s sub-resources (tier prices) is a product.updated', async () => {
+    const sub = await subscribe({ url: rx.url('/tiers'), events: ['product.updated'] });
+    const p = await createTestProduct(t, { price: 20 });
+    const r = await t.req('POST', `${API}/products/${p.id}/tier-prices`, { token: admin, body: { tierPrices: [{ customerGroupId: 2, qty: 3, price: 15 }] } });
+    assert.ok(r.status < 300, r.text);
+    const [got] = await rx.waitFor(1, '/tiers');
+    const event = verify(sub.secret, got);
+    assert.equal(event.data.id, p.id);
+    // the product as the back office reads it after the change
+    const read = await t.req('GET', `${API}/products/${p.id}`, { token: admin, headers: { accept: 'application/json' } });
+    assert.equal(event.data.updatedAt, read.body.updatedAt);
+    assert.deepEqual(event.data.tierPrices, read.body.tierPrices);
+    await t.req('DELETE', `${API}/webhooks/${sub.id}`, { token: admin });
+  });
+
   test('a placement that fails emits nothing', async () => {
     const sub = await subscribe({ url: rx.url('/none'), events: ['order.*', 'stock.changed', 'invoice.created'] });
     const scarce = await createTestProduct(t, { price: 5, stockData: { qty: 1, isInStock: true } });

@@ -37,7 +37,8 @@ import {
   type CustomOptionValueInputT,
   type OptionType,
 } from './custom-options-schemas.js';
-import { PRODUCT_TYPES, touchProduct, type ProductType } from '../products/shared.js';
+import { PRODUCT_TYPES, type ProductType } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import { customOptionFiles, customOptionValues, customOptions } from '../tables.js';
 
 declareDefaults({

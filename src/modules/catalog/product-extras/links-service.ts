@@ -6,7 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
-import { touchProduct } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import {
   assertNoDuplicates,
   isCatalogReader,

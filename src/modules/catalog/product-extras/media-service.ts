@@ -14,7 +14,8 @@ import { deleteMediaFile, fetchRemoteFile, writeMediaFile } from '../../../platf
 import { declareDefaults } from '../../../platform/settings.js';
 import { isCatalogReader, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
 import { MEDIA_ROLES, type MediaRole, type ProductMediaCreateInput, type ProductMediaDto, type ProductMediaUpdateInput } from './media-schemas.js';
-import { requireProduct, touchProduct } from '../products/shared.js';
+import { requireProduct } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import { productMedia } from '../tables.js';
 
 declareDefaults({

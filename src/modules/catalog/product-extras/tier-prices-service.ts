@@ -9,7 +9,7 @@ import { badRequest } from '../../../platform/errors.js';
 import { dec, toWire } from '../../../platform/money.js';
 import { listCustomerGroups } from '../../customers/groups-service.js';
 import { refreshPriceRanges } from '../products/price.js';
-import { touchProduct } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import { MONEY_MAX, QTY_MAX, decimalField, invalidField, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
 import type { TierPriceDto, TierPriceInputT, TierPricesBodyT } from '../products/subresource-schemas.js';
 import { tierPrices } from '../tables.js';

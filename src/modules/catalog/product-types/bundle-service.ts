@@ -10,7 +10,8 @@ import { withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
 import { toWire } from '../../../platform/money.js';
 import { refreshPriceRanges } from '../products/price.js';
-import { touchProduct, type ProductRow } from '../products/shared.js';
+import { type ProductRow } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import {
   CHILD_TYPES,
   MONEY_MAX,

@@ -10,7 +10,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
 import { refreshPriceRanges } from '../products/price.js';
-import { touchProduct } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import {
   CHILD_TYPES,
   assertNoDuplicates,

@@ -7,7 +7,7 @@ import { withTx, type Ctx } from '../../../platform/context.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import { toWire } from '../../../platform/money.js';
 import { refreshPriceRanges } from '../products/price.js';
-import { touchProduct } from '../products/shared.js';
+import { touchProduct } from '../products/touch.js';
 import {
   CHILD_TYPES,
   QTY_MAX,

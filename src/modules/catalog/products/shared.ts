@@ -43,10 +43,6 @@ export async function requireProduct(
   return row;
 }
 
-/** Marks the product changed (its updatedAt), after a write to one of its sub-resources. */
-export async function touchProduct(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.update(products).set({ updatedAt: ctx.now }).where(eq(products.id, id));
-}
 
 /** Names of several products in the current store view (its override, else the default name), in one query. */
 export async function productNames(ctx: Ctx, ids: readonly number[]): Promise<Map<number, string>> {
