@@ -290,7 +290,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers by id (15 per page); filters email, search, firstname, lastname, telephone */
+        /** List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince */
         get: operations["customers.list"];
         put?: never;
         /** Register a customer (admin/API callers may also set groupId, isActive, websiteId, taxvat, disableAutoGroupChange) */
@@ -1169,7 +1169,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The moderation queue: every review, newest first (10 per page); filters status, productId */
+        /** The moderation queue: every review, newest first (10 per page); filters status, productId, createdFrom, createdTo */
         get: operations["reviews.list"];
         put?: never;
         post?: never;
@@ -2399,7 +2399,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newsletter subscribers by id (20 a page); filters email (exact) and status */
+        /** Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed) */
         get: operations["newsletter.subscribers.list"];
         put?: never;
         post?: never;
@@ -2663,7 +2663,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All declarations, newest first; filters email, orderId, processedStatus, storeId */
+        /** All declarations, newest first; filters email, orderId, processedStatus, storeId, createdFrom, createdTo (received) */
         get: operations["revocation.list"];
         put?: never;
         post?: never;
@@ -4428,6 +4428,12 @@ export interface operations {
                 lastname?: string;
                 /** @description telephone of one of the addresses */
                 telephone?: string;
+                /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdFrom?: string;
+                /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdTo?: string;
+                /** @description updated at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -12089,6 +12095,10 @@ export interface operations {
                 status?: "approved" | "pending" | "not_approved";
                 /** @description only the reviews of this product */
                 productId?: number;
+                /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdFrom?: string;
+                /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdTo?: string;
             };
             header?: never;
             path?: never;
@@ -24588,6 +24598,12 @@ export interface operations {
                 /** @description exact email, case-insensitive */
                 email?: string;
                 status?: "subscribed" | "not_active" | "unsubscribed" | "unconfirmed";
+                /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdFrom?: string;
+                /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdTo?: string;
+                /** @description status changed at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -25958,6 +25974,10 @@ export interface operations {
                 orderId?: number;
                 processedStatus?: string;
                 storeId?: number;
+                /** @description received at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdFrom?: string;
+                /** @description received at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdTo?: string;
             };
             header?: never;
             path?: never;

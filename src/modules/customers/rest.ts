@@ -104,7 +104,7 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/customers',
     tags,
-    summary: 'List customers by id (15 per page); filters email, search, firstname, lastname, telephone',
+    summary: 'List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince',
     access: access.admin('customers', 'read'),
     shortName,
     query: CustomerListQuery,

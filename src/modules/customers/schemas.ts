@@ -1,3 +1,4 @@
+import { DateRangeQuery, UpdatedSinceQuery } from '../../platform/date-range.js';
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.js';
 import { GraphqlType } from '../../platform/graphql-derive.js';
@@ -125,6 +126,8 @@ export const CustomerListQuery = Type.Object({
   firstname: Type.Optional(Type.String({ maxLength: 255, description: 'first name, case-insensitive' })),
   lastname: Type.Optional(Type.String({ maxLength: 255, description: 'last name, case-insensitive' })),
   telephone: Type.Optional(Type.String({ maxLength: 40, description: 'telephone of one of the addresses' })),
+  ...DateRangeQuery,
+  ...UpdatedSinceQuery,
 });
 
 // ---- passwords ----

@@ -6,6 +6,7 @@ import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } 
 import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import { adminWebsiteScope, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import { dateRangeConditions } from '../../platform/date-range.js';
 import { statement, type Db } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
 import { likeEscape } from '../../platform/format.js';
@@ -281,6 +282,7 @@ export async function listCustomers(
       sql`EXISTS (SELECT 1 FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id} AND ${customerAddresses.telephone} = ${q.telephone.trim()})`,
     );
   }
+  conds.push(...dateRangeConditions({ created: customers.createdAt, updated: customers.updatedAt }, q));
   const scope = websiteScope(ctx);
   if (scope) conds.push(scope);
   const where = conds.length ? and(...conds) : undefined;

@@ -68,7 +68,7 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/newsletter/subscribers',
     tags,
-    summary: 'Newsletter subscribers by id (20 a page); filters email (exact) and status',
+    summary: 'Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed)',
     access: access.admin('newsletter', 'read'),
     shortName,
     query: SubscriberListQuery,

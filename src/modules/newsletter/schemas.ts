@@ -1,3 +1,4 @@
+import { DateFilter, DateRangeQuery } from '../../platform/date-range.js';
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.js';
 
@@ -40,6 +41,8 @@ export const SubscriberListQuery = Type.Object({
   ...PageQuery,
   email: Type.Optional(Type.String({ maxLength: 254, description: 'exact email, case-insensitive' })),
   status: Type.Optional(Type.Union([Type.Literal('subscribed'), Type.Literal('not_active'), Type.Literal('unsubscribed'), Type.Literal('unconfirmed')])),
+  ...DateRangeQuery,
+  updatedSince: DateFilter('status changed at or after'),
 });
 
 export const SubscriberParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });

@@ -6,6 +6,7 @@
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
+import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { compact, isEmailAddress, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
@@ -319,8 +320,12 @@ function subscriberEvent(tx: Ctx, type: 'newsletter.subscribed' | 'newsletter.un
 }
 
 /** GET /newsletter/subscribers (admin): by id, filtered by email (exact) and status. */
-export async function listSubscribers(ctx: Ctx, q: { email?: string; status?: string }, page: Page): Promise<CollectionResult<NewsletterSubscriberDto>> {
-  const conds: SQL[] = [];
+export async function listSubscribers(
+  ctx: Ctx,
+  q: { email?: string; status?: string; createdFrom?: string; createdTo?: string; updatedSince?: string },
+  page: Page,
+): Promise<CollectionResult<NewsletterSubscriberDto>> {
+  const conds: SQL[] = dateRangeConditions({ created: newsletterSubscribers.createdAt, updated: newsletterSubscribers.changeStatusAt }, q);
   if (q.email?.trim()) conds.push(sql`lower(${newsletterSubscribers.email}) = ${q.email.trim().toLowerCase()}`);
   if (q.status) conds.push(eq(newsletterSubscribers.status, q.status));
   const scope = storeScope(ctx);

@@ -3,12 +3,11 @@
  * hold, unhold, cancel and comments, and the guest details path.
  */
 import { Type, type Static } from 'typebox';
+import { DateFilter } from '../../platform/date-range.js';
 import { PageQuery } from '../../platform/pagination.js';
 
 const INT_MAX = 2147483647;
 
-const DateFilter = (description: string) =>
-  Type.Optional(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC)` }));
 
 /** GET /orders. */
 export const OrderListQuery = Type.Object({

@@ -6,7 +6,8 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
-import { isValidDate, likeEscape } from '../../platform/format.js';
+import { dateRangeConditions } from '../../platform/date-range.js';
+import { likeEscape } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { ReadCache } from '../../platform/read-cache.js';
 import type { MyOrdersQueryT, OrderListQueryT } from './action-schemas.js';
@@ -22,24 +23,6 @@ function invalid(field: string, message: string, constraint = 'invalid') {
 
 const STATES = new Set(Object.keys(STATUSES));
 const ALL_STATUSES = new Set(Object.values(STATUSES).flatMap((s) => Object.keys(s)));
-
-/**
- * A date filter as a bound: `YYYY-MM-DD` (the start of that day, or for an upper bound the start of the next
- * one, exclusive) or `YYYY-MM-DD HH:MM[:SS]` (UTC).
- */
-function dateBound(field: string, raw: string, end: boolean): { at: string; exclusive: boolean } {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(raw.trim());
-  if (!m || !isValidDate(m[1]) || (m[2] !== undefined && (+m[2] > 23 || +m[3] > 59 || +(m[4] ?? 0) > 59))) {
-    throw invalid(field, `${field} must be a date YYYY-MM-DD or a date and time YYYY-MM-DD HH:MM:SS (UTC)`, 'format');
-  }
-  if (m[2] === undefined) {
-    if (!end) return { at: `${m[1]}T00:00:00Z`, exclusive: false };
-    const next = new Date(`${m[1]}T00:00:00Z`);
-    next.setUTCDate(next.getUTCDate() + 1);
-    return { at: next.toISOString(), exclusive: true };
-  }
-  return { at: `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}Z`, exclusive: false };
-}
 
 const given = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
 
@@ -76,13 +59,9 @@ function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
     conds.push(eq(orders.state, s));
   }
   if (q.storeId !== undefined) conds.push(eq(orders.storeId, q.storeId));
-  if (given(q.createdFrom)) conds.push(sql`${orders.createdAt} >= ${dateBound('createdFrom', q.createdFrom, false).at}::timestamptz`);
-  if (given(q.createdTo)) {
-    const b = dateBound('createdTo', q.createdTo, true);
-    conds.push(b.exclusive ? sql`${orders.createdAt} < ${b.at}::timestamptz` : sql`${orders.createdAt} <= ${b.at}::timestamptz`);
-  }
-  const since = given(q.updatedSince) ? ['updatedSince', q.updatedSince] : given(q.since) ? ['since', q.since] : undefined;
-  if (since) conds.push(sql`${orders.updatedAt} >= ${dateBound(since[0], since[1], false).at}::timestamptz`);
+  // `since` is the alias of updatedSince; an error names the one sent
+  const sinceField = given(q.updatedSince) ? 'updatedSince' : 'since';
+  conds.push(...dateRangeConditions({ created: orders.createdAt, updated: orders.updatedAt }, { ...q, updatedSince: q[sinceField] }, sinceField));
   return conds.length ? and(...conds) : undefined;
 }
 

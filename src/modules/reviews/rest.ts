@@ -72,7 +72,7 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/reviews',
     tags,
-    summary: 'The moderation queue: every review, newest first (10 per page); filters status, productId',
+    summary: 'The moderation queue: every review, newest first (10 per page); filters status, productId, createdFrom, createdTo',
     access: access.admin('reviews', 'read'),
     shortName,
     query: ReviewListQuery,

@@ -1,3 +1,4 @@
+import { DateRangeQuery } from '../../platform/date-range.js';
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.js';
 
@@ -59,6 +60,7 @@ export const ReviewListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Status),
   productId: Type.Optional(Id('only the reviews of this product')),
+  ...DateRangeQuery,
 });
 
 export const PageOnlyQuery = Type.Object({ ...PageQuery });

@@ -8,6 +8,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import { dateRangeConditions } from '../../platform/date-range.js';
 import { rows, statement, type Db } from '../../platform/db.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
@@ -217,6 +218,7 @@ export async function listReviews(ctx: Ctx, query: ReviewListQueryT, page: Page 
   const conds: SQL[] = [sql`true`];
   if (query.status !== undefined) conds.push(sql`r.status = ${checkStatus('status', query.status)}`);
   if (query.productId !== undefined) conds.push(sql`r.product_id = ${query.productId}`);
+  conds.push(...dateRangeConditions({ created: sql`r.created_at` }, query));
   const allowed = adminStores(ctx);
   if (allowed) conds.push(sql`r.store_ids && ${sql.raw(`'{${allowed.map(Number).join(',')}}'::int[]`)}`);
   const { list, total } = await selectReviews(ctx.db, sql.join(conds, sql` AND `), page);

@@ -44,7 +44,7 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/revocation-requests',
     tags,
-    summary: 'All declarations, newest first; filters email, orderId, processedStatus, storeId',
+    summary: 'All declarations, newest first; filters email, orderId, processedStatus, storeId, createdFrom, createdTo (received)',
     access: access.admin('revocation-requests', 'read'),
     shortName,
     query: RevocationListQuery,

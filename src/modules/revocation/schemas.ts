@@ -1,4 +1,5 @@
 /** Wire shapes of revocation declarations (wire reference §2.18). */
+import { DateFilter } from '../../platform/date-range.js';
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.js';
 
@@ -47,6 +48,8 @@ export const RevocationListQuery = Type.Object({
   orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX })),
   processedStatus: Type.Optional(Type.String({ maxLength: 64 })),
   storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
+  createdFrom: DateFilter('received at or after'),
+  createdTo: DateFilter('received at or before (a bare date covers the whole day)'),
 });
 export type RevocationListQueryT = Static<typeof RevocationListQuery>;
 

@@ -6,6 +6,7 @@
  */
 import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
+import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
@@ -235,6 +236,7 @@ export async function listRevocations(ctx: Ctx, q: Omit<RevocationListQueryT, 'p
   if (q.orderId !== undefined) conds.push(eq(revocationRequests.orderId, q.orderId));
   if (q.processedStatus) conds.push(eq(revocationRequests.processedStatus, q.processedStatus));
   if (q.storeId !== undefined) conds.push(eq(revocationRequests.storeId, q.storeId));
+  conds.push(...dateRangeConditions({ created: revocationRequests.receivedAt }, q));
   const allowed = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
   if (allowed) conds.push(allowed.length ? inArray(revocationRequests.storeId, allowed) : sql`false`);
   return listWhere(ctx, conds.length ? and(...conds) : undefined, page);

@@ -14,7 +14,8 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { adminWebsiteScope, type Ctx } from '../../../platform/context.js';
 import { badRequest } from '../../../platform/errors.js';
-import { isValidDate, likeEscape } from '../../../platform/format.js';
+import { dateRangeConditions } from '../../../platform/date-range.js';
+import { likeEscape } from '../../../platform/format.js';
 import {
   attributeOptions,
   bundleOptions,
@@ -58,22 +59,6 @@ export function listingParams(ctx: Ctx): ReadParams {
 export function searchText(q: ProductListQueryT): string | undefined {
   const s = (q.search ?? q.q ?? '').trim();
   return s ? s : undefined;
-}
-
-/** A `d` or `dt` (UTC) bound; a bare date as the end of a range covers its whole day. */
-function dateBound(field: string, raw: string, end: boolean): { at: string; exclusive: boolean } {
-  const v = raw.trim();
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(v);
-  if (!m || !isValidDate(m[1]) || (m[2] !== undefined && (+m[2] > 23 || +m[3] > 59 || +(m[4] ?? 0) > 59))) {
-    throw invalid(field, 'must be a date YYYY-MM-DD or a date and time YYYY-MM-DD HH:MM:SS (UTC)', 'format');
-  }
-  if (m[2] === undefined) {
-    if (!end) return { at: `${m[1]}T00:00:00Z`, exclusive: false };
-    const next = new Date(`${m[1]}T00:00:00Z`);
-    next.setUTCDate(next.getUTCDate() + 1);
-    return { at: next.toISOString(), exclusive: true };
-  }
-  return { at: `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}Z`, exclusive: false };
 }
 
 /** Values of one attribute filter, as text (booleans also as the 1/0 they are stored as). */
@@ -256,18 +241,7 @@ export async function listingWhere(ctx: Ctx, q: ProductListQueryT): Promise<SQL>
     if (!(PRODUCT_TYPES as readonly string[]).includes(type)) throw invalid('type', `must be one of ${PRODUCT_TYPES.join(', ')}`, 'enum');
     conds.push(sql`${products.type} = ${type}::text`);
   }
-  if (q.createdFrom !== undefined && q.createdFrom.trim()) {
-    const b = dateBound('createdFrom', q.createdFrom, false);
-    conds.push(sql`${products.createdAt} >= ${b.at}::timestamptz`);
-  }
-  if (q.createdTo !== undefined && q.createdTo.trim()) {
-    const b = dateBound('createdTo', q.createdTo, true);
-    conds.push(b.exclusive ? sql`${products.createdAt} < ${b.at}::timestamptz` : sql`${products.createdAt} <= ${b.at}::timestamptz`);
-  }
-  if (q.updatedSince !== undefined && q.updatedSince.trim()) {
-    const b = dateBound('updatedSince', q.updatedSince, false);
-    conds.push(sql`${products.updatedAt} >= ${b.at}::timestamptz`);
-  }
+  conds.push(...dateRangeConditions({ created: products.createdAt, updated: products.updatedAt }, q));
   return conds.length ? and(...conds)! : sql`true`;
 }
 

@@ -3,6 +3,7 @@
  * store view and response currency. Null values are omitted, so every field that may be missing is optional.
  */
 import { Type, type Static } from 'typebox';
+import { DateFilter } from '../../../platform/date-range.js';
 import { PageQuery } from '../../../platform/pagination.js';
 
 const Num = (description?: string) => Type.Number({ description });
@@ -247,8 +248,6 @@ export const Product = Type.Object({
 });
 export type ProductDto = Static<typeof Product>;
 
-const DateFilter = (description: string) =>
-  Type.Optional(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC)` }));
 
 /**
  * Query of GET /products. `attr_<code>=<value>` parameters (comma list: any of the values) are read from the
