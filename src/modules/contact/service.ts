@@ -36,6 +36,11 @@ function provider(ctx: Ctx): string {
   return (ctx.app.settings.get('contacts/captcha/provider', ctx.store.storeId) ?? '').trim() || 'none';
 }
 
+/** The store's contact address in a store view: where the contact form and notices to the shop owner go. */
+export function storeContactEmail(ctx: Ctx, storeId: number): string {
+  return (ctx.app.settings.get('contacts/email/recipient_email', storeId) ?? '').trim() || 'owner@example.com';
+}
+
 export function getContactConfig(ctx: Ctx): ContactConfigDto {
   const s = ctx.app.settings;
   const storeId = ctx.store.storeId;
@@ -104,7 +109,7 @@ export async function submitContact(ctx: Ctx, input: ContactSubmitInput): Promis
     });
   }
 
-  const to = (s.get('contacts/email/recipient_email', storeId) ?? '').trim() || 'owner@example.com';
+  const to = storeContactEmail(ctx, storeId);
   const lines = [
     `Reply-To: ${name} <${email}>`,
     '',

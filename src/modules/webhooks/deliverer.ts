@@ -37,7 +37,7 @@ interface Claimed {
   previous_valid: boolean;
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
@@ -47,21 +47,17 @@ export interface AttemptOutcome {
 export interface Deliverer extends EventSink {
   /** delivers what is due now; resolves with the number of attempts made once this pass is done */
   runOnce(): Promise<number>;
-  /** attempts one delivery now, whatever its schedule (ping, redeliver) */
-  deliverNow(deliveryId: number): Promise<void>;
-  /** re-reads the active subscriptions (after a change through the API) */
-  refresh(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The delay before retry number `attempts` (1-based): base · 2^(n−1), at most max, ±20% jitter. */
-export function retryDelayMs(cfg: Pick<WebhookConfig, 'retryBaseMs' | 'retryMaxMs'>, attempts: number, random = Math.random()): number {
+function retryDelayMs(cfg: Pick<WebhookConfig, 'retryBaseMs' | 'retryMaxMs'>, attempts: number, random = Math.random()): number {
   const plain = Math.min(cfg.retryMaxMs, cfg.retryBaseMs * 2 ** Math.min(attempts - 1, 40));
   return Math.round(plain * (0.8 + 0.4 * random));
 }
 
 /** The signed body of an event: the same bytes on every attempt. */
-export function eventBody(c: Pick<Claimed, 'event_id' | 'type' | 'store_code' | 'created' | 'data'>): { id: string; body: string } {
+function eventBody(c: Pick<Claimed, 'event_id' | 'type' | 'store_code' | 'created' | 'data'>): { id: string; body: string } {
   const id = `evt_${c.event_id}`;
   const body = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(c.type)},"createdAt":${JSON.stringify(c.created)},"storeCode":${JSON.stringify(c.store_code)},"sequence":${Number(c.event_id)},"data":${c.data}}`;
   return { id, body };

@@ -5,7 +5,7 @@
  * back emits nothing and one that commits is never without its events. An event no active subscription wants
  * costs nothing (EventSink.wants, a per-process answer re-read every WEBHOOK_POLL).
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterCommit, beforeCommit, type Ctx } from '../../platform/context.js';
 import { rows } from '../../platform/db.js';
 
@@ -41,9 +41,9 @@ export function patternMatches(pattern: string, type: string): boolean {
   return pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1));
 }
 
-/** The SQL twin of patternMatches over a subscription row `s` and an event type column. */
-export const patternMatchesSql = (type: ReturnType<typeof sql>) =>
-  sql`EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ${type} OR (right(p, 2) = '.*' AND starts_with(${type}, left(p, -1))))`;
+/** The SQL twin of patternMatches: whether any of the patterns `events` (a text[]) covers `type`. */
+export const patternMatchesSql = (events: SQL, type: SQL | string) =>
+  sql`EXISTS (SELECT 1 FROM unnest(${events}) p WHERE p = '*' OR p = ${type} OR (right(p, 2) = '.*' AND starts_with(${type}, left(p, -1))))`;
 
 interface Pending {
   type: string;
@@ -105,7 +105,7 @@ export async function writeEvents(ctx: Ctx, list: Pending[], onlySubscription?: 
   }
   const target =
     onlySubscription === undefined
-      ? sql`s.active AND (s.store_ids IS NULL OR e.store_id IS NULL OR e.store_id = ANY(s.store_ids)) AND ${patternMatchesSql(sql`e.type`)}`
+      ? sql`s.active AND (s.store_ids IS NULL OR e.store_id IS NULL OR e.store_id = ANY(s.store_ids)) AND ${patternMatchesSql(sql`s.events`, sql`e.type`)}`
       : sql`s.id = ${onlySubscription}`;
   const written = await rows<{ id: number }>(
     ctx.db,

@@ -1,12 +1,12 @@
 import { queueMail } from '../../platform/outbox.js';
 import type { Ctx } from '../../platform/context.js';
 import { withTx } from '../../platform/context.js';
+import { storeContactEmail } from '../contact/service.js';
 
 /** Tells the store contact (the contact form's recipient) that a subscription was disabled after failing. */
 export async function mailWebhookDisabled(ctx: Ctx, sub: { id: number; url: string; storeIds: number[] | null }): Promise<void> {
   const storeId = sub.storeIds?.[0] ?? ctx.store.storeId;
-  const s = ctx.app.settings;
-  const to = (s.get('contacts/email/recipient_email', storeId) ?? '').trim() || 'owner@example.com';
+  const to = storeContactEmail(ctx, storeId);
   await withTx(ctx, (tx) =>
     queueMail(tx, {
       to,

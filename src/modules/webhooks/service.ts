@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { SUBSCRIPTIONS_CHANNEL } from './deliverer.js';
-import { EVENT_TYPES, PING, patternMatches, writeEvents } from './events.js';
+import { EVENT_TYPES, PING, patternMatches, patternMatchesSql, writeEvents } from './events.js';
 import type { WebhookCreateInput, WebhookDeliveryDto, WebhookDto, WebhookUpdateInput } from './schemas.js';
 import { SecretBox, newSecret } from './signing.js';
 import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from './tables.js';
@@ -93,7 +93,7 @@ function storeIdsOf(ctx: Ctx, codes: string[] | null | undefined): number[] | nu
 export async function listWebhooks(ctx: Ctx, q: { active?: boolean; event?: string }, page: Page): Promise<CollectionResult<WebhookDto>> {
   const where: SQL[] = [];
   if (q.active !== undefined) where.push(eq(webhookSubscriptions.active, q.active));
-  if (q.event) where.push(sql`EXISTS (SELECT 1 FROM unnest(${webhookSubscriptions.events}) p WHERE p = '*' OR p = ${q.event} OR (right(p, 2) = '.*' AND starts_with(${q.event}, left(p, -1))))`);
+  if (q.event) where.push(patternMatchesSql(sql`${webhookSubscriptions.events}`, q.event));
   const cond = where.length ? and(...where) : undefined;
   const [found, [{ n }]] = await Promise.all([
     ctx.db.select().from(webhookSubscriptions).where(cond).orderBy(webhookSubscriptions.id).limit(page.size).offset(page.offset),
