@@ -2,13 +2,18 @@
  * Compiles the server into one file for `npm start`: our TypeScript and the packages it imports, bundled, so
  * that a start reads one file instead of resolving and loading some two thousand modules (a warm start takes
  * about 0.7 s instead of 1.1 s). `node scripts/build.js [outfile]` (default dist/main.js); run by `npm ci`
- * through `prepare`.
+ * through `prepare`. The embedded database's thread script (src/platform/pglite-thread.mjs), plain JavaScript
+ * that a worker thread loads by its own path, is copied next to the bundle.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
+
+const outfile = process.argv[2] ?? 'dist/main.js';
 
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: process.argv[2] ?? 'dist/main.js',
+  outfile,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -35,3 +40,5 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+fs.copyFileSync('src/platform/pglite-thread.mjs', path.join(path.dirname(outfile), 'pglite-thread.mjs'));

@@ -2,15 +2,16 @@
  * The database: PostgreSQL dialect only, either embedded (PGlite) or a server (node-postgres pool).
  * Services see one type, `Db`, which is also what a transaction looks like.
  */
+import type { PGlite } from '@electric-sql/pglite';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { LOCKS } from './locks.js';
+import { openEmbeddedThread, type EmbeddedClient } from './embedded-thread.js';
 
 // NUMERIC and BIGINT come back as strings: money stays decimal, never a binary float.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
@@ -31,7 +32,7 @@ export interface Database {
   url?: string;
   close(): Promise<void>;
   /** The embedded instance, when there is one (tests dump and load it). */
-  pglite?: PGlite;
+  pglite?: EmbeddedClient;
 }
 
 export interface DatabaseOptions {
@@ -76,15 +77,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return { kind: 'postgres', db, sideDb, url: opts.databaseUrl, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  // loaded only here: a server on PostgreSQL never loads the embedded database
-  const [{ PGlite: EmbeddedPostgres }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+  // loaded only here: a server on PostgreSQL never loads the embedded database's driver
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // a smaller buffer cache than PostgreSQL's default 128 MB: the embedded database's files are in the OS page
   // cache anyway, and the process stays ~100 MB smaller
-  const client = new EmbeddedPostgres({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, postgresqlconf: ['shared_buffers=32MB'] });
-  await client.waitReady;
+  const client = await openEmbeddedThread({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, postgresqlconf: ['shared_buffers=32MB'] });
   trackWrites(client);
   const counter = countFor(client);
-  const db = drizzlePglite({ client, logger: counter.logger }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, logger: counter.logger }) as unknown as Db;
   return { kind: 'pglite', db, pglite: client, queryCount: () => counter.n, close: () => client.close() };
 }
 
@@ -110,7 +110,7 @@ function mayWrite(query: unknown): boolean {
   return typeof query !== 'string' || !/^\s*select\b/i.test(query) || WRITE_WORDS.test(query);
 }
 
-function trackWrites(client: PGlite): void {
+function trackWrites(client: EmbeddedClient): void {
   const gen: WriteGeneration = { n: 0, memos: new Map() };
   type Run = (...args: unknown[]) => Promise<unknown>;
   const tracked =
@@ -124,9 +124,9 @@ function trackWrites(client: PGlite): void {
         if (w) gen.n++;
       }
     };
-  client.query = tracked(client.query.bind(client) as Run, mayWrite) as PGlite['query'];
-  client.exec = tracked(client.exec.bind(client) as Run, () => true) as PGlite['exec'];
-  client.transaction = tracked(client.transaction.bind(client) as Run, () => true) as PGlite['transaction'];
+  client.query = tracked(client.query.bind(client) as Run, mayWrite) as EmbeddedClient['query'];
+  client.exec = tracked(client.exec.bind(client) as Run, () => true) as EmbeddedClient['exec'];
+  client.transaction = tracked(client.transaction.bind(client) as Run, () => true) as EmbeddedClient['transaction'];
   generations.set(client, gen);
 }
 

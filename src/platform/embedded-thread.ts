@@ -1,0 +1,187 @@
+/**
+ * The embedded database (PGlite) on a thread of its own. PGlite is PostgreSQL compiled to WebAssembly: run on
+ * the server's thread, every statement's work competes with HTTP, validation and serialization for one core,
+ * so writes ran 3 to 6 times slower than on a PostgreSQL server, whose backends work on the other cores. Here
+ * the instance lives in a worker (pglite-thread.mjs) and this client forwards the calls the query builder and
+ * the rest of the server make (query, exec, transaction, dump, close); rows cross the thread boundary as
+ * structured clones. Calls are answered in the order PGlite runs them: like PGlite itself, a transaction holds
+ * the database until it ends, and other statements wait for it.
+ *
+ * A statement outside a transaction is asked for and answered as messages, while this thread goes on with
+ * other requests. Inside a transaction, which holds the database until it ends, this thread waits for each
+ * answer instead (Atomics.wait on a shared flag, the answer taken from a port of its own): the transaction's
+ * next statement is sent at once rather than after whatever HTTP work is queued, so a transaction holds the
+ * database for the time of its statements only, as it did on this thread.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+
+export interface EmbeddedResults {
+  rows: unknown[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  /**
+   * Type ids whose values are to be left as PostgreSQL's text. Functions do not cross threads: a parser
+   * given here is taken to be the identity (the query builder's are: dates and intervals stay text).
+   */
+  parsers?: Record<number, unknown>;
+}
+
+/** What the server uses of an embedded database, on this thread or in a transaction. */
+export interface EmbeddedQueryable {
+  query<T = unknown>(text: string, params?: unknown[], options?: QueryOptions): Promise<EmbeddedResults & { rows: T[] }>;
+  exec(text: string, options?: QueryOptions): Promise<EmbeddedResults[]>;
+}
+
+export interface EmbeddedClient extends EmbeddedQueryable {
+  transaction<T>(fn: (tx: EmbeddedQueryable) => Promise<T>): Promise<T>;
+  dumpDataDir(compression?: 'gzip' | 'none' | 'auto'): Promise<Blob>;
+  close(): Promise<void>;
+  /** Stops the thread at once, without closing the database (what has not reached its files is lost). */
+  terminate(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir?: string;
+  loadDataDir?: Blob;
+  postgresqlconf?: string[];
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+/** The worker's script: next to this module, from source and when compiled (the build copies it). */
+function threadScript(): URL {
+  const here = new URL('./pglite-thread.mjs', import.meta.url);
+  if (fs.existsSync(fileURLToPath(here))) return here;
+  throw new Error(`The embedded database's thread script is missing: ${fileURLToPath(here)}`);
+}
+
+/** An error from the database's thread, with PostgreSQL's fields (code, constraint, detail, ...) as they were. */
+function revive(data: Record<string, unknown>): Error {
+  const err = new Error(String(data.message));
+  Object.assign(err, data);
+  return err;
+}
+
+type Reply = { id: number; ok: boolean; result?: unknown; error?: Record<string, unknown> };
+
+export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<EmbeddedClient> {
+  // the answers to calls made inside a transaction: a port read synchronously, and a flag to wait on
+  const { port1: syncAnswers, port2: syncPort } = new MessageChannel();
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(threadScript(), { workerData: { syncPort, flag }, transferList: [syncPort] });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let failure: Error | undefined;
+
+  // the thread keeps the process alive only while a call waits for it: an idle database, like PGlite on this
+  // thread, does not hold a process open that has nothing else to do
+  worker.unref();
+  const settle = (id: number) => {
+    const p = pending.get(id);
+    pending.delete(id);
+    if (!pending.size) worker.unref();
+    return p;
+  };
+  worker.on('message', (msg: Reply) => {
+    const p = settle(msg.id);
+    if (!p) return;
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(revive(msg.error ?? {}));
+  });
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const [id, p] of [...pending]) {
+      settle(id);
+      p.reject(err);
+    }
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The embedded database's thread stopped (exit code ${code})`)));
+
+  const call = <T>(msg: Record<string, unknown>, transfer?: ArrayBuffer[]): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (!pending.size) worker.ref();
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ ...msg, id }, transfer);
+    });
+  };
+
+  /** A call inside a transaction: this thread waits for its answer (see above). */
+  const callInTransaction = async <T>(msg: Record<string, unknown>): Promise<T> => {
+    if (failure) throw failure;
+    const id = nextId++;
+    worker.postMessage({ ...msg, id, sync: true });
+    // the thread stores the id of the call it answered; a wake-up meant for an earlier call (its notify can come
+    // after that call read its answer) finds another id and waits again
+    const mark = id & 0x7fffffff;
+    for (let seen = Atomics.load(flag, 0); seen !== mark; seen = Atomics.load(flag, 0)) Atomics.wait(flag, 0, seen);
+    const answer = receiveMessageOnPort(syncAnswers)?.message as Reply | undefined;
+    if (!answer || answer.id !== id) throw new Error(`The embedded database's thread answered out of turn (call ${id})`);
+    if (!answer.ok) throw revive(answer.error ?? {});
+    return answer.result as T;
+  };
+
+  const queryable = (tx?: number): EmbeddedQueryable => {
+    const send = tx === undefined ? call : callInTransaction;
+    return {
+      query: (text, params, options) =>
+        send({ op: 'query', tx, text, params: params ?? [], rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
+      exec: (text, options) => send({ op: 'exec', tx, text, rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
+    };
+  };
+
+  const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
+  try {
+    await call({ op: 'open', dataDir: opts.dataDir, loadDataDir, postgresqlconf: opts.postgresqlconf }, loadDataDir ? [loadDataDir] : undefined);
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+
+  return {
+    ...queryable(),
+    async transaction(fn) {
+      const tx = await call<number>({ op: 'begin' });
+      let result;
+      try {
+        result = await fn(queryable(tx));
+      } catch (err) {
+        await callInTransaction({ op: 'end', tx, commit: false });
+        throw err;
+      }
+      await callInTransaction({ op: 'end', tx, commit: true });
+      return result;
+    },
+    async dumpDataDir(compression) {
+      const data = await call<ArrayBuffer>({ op: 'dump', compression });
+      return new Blob([data], { type: compression === 'none' ? 'application/x-tar' : 'application/x-gzip' });
+    },
+    async terminate() {
+      await worker.terminate();
+    },
+    async close() {
+      if (failure) return;
+      try {
+        await call({ op: 'close' });
+      } finally {
+        failure = new Error('The embedded database is closed');
+        await worker.terminate();
+      }
+    },
+  };
+}
+
+function rawTypes(options?: QueryOptions): number[] | undefined {
+  return options?.parsers ? Object.keys(options.parsers).map(Number) : undefined;
+}
