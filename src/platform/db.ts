@@ -2,13 +2,13 @@
  * The database: PostgreSQL dialect only, either embedded (PGlite) or a server (node-postgres pool).
  * Services see one type, `Db`, which is also what a transaction looks like.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { LOCKS } from './locks.js';
 import { openEmbeddedThread, type EmbeddedClient } from './embedded-thread.js';

@@ -17,8 +17,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
-export interface EmbeddedResults {
-  rows: unknown[];
+export interface EmbeddedResults<T = unknown> {
+  rows: T[];
   fields: { name: string; dataTypeID: number }[];
   affectedRows?: number;
 }
@@ -34,7 +34,7 @@ interface QueryOptions {
 
 /** What the server uses of an embedded database, on this thread or in a transaction. */
 export interface EmbeddedQueryable {
-  query<T = unknown>(text: string, params?: unknown[], options?: QueryOptions): Promise<EmbeddedResults & { rows: T[] }>;
+  query<T = unknown>(text: string, params?: unknown[], options?: QueryOptions): Promise<EmbeddedResults<T>>;
   exec(text: string, options?: QueryOptions): Promise<EmbeddedResults[]>;
 }
 
