@@ -20,7 +20,7 @@ export const DateRangeQuery = {
 export const UpdatedSinceQuery = { updatedSince: DateFilter('updated at or after') };
 
 /** A bound of a date filter: its instant, and whether the range stops just before it (a bare date as an upper bound). */
-export function dateBound(field: string, raw: string, end: boolean): { at: string; exclusive: boolean } {
+function dateBound(field: string, raw: string, end: boolean): { at: string; exclusive: boolean } {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(raw.trim());
   if (!m || !isValidDate(m[1]) || (m[2] !== undefined && (+m[2] > 23 || +m[3] > 59 || +(m[4] ?? 0) > 59))) {
     throw badRequest(`${field} must be a date YYYY-MM-DD or a date and time YYYY-MM-DD HH:MM:SS (UTC)`, {

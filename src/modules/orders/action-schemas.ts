@@ -8,7 +8,6 @@ import { PageQuery } from '../../platform/pagination.js';
 
 const INT_MAX = 2147483647;
 
-
 /** GET /orders. */
 export const OrderListQuery = Type.Object({
   ...PageQuery,

@@ -248,7 +248,6 @@ export const Product = Type.Object({
 });
 export type ProductDto = Static<typeof Product>;
 
-
 /**
  * Query of GET /products. `attr_<code>=<value>` parameters (comma list: any of the values) are read from the
  * same query object, so the schema lets other keys through.

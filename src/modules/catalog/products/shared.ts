@@ -43,7 +43,6 @@ export async function requireProduct(
   return row;
 }
 
-
 /** Names of several products in the current store view (its override, else the default name), in one query. */
 export async function productNames(ctx: Ctx, ids: readonly number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
