@@ -30,6 +30,8 @@ export interface ImportContext {
   mediaDir?: string;
   /** where images are copied to */
   mediaTarget?: string;
+  /** a dry run: files are checked, not copied */
+  dryRun?: boolean;
   report: Report;
   progress: Progress;
   /** tables written with explicit ids: their sequences are moved past the highest id at the end */

@@ -1,6 +1,7 @@
 /**
  * What an import did, per entity: source rows found, rows imported (new), updated (changed since the last
- * run), unchanged, and skipped with their reasons; then the verification checks comparing source and target.
+ * run), unchanged, and skipped with their reasons; notes on single rows imported otherwise than the source has
+ * them (renamed, moved, a file refused); then the verification checks comparing source and target.
  */
 
 export interface EntityStats {
@@ -22,9 +23,19 @@ export interface Check {
   ok: boolean;
 }
 
+export interface Note {
+  entity: string;
+  sourceId: string;
+  message: string;
+}
+
+/** Notes printed in the terminal report (all of them are in the JSON one). */
+const NOTES_SHOWN = 50;
+
 export class Report {
   readonly entities: EntityStats[] = [];
   readonly checks: Check[] = [];
+  readonly notes: Note[] = [];
 
   entity(name: string): EntityStats {
     let e = this.entities.find((x) => x.entity === name);
@@ -42,6 +53,11 @@ export class Report {
     if (!s) stats.skips.set(reason, (s = { count: 0, samples: [] }));
     s.count++;
     if (s.samples.length < 5) s.samples.push(String(sourceId));
+  }
+
+  /** Tells what happened to one source row that was imported otherwise than the source has it. */
+  note(stats: EntityStats, sourceId: unknown, message: string): void {
+    this.notes.push({ entity: stats.entity, sourceId: String(sourceId), message });
   }
 
   check(name: string, source: string | number, target: string | number): void {
@@ -75,6 +91,11 @@ export class Report {
         for (const [reason, s] of e.skips) out.push(`  ${e.entity}: ${s.count} × ${reason} (source ids ${s.samples.join(', ')}${s.count > s.samples.length ? ', …' : ''})`);
       }
     }
+    if (this.notes.length) {
+      out.push('', 'Notes:');
+      for (const n of this.notes.slice(0, NOTES_SHOWN)) out.push(`  ${n.entity} ${n.sourceId}: ${n.message}`);
+      if (this.notes.length > NOTES_SHOWN) out.push(`  … and ${this.notes.length - NOTES_SHOWN} more (all of them in the JSON report)`);
+    }
     if (this.checks.length) {
       out.push('', 'Verification (source = target):');
       for (const c of this.checks) out.push(`  ${c.ok ? 'ok  ' : 'DIFF'}  ${c.name}: ${c.source}${c.ok ? '' : ` ≠ ${c.target}`}`);
@@ -85,6 +106,7 @@ export class Report {
   toJSON(): unknown {
     return {
       entities: this.entities.map((e) => ({ ...e, skips: Object.fromEntries(e.skips) })),
+      notes: this.notes,
       checks: this.checks,
       ok: this.ok,
     };

@@ -64,7 +64,7 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
   const progress = new Progress(opts.progress, opts.tty);
   const selected = IMPORTERS.filter((i) => !opts.only || opts.only.includes(i.group));
   const run = async (db: Db) => {
-    const ctx: ImportContext = { source, db, since: opts.since, mediaDir: opts.mediaDir, mediaTarget: opts.mediaTarget, report, progress, sequences: new Set(), memo: new Map() };
+    const ctx: ImportContext = { source, db, since: opts.since, mediaDir: opts.mediaDir, mediaTarget: opts.mediaTarget, dryRun: opts.dryRun, report, progress, sequences: new Set(), memo: new Map() };
     for (const importer of selected) {
       const stats = report.entity(importer.name);
       const total = await importer.count(ctx);

@@ -130,8 +130,20 @@ export function str(v: unknown): string | null {
   return s;
 }
 
-/** A non-empty trimmed string, or null. */
+/**
+ * A text value (a name, title, label, description, SKU …) exactly as the shop stored it, spaces included:
+ * Magento saves what was typed without trimming it. Null when empty or blank, which counts as no value.
+ */
 export function text(v: unknown): string | null {
+  const s = str(v);
+  return s && s.trim() ? s : null;
+}
+
+/**
+ * A code, e-mail, URL path, hash or other identifier, trimmed, or null when empty: values our rules compare or
+ * look up, where a stray space would only make them miss.
+ */
+export function trimmed(v: unknown): string | null {
   const s = str(v)?.trim();
   return s ? s : null;
 }

@@ -1,13 +1,14 @@
 /**
  * API roles and users of Magento's SOAP / XML-RPC API. A role keeps its name and gets the permissions its
- * allowed resources map to; a user keeps its username (an existing user of that name is updated) and its key
- * hash (verified at login as Magento hashed it, then re-hashed).
+ * allowed resources map to; a user keeps its username and its key hash (verified at login as Magento hashed it,
+ * then re-hashed). A role or user of ours that no import wrote is never overwritten: the source's one of the same
+ * name arrives under a new name, and the report says so.
  */
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { apiRoles, apiUsers } from '../../modules/auth/tables.js';
-import { count, mappedIds, recordIds, upsert, type EntityImporter } from '../context.js';
-import { bool, date, text } from '../source.js';
+import { count, mappedIds, recordIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { bool, date, text, trimmed, type SourceRow } from '../source.js';
 
 /** Magento ACL resource (first two segments) → our resources. */
 const RESOURCE_MAP: [prefix: string, resources: string[]][] = [
@@ -60,6 +61,46 @@ export function permissionsOf(resources: string[]): string[] {
   return [...out].filter((p) => p.endsWith('/all') || !out.has(`${p.split('/')[0]}/all`)).sort();
 }
 
+/**
+ * Names for source rows, keyed by our name column: a row an earlier run of this import wrote (the id map knows
+ * it) keeps its id and takes the source's name when that is free; any other row of ours with that name is never
+ * overwritten, and the source's row arrives under a new name instead (`Administrators (imported)`, then
+ * `(imported 2)` …).
+ */
+async function placeByName(
+  ctx: ImportContext,
+  entity: string,
+  table: 'api_roles' | 'api_users',
+  column: 'name' | 'username',
+  wanted: { sourceId: unknown; name: string }[],
+): Promise<{ id?: number; name: string; renamedFrom?: string }[]> {
+  const mapped = await mappedIds(ctx.db, entity, wanted.map((w) => w.sourceId));
+  const ours = await rows<{ id: number; name: string }>(ctx.db, sql`SELECT id, ${sql.identifier(column)} AS name FROM ${sql.identifier(table)}`);
+  const nameOf = new Map(ours.map((r) => [r.id, r.name]));
+  const taken = new Set(ours.map((r) => r.name));
+  const out: { id?: number; name: string; renamedFrom?: string }[] = [];
+  const fresh: number[] = [];
+  // rows already imported first, so they keep their names before new ones pick theirs
+  wanted.forEach((w, i) => {
+    const id = mapped.get(String(w.sourceId));
+    if (id === undefined || !nameOf.has(id)) return void fresh.push(i);
+    const current = nameOf.get(id)!;
+    // renamed in the source: followed when the new name is free here
+    const name = current === w.name || taken.has(w.name) ? current : w.name;
+    taken.delete(current);
+    taken.add(name);
+    out[i] = { id, name };
+  });
+  for (const i of fresh) {
+    const wish = wanted[i].name;
+    let name = wish;
+    for (let n = 1; taken.has(name); n++) name = `${wish} (imported${n > 1 ? ` ${n}` : ''})`;
+    taken.add(name);
+    out[i] = name === wish ? { name } : { name, renamedFrom: wish };
+  }
+  return out;
+}
+
 export const apiRolesImporter: EntityImporter = {
   name: 'api roles',
   group: 'api',
@@ -69,16 +110,19 @@ export const apiRolesImporter: EntityImporter = {
     const roles = await ctx.source.query("SELECT * FROM api_role WHERE role_type = 'G' ORDER BY role_id");
     const rules = await ctx.source.query("SELECT role_id, resource_id FROM api_rule WHERE api_permission = 'allow' ORDER BY rule_id");
     stats.found = roles.length;
-    const values = roles.map((r) => ({
-      name: text(r.role_name) ?? `role-${r.role_id}`,
+    const places = await placeByName(ctx, 'api roles', 'api_roles', 'name', roles.map((r) => ({ sourceId: r.role_id, name: text(r.role_name) ?? `role-${r.role_id}` })));
+    const values = roles.map((r, i) => ({
+      ...(places[i].id !== undefined ? { id: places[i].id } : {}),
+      name: places[i].name,
       permissions: permissionsOf(rules.filter((x) => Number(x.role_id) === Number(r.role_id)).map((x) => String(x.resource_id))),
     }));
-    const names = new Set<string>();
-    for (let i = 0; i < values.length; i++) {
-      while (names.has(values[i].name)) values[i].name = `${values[i].name} (${roles[i].role_id})`;
-      names.add(values[i].name);
-    }
-    count(stats, await upsert(ctx.db, apiRoles, values, [apiRoles.name]));
+    roles.forEach((r, i) => {
+      const from = places[i].renamedFrom;
+      if (from) ctx.report.note(stats, r.role_id, `"${from}" is already the name of another role here, which keeps its permissions: this one is imported as "${places[i].name}"`);
+    });
+    // rows of an earlier run are updated by id, new ones inserted under their free names
+    count(stats, await upsert(ctx.db, apiRoles, values.filter((v) => v.id !== undefined), [apiRoles.id]));
+    count(stats, await upsert(ctx.db, apiRoles, values.filter((v) => v.id === undefined), [apiRoles.name]));
     const ids = new Map((await rows<{ id: number; name: string }>(ctx.db, sql`SELECT id, name FROM api_roles`)).map((r) => [r.name, r.id]));
     await recordIds(ctx.db, 'api roles', roles.map((r, i) => [r.role_id, ids.get(values[i].name)!]));
     tick(roles.length);
@@ -97,30 +141,36 @@ export const apiUsersImporter: EntityImporter = {
     const roleIds = await mappedIds(ctx.db, 'api roles', [...new Set(memberships.map((m) => m.parent_id))]);
     const roleOf = new Map(memberships.map((m) => [Number(m.user_id), roleIds.get(String(m.parent_id))]));
     stats.found = users.length;
-    const values = [];
+    const kept: { source: SourceRow; roleId: number; key: string }[] = [];
     for (const u of users) {
       const id = Number(u.user_id);
       const roleId = roleOf.get(id);
-      const key = text(u.api_key);
+      const key = trimmed(u.api_key);
       if (!roleId) ctx.report.skip(stats, id, 'no role');
       else if (!key) ctx.report.skip(stats, id, 'no API key');
-      else {
-        values.push({
-          username: String(u.username),
-          email: text(u.email),
-          apiKeyHash: key,
-          roleId,
-          isActive: u.is_active === undefined ? true : bool(u.is_active),
-          createdAt: date(u.created) ?? new Date(0),
-          updatedAt: date(u.modified) ?? date(u.created) ?? new Date(0),
-        });
-      }
+      else kept.push({ source: u, roleId, key });
     }
+    const places = await placeByName(ctx, 'api users', 'api_users', 'username', kept.map((k) => ({ sourceId: k.source.user_id, name: String(k.source.username) })));
+    const values = kept.map(({ source: u, roleId, key }, i) => ({
+      ...(places[i].id !== undefined ? { id: places[i].id } : {}),
+      username: places[i].name,
+      email: trimmed(u.email),
+      apiKeyHash: key,
+      roleId,
+      isActive: u.is_active === undefined ? true : bool(u.is_active),
+      createdAt: date(u.created) ?? new Date(0),
+      updatedAt: date(u.modified) ?? date(u.created) ?? new Date(0),
+    }));
+    kept.forEach((k, i) => {
+      const from = places[i].renamedFrom;
+      if (from) ctx.report.note(stats, k.source.user_id, `"${from}" is already the name of another API user here, which is left as it is: this one is imported as "${places[i].name}"`);
+    });
     // a key re-hashed at a login since the last run is kept unless the user changed in the source since
     const keep = `CASE WHEN t.api_key_hash LIKE 'scrypt$%' AND excluded.updated_at <= t.updated_at THEN t.api_key_hash ELSE excluded.api_key_hash END`;
-    count(stats, await upsert(ctx.db, apiUsers, values, [apiUsers.username], { apiKeyHash: keep }));
+    count(stats, await upsert(ctx.db, apiUsers, values.filter((v) => v.id !== undefined), [apiUsers.id], { apiKeyHash: keep }));
+    count(stats, await upsert(ctx.db, apiUsers, values.filter((v) => v.id === undefined), [apiUsers.username], { apiKeyHash: keep }));
     const ours = new Map((await ctx.db.select({ id: apiUsers.id, username: apiUsers.username }).from(apiUsers)).map((u) => [u.username, u.id]));
-    await recordIds(ctx.db, 'api users', users.filter((u) => ours.has(String(u.username))).map((u) => [u.user_id, ours.get(String(u.username))!]));
+    await recordIds(ctx.db, 'api users', kept.map((k, i) => [k.source.user_id, ours.get(values[i].username)!]));
     tick(users.length);
   },
 };

@@ -8,7 +8,7 @@ import { rows } from '../../platform/db.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, categories, productAttributes } from '../../modules/catalog/tables.js';
 import { assertImportable, count, idMap, groupBy, recordIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn } from '../eav.js';
-import { bool, date, decimal, int, str, text } from '../source.js';
+import { bool, date, decimal, int, str, text, trimmed } from '../source.js';
 import { PRODUCT_IMPORTERS } from './products.js';
 import { urlRewritesImporter } from './urls.js';
 
@@ -68,8 +68,8 @@ export const attributesImporter: EntityImporter = {
         isWysiwygEnabled: bool(a.is_wysiwyg_enabled),
         isConfigurable: bool(a.is_configurable) && Number(a.is_global) === 1 && input === 'select',
         defaultValue: text(a.default_value),
-        applyTo: (text(a.apply_to) ?? '').split(',').filter(Boolean),
-        frontendClass: text(a.frontend_class),
+        applyTo: (trimmed(a.apply_to) ?? '').split(',').filter(Boolean),
+        frontendClass: trimmed(a.frontend_class),
         note: text(a.note),
         position: int(a.position) ?? 0,
       });
@@ -110,7 +110,7 @@ export const attributeOptionsImporter: EntityImporter = {
       const ids = batch.map((o) => o.option_id);
       const labels = groupBy(await ctx.source.query(`SELECT option_id, store_id, value FROM eav_attribute_option_value WHERE option_id IN (${ids.map(() => '?').join(',')})`, ids), 'option_id');
       const swatch = swatches
-        ? new Map((await ctx.source.query(`SELECT option_id, value FROM eav_attribute_option_swatch WHERE option_id IN (${ids.map(() => '?').join(',')})`, ids)).map((s) => [Number(s.option_id), text(s.value)]))
+        ? new Map((await ctx.source.query(`SELECT option_id, value FROM eav_attribute_option_swatch WHERE option_id IN (${ids.map(() => '?').join(',')})`, ids)).map((s) => [Number(s.option_id), trimmed(s.value)]))
         : new Map<number, string | null>();
       const values: (typeof attributeOptions.$inferInsert)[] = [];
       for (const o of batch) {
@@ -192,6 +192,17 @@ const CATEGORY_STORE: [string, string, (v: unknown) => unknown][] = [
   ['meta_description', 'metaDescription', text],
 ];
 
+/**
+ * Parent and level of a category as Magento's tree has them: from its path of ids (`1/2/10/15`: parent 10,
+ * level 3), not from parent_id, which a shop may have left behind after a move. Null when the path is not a
+ * list of ids ending with the category's own.
+ */
+export function placeInTree(id: number, path: unknown): { parentId: number | null; level: number } | null {
+  const ids = String(path ?? '').split('/');
+  if (!ids.every((s) => /^\d{1,10}$/.test(s)) || Number(ids[ids.length - 1]) !== id) return null;
+  return { parentId: ids.length > 1 ? Number(ids[ids.length - 2]) : null, level: ids.length - 1 };
+}
+
 export const categoriesImporter: EntityImporter = {
   name: 'categories',
   group: 'catalog',
@@ -220,29 +231,34 @@ export const categoriesImporter: EntityImporter = {
           for (const [code, key, conv] of CATEGORY_STORE) if (code in own) out[key] = conv(own[code]);
           if (Object.keys(out).length) storeValues[String(storeId)] = out;
         }
-        const sortBy = text(v.available_sort_by);
+        const sortBy = trimmed(v.available_sort_by);
+        const stated = int(c.parent_id) || null;
+        const place = placeInTree(id, c.path);
+        if (!place) ctx.report.note(stats, id, `its path "${String(c.path ?? '')}" is not a path of ids ending with its own: placed under its parent_id ${stated}`);
+        else if (place.parentId !== stated) ctx.report.note(stats, id, `parent_id ${stated} but path ${String(c.path)}: placed under ${place.parentId}, as Magento's tree shows it`);
         return {
           id,
-          parentId: int(c.parent_id) || null,
+          parentId: place ? place.parentId : stated,
           path: String(c.path),
-          level: int(c.level) ?? 0,
+          level: place ? place.level : (int(c.level) ?? 0),
+          // Magento orders the children its tree finds by path by this position
           position: int(c.position) ?? 0,
           name: text(v.name) ?? (id === 1 ? 'Root Catalog' : `Category ${id}`),
-          urlKey: text(v.url_key),
-          urlPath: text(v.url_path)?.replace(/\.html$/, '') ?? null,
+          urlKey: trimmed(v.url_key),
+          urlPath: trimmed(v.url_path)?.replace(/\.html$/, '') ?? null,
           isActive: v.is_active === undefined ? true : bool(v.is_active),
           includeInMenu: v.include_in_menu === undefined ? true : bool(v.include_in_menu),
           isAnchor: bool(v.is_anchor),
           description: str(v.description),
           image: text(v.image),
-          displayMode: text(v.display_mode),
+          displayMode: trimmed(v.display_mode),
           landingPageId: int(v.landing_page) || null,
           availableSortBy: sortBy ? sortBy.split(',') : null,
-          defaultSortBy: text(v.default_sort_by),
+          defaultSortBy: trimmed(v.default_sort_by),
           metaTitle: text(v.meta_title),
           metaKeywords: text(v.meta_keywords),
           metaDescription: text(v.meta_description),
-          pageLayout: text(v.page_layout),
+          pageLayout: trimmed(v.page_layout),
           filterPriceRange: decimal(v.filter_price_range),
           storeValues,
           createdAt: date(c.created_at) ?? new Date(0),

@@ -3,13 +3,12 @@
  * they show in (0: every store view), the posts' categories and images. A post's URL path blog/<url key> is
  * registered with the URL resolver; its image file is copied from the media folder when one is given.
  */
-import { copyFile, mkdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { blogCategories, blogCategoryStores, blogPostCategories, blogPosts, blogPostStores } from '../../modules/blog/tables.js';
 import { postPath } from '../../modules/blog/posts.js';
 import { assertImportable, count, existingIds, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { eavValues, valuesIn, type EavAttribute } from '../eav.js';
-import { bool, date, day, int, str, text } from '../source.js';
+import { copyMedia } from '../media.js';
+import { bool, date, day, int, str, text, trimmed } from '../source.js';
 import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 /** Store views per row of a link table: every one listed, and those kept (0 and the ones we have). */
@@ -49,9 +48,9 @@ export const blogCategoriesImporter: EntityImporter = whenTable('blog_category_e
           values.push({
             id,
             name,
-            urlKey: text(r.url_key) ?? String(id),
+            urlKey: trimmed(r.url_key) ?? String(id),
             parentId,
-            path: text(r.path) ?? String(id),
+            path: trimmed(r.path) ?? String(id),
             level: int(r.level) || 1,
             position: int(r.position) ?? 0,
             isActive: bool(r.is_active),
@@ -90,27 +89,6 @@ async function postAttributes(ctx: ImportContext): Promise<Map<string, EavAttrib
   );
 }
 
-/** Copies a post image from the source media folder (blog/<file>); false when it is not there. */
-async function copyImage(ctx: ImportContext, relative: string): Promise<boolean> {
-  if (!ctx.mediaDir || !ctx.mediaTarget) return true;
-  const from = path.join(ctx.mediaDir, relative);
-  const to = path.join(ctx.mediaTarget, relative);
-  if (!path.resolve(from).startsWith(path.resolve(ctx.mediaDir) + path.sep) || !path.resolve(to).startsWith(path.resolve(ctx.mediaTarget) + path.sep)) return false;
-  try {
-    if (!(await stat(from)).isFile()) return false;
-  } catch {
-    return false;
-  }
-  try {
-    await stat(to);
-    return true;
-  } catch {
-    await mkdir(path.dirname(to), { recursive: true });
-    await copyFile(from, to);
-    return true;
-  }
-}
-
 export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
   name: 'blog posts',
   group: 'blog',
@@ -133,10 +111,11 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
       const storeValues: (typeof blogPostStores.$inferInsert)[] = [];
       const categoryValues: (typeof blogPostCategories.$inferInsert)[] = [];
       const missingImages: number[] = [];
+      const refusedImages: number[] = [];
       for (const r of batch) {
         const id = Number(r.entity_id);
         const title = text(r.title);
-        const urlKey = text(r.url_key);
+        const urlKey = trimmed(r.url_key);
         const st = stores.get(id);
         if (!title) ctx.report.skip(stats, id, 'no title');
         else if (!urlKey) ctx.report.skip(stats, id, 'no URL key');
@@ -144,7 +123,14 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
         else {
           const file = text(valuesIn(eav, id).image)?.replace(/^\/+/, '');
           const image = file ? (/^https?:\/\//i.test(file) ? file : `blog/${file}`) : null;
-          if (image && !image.startsWith('http') && !(await copyImage(ctx, image))) missingImages.push(id);
+          if (file && image && !image.startsWith('http')) {
+            const copy = await copyMedia(ctx, 'blog', file, { replace: false });
+            if (!copy.ok && copy.missing) missingImages.push(id);
+            else if (!copy.ok) {
+              refusedImages.push(id);
+              ctx.report.note(stats, id, `image ${image} not copied: ${copy.reason}`);
+            }
+          }
           const published = day(r.publish_date);
           const createdAt = date(r.created_at) ?? EPOCH;
           values.push({
@@ -158,7 +144,7 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
             metaTitle: text(r.meta_title),
             metaDescription: text(r.meta_description),
             metaKeywords: text(r.meta_keywords),
-            metaRobots: text(r.meta_robots),
+            metaRobots: trimmed(r.meta_robots),
             isActive: bool(r.is_active),
             createdAt,
             updatedAt: date(r.updated_at) ?? createdAt,
@@ -178,8 +164,12 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
         'blog_post',
         values.map((v) => ({ id: v.id!, paths: storeValues.filter((l) => l.postId === v.id).map((l) => ({ storeId: l.storeId, requestPath: postPath(v.urlKey) })) })),
       );
-      for (const id of new Set([...taken.keys(), ...missingImages])) {
-        const what = [taken.has(id) ? 'its URL path is held by another entity in a store view' : '', missingImages.includes(id) ? 'its image file is not in the media folder' : ''];
+      for (const id of new Set([...taken.keys(), ...missingImages, ...refusedImages])) {
+        const what = [
+          taken.has(id) ? 'its URL path is held by another entity in a store view' : '',
+          missingImages.includes(id) ? 'its image file is not in the media folder' : '',
+          refusedImages.includes(id) ? 'its image file was refused (see the notes)' : '',
+        ];
         partly(ctx, stats, id, `imported, but ${what.filter(Boolean).join(' and ')}`);
       }
       await recordIds(ctx.db, 'blog posts', values.map((v) => [v.id, v.id!]));

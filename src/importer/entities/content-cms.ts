@@ -4,7 +4,7 @@
  */
 import { cmsBlocks, cmsBlockStores, cmsPages, cmsPageStores } from '../../modules/cms/tables.js';
 import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { bool, date, day, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, day, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 const ROBOTS = ['INDEX,FOLLOW', 'NOINDEX,FOLLOW', 'INDEX,NOFOLLOW', 'NOINDEX,NOFOLLOW'];
@@ -42,7 +42,7 @@ export const cmsPagesImporter: EntityImporter = whenTable('cms_page', {
       const links: (typeof cmsPageStores.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.page_id);
-        const identifier = text(r.identifier);
+        const identifier = trimmed(r.identifier);
         const s = stores.get(id);
         if (!identifier) ctx.report.skip(stats, id, 'no identifier');
         else if (s && s.all > 0 && !s.kept.length) ctx.report.skip(stats, id, 'its store views were not imported');
@@ -57,11 +57,11 @@ export const cmsPagesImporter: EntityImporter = whenTable('cms_page', {
             metaKeywords: text(r.meta_keywords),
             metaDescription: text(r.meta_description),
             metaRobots: robots(r.meta_robots),
-            pageLayout: text(r.root_template),
+            pageLayout: trimmed(r.root_template),
             sortOrder: int(r.sort_order),
             layoutUpdateXml: text(r.layout_update_xml),
-            customTheme: text(r.custom_theme),
-            customRootTemplate: text(r.custom_root_template),
+            customTheme: trimmed(r.custom_theme),
+            customRootTemplate: trimmed(r.custom_root_template),
             customLayoutUpdateXml: text(r.custom_layout_update_xml),
             customThemeFrom: day(r.custom_theme_from),
             customThemeTo: day(r.custom_theme_to),
@@ -104,7 +104,7 @@ export const cmsBlocksImporter: EntityImporter = whenTable('cms_block', {
       const links: (typeof cmsBlockStores.$inferInsert)[] = [];
       for (const r of batch as SourceRow[]) {
         const id = Number(r.block_id);
-        const identifier = text(r.identifier);
+        const identifier = trimmed(r.identifier);
         const s = stores.get(id);
         if (!identifier) ctx.report.skip(stats, id, 'no identifier');
         else if (s && s.all > 0 && !s.kept.length) ctx.report.skip(stats, id, 'its store views were not imported');

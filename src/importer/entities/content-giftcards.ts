@@ -7,7 +7,7 @@ import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { giftcardHistory, giftcards } from '../../modules/giftcards/tables.js';
 import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { date, decimal, int, text } from '../source.js';
+import { date, decimal, int, text, trimmed } from '../source.js';
 import { checkCount, countOf, EPOCH, targetWebsites, whenTable } from './content-shared.js';
 
 const STATUSES = new Set(['active', 'used', 'expired', 'disabled']);
@@ -22,7 +22,7 @@ async function baseCurrencies(ctx: ImportContext): Promise<{ of(websiteId: numbe
   const byWebsite = new Map<number, string>();
   let fallback = 'USD';
   for (const r of found) {
-    const code = text(r.value)?.toUpperCase();
+    const code = trimmed(r.value)?.toUpperCase();
     if (!code || !/^[A-Z]{3}$/.test(code)) continue;
     if (r.scope === 'default') fallback = code;
     else byWebsite.set(Number(r.scope_id), code);
@@ -44,7 +44,7 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.giftcard_id));
       const links = junction ? groupBy(await ctx.source.query(`SELECT giftcard_id, website_id FROM giftcard_website WHERE giftcard_id IN (${inList(ids)})`, ids), 'giftcard_id') : new Map();
-      const codes = batch.map((r) => text(r.code)?.toUpperCase()).filter((c): c is string => !!c);
+      const codes = batch.map((r) => trimmed(r.code)?.toUpperCase()).filter((c): c is string => !!c);
       const taken = new Set(
         (
           await rows<{ code: string }>(
@@ -56,9 +56,9 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
       const values: (typeof giftcards.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.giftcard_id);
-        const code = text(r.code);
+        const code = trimmed(r.code);
         const balance = decimal(r.balance);
-        const status = text(r.status)?.toLowerCase() ?? 'active';
+        const status = trimmed(r.status)?.toLowerCase() ?? 'active';
         // the junction, or the single website column of earlier versions
         const sourceWebsites = [
           ...new Set(junction ? ((links.get(id) ?? []) as Record<string, unknown>[]).map((l) => Number(l.website_id)) : int(r.website_id) ? [Number(r.website_id)] : []),
@@ -88,9 +88,9 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
             expiresAt: date(r.expires_at),
             websiteIds: kept,
             recipientName: text(r.recipient_name),
-            recipientEmail: text(r.recipient_email),
+            recipientEmail: trimmed(r.recipient_email),
             senderName: text(r.sender_name),
-            senderEmail: text(r.sender_email),
+            senderEmail: trimmed(r.sender_email),
             message: text(r.message),
             purchaseOrderId: int(r.purchase_order_id),
             purchaseOrderItemId: int(r.purchase_order_item_id),
@@ -129,7 +129,7 @@ export const giftcardHistoryImporter: EntityImporter = whenTable('giftcard_histo
       const values: (typeof giftcardHistory.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.history_id);
-        const action = text(r.action)?.toLowerCase() ?? '';
+        const action = trimmed(r.action)?.toLowerCase() ?? '';
         if (!cards.has(Number(r.giftcard_id))) ctx.report.skip(stats, id, 'its gift card was not imported');
         else if (!ACTIONS.has(action)) ctx.report.skip(stats, id, `unknown action ${action || '(none)'}`);
         else {

@@ -8,7 +8,7 @@ import { sha256Hex } from '../../platform/auth/secrets.js';
 import { rows } from '../../platform/db.js';
 import { newsletterSubscribers } from '../../modules/newsletter/tables.js';
 import { assertImportable, count, existingIds, intArray, recordIds, sinceWhere, upsert, type EntityImporter } from '../context.js';
-import { date, int, text } from '../source.js';
+import { date, int, trimmed } from '../source.js';
 import { checkCount, countOf, EPOCH, targetStores, whenTable } from './content-shared.js';
 
 /** Magento's subscriber_status → ours. */
@@ -27,7 +27,7 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
       const ids = batch.map((r) => Number(r.subscriber_id));
       const accounts = await existingIds(ctx.db, 'customers', batch.map((r) => Number(r.customer_id)));
       // (email, store view) pairs another subscriber of ours holds
-      const pairs = JSON.stringify(batch.map((r) => ({ e: text(r.subscriber_email)?.toLowerCase() ?? '', s: Number(r.store_id) })));
+      const pairs = JSON.stringify(batch.map((r) => ({ e: trimmed(r.subscriber_email)?.toLowerCase() ?? '', s: Number(r.store_id) })));
       const held = new Set(
         (
           await rows<{ k: string }>(
@@ -41,7 +41,7 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
       const values: (typeof newsletterSubscribers.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.subscriber_id);
-        const email = text(r.subscriber_email)?.toLowerCase();
+        const email = trimmed(r.subscriber_email)?.toLowerCase();
         const storeId = Number(r.store_id);
         const status = STATUS[int(r.subscriber_status) ?? 0];
         if (!email) ctx.report.skip(stats, id, 'no email');
@@ -50,7 +50,7 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
         else if (held.has(`${email}/${storeId}`)) ctx.report.skip(stats, id, 'same email twice in one store view');
         else {
           held.add(`${email}/${storeId}`);
-          const code = text(r.subscriber_confirm_code);
+          const code = trimmed(r.subscriber_confirm_code);
           const changed = date(r.change_status_at) ?? EPOCH;
           values.push({
             id,

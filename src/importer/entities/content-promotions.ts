@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { couponUsages, coupons, salesRules } from '../../modules/coupons/tables.js';
 import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { bool, date, day, decimal, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, day, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { dec } from '../../platform/money.js';
 import { checkCount, childrenOf, countOf, decodeConditions, EPOCH, partly, targetWebsites, whenTable, type RuleCondition } from './content-shared.js';
 
@@ -88,7 +88,7 @@ export const salesRulesImporter: EntityImporter = whenTable('salesrule', {
       const values: (typeof salesRules.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.rule_id);
-        const action = text(r.simple_action) ?? '';
+        const action = trimmed(r.simple_action) ?? '';
         const w = (ruleWebsites.get(id) ?? []).filter((x) => websites.has(x));
         const sourceGroups = ruleGroups.get(id) ?? [];
         const g = sourceGroups.filter((x) => groups.has(x));
@@ -150,7 +150,7 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
       );
       // a code another coupon of ours already has (codes are unique regardless of case)
       const ids = batch.map((r) => Number(r.coupon_id));
-      const codes = batch.map((r) => text(r.code)?.toLowerCase()).filter((c): c is string => !!c);
+      const codes = batch.map((r) => trimmed(r.code)?.toLowerCase()).filter((c): c is string => !!c);
       const taken = new Set(
         (await rows<{ code: string }>(ctx.db, sql`SELECT lower(code) AS code FROM coupons
                   WHERE lower(code) IN (SELECT jsonb_array_elements_text(${JSON.stringify(codes)}::jsonb)) AND id <> ALL(${intArray(ids)}::int[])`)).map((r) => r.code),
@@ -162,7 +162,7 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
       };
       for (const r of batch) {
         const id = Number(r.coupon_id);
-        const code = text(r.code);
+        const code = trimmed(r.code);
         if (!imported.has(Number(r.rule_id))) skip(r, 'its rule was not imported');
         else if (!code) skip(r, 'no code');
         else if (taken.has(code.toLowerCase())) skip(r, 'same code as another coupon');

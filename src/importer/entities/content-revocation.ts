@@ -5,7 +5,7 @@
  */
 import { revocationRequests } from '../../modules/revocation/tables.js';
 import { assertImportable, count, existingIds, inList, recordIds, upsert, type EntityImporter } from '../context.js';
-import { bool, date, int, text, type SourceRow } from '../source.js';
+import { bool, date, int, text, trimmed, type SourceRow } from '../source.js';
 import { checkCount, countOf, EPOCH, targetStores, whenTable } from './content-shared.js';
 
 const PROCESSED = new Set(['accepted', 'rejected', 'info_requested']);
@@ -24,7 +24,7 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
       const byReference = new Map<string, SourceRow>();
       if (orders) {
         const ids = [...new Set(batch.map((r) => int(r.order_id)).filter((n): n is number => !!n))];
-        const refs = [...new Set(batch.filter((r) => !int(r.order_id)).map((r) => text(r.order_reference)).filter((s): s is string => !!s))];
+        const refs = [...new Set(batch.filter((r) => !int(r.order_id)).map((r) => trimmed(r.order_reference)).filter((s): s is string => !!s))];
         if (ids.length) {
           for (const o of await ctx.source.query(`SELECT entity_id, increment_id, customer_id, store_id FROM sales_flat_order WHERE entity_id IN (${inList(ids)})`, ids)) byId.set(Number(o.entity_id), o);
         }
@@ -38,12 +38,12 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
       const values: (typeof revocationRequests.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.request_id);
-        const order = int(r.order_id) ? byId.get(Number(r.order_id)) : byReference.get(text(r.order_reference) ?? '');
+        const order = int(r.order_id) ? byId.get(Number(r.order_id)) : byReference.get(trimmed(r.order_reference) ?? '');
         const orderId = int(r.order_id) || (order ? Number(order.entity_id) : null);
         const storeId = int(r.store_id) ?? (order ? int(order.store_id) : null);
-        const email = text(r.email)?.toLowerCase();
+        const email = trimmed(r.email)?.toLowerCase();
         const customerId = order ? int(order.customer_id) : null;
-        const processed = text(r.processed_status)?.toLowerCase() ?? null;
+        const processed = trimmed(r.processed_status)?.toLowerCase() ?? null;
         if (!orderId) ctx.report.skip(stats, id, 'its order was not found');
         else if (!email) ctx.report.skip(stats, id, 'no email');
         else if (storeId === null || !stores.has(storeId)) ctx.report.skip(stats, id, 'store view not imported');
@@ -52,7 +52,7 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
           values.push({
             id,
             orderId,
-            orderReference: text(r.order_reference) ?? (order ? String(order.increment_id) : String(orderId)),
+            orderReference: trimmed(r.order_reference) ?? (order ? String(order.increment_id) : String(orderId)),
             reason: text(r.reason),
             customerName: text(r.customer_name) ?? '',
             email,
@@ -65,7 +65,7 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
             adminNote: text(r.admin_note),
             suppressedAt: date(r.suppressed_at),
             suppressedReason: text(r.suppressed_reason),
-            ip: text(r.ip),
+            ip: trimmed(r.ip),
             userAgent: text(r.user_agent),
             // a signed-in owner's declaration is what arrives through the API here; a guest's, the web form
             channel: verified ? 'api' : 'web_form',

@@ -7,7 +7,7 @@ import { rows } from '../../platform/db.js';
 import { customerAddresses, customerGroups, customers } from '../../modules/customers/tables.js';
 import { assertImportable, count, existingIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
-import { bool, date, day, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, day, int, str, text, trimmed, type SourceRow } from '../source.js';
 
 /** Matches nothing at login: an account created without a password (by an admin) must reset it first. */
 const NO_PASSWORD = '!';
@@ -71,7 +71,7 @@ export const customersImporter: EntityImporter = {
       for (const r of batch) {
         const id = Number(r.entity_id);
         const v = { ...valuesIn(eav, id), ...staticValues(r) };
-        const email = text(r.email)?.toLowerCase();
+        const email = trimmed(r.email)?.toLowerCase();
         const storeId = int(r.store_id);
         const websiteId = int(r.website_id) ?? (storeId ? storeWebsites.get(storeId) : undefined);
         if (!email) ctx.report.skip(stats, id, 'no email');
@@ -96,7 +96,7 @@ export const customersImporter: EntityImporter = {
             storeId: storeId && storeWebsites.has(storeId) ? storeId : null,
             createdIn: text(v.created_in),
             disableAutoGroupChange: bool(v.disable_auto_group_change),
-            passwordHash: text(v.password_hash) ?? NO_PASSWORD,
+            passwordHash: trimmed(v.password_hash) ?? NO_PASSWORD,
             defaultBillingId: int(v.default_billing) || null,
             defaultShippingId: int(v.default_shipping) || null,
             createdAt: date(r.created_at) ?? new Date(0),
@@ -146,7 +146,7 @@ export const addressesImporter: EntityImporter = {
       for (const r of batch) {
         const id = Number(r.entity_id);
         const v = valuesIn(eav, id);
-        const country = text(v.country_id);
+        const country = trimmed(v.country_id);
         if (!owners.has(Number(r.parent_id))) ctx.report.skip(stats, id, 'its customer was not imported');
         else if (!country) ctx.report.skip(stats, id, 'no country');
         else {

@@ -4,8 +4,6 @@
  * given), custom options, configurable, grouped and bundle composition, related / up-sell / cross-sell links and
  * downloadable links. Each part reads the source a batch of products at a time.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { rows, type Db } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
@@ -31,7 +29,8 @@ import { stockItems } from '../../modules/inventory/tables.js';
 import { assertImportable, count, existingIds, idMap, groupBy, recordKeptIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn, type EavAttribute } from '../eav.js';
 import type { EntityStats } from '../report.js';
-import { bool, date, day, decimal, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, day, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
+import { copyMedia } from '../media.js';
 import { attributeIdMap } from './catalog.js';
 
 const TYPES = new Set(['simple', 'virtual', 'configurable', 'bundle', 'grouped', 'downloadable']);
@@ -124,7 +123,7 @@ function productRow(p: ProductPlan, r: SourceRow, v: Record<string, unknown>, st
     attributeSetId: p.setIds.get(Number(r.attribute_set_id))!,
     taxClassId: p.taxClasses.has(taxClass) ? taxClass : 0,
     name,
-    urlKey: text(v.url_key) ?? (slug(name) || `product-${id}`),
+    urlKey: trimmed(v.url_key) ?? (slug(name) || `product-${id}`),
     isActive: Number(v.status ?? 1) === 1,
     visibility: VISIBILITY[Number(v.visibility ?? 4)] ?? 'catalog_search',
     description: str(v.description),
@@ -185,6 +184,7 @@ export const productsImporter: EntityImporter = {
       const values: (typeof products.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.entity_id);
+        // kept as stored, spaces included: Magento does not trim a SKU on save
         const sku = text(r.sku);
         if (!sku) ctx.report.skip(stats, id, 'no SKU');
         else if (!TYPES.has(String(r.type_id))) ctx.report.skip(stats, id, `product type ${r.type_id} not supported`);
@@ -335,23 +335,13 @@ export const mediaImporter = productPart('product images', 'catalog_product_enti
   });
   count(stats, await sync(ctx.db, productMedia, productMedia.productId, ids, values, [productMedia.id]));
   ctx.sequences.add('product_media');
-  if (ctx.mediaDir && ctx.mediaTarget) {
-    const root = path.resolve(ctx.mediaDir, 'catalog', 'product');
-    const target = path.resolve(ctx.mediaTarget, 'catalog', 'product');
-    for (const v of values) {
-      const from = path.join(root, v.file);
-      const to = path.join(target, v.file);
-      // a stored path never leads out of the folders
-      if (!from.startsWith(root + path.sep) || !to.startsWith(target + path.sep)) {
-        ctx.report.skip(stats, v.id, 'image path leads outside the media folder');
-        continue;
-      }
-      try {
-        await fs.mkdir(path.dirname(to), { recursive: true });
-        await fs.copyFile(from, to);
-      } catch {
-        ctx.report.skip(stats, v.id, 'image file not found under --media-dir (the row is imported)');
-      }
+  for (const v of values) {
+    const copy = await copyMedia(ctx, 'catalog/product', v.file, { replace: true });
+    if (copy.ok) continue;
+    if (copy.missing) ctx.report.skip(stats, v.id, 'image file not found under --media-dir (the row is imported)');
+    else {
+      ctx.report.skip(stats, v.id, 'image file refused, not copied (the row is imported)');
+      ctx.report.note(stats, v.id, `catalog/product${v.file} not copied: ${copy.reason}`);
     }
   }
 });
@@ -385,7 +375,7 @@ export const customOptionsImporter = productPart('custom options', 'catalog_prod
       priceType: price?.price_type === 'percent' ? 'percent' : 'fixed',
       sku: text(o.sku),
       maxCharacters: int(o.max_characters) || null,
-      fileExtensions: text(o.file_extension),
+      fileExtensions: trimmed(o.file_extension),
       imageSizeX: int(o.image_size_x) || null,
       imageSizeY: int(o.image_size_y) || null,
     };
@@ -516,10 +506,10 @@ export const downloadableImporter = productPart('downloadable links', 'downloada
     numberOfDownloads: int(l.number_of_downloads) ?? 0,
     isShareable: int(l.is_shareable) ?? 2,
     linkType: String(l.link_type ?? 'url'),
-    linkUrl: text(l.link_url),
+    linkUrl: trimmed(l.link_url),
     linkFile: text(l.link_file),
-    sampleType: text(l.sample_type),
-    sampleUrl: text(l.sample_url),
+    sampleType: trimmed(l.sample_type),
+    sampleUrl: trimmed(l.sample_url),
     sampleFile: text(l.sample_file),
   }));
   count(stats, await sync(ctx.db, downloadableLinks, downloadableLinks.productId, ids, values, [downloadableLinks.id]));

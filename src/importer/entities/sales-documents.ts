@@ -12,7 +12,7 @@ import { creditMemoComments, creditMemoItems, creditMemos } from '../../modules/
 import { invoiceComments, invoiceItems, invoices } from '../../modules/invoices/tables.js';
 import { shipmentComments, shipmentItems, shipmentTracks, shipments } from '../../modules/shipments/tables.js';
 import { assertImportable, count, existingIds, intArray, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { bool, date, decimal, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import {
   checkCounts,
   childrenOf,
@@ -71,7 +71,7 @@ function headOf(d: SourceRow, order: OrderInfo) {
 
 function documentSkip(d: SourceRow, orders: Map<number, OrderInfo>): string | undefined {
   if (!orders.has(Number(d.order_id))) return 'its order was not imported';
-  if (!text(d.increment_id)) return 'no increment id';
+  if (!trimmed(d.increment_id)) return 'no increment id';
   return undefined;
 }
 
@@ -159,14 +159,14 @@ export const invoicesImporter = headImporter({
   row: (d, order): typeof invoices.$inferInsert => ({
     ...headOf(d, order),
     state: stateOf(d.state),
-    currency: text(d.order_currency_code) ?? order.currency,
-    baseCurrency: text(d.base_currency_code) ?? order.baseCurrency,
+    currency: trimmed(d.order_currency_code) ?? order.currency,
+    baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
     totalQty: money(d.total_qty),
     ...(moneyOf(d, DOC_MONEY) as Pick<typeof invoices.$inferInsert, 'subtotal'>),
     giftcardAmount: money(d.giftcard_amount),
     baseGiftcardAmount: money(d.base_giftcard_amount),
     discountDescription: text(d.discount_description),
-    transactionId: text(d.transaction_id),
+    transactionId: trimmed(d.transaction_id),
     emailSent: bool(d.email_sent),
     canVoidFlag: bool(d.can_void_flag),
     isUsedForRefund: bool(d.is_used_for_refund),
@@ -207,17 +207,17 @@ export const creditMemosImporter = headImporter({
     ...headOf(d, order),
     invoiceId: int(d.invoice_id) && invoiceIds.has(Number(d.invoice_id)) ? Number(d.invoice_id) : null,
     state: stateOf(d.state),
-    currency: text(d.order_currency_code) ?? order.currency,
-    baseCurrency: text(d.base_currency_code) ?? order.baseCurrency,
+    currency: trimmed(d.order_currency_code) ?? order.currency,
+    baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
     // Magento keeps the gateway's transaction id of a refund made online
-    offline: !text(d.transaction_id),
+    offline: !trimmed(d.transaction_id),
     ...(moneyOf(d, DOC_MONEY) as Pick<typeof creditMemos.$inferInsert, 'subtotal'>),
     adjustmentPositive: money(d.adjustment_positive),
     baseAdjustmentPositive: money(d.base_adjustment_positive),
     adjustmentNegative: money(d.adjustment_negative),
     baseAdjustmentNegative: money(d.base_adjustment_negative),
     discountDescription: text(d.discount_description),
-    transactionId: text(d.transaction_id),
+    transactionId: trimmed(d.transaction_id),
     creditmemoStatus: int(d.creditmemo_status),
     emailSent: bool(d.email_sent),
   }),
@@ -412,7 +412,7 @@ export const shipmentTracksImporter: EntityImporter = {
         if (!shipment) ctx.report.skip(stats, t.entity_id, 'its shipment was not imported');
         else if (!trackNumber) ctx.report.skip(stats, t.entity_id, 'no tracking number');
         else {
-          const carrier = text(t.carrier_code) ?? 'custom';
+          const carrier = trimmed(t.carrier_code) ?? 'custom';
           const createdAt = date(t.created_at) ?? new Date(shipment.createdAt);
           values.push({
             id: Number(t.entity_id),
@@ -460,7 +460,8 @@ function commentsImporter<T extends PgTable & { id: PgColumn }>(opts: {
         for (const d of batch) {
           for (const c of comments.get(Number(d.entity_id)) ?? []) {
             stats.found++;
-            const comment = str(c.comment)?.trim();
+            // a blank comment is left out; the others keep their text as stored
+            const comment = str(c.comment)?.trim() ? str(c.comment)! : null;
             if (!parents.has(Number(d.entity_id))) ctx.report.skip(stats, c.entity_id, 'its document was not imported');
             else if (!comment) ctx.report.skip(stats, c.entity_id, 'empty comment');
             else values.push(opts.row(Number(d.entity_id), c, comment, date(c.created_at) ?? date(d.created_at) ?? new Date(0)));

@@ -16,7 +16,7 @@ import { dec } from '../../platform/money.js';
 import { DEFAULT_STATUS, STATUSES, type OrderState } from '../../modules/orders/state.js';
 import { orderItems, orderStatusHistory, orders, type OrderAddress, type OrderGiftcard, type StockPart } from '../../modules/orders/tables.js';
 import { assertImportable, count, existingIds, intArray, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { bool, date, decimal, int, str, text, type SourceRow } from '../source.js';
+import { bool, date, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { DOCUMENT_IMPORTERS } from './sales-documents.js';
 import {
   checkCounts,
@@ -115,11 +115,11 @@ function addressOf(a: SourceRow | undefined, email: string): OrderAddress | null
       .filter(Boolean),
     city: text(a.city) ?? '',
     postcode: text(a.postcode) ?? '',
-    countryId: text(a.country_id) ?? '',
+    countryId: trimmed(a.country_id) ?? '',
     region: text(a.region),
     regionId: int(a.region_id) || null,
     telephone: text(a.telephone) ?? '',
-    email: text(a.email) ?? email,
+    email: trimmed(a.email) ?? email,
     customerAddressId: int(a.customer_address_id) || null,
   };
 }
@@ -138,7 +138,7 @@ function giftcardsOf(o: SourceRow): OrderGiftcard[] {
   const rate = dec(decimal(o.base_to_order_rate) ?? '1');
   const total = { amount: money(o.giftcard_amount), base: money(o.base_giftcard_amount) };
   if (Array.isArray(parsed)) {
-    const codes = parsed.map((c) => text(c)).filter((c): c is string => !!c);
+    const codes = parsed.map((c) => trimmed(c)).filter((c): c is string => !!c);
     return codes.map((code, i) => ({ code, amount: i ? '0.0000' : fixed(dec(total.amount)), baseAmount: i ? '0.0000' : fixed(dec(total.base)) }));
   }
   if (!isRecord(parsed)) return [];
@@ -168,11 +168,11 @@ function orderRow(
   const storeId = Number(o.store_id);
   const billingRow = addressOfType(addresses, 'billing', o.billing_address_id);
   const shippingRow = addressOfType(addresses, 'shipping', o.shipping_address_id);
-  const email = text(o.customer_email) ?? text(billingRow?.email) ?? text(shippingRow?.email) ?? '';
-  const state = text(o.state) ?? 'new';
-  const status = text(o.status) ?? DEFAULT_STATUS[state as OrderState] ?? state;
-  const method = text(payment?.method) ?? 'unknown';
-  const currency = text(o.order_currency_code) ?? text(o.base_currency_code) ?? text(o.global_currency_code) ?? 'USD';
+  const email = trimmed(o.customer_email) ?? trimmed(billingRow?.email) ?? trimmed(shippingRow?.email) ?? '';
+  const state = trimmed(o.state) ?? 'new';
+  const status = trimmed(o.status) ?? DEFAULT_STATUS[state as OrderState] ?? state;
+  const method = trimmed(payment?.method) ?? 'unknown';
+  const currency = trimmed(o.order_currency_code) ?? trimmed(o.base_currency_code) ?? trimmed(o.global_currency_code) ?? 'USD';
   const rate = decimal(o.base_to_order_rate);
   const createdAt = date(o.created_at) ?? new Date(0);
   const group = int(o.customer_group_id) ?? 0;
@@ -191,19 +191,19 @@ function orderRow(
     customerNote: text(o.customer_note),
     state,
     status,
-    holdBeforeState: text(o.hold_before_state),
-    holdBeforeStatus: text(o.hold_before_status),
+    holdBeforeState: trimmed(o.hold_before_state),
+    holdBeforeStatus: trimmed(o.hold_before_status),
     currency,
-    baseCurrency: text(o.base_currency_code) ?? currency,
+    baseCurrency: trimmed(o.base_currency_code) ?? currency,
     baseToOrderRate: rate && !dec(rate).isZero() ? rate : '1',
     billingAddress: addressOf(billingRow, email),
     shippingAddress: addressOf(shippingRow, email),
-    shippingMethod: text(o.shipping_method),
+    shippingMethod: trimmed(o.shipping_method),
     shippingDescription: text(o.shipping_description),
     paymentMethod: method,
     paymentTitle: look.title(method, storeId, payment),
     paymentData: paymentDataOf(payment),
-    couponCode: text(o.coupon_code),
+    couponCode: trimmed(o.coupon_code),
     couponId: null,
     couponRuleName: text(o.coupon_rule_name),
     appliedRuleIds: [...new Set((str(o.applied_rule_ids) ?? '').split(',').map((s) => int(s.trim())).filter((n): n is number => n !== null && n > 0 && n <= 2147483647))],
@@ -266,8 +266,8 @@ function orderRow(
     // guest access tokens are not carried over: guests look their orders up with a token given at placement
     accessTokenHash: null,
     emailSent: bool(o.email_sent),
-    remoteIp: text(o.remote_ip),
-    xForwardedFor: text(o.x_forwarded_for),
+    remoteIp: trimmed(o.remote_ip),
+    xForwardedFor: trimmed(o.x_forwarded_for),
     createdAt,
     updatedAt: date(o.updated_at) ?? createdAt,
   };
@@ -279,9 +279,9 @@ function paymentDataOf(p: SourceRow | undefined): Record<string, unknown> {
   if (!p) return out;
   const po = text(p.po_number);
   if (po) out.poNumber = po;
-  const ccType = text(p.cc_type);
+  const ccType = trimmed(p.cc_type);
   if (ccType) out.ccType = ccType;
-  const last4 = text(p.cc_last4);
+  const last4 = trimmed(p.cc_last4);
   if (last4 && /^\d{4}$/.test(last4)) out.ccLast4 = last4;
   return out;
 }
@@ -290,7 +290,7 @@ function paymentDataOf(p: SourceRow | undefined): Record<string, unknown> {
 function orderSkip(o: SourceRow, stores: Map<number, number>): string | undefined {
   if (int(o.store_id) === null) return 'no store view (deleted in the source)';
   if (!stores.has(Number(o.store_id))) return 'its store view was not imported';
-  if (!text(o.increment_id)) return 'no increment id';
+  if (!trimmed(o.increment_id)) return 'no increment id';
   return undefined;
 }
 
@@ -419,7 +419,7 @@ function shownOptionsOf(options: Record<string, unknown>): { label: string; valu
 function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: Map<number, { sender: string; recipient: string; message: string }>): typeof orderItems.$inferInsert {
   const p = line.item;
   const kids = line.children;
-  const type = text(p.product_type) ?? 'simple';
+  const type = trimmed(p.product_type) ?? 'simple';
   const options = optionsOf(p);
   const qtyOrdered = dec(money(p.qty_ordered));
   const byChildren = line.childrenCalculated && kids.length > 0;
@@ -542,8 +542,8 @@ export const orderHistoryImporter: EntityImporter = {
           id: Number(h.entity_id),
           orderId: order.id,
           comment: text(h.comment),
-          status: text(h.status) ?? order.status,
-          entityName: text(h.entity_name) ?? 'order',
+          status: trimmed(h.status) ?? order.status,
+          entityName: trimmed(h.entity_name) ?? 'order',
           // Magento: 1 notified, 0 not, 2 not applicable
           isCustomerNotified: Number(h.is_customer_notified) === 1,
           isVisibleOnFront: bool(h.is_visible_on_front),

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { taxClasses, taxRates, taxRules } from '../../modules/tax/tables.js';
 import { count, groupBy, recordKeptIds, upsert, type EntityImporter } from '../context.js';
-import { bool, decimal, int, text } from '../source.js';
+import { bool, decimal, int, text, trimmed } from '../source.js';
 
 export const taxClassesImporter: EntityImporter = {
   name: 'tax classes',
@@ -32,7 +32,7 @@ export const taxRatesImporter: EntityImporter = {
     const values = [];
     for (const r of all) {
       const rate = decimal(r.rate);
-      const country = text(r.tax_country_id);
+      const country = trimmed(r.tax_country_id);
       if (rate === null || !country) {
         ctx.report.skip(stats, r.tax_calculation_rate_id, 'no rate or country');
         continue;
@@ -43,11 +43,11 @@ export const taxRatesImporter: EntityImporter = {
         code: text(r.code) ?? `rate-${r.tax_calculation_rate_id}`,
         taxCountryId: country,
         taxRegionId: int(r.tax_region_id) || null,
-        taxPostcode: text(r.tax_postcode) ?? '*',
+        taxPostcode: trimmed(r.tax_postcode) ?? '*',
         rate,
         zipIsRange: range,
-        zipFrom: range ? text(r.zip_from) : null,
-        zipTo: range ? text(r.zip_to) : null,
+        zipFrom: range ? trimmed(r.zip_from) : null,
+        zipTo: range ? trimmed(r.zip_to) : null,
         titles: (titles.get(Number(r.tax_calculation_rate_id)) ?? []).map((t: Record<string, unknown>) => ({ storeId: Number(t.store_id), title: String(t.value) })),
       });
     }

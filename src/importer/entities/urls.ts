@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { urlRewrites } from '../../modules/url-resolver/tables.js';
 import { count, existingIds, recordKeptIds, upsert, type EntityImporter } from '../context.js';
-import { int, text } from '../source.js';
+import { int, trimmed } from '../source.js';
 
 export const urlRewritesImporter: EntityImporter = {
   name: 'url rewrites',
@@ -26,7 +26,7 @@ export const urlRewritesImporter: EntityImporter = {
       for (const r of batch) {
         const id = Number(r.url_rewrite_id);
         const storeId = Number(r.store_id);
-        const requestPath = text(r.request_path)?.replace(/^\/+/, '');
+        const requestPath = trimmed(r.request_path)?.replace(/^\/+/, '');
         const options = String(r.options ?? '');
         const redirect = options.includes('RP') ? 301 : options.includes('R') ? 302 : 0;
         const productId = int(r.product_id);
@@ -37,7 +37,7 @@ export const urlRewritesImporter: EntityImporter = {
         else if (seen.has(key)) ctx.report.skip(stats, id, 'request path twice in one store view');
         else if (redirect) {
           seen.add(key);
-          values.push({ id, storeId, requestPath, entityType: 'redirect', entityId: null, targetPath: text(r.target_path)?.replace(/^\/+/, '') ?? '', redirectType: redirect });
+          values.push({ id, storeId, requestPath, entityType: 'redirect', entityId: null, targetPath: trimmed(r.target_path)?.replace(/^\/+/, '') ?? '', redirectType: redirect });
         } else if (productId) {
           if (!productsFound.has(productId)) ctx.report.skip(stats, id, 'product not imported');
           else {
