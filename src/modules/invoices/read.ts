@@ -9,7 +9,7 @@ import { forbidden, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
 import type { CollectionResult } from '../../platform/pagination.js';
-import { findOrder, mayAccessOrder, orderNotFound, type OrderRow, type OrderWithItems } from '../orders/core.js';
+import { findOrder, mayAccessOrder, orderNotFound, seesInternalComments, type OrderRow, type OrderWithItems } from '../orders/core.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import type { InvoiceDto } from './schemas.js';
 import { invoiceComments, invoiceItems, invoices } from './tables.js';
@@ -157,12 +157,18 @@ async function orderForCaller(ctx: Ctx, orderId: number, route: InvoiceRoute): P
 
 /**
  * The invoices of an order the caller may see, oldest first and all of them, each with `pdfUrl` =
- * `<listPath>/<id>/pdf` (listPath: the path the list was asked at).
+ * `<listPath>/<id>/pdf` (listPath: the path the list was asked at). A customer sees only the comments visible
+ * on the storefront.
  */
 export async function listInvoicesForCaller(ctx: Ctx, orderId: number, route: InvoiceRoute, listPath: string): Promise<CollectionResult<InvoiceDto>> {
   const { order } = await orderForCaller(ctx, orderId, route);
   const base = listPath.replace(/\/+$/, '');
-  const items = (await invoicesOf(ctx, order)).map((i) => ({ ...i, pdfUrl: `${base}/${i.id}/pdf` }));
+  const internal = seesInternalComments(ctx);
+  const items = (await invoicesOf(ctx, order)).map((i) => ({
+    ...i,
+    comments: internal ? i.comments : i.comments.filter((c) => c.isVisibleOnFront),
+    pdfUrl: `${base}/${i.id}/pdf`,
+  }));
   return { items, total: items.length };
 }
 

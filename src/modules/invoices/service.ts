@@ -124,6 +124,12 @@ async function billedSoFar(ctx: Ctx, orderId: number) {
     .groupBy(invoiceItems.orderItemId);
   const items = new Map<number, ItemMoney>();
   for (const r of rows) items.set(r.orderItemId, Object.fromEntries(ITEM_MONEY.map((k) => [k, dec(r[k])])) as ItemMoney);
+  const head = await invoicedHead(ctx, orderId);
+  return { items, count: head.count, giftcard: head.giftcard, baseGiftcard: head.baseGiftcard };
+}
+
+/** How many invoices (not canceled) the order has, and what they took of its gift cards. */
+async function invoicedHead(ctx: Ctx, orderId: number) {
   const [head] = await ctx.db
     .select({
       count: sql<string>`count(*)`,
@@ -131,8 +137,17 @@ async function billedSoFar(ctx: Ctx, orderId: number) {
       baseGiftcard: sql<string>`coalesce(sum(${invoices.baseGiftcardAmount}), 0)`,
     })
     .from(invoices)
-    .where(notCanceled);
-  return { items, count: Number(head.count), giftcard: dec(head.giftcard), baseGiftcard: dec(head.baseGiftcard) };
+    .where(and(eq(invoices.orderId, orderId), ne(invoices.state, INVOICE_STATE.canceled)));
+  return { count: Number(head.count), giftcard: dec(head.giftcard), baseGiftcard: dec(head.baseGiftcard) };
+}
+
+/**
+ * What the order's invoices (not canceled) took of its gift cards, in the order's and the base currency: the
+ * part of the cards a cancellation cannot give back. Read it on the locked order (invoices lock it too).
+ */
+export async function giftcardsInvoiced(ctx: Ctx, orderId: number): Promise<{ amount: Decimal; base: Decimal }> {
+  const head = await invoicedHead(ctx, orderId);
+  return { amount: head.giftcard, base: head.baseGiftcard };
 }
 
 /**

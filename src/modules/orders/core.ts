@@ -113,6 +113,14 @@ export function mayAccessOrder(ctx: Ctx, order: Pick<OrderRow, 'customerId' | 's
 }
 
 /**
+ * Whether the caller sees the comments kept from the storefront (status history, invoice, shipment and credit
+ * memo comments not visible on front): the back office only; customers and guests see the visible ones.
+ */
+export function seesInternalComments(ctx: Ctx): boolean {
+  return ctx.actor.kind === 'admin';
+}
+
+/**
  * The refusal for an order the caller may not use: 404 like a missing one for customers, 403 for a back-office
  * principal limited to other store views (wire reference §3.8).
  */
@@ -333,9 +341,17 @@ export async function markEmailSent(ctx: Ctx, orderId: number): Promise<void> {
   await ctx.db.update(orders).set({ emailSent: true }).where(eq(orders.id, orderId));
 }
 
-/** Replaces the record of what the gift cards paid and got back (cancellations and refunds give back). */
-export async function setOrderGiftcards(ctx: Ctx, orderId: number, cards: OrderRow['giftcards']): Promise<void> {
-  await ctx.db.update(orders).set({ giftcards: cards }).where(eq(orders.id, orderId));
+/**
+ * Replaces the record of what the gift cards paid and got back (cancellations and refunds give back), and,
+ * when given, what the cards pay of the order (a cancellation lowers it by what it gave back).
+ */
+export async function setOrderGiftcards(
+  ctx: Ctx,
+  orderId: number,
+  cards: OrderRow['giftcards'],
+  paid?: Pick<OrderRow, 'giftcardAmount' | 'baseGiftcardAmount'>,
+): Promise<void> {
+  await ctx.db.update(orders).set({ giftcards: cards, ...paid }).where(eq(orders.id, orderId));
 }
 
 /** Marks stock, coupon use and gift card debits of a canceled order as given back (true if it was not yet). */

@@ -10,6 +10,7 @@ import { Decimal, dec, roundMoney } from '../../platform/money.js';
 import { releaseCoupon } from '../coupons/service.js';
 import { creditGiftcard } from '../giftcards/service.js';
 import { releaseStock, type StockLine } from '../inventory/service.js';
+import { giftcardsInvoiced } from '../invoices/service.js';
 import type { OrderActionInput, OrderCommentInput } from './action-schemas.js';
 import {
   addStatusHistory,
@@ -162,7 +163,8 @@ function canceledMoney(order: OrderRow, canceled: { item: OrderItemRow; qty: Dec
  * POST /orders/{id}/cancel (admin/API, or a customer on their own order). Cancels what is left to invoice of
  * every item (except what was already shipped); the order becomes canceled when nothing was invoiced or
  * shipped (else it stays where its invoiced and shipped quantities put it). Once per order, the stock of the
- * canceled quantities, the coupon use and the gift card debits are given back. The customer is mailed.
+ * canceled quantities, the gift card money no invoice took, and (when nothing was invoiced or shipped) the
+ * coupon use are given back. The customer is mailed.
  */
 export function cancelOrder(ctx: Ctx, orderId: number, input: OrderActionInput = {}): Promise<OrderDto> {
   const reason = text(input.reason, 'reason', MAX_REASON);
@@ -176,9 +178,14 @@ export function cancelOrder(ctx: Ctx, orderId: number, input: OrderActionInput =
     const leavesNothing = items.every((i) => leftToInvoice(i).sub(canceled.find((c) => c.item.id === i.id)?.qty ?? ZERO).lte(0));
     const money = canceledMoney(order, canceled, leavesNothing);
     const after = await recordProgress(tx, locked, { items: canceled.map((c): ItemDelta => ({ orderItemId: c.item.id, qtyCanceled: c.qty })), money });
-    if (await markReservationsReleased(tx, order.id)) await giveBack(tx, order, canceled);
+    if (await markReservationsReleased(tx, order.id)) await giveBack(tx, locked, canceled);
 
-    await addStatusHistory(tx, after.order, { comment: withReason('Order canceled', reason), isCustomerNotified: true });
+    // a customer's own cancel, reason included, is theirs to see in their account
+    await addStatusHistory(tx, after.order, {
+      comment: withReason('Order canceled', reason),
+      isCustomerNotified: true,
+      isVisibleOnFront: tx.actor.kind === 'customer',
+    });
     emitOrderEvent(tx, 'order.canceled', order);
     await queueOrderMail(tx, order, {
       template: 'sales/order_canceled',
@@ -190,24 +197,46 @@ export function cancelOrder(ctx: Ctx, orderId: number, input: OrderActionInput =
   });
 }
 
-/** Gives back what placing the order took: stock of the canceled quantities, the coupon use, gift card debits. */
-async function giveBack(tx: Ctx, order: OrderRow, canceled: { item: OrderItemRow; qty: Decimal }[]): Promise<void> {
+/**
+ * Gives back what placing the order took and the canceled part no longer needs: stock of the canceled
+ * quantities, the gift card money no invoice took, and the coupon use unless part of the order was invoiced
+ * or shipped (that part keeps its discount).
+ */
+async function giveBack(tx: Ctx, { order, items }: OrderWithItems, canceled: { item: OrderItemRow; qty: Decimal }[]): Promise<void> {
   // as placement reserved: each stock part's per-unit qty times the line qty, rounded up to whole units
   const lines: StockLine[] = canceled.flatMap((c) =>
     c.item.stockParts.map((p) => ({ productId: p.productId, qty: Math.ceil(dec(p.per).mul(c.qty).toNumber()) })).filter((l) => l.qty > 0),
   );
   if (lines.length) await releaseStock(tx, lines);
-  if (order.couponId !== null) await releaseCoupon(tx, order.couponId, order.customerId);
-  if (order.giftcards.length) {
-    const cards = order.giftcards.map((g) => ({ ...g }));
-    for (const g of cards) {
-      const back = dec(g.baseAmount).sub(g.baseRefunded ?? 0);
-      if (back.lte(0)) continue;
-      await creditGiftcard(tx, g.code, back, order.id, `Order ${order.incrementId} canceled`);
-      g.baseRefunded = dec(g.baseRefunded ?? 0).add(back).toFixed(4);
-    }
-    await setOrderGiftcards(tx, order.id, cards);
+  const started = items.some((i) => dec(i.qtyInvoiced).gt(0) || dec(i.qtyShipped).gt(0));
+  if (order.couponId !== null && !started) await releaseCoupon(tx, order.couponId, order.customerId);
+  if (order.giftcards.length) await giveBackGiftcards(tx, order);
+}
+
+/**
+ * Credits the cards with what the order's invoices did not take of them (the card amount of the order less the
+ * card amounts of its invoices), and lowers the order's card amount to what the invoices took, so that a later
+ * invoice takes nothing that was given back. Invoices take the cards in the order they were applied, so what
+ * is left is on the last ones: they get it back first, each at most what it paid and has not got back yet.
+ */
+async function giveBackGiftcards(tx: Ctx, order: OrderRow): Promise<void> {
+  const invoiced = await giftcardsInvoiced(tx, order.id);
+  const unused = dec(order.giftcardAmount).sub(invoiced.amount);
+  let baseUnused = dec(order.baseGiftcardAmount).sub(invoiced.base);
+  if (!unused.gt(0) && !baseUnused.gt(0)) return;
+  const cards = order.giftcards.map((g) => ({ ...g }));
+  for (const g of [...cards].reverse()) {
+    if (!baseUnused.gt(0)) break;
+    const back = Decimal.min(dec(g.baseAmount).sub(g.baseRefunded ?? 0), baseUnused);
+    if (!back.gt(0)) continue;
+    await creditGiftcard(tx, g.code, back, order.id, `Order ${order.incrementId} canceled`);
+    g.baseRefunded = dec(g.baseRefunded ?? 0).add(back).toFixed(4);
+    baseUnused = baseUnused.sub(back);
   }
+  await setOrderGiftcards(tx, order.id, cards, {
+    giftcardAmount: Decimal.min(order.giftcardAmount, invoiced.amount).toFixed(4),
+    baseGiftcardAmount: Decimal.min(order.baseGiftcardAmount, invoiced.base).toFixed(4),
+  });
 }
 
 /**

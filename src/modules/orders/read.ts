@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { dec, toWire } from '../../platform/money.js';
-import { findOrder, orderNotFound, type OrderItemRow, type OrderRow } from './core.js';
+import { findOrder, orderNotFound, seesInternalComments, type OrderItemRow, type OrderRow } from './core.js';
 import type { OrderDto } from './schemas.js';
 import { statusLabel } from './state.js';
 import { orderStatusHistory, type OrderAddress } from './tables.js';
@@ -170,15 +170,18 @@ export function orderDto(ctx: Ctx, order: OrderRow, items: OrderItemRow[], histo
     accountToken: opts.accountToken ?? null,
     statusHistory: opts.list
       ? []
-      : history.map((h) =>
-          compact({
-            note: h.comment,
-            status: h.status,
-            createdAt: wireDateTime(h.createdAt)!,
-            isCustomerNotified: h.isCustomerNotified,
-            isVisibleOnFront: h.isVisibleOnFront,
-          }),
-        ),
+      : history
+          // customers and guests see only what is visible on the storefront
+          .filter((h) => h.isVisibleOnFront || seesInternalComments(ctx))
+          .map((h) =>
+            compact({
+              note: h.comment,
+              status: h.status,
+              createdAt: wireDateTime(h.createdAt)!,
+              isCustomerNotified: h.isCustomerNotified,
+              isVisibleOnFront: h.isVisibleOnFront,
+            }),
+          ),
     shipments: opts.list ? [] : (opts.shipments ?? []),
     createdAt: wireDateTime(order.createdAt)!,
     updatedAt: wireDateTime(order.updatedAt)!,

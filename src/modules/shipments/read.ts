@@ -7,7 +7,7 @@ import { together, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
-import { findOrder } from '../orders/core.js';
+import { findOrder, seesInternalComments } from '../orders/core.js';
 import { orders } from '../orders/tables.js';
 import type { ShipmentDto } from './schemas.js';
 import { shipmentComments, shipmentItems, shipmentTracks, shipments } from './tables.js';
@@ -87,7 +87,8 @@ export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderIncrement
   ] as const);
   const itemsOf = group(items);
   const tracksOf = group(tracks);
-  const commentsOf = group(comments);
+  // the order read embeds its shipments for customers and guests too: they see only the visible comments
+  const commentsOf = group(seesInternalComments(ctx) ? comments : comments.filter((c) => c.isVisibleOnFront));
   return rows.map((s) =>
     compact({
       id: s.id,
