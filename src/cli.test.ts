@@ -42,7 +42,7 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 test('help and unknown commands need no database', async () => {
   const [help, unknown, badOption] = await Promise.all([cli('help'), cli('no-such-command'), cli('roles:create', '--nme', 'x')]);
   assert.equal(help.code, 0, help.stderr);
-  for (const name of ['migrate', 'roles:create', 'api-users:create', 'oauth-clients:create', 'config:set', 'config:get', 'demo:seed']) {
+  for (const name of ['migrate', 'roles:create', 'api-users:create', 'oauth-clients:create', 'oauth-clients:set-secret', 'config:set', 'config:get', 'demo:seed']) {
     assert.match(help.stdout, new RegExp(`\\b${name}\\b`));
   }
   assert.equal(unknown.code, 1);

@@ -179,7 +179,7 @@ const commands: Record<string, Command> = {
   },
   'api-users:set-key': {
     usage: 'api-users:set-key --username <name> [--api-key <key>]',
-    summary: "replace an API user's key; a key is generated and printed when --api-key is omitted",
+    summary: "replace an API user's key (its tokens and SOAP sessions end at once); a key is generated and printed when --api-key is omitted",
     options: { username: { type: 'string' }, 'api-key': { type: 'string' } },
     async run({ db }, opts) {
       const username = required(opts, 'username');
@@ -234,6 +234,19 @@ const commands: Record<string, Command> = {
         allowedStoreIds: storeIds(registry, opts.stores as string | undefined),
       });
       out(`OAuth client created: ${clientId} (id ${id})`);
+      if (given === undefined) out(`Client secret (shown once): ${secret}`);
+    },
+  },
+  'oauth-clients:set-secret': {
+    usage: 'oauth-clients:set-secret --client-id <id> [--secret <secret>]',
+    summary: "replace an OAuth client's secret (its tokens end at once); a secret is generated and printed when --secret is omitted",
+    options: { 'client-id': { type: 'string' }, secret: { type: 'string' } },
+    async run({ db }, opts) {
+      const clientId = required(opts, 'client-id');
+      const given = opts.secret as string | undefined;
+      const secret = given ?? auth.generateSecret();
+      await auth.setOauthClientSecret(db, clientId, secret);
+      out(`Client secret of ${clientId} replaced.`);
       if (given === undefined) out(`Client secret (shown once): ${secret}`);
     },
   },

@@ -25,6 +25,8 @@ export interface AppConfig {
   dataDir: string;
   jwtSecret: string;
   jwtTtlSeconds: number;
+  /** absolute lifetime of a session: refreshes carry its login time and stop this long after it (seconds) */
+  tokenSessionMaxAgeSeconds: number;
   /**
    * `iss` of the tokens: JWT_ISSUER, else PUBLIC_URL with a slash, else a fixed name, never the port: a token is
    * accepted by every process and server that shares JWT_SECRET whatever port each listens on
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: path.resolve(env.DATA_DIR || './var'),
     jwtSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL', 3600, 60, 31_536_000, problems),
+    tokenSessionMaxAgeSeconds: int(env, 'TOKEN_SESSION_MAX_AGE', 2_592_000, 60, 315_360_000, problems),
     jwtIssuer: env.JWT_ISSUER || (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/` : DEFAULT_JWT_ISSUER),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:'], problems),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),

@@ -12,7 +12,15 @@ import type { TokenService } from './auth/tokens.js';
 
 export type Actor =
   | { kind: 'anonymous' }
-  | { kind: 'customer'; customerId: number; email: string; jti: string; exp: number }
+  | {
+      kind: 'customer';
+      customerId: number;
+      email: string;
+      jti: string;
+      exp: number;
+      /** a token's session: when it signed in (seconds), kept across refreshes */
+      authTime?: number;
+    }
   | {
       kind: 'admin';
       principal: 'api_user' | 'oauth_client';
@@ -23,6 +31,8 @@ export type Actor =
       allowedStoreIds?: number[];
       jti: string;
       exp: number;
+      /** a token's session: when it signed in (seconds), kept across refreshes */
+      authTime?: number;
     };
 
 export interface StoreContext {

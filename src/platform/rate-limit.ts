@@ -27,6 +27,11 @@ export interface RateLimiter {
    * `hit`, refused attempts do not keep a client that retries often locked out.
    */
   take(rule: RateRule, key: string, cost?: number): Promise<boolean>;
+  /**
+   * Gives back one hit that `take` counted (the newest in the window), for attempts that count only when they
+   * fail: the slot is taken before the attempt, so that parallel attempts cannot all pass a check made first.
+   */
+  release(rule: RateRule, key: string): Promise<void>;
   /** True when the key has reached the limit in the current window (counts nothing). */
   blocked(rule: RateRule, key: string): Promise<boolean>;
   /** Counts one hit and throws 429 past the limit. */
@@ -56,6 +61,8 @@ abstract class BaseLimiter implements RateLimiter {
   protected abstract recordWithin(id: string, now: number, windowMs: number, limit: number, cost: number): Promise<boolean>;
   /** Hits in (now - windowMs, now]. */
   protected abstract countSince(id: string, now: number, windowMs: number): Promise<number>;
+  /** Removes the newest hit, if any. */
+  protected abstract dropNewest(id: string): Promise<void>;
   protected abstract clear(id: string): Promise<void>;
   abstract close(): Promise<void>;
 
@@ -74,6 +81,10 @@ abstract class BaseLimiter implements RateLimiter {
     const n = Math.max(1, Math.floor(cost));
     if (n > rule.limit) return false;
     return this.recordWithin(`rl:${rule.name}:${key}`, this.clock(), rule.windowSeconds * 1000, rule.limit, n);
+  }
+
+  async release(rule: RateRule, key: string): Promise<void> {
+    if (this.active(rule)) await this.dropNewest(`rl:${rule.name}:${key}`);
   }
 
   async blocked(rule: RateRule, key: string): Promise<boolean> {
@@ -136,6 +147,10 @@ class MemoryLimiter extends BaseLimiter {
     return n;
   }
 
+  protected async dropNewest(id: string): Promise<void> {
+    this.logs.get(id)?.times.pop();
+  }
+
   protected async clear(id: string): Promise<void> {
     this.logs.delete(id);
   }
@@ -190,6 +205,10 @@ class RedisLimiter extends BaseLimiter {
 
   protected async countSince(id: string, now: number, windowMs: number): Promise<number> {
     return this.redis.zcount(this.prefix + id, `(${now - windowMs}`, '+inf');
+  }
+
+  protected async dropNewest(id: string): Promise<void> {
+    await this.redis.zpopmax(this.prefix + id);
   }
 
   protected async clear(id: string): Promise<void> {

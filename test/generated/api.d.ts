@@ -5060,6 +5060,8 @@ export interface operations {
                     websiteId?: number;
                     taxvat?: string | null;
                     disableAutoGroupChange?: boolean;
+                    /** @description write-only: the signed-in customer's password, needed to change the email; not asked of admins */
+                    currentPassword?: string;
                 };
             };
         };
@@ -5409,6 +5411,8 @@ export interface operations {
                     websiteId?: number;
                     taxvat?: string | null;
                     disableAutoGroupChange?: boolean;
+                    /** @description write-only: the signed-in customer's password, needed to change the email; not asked of admins */
+                    currentPassword?: string;
                 };
             };
         };

@@ -8,6 +8,7 @@ import type { Db } from '../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { hashSecret, randomToken } from '../../platform/auth/secrets.js';
 import { isValidPermission } from '../../platform/auth/access.js';
+import { credentialsChanged } from './blocked.js';
 import { apiRoles, apiUsers, oauthClients } from './tables.js';
 
 function checkPermissions(permissions: string[]): void {
@@ -93,10 +94,27 @@ export async function setApiUserActive(db: Db, username: string, active: boolean
   if (!res.length) throw notFound(`API user not found: ${username}`);
 }
 
+/** A new key; the user's tokens and SOAP sessions opened with the old one end at once. */
 export async function setApiUserKey(db: Db, username: string, apiKey: string): Promise<void> {
   if (apiKey.length < 8) throw badRequest('An API key has at least 8 characters');
-  const res = await db.update(apiUsers).set({ apiKeyHash: await hashSecret(apiKey), updatedAt: new Date() }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
-  if (!res.length) throw notFound(`API user not found: ${username}`);
+  const apiKeyHash = await hashSecret(apiKey);
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    const res = await tx.update(apiUsers).set({ apiKeyHash, updatedAt: now }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
+    if (!res.length) throw notFound(`API user not found: ${username}`);
+    await credentialsChanged(tx, `api_user_${res[0].id}`, now);
+  });
+}
+
+/** A new client secret; the client's tokens taken with the old one end at once. */
+export async function setOauthClientSecret(db: Db, clientId: string, secret: string): Promise<void> {
+  if (secret.length < 12) throw badRequest('A client secret has at least 12 characters');
+  const secretHash = await hashSecret(secret);
+  await db.transaction(async (tx) => {
+    const res = await tx.update(oauthClients).set({ secretHash }).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.id });
+    if (!res.length) throw notFound(`OAuth client not found: ${clientId}`);
+    await credentialsChanged(tx, `oauth_client_${res[0].id}`, new Date());
+  });
 }
 
 export async function setOauthClientActive(db: Db, clientId: string, active: boolean): Promise<void> {

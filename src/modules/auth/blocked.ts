@@ -1,13 +1,27 @@
 /**
- * Blocked token subjects: every token of a blocked subject is refused. Its own file so that the customers
- * module can block a deactivated customer without importing the auth service, which imports customers.
+ * Blocked token subjects: every token of a blocked subject is refused; and credential changes, which end the
+ * tokens issued before them. Its own file so that the customers module can block a deactivated customer, or end
+ * the tokens of a changed password, without importing the auth service, which imports customers.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
-import { blockedSubjects } from './tables.js';
+import type { Db } from '../../platform/db.js';
+import { blockedSubjects, subjectValidAfter } from './tables.js';
 
 /** Every token of the subject is refused until unblocked (a deactivated customer). */
 export async function setSubjectBlocked(ctx: Ctx, subject: string, blocked: boolean, reason = 'inactive'): Promise<void> {
   if (blocked) await ctx.db.insert(blockedSubjects).values({ subject, reason }).onConflictDoNothing();
   else await ctx.db.delete(blockedSubjects).where(eq(blockedSubjects.subject, subject));
+}
+
+/**
+ * The subject's credentials changed at `at`: its tokens issued in earlier seconds and its sessions opened before
+ * are refused from now on, in every process. Call it in the transaction of the change. Of two changes the later
+ * time stays.
+ */
+export async function credentialsChanged(db: Db, subject: string, at: Date): Promise<void> {
+  await db
+    .insert(subjectValidAfter)
+    .values({ subject, validAfter: at })
+    .onConflictDoUpdate({ target: subjectValidAfter.subject, set: { validAfter: sql`GREATEST(${subjectValidAfter.validAfter}, excluded.valid_after)` } });
 }

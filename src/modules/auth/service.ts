@@ -10,19 +10,11 @@ import { statement } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
-import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { authenticateCustomer, getCustomerIdentity } from '../customers/service.js';
-import { apiRoles, apiUsers, oauthClients, revokedTokens } from './tables.js';
+import { guardAttempt } from './attempts.js';
+import { apiRoles, apiUsers, oauthClients, revokedTokens, subjectValidAfter } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
-
-declareDefaults({
-  /** failed /auth/token attempts per client IP per minute */
-  'api/rate_limit/auth_token_ip': 10,
-  /** failed /auth/token attempts per account (email, client_id, username) per minute */
-  'api/rate_limit/customer_login': 5,
-});
 
 const authError = (message: string) =>
   new AppError('authentication_error', message, { reason: 'INVALID_TOKEN', headers: { 'www-authenticate': 'Bearer' } });
@@ -49,47 +41,46 @@ export interface ApiPrincipal {
   allowedStoreIds: number[] | null;
 }
 
-async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal): Promise<TokenResponse> {
+/** Seconds since the epoch, as tokens count time. */
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/**
+ * The login time of a session (`auth_time`, kept across refreshes) and when its tokens must end: a new login
+ * starts a session; a refresh continues one, and is refused once the session is older than the absolute
+ * lifetime (TOKEN_SESSION_MAX_AGE), however often it was refreshed.
+ */
+function session(ctx: Ctx, authTime?: number): { authTime: number; notAfter: number } {
+  const maxAge = ctx.app.config.tokenSessionMaxAgeSeconds;
+  const since = authTime ?? seconds(ctx.now);
+  if (seconds(ctx.now) >= since + maxAge) throw authError('Session has expired; sign in again');
+  return { authTime: since, notAfter: since + maxAge };
+}
+
+async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal, authTime?: number): Promise<TokenResponse> {
+  const s = session(ctx, authTime);
   const claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'> = {
     sub: p.principal === 'api_user' ? `api_user_${p.id}` : `oauth_client_${p.id}`,
     type: 'api_user',
     username: p.username,
     roles: [],
     permissions: p.permissions,
+    auth_time: s.authTime,
   };
   if (p.principal === 'api_user') claims.api_user_id = p.id;
   else claims.oauth_client_id = p.id;
   if (p.allowedStoreIds) claims.allowed_store_ids = p.allowedStoreIds;
-  const issued = await ctx.app.tokens.issue(claims, ctx.now);
+  const issued = await ctx.app.tokens.issue(claims, ctx.now, { notAfter: s.notAfter });
   return tokenResponse(issued, { apiUser: { id: p.id, username: p.username }, permissions: p.permissions });
 }
 
-async function issueForCustomer(ctx: Ctx, c: { id: number; email: string; firstname: string; lastname: string }) {
+async function issueForCustomer(ctx: Ctx, c: { id: number; email: string; firstname: string; lastname: string }, authTime?: number) {
+  const s = session(ctx, authTime);
   const issued = await ctx.app.tokens.issue(
-    { sub: `customer_${c.id}`, type: 'customer', customer_id: c.id, email: c.email, roles: ['ROLE_CUSTOMER'] },
+    { sub: `customer_${c.id}`, type: 'customer', customer_id: c.id, email: c.email, roles: ['ROLE_CUSTOMER'], auth_time: s.authTime },
     ctx.now,
+    { notAfter: s.notAfter },
   );
   return tokenResponse(issued, { customer: { id: c.id, email: c.email, firstName: c.firstname, lastName: c.lastname } });
-}
-
-/**
- * Failed attempts are counted per client IP and per account; once either count reaches its limit, every
- * attempt in the window is refused with 429, right credentials included.
- */
-async function guardAttempt<T>(ctx: Ctx, account: string, attempt: () => Promise<T | undefined>, fail: () => AppError): Promise<T> {
-  const { limiter, settings } = ctx.app;
-  const ipRule = configuredRule(settings, 'auth_token_ip', 60, ctx.store.storeId);
-  const accountRule = configuredRule(settings, 'customer_login', 60, ctx.store.storeId);
-  const accountKey = account.toLowerCase();
-  if ((await limiter.blocked(ipRule, ctx.ip)) || (await limiter.blocked(accountRule, accountKey))) {
-    throw new AppError('too_many_requests', 'Too many requests. Please try again later.', { reason: 'RATE_LIMITED' });
-  }
-  const result = await attempt();
-  if (result === undefined) {
-    await Promise.all([limiter.hit(ipRule, ctx.ip), limiter.hit(accountRule, accountKey)]);
-    throw fail();
-  }
-  return result;
 }
 
 function str(v: unknown): string | undefined {
@@ -170,12 +161,26 @@ export function verifyApiUser(ctx: Ctx, username: string, apiKey: string): Promi
   );
 }
 
-/** An API user's current standing (active flag, role permissions, store scope), for callers holding a session. */
-export async function apiUserStanding(db: Db, id: number): Promise<Omit<ApiPrincipal, 'principal'> & { isActive: boolean } | undefined> {
+/**
+ * An API user's current standing (active flag, role permissions, store scope), for callers holding a session;
+ * `validAfter`: sessions opened before it (the last change of the user's key) have ended.
+ */
+export async function apiUserStanding(
+  db: Db,
+  id: number,
+): Promise<(Omit<ApiPrincipal, 'principal'> & { isActive: boolean; validAfter: Date | null }) | undefined> {
   const [u] = await db
-    .select({ id: apiUsers.id, username: apiUsers.username, isActive: apiUsers.isActive, permissions: apiRoles.permissions, allowedStoreIds: apiUsers.allowedStoreIds })
+    .select({
+      id: apiUsers.id,
+      username: apiUsers.username,
+      isActive: apiUsers.isActive,
+      permissions: apiRoles.permissions,
+      allowedStoreIds: apiUsers.allowedStoreIds,
+      validAfter: subjectValidAfter.validAfter,
+    })
     .from(apiUsers)
     .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
+    .leftJoin(subjectValidAfter, eq(subjectValidAfter.subject, sql`'api_user_' || ${apiUsers.id}`))
     .where(eq(apiUsers.id, id));
   return u;
 }
@@ -195,7 +200,7 @@ async function authenticateApiUser(ctx: Ctx, username: string, apiKey: string): 
     .from(apiUsers)
     .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
     .where(eq(apiUsers.username, username));
-  const { ok, rehash } = await verifySecretAndUpgrade(apiKey, u?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(apiKey, u?.hash, ctx.log);
   if (!u || !ok || !u.isActive) return undefined;
   if (rehash) {
     // guarded by the old value: of two concurrent logins, the first write wins and the second changes nothing
@@ -210,7 +215,7 @@ async function authenticateClient(ctx: Ctx, clientId: string, secret: string): P
     .from(oauthClients)
     .innerJoin(apiRoles, eq(apiRoles.id, oauthClients.roleId))
     .where(eq(oauthClients.clientId, clientId));
-  const { ok, rehash } = await verifySecretAndUpgrade(secret, c?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(secret, c?.hash, ctx.log);
   if (!c || !ok || !c.isActive) return undefined;
   if (rehash) {
     await storeRehash(ctx, () => ctx.db.update(oauthClients).set({ secretHash: rehash }).where(and(eq(oauthClients.id, c.id), eq(oauthClients.secretHash, c.hash))), `oauth_client_${c.id}`);
@@ -229,26 +234,24 @@ async function revoke(ctx: Ctx, jti: string, exp: number): Promise<boolean> {
 }
 
 /**
- * A new token for the same principal; the presented one is revoked. A token is exchanged once: of two
- * concurrent refreshes with the same token one gets the new token, the other 401.
+ * A new token for the same principal and session (its login time carried over); the presented one is revoked.
+ * A token is exchanged once: of two concurrent refreshes with the same token one gets the new token, the other
+ * 401. A session older than the absolute lifetime is not refreshed (401).
  */
 export async function refreshToken(ctx: Ctx): Promise<TokenResponse> {
   const a = ctx.actor;
   if (a.kind === 'anonymous') throw authError('Authentication required');
+  const authTime = a.authTime;
+  session(ctx, authTime);
   if (a.kind === 'customer') {
     const c = await getCustomerIdentity(ctx, a.customerId);
     if (!c) throw authError('Account is inactive');
     if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
-    return issueForCustomer(ctx, c);
+    return issueForCustomer(ctx, c, authTime);
   }
   if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
-  return issueForPrincipal(ctx, {
-    principal: a.principal,
-    id: a.id,
-    username: a.username,
-    permissions: a.permissions,
-    allowedStoreIds: a.allowedStoreIds ?? null,
-  });
+  const principal = { principal: a.principal, id: a.id, username: a.username, permissions: a.permissions, allowedStoreIds: a.allowedStoreIds ?? null };
+  return issueForPrincipal(ctx, principal, authTime);
 }
 
 export async function logout(ctx: Ctx): Promise<{ success: boolean; message: string }> {
@@ -261,6 +264,8 @@ export async function logout(ctx: Ctx): Promise<{ success: boolean; message: str
 interface PrincipalRow extends Record<string, unknown> {
   revoked: boolean;
   blocked: boolean;
+  /** issued before the subject's credentials last changed */
+  stale: boolean;
   username?: string | null;
   is_active?: boolean | null;
   permissions?: string[] | null;
@@ -268,14 +273,25 @@ interface PrincipalRow extends Record<string, unknown> {
 }
 
 /**
- * Checks, on every authenticated request and in one query, that the token is not revoked and its subject
- * is still allowed; API principals' permissions and store scope are read afresh from the database.
+ * A token issued (`iat`, whole seconds) in a second before the subject's credentials changed is stale. The
+ * change's time is kept exact; a token of the change's own second stays valid, so that one taken right after
+ * the change (in the same second) works.
  */
-/** Every authenticated customer request runs this, so it is a prepared statement. */
+const stale = () =>
+  sql`EXISTS (SELECT 1 FROM auth_subject_valid_after WHERE subject = ${sql.placeholder('sub')}
+                AND valid_after >= to_timestamp(${sql.placeholder('iat')}::float8 + 1))`;
+
+/**
+ * Checks, on every authenticated request and in one query, that the token is not revoked nor older than its
+ * subject's last credential change, and that its subject is still allowed; API principals' permissions and
+ * store scope are read afresh from the database. Every authenticated request runs one of these, so they are
+ * prepared statements.
+ */
 const customerTokenState = statement<PrincipalRow>(
   'auth_customer_token_state',
   () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked,
-                   EXISTS (SELECT 1 FROM auth_blocked_subjects WHERE subject = ${sql.placeholder('sub')}) AS blocked`,
+                   EXISTS (SELECT 1 FROM auth_blocked_subjects WHERE subject = ${sql.placeholder('sub')}) AS blocked,
+                   ${stale()} AS stale`,
   { memo: true },
 );
 
@@ -283,7 +299,7 @@ const adminTokenState = (name: string, table: SQL, nameCol: SQL) =>
   statement<PrincipalRow>(
     name,
     () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked, false AS blocked,
-                     ${nameCol} AS username, p.is_active, r.permissions, p.allowed_store_ids
+                     ${stale()} AS stale, ${nameCol} AS username, p.is_active, r.permissions, p.allowed_store_ids
                 FROM ${table} p JOIN api_roles r ON r.id = p.role_id WHERE p.id = ${sql.placeholder('id')}`,
     { memo: true },
   );
@@ -297,16 +313,18 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
   const id = Number(m[2]);
   if (kind === 'customer') {
     if (claims.type !== 'customer') throw authError('Invalid or expired token');
-    const [r] = await customerTokenState.run(db, { jti: claims.jti, sub: claims.sub });
+    const [r] = await customerTokenState.run(db, { jti: claims.jti, sub: claims.sub, iat: claims.iat });
     if (r.revoked) throw authError('Token has been revoked');
     if (r.blocked) throw authError('Account is inactive');
-    return { kind: 'customer', customerId: id, email: String(claims.email ?? ''), jti: claims.jti, exp: claims.exp };
+    if (r.stale) throw authError('Token has been revoked: the credentials have changed');
+    return { kind: 'customer', customerId: id, email: String(claims.email ?? ''), jti: claims.jti, exp: claims.exp, authTime: authTimeOf(claims) };
   }
   if (claims.type !== 'api_user') throw authError('Invalid or expired token');
-  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, { jti: claims.jti, id });
+  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, { jti: claims.jti, sub: claims.sub, iat: claims.iat, id });
   if (!r) throw authError('Invalid or expired token');
   if (r.revoked) throw authError('Token has been revoked');
   if (!r.is_active) throw authError('Account is inactive');
+  if (r.stale) throw authError('Token has been revoked: the credentials have changed');
   return {
     kind: 'admin',
     principal: kind === 'api_user' ? 'api_user' : 'oauth_client',
@@ -316,7 +334,13 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
     allowedStoreIds: r.allowed_store_ids ?? undefined,
     jti: claims.jti,
     exp: claims.exp,
+    authTime: authTimeOf(claims),
   };
+}
+
+/** The session's login time; a token issued before login times were carried began its session when issued. */
+function authTimeOf(claims: TokenClaims): number {
+  return typeof claims.auth_time === 'number' && Number.isSafeInteger(claims.auth_time) && claims.auth_time <= claims.iat ? claims.auth_time : claims.iat;
 }
 
 export async function purgeExpiredRevocations(db: Db): Promise<void> {

@@ -333,12 +333,12 @@ describe('PUT /customers/me', () => {
   test('email change: lower-cased, unique in the website, usable for sign-in', async () => {
     const c = await register();
     const token = await t.tokens.customer(c.email, 'Secret123');
-    const dup = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'CUSTOMER@example.com', firstname: 'Changed' } });
+    const dup = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'CUSTOMER@example.com', firstname: 'Changed', currentPassword: 'Secret123' } });
     assertError(dup, 409, 'conflict');
     assert.equal((await row(c.id)).firstname, 'Ann');
     const same = await t.req('PUT', `${API}/customers/me`, { token, body: { email: c.email.toUpperCase() } });
     assert.equal(same.status, 200);
-    const r = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'Renamed.Person@Example.com' } });
+    const r = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'Renamed.Person@Example.com', currentPassword: 'Secret123' } });
     assert.equal(r.status, 200);
     assert.equal(r.body.email, 'renamed.person@example.com');
     assert.equal((await t.req('POST', `${API}/auth/token`, { body: { email: 'renamed.person@example.com', password: 'Secret123' } })).status, 200);

@@ -1,7 +1,8 @@
 /**
  * Passwords: change (signed in), forgot (a single-use reset link by mail) and reset with the mailed token.
  * Reset tokens are random and stored only as their SHA-256; the mail is queued in the transaction that
- * stores the token, so that there is never a mail without a token or a token without its mail.
+ * stores the token, so that there is never a mail without a token or a token without its mail. A changed or
+ * reset password ends every token of the customer issued before it (a new login gets a new one).
  */
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { hashSecret, randomToken, sha256Hex, verifySecret } from '../../platform/auth/secrets.js';
@@ -10,6 +11,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
+import { credentialsChanged } from '../auth/blocked.js';
 import { checkPassword, normEmail, requireFields } from './fields.js';
 import type { ForgotPasswordBody, PasswordChangeBody, ResetPasswordBody, SuccessReplyDto } from './schemas.js';
 import { selfId } from './service.js';
@@ -40,12 +42,16 @@ export async function changePassword(ctx: Ctx, body: PasswordChangeBody): Promis
   requireFields(body, ['currentPassword', 'newPassword']);
   const [c] = await ctx.db.select({ hash: customers.passwordHash }).from(customers).where(eq(customers.id, id));
   if (!c) throw notFound('Customer not found');
-  if (!(await verifySecret(String(body.currentPassword), c.hash))) {
+  // wrong guesses here are held by the change_password limit above (per customer and per IP, an hour)
+  if (!(await verifySecret(String(body.currentPassword), c.hash, ctx.log))) {
     throw badRequest('The current password is incorrect', { reason: 'INVALID_CURRENT_PASSWORD', details: { field: 'currentPassword' } });
   }
   checkPassword(ctx, String(body.newPassword), 'newPassword');
   const passwordHash = await hashSecret(String(body.newPassword));
-  await ctx.db.update(customers).set({ passwordHash, updatedAt: ctx.now }).where(eq(customers.id, id));
+  await withTx(ctx, async (tx) => {
+    await tx.db.update(customers).set({ passwordHash, updatedAt: ctx.now }).where(eq(customers.id, id));
+    await credentialsChanged(tx.db, `customer_${id}`, ctx.now);
+  });
   return { success: true, message: 'Your password has been changed' };
 }
 
@@ -134,6 +140,7 @@ export async function resetPassword(ctx: Ctx, body: ResetPasswordBody): Promise<
     if (!spent.length) throw invalidToken();
     const customerId = spent[0].customerId;
     await tx.db.update(customers).set({ passwordHash, updatedAt: ctx.now }).where(eq(customers.id, customerId));
+    await credentialsChanged(tx.db, `customer_${customerId}`, ctx.now);
     await tx.db
       .update(passwordResets)
       .set({ usedAt: ctx.now })

@@ -117,7 +117,16 @@ export const CustomerCreate = Type.Object(
   { additionalProperties: false },
 );
 
-export const CustomerUpdate = Type.Object({ ...profileFields, ...adminFields }, { additionalProperties: false });
+export const CustomerUpdate = Type.Object(
+  {
+    ...profileFields,
+    ...adminFields,
+    currentPassword: Type.Optional(
+      Type.String({ maxLength: 256, description: "write-only: the signed-in customer's password, needed to change the email; not asked of admins" }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const CustomerListQuery = Type.Object({
   ...PageQuery,

@@ -14,6 +14,7 @@ import { pageOf, type CollectionResult, type Page } from '../../platform/paginat
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { setSubjectBlocked } from '../auth/blocked.js';
+import { confirmCurrentPassword } from './current-password.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
 import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
 import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
@@ -41,7 +42,7 @@ export async function authenticateCustomer(ctx: Ctx, email: string, password: st
     .select({ id: customers.id, email: customers.email, firstname: customers.firstname, lastname: customers.lastname, hash: customers.passwordHash, isActive: customers.isActive })
     .from(customers)
     .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email.trim().toLowerCase())));
-  const { ok, rehash } = await verifySecretAndUpgrade(password, c?.hash);
+  const { ok, rehash } = await verifySecretAndUpgrade(password, c?.hash, ctx.log);
   if (!c || !ok || !c.isActive) return undefined;
   if (rehash) {
     // a legacy (imported) or weaker hash is replaced once; a concurrent login that got there first wins
@@ -363,9 +364,18 @@ function emitCustomerEvent(tx: Ctx, type: 'customer.created' | 'customer.updated
   emitEvent(tx, type, { resource: 'customer', id, storeId }, () => loadCustomer(tx, id));
 }
 
-/** PUT /customers/me: name parts, email, gender, dob; admin-only fields are ignored. */
-export function updateMe(ctx: Ctx, body: CustomerUpdateBody): Promise<CustomerDto> {
-  return updateProfile(ctx, selfId(ctx), body, false);
+/**
+ * PUT /customers/me: name parts, email, gender, dob; admin-only fields are ignored. A new email needs
+ * `currentPassword`; the unchanged email sent back does not.
+ */
+export async function updateMe(ctx: Ctx, body: CustomerUpdateBody): Promise<CustomerDto> {
+  const id = selfId(ctx);
+  if (body.email !== undefined) {
+    const email = normEmail(body.email);
+    const [cur] = await ctx.db.select({ email: customers.email, hash: customers.passwordHash }).from(customers).where(eq(customers.id, id));
+    if (cur && email !== cur.email) await confirmCurrentPassword(ctx, cur, body.currentPassword);
+  }
+  return updateProfile(ctx, id, body, false);
 }
 
 /** PUT /customers/{id} (admin/API with customers/write). */

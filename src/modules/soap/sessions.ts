@@ -1,7 +1,8 @@
 /**
  * Legacy API sessions: `login` with an API user's name and key (the REST api_user credentials, checked and
  * rate-limited by the auth service), an opaque id of 32 hex characters, a sliding idle lifetime, and
- * `endSession`. Sessions live in the database, so any process serves them; every change is one statement.
+ * `endSession`. Sessions live in the database, so any process serves them; every change is one statement. A new
+ * API key ends the sessions opened before it.
  */
 import crypto from 'node:crypto';
 import { and, eq, gt, lte } from 'drizzle-orm';
@@ -68,8 +69,8 @@ export async function login(ctx: Ctx, username: unknown, apiKey: unknown): Promi
 /**
  * The request's context acting as the session's API user, with permissions read afresh; the session's idle
  * clock restarts, and the `calls` the request makes are counted against the user's rate limit. Faults: 5 for
- * an unknown or expired session, 2 for a user since deactivated or a store the user may not act in, a client
- * fault past the rate limit.
+ * an unknown or expired session or one opened before the user's key last changed, 2 for a user since
+ * deactivated or a store the user may not act in, a client fault past the rate limit.
  */
 export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<Ctx> {
   if (typeof sessionId !== 'string' || !/^[0-9a-f]{32}$/i.test(sessionId.trim())) throw fault('sessionExpired');
@@ -79,9 +80,13 @@ export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<C
     .update(soapSessions)
     .set({ lastUsedAt: ctx.now })
     .where(and(eq(soapSessions.idHash, hash), gt(soapSessions.lastUsedAt, new Date(ctx.now.getTime() - ms))))
-    .returning({ apiUserId: soapSessions.apiUserId });
+    .returning({ apiUserId: soapSessions.apiUserId, createdAt: soapSessions.createdAt });
   if (!s) throw fault('sessionExpired');
   const user = await apiUserStanding(ctx.db, s.apiUserId);
+  if (user?.validAfter && s.createdAt < user.validAfter) {
+    await endSession(ctx, sessionId);
+    throw fault('sessionExpired');
+  }
   if (!user || !user.isActive) throw fault('accessDenied');
   const allowed = user.allowedStoreIds ?? undefined;
   if (allowed && !allowed.includes(ctx.store.storeId)) throw fault('accessDenied');

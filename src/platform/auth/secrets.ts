@@ -1,7 +1,8 @@
 /**
  * Hashing of secrets. Passwords, API keys and client secrets use scrypt (memory-hard); random one-time
  * tokens, which carry their own entropy, use SHA-256. Every comparison is constant-time. Hashes imported from
- * Magento 1, OpenMage and Maho still verify (legacy-hashes.ts) and are replaced by scrypt on first use.
+ * Magento 1, OpenMage and Maho still verify (legacy-hashes.ts) and are replaced by scrypt on first use. A stored
+ * scrypt hash names its own cost; one asking for more than the bounds below is not run and matches nothing.
  */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
@@ -29,6 +30,18 @@ export function setHashCost(p: ScryptParams): void {
 
 const KEYLEN = 32;
 
+/**
+ * Bounds on the cost a stored scrypt hash may ask for, so that an imported or tampered row cannot make every
+ * login spend gigabytes or minutes: N (a power of two), r, p, the memory 128·N·r (8 times today's 32 MiB) and
+ * the work 128·N·r·p (32 times today's), and the lengths of salt and key.
+ */
+const SCRYPT_MAX = { N: 2 ** 20, r: 32, p: 16, memory: 256 * 2 ** 20, work: 2 ** 30, salt: 1024, key: 1024 };
+
+/** What a refused hash is reported to: a request's logger. */
+export interface HashLog {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
 export async function hashSecret(secret: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const { N, r, p } = params;
@@ -47,7 +60,11 @@ async function spendDummyVerification(secret: string): Promise<void> {
 interface ScryptHash extends ScryptParams {
   salt: Buffer;
   key: Buffer;
+  /** why the hash is not run: its cost or size is beyond SCRYPT_MAX */
+  refused?: string;
 }
+
+const isPowerOfTwo = (n: number) => n >= 2 && (n & (n - 1)) === 0;
 
 function parseScrypt(stored: string): ScryptHash | undefined {
   const parts = stored.split('$');
@@ -55,7 +72,19 @@ function parseScrypt(stored: string): ScryptHash | undefined {
   const [, n, r, p, saltB64, keyB64] = parts;
   const key = Buffer.from(keyB64, 'base64');
   if (!key.length) return undefined;
-  return { N: Number(n), r: Number(r), p: Number(p), salt: Buffer.from(saltB64, 'base64'), key };
+  const h: ScryptHash = { N: Number(n), r: Number(r), p: Number(p), salt: Buffer.from(saltB64, 'base64'), key };
+  if (![n, r, p].every((v) => /^[1-9]\d{0,9}$/.test(v))) return { ...h, refused: 'parameters are not whole numbers' };
+  h.refused = scryptBeyondBounds(h);
+  return h;
+}
+
+function scryptBeyondBounds(h: ScryptHash): string | undefined {
+  const M = SCRYPT_MAX;
+  if (h.N > M.N || h.r > M.r || h.p > M.p) return 'N, r or p is beyond the bounds';
+  if (!isPowerOfTwo(h.N)) return 'N is not a power of two';
+  if (128 * h.N * h.r > M.memory || 128 * h.N * h.r * h.p > M.work) return 'memory or work is beyond the bounds';
+  if (h.salt.length > M.salt || h.key.length > M.key) return 'salt or key is too long';
+  return undefined;
 }
 
 async function verifyScrypt(secret: string, h: ScryptHash): Promise<boolean> {
@@ -84,8 +113,13 @@ export interface SecretCheck {
  * Magento 1, OpenMage and Maho credentials). A missing, unknown or non-matching legacy hash costs at least one
  * scrypt verification, like a wrong secret for a current hash, so timing does not tell them apart.
  */
-async function check(secret: string, stored: string | undefined | null, upgrade: boolean): Promise<SecretCheck> {
+async function check(secret: string, stored: string | undefined | null, upgrade: boolean, log?: HashLog): Promise<SecretCheck> {
   const h = stored ? parseScrypt(stored) : undefined;
+  if (h?.refused) {
+    log?.warn({ scrypt: { N: h.N, r: h.r, p: h.p }, reason: h.refused }, 'stored scrypt hash refused without running it');
+    await spendDummyVerification(secret);
+    return { ok: false };
+  }
   if (h) {
     const ok = await verifyScrypt(secret, h);
     return ok && upgrade && weakerThanCurrent(h) ? { ok, rehash: await hashSecret(secret) } : { ok };
@@ -97,16 +131,17 @@ async function check(secret: string, stored: string | undefined | null, upgrade:
   return { ok: false };
 }
 
-export async function verifySecret(secret: string, stored: string | undefined | null): Promise<boolean> {
-  return (await check(secret, stored, false)).ok;
+/** `log` hears of a stored hash refused for its cost (it then matches nothing, as a wrong secret). */
+export async function verifySecret(secret: string, stored: string | undefined | null, log?: HashLog): Promise<boolean> {
+  return (await check(secret, stored, false, log)).ok;
 }
 
 /**
  * Like verifySecret, and when the secret matched a hash that is legacy or weaker than today's scrypt cost, also
  * a fresh hash of it for the caller to store (guarded by the old value, so concurrent logins do not fight).
  */
-export function verifySecretAndUpgrade(secret: string, stored: string | undefined | null): Promise<SecretCheck> {
-  return check(secret, stored, true);
+export function verifySecretAndUpgrade(secret: string, stored: string | undefined | null, log?: HashLog): Promise<SecretCheck> {
+  return check(secret, stored, true, log);
 }
 
 /** Whether a stored hash should be replaced on the next successful check (legacy, or weaker scrypt). */

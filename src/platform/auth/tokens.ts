@@ -1,6 +1,7 @@
 /**
  * JWT access tokens: HS256, claims as the wire reference lays them out (iss, aud, jti, sub, iat, nbf, exp,
- * plus the subject's own claims). No refresh tokens: a still-valid token is exchanged for a new one.
+ * plus the subject's own claims). No refresh tokens: a still-valid token is exchanged for a new one, which
+ * carries the login time (`auth_time`) of the first, so that a session has an absolute lifetime.
  */
 import crypto from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
@@ -20,6 +21,8 @@ export interface TokenClaims extends JWTPayload {
   roles: string[];
   permissions?: string[];
   allowed_store_ids?: number[];
+  /** when the session began (seconds): the login, kept by every refresh */
+  auth_time?: number;
 }
 
 export interface IssuedToken {
@@ -31,7 +34,8 @@ export interface IssuedToken {
 
 export interface TokenService {
   readonly ttlSeconds: number;
-  issue(claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'>, now?: Date): Promise<IssuedToken>;
+  /** `notAfter` (seconds): the token expires then at the latest (the end of its session) */
+  issue(claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'>, now?: Date, opts?: { notAfter?: number }): Promise<IssuedToken>;
   verify(token: string): Promise<TokenClaims>;
 }
 
@@ -73,9 +77,9 @@ export function createTokenService(opts: { secret: string; issuer: string; ttlSe
 
   return {
     ttlSeconds: opts.ttlSeconds,
-    async issue(claims, now = new Date()) {
+    async issue(claims, now = new Date(), limits = {}) {
       const iat = Math.floor(now.getTime() / 1000);
-      const exp = iat + opts.ttlSeconds;
+      const exp = Math.max(iat + 1, Math.min(iat + opts.ttlSeconds, limits.notAfter ?? Infinity));
       const jti = crypto.randomBytes(16).toString('hex');
       const token = await new SignJWT({ ...claims })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -87,7 +91,7 @@ export function createTokenService(opts: { secret: string; issuer: string; ttlSe
         .setNotBefore(iat)
         .setExpirationTime(exp)
         .sign(await keyReady);
-      return { token, jti, expiresIn: opts.ttlSeconds, exp };
+      return { token, jti, expiresIn: exp - iat, exp };
     },
     async verify(token) {
       const parts = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);

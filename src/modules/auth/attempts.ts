@@ -1,0 +1,47 @@
+/**
+ * The login limit: failed credential checks counted per client IP and per account. Its own file so that the
+ * customers module can count a wrong current password against it without importing the auth service, which
+ * imports customers.
+ */
+import type { Ctx } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { configuredRule } from '../../platform/rate-limit.js';
+import { declareDefaults } from '../../platform/settings.js';
+
+declareDefaults({
+  /** failed /auth/token attempts per client IP per minute */
+  'api/rate_limit/auth_token_ip': 10,
+  /** failed /auth/token attempts per account (email, client_id, username) per minute */
+  'api/rate_limit/customer_login': 5,
+});
+
+/**
+ * Runs a credential check under the login limit. Failed attempts are counted per client IP and per account;
+ * once either count reaches its limit, every attempt in the window is refused with 429, right credentials
+ * included. Each attempt takes its slot in both counts before the check runs and gives it back when the check
+ * succeeds (or cannot be made), so that attempts sent at once cannot all pass a limit checked beforehand: an
+ * attempt in flight holds its slot.
+ */
+export async function guardAttempt<T>(ctx: Ctx, account: string, attempt: () => Promise<T | undefined>, fail: () => AppError): Promise<T> {
+  const { limiter, settings } = ctx.app;
+  const ipRule = configuredRule(settings, 'auth_token_ip', 60, ctx.store.storeId);
+  const accountRule = configuredRule(settings, 'customer_login', 60, ctx.store.storeId);
+  const accountKey = account.toLowerCase();
+  const limited = () => new AppError('too_many_requests', 'Too many requests. Please try again later.', { reason: 'RATE_LIMITED' });
+  if (!(await limiter.take(ipRule, ctx.ip))) throw limited();
+  if (!(await limiter.take(accountRule, accountKey))) {
+    await limiter.release(ipRule, ctx.ip);
+    throw limited();
+  }
+  const giveBack = () => Promise.all([limiter.release(ipRule, ctx.ip), limiter.release(accountRule, accountKey)]);
+  let result: T | undefined;
+  try {
+    result = await attempt();
+  } catch (err) {
+    await giveBack();
+    throw err;
+  }
+  if (result === undefined) throw fail();
+  await giveBack();
+  return result;
+}
