@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
+import { forbidden } from './errors.js';
 import type { Db } from './db.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { StoreRegistry } from './store-registry.js';
@@ -162,6 +163,53 @@ export function adminWebsiteScope(ctx: Ctx): number[] | undefined {
     if (store) ids.add(store.websiteId);
   }
   return [...ids];
+}
+
+/** The store views an admin principal is limited to; undefined when the caller is not such a principal. */
+export function adminStoreScope(ctx: Ctx): number[] | undefined {
+  return ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+}
+
+/** What the ids of a row's scope name: store views or websites (0 among them, or null: every one). */
+type ScopeUnit = 'store' | 'website';
+
+const scopeOf = (ctx: Ctx, unit: ScopeUnit) => (unit === 'store' ? adminStoreScope(ctx) : adminWebsiteScope(ctx));
+
+/**
+ * Whether the caller may see a row of these store views (or websites): a limited principal sees the rows of
+ * its own and those every store view shares (0 or null); every other caller sees all.
+ */
+export function scopeReadable(ctx: Ctx, ids: readonly number[] | null, unit: ScopeUnit = 'store'): boolean {
+  const scope = scopeOf(ctx, unit);
+  return !scope || ids === null || ids.includes(0) || ids.some((id) => scope.includes(id));
+}
+
+/**
+ * Whether the caller may write a row of these store views (or websites): a limited principal only rows all of
+ * whose store views are its own, never one that every store view shares (as Magento's store-restricted admin
+ * roles, which cannot change global content).
+ */
+export function scopeWritable(ctx: Ctx, ids: readonly number[] | null, unit: ScopeUnit = 'store'): boolean {
+  const scope = scopeOf(ctx, unit);
+  return !scope || (ids !== null && ids.length > 0 && ids.every((id) => id !== 0 && scope.includes(id)));
+}
+
+/** 403 unless the caller may write a row of these store views (or websites): the ones a request asks for. */
+export function assertScopeWritable(ctx: Ctx, ids: readonly number[] | null, field: string, unit: ScopeUnit = 'store'): void {
+  if (scopeWritable(ctx, ids, unit)) return;
+  const what = unit === 'store' ? 'store views' : 'websites';
+  throw forbidden(`This token may act only in its own ${what}; ${field} must name only those`, {
+    reason: unit === 'store' ? 'STORE_NOT_ALLOWED' : 'WEBSITE_NOT_ALLOWED',
+    details: { field },
+  });
+}
+
+/** 403 for a principal limited to some store views changing what every store view shares (tax, groups, ...). */
+export function assertGlobalWriter(ctx: Ctx, what: string): void {
+  if (!adminStoreScope(ctx)) return;
+  throw forbidden(`This token is limited to some store views and may not change ${what}, which every store view shares`, {
+    reason: 'GLOBAL_DATA_READ_ONLY',
+  });
 }
 
 export function customerIdOf(actor: Actor): number | undefined {

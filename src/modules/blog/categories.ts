@@ -3,11 +3,11 @@
  * view) while active. Deleting a category deletes its descendants.
  */
 import { and, asc, eq, inArray, isNull, like, or, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { adminStoreScope, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
+import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
-import { inStoreView, parseStores, storesById } from '../cms/shared.js';
+import { assertRowWritable, inAdminScope, inStoreView, storesById, writableStores } from '../cms/shared.js';
 import { checkScopeAll, isBackOffice, lockBlog, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogCategoryDto, BlogCategoryInput, BlogCategoryListQueryT } from './schemas.js';
 import { blogCategories, blogCategoryStores } from './tables.js';
@@ -49,6 +49,23 @@ async function dtos(ctx: Ctx, rows: CategoryRow[]): Promise<BlogCategoryDto[]> {
 const visibleHere = (ctx: Ctx): SQL =>
   inStoreView(blogCategories.id, blogCategoryStores.categoryId, blogCategoryStores.storeId, 'blog_category_stores', ctx.store.storeId);
 
+/** What a principal limited to some store views may read: the categories of those and of every store view. */
+const readScope = (ctx: Ctx): SQL | undefined =>
+  inAdminScope(blogCategories.id, blogCategoryStores.categoryId, blogCategoryStores.storeId, 'blog_category_stores', ctx);
+
+const categoryNotFound = () => notFound('Blog category not found', { reason: 'BLOG_CATEGORY_NOT_FOUND' });
+
+/** The store views of each category. */
+async function storesOfCategories(tx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
+  if (!ids.length) return new Map();
+  return storesById(
+    await tx.db
+      .select({ ownerId: blogCategoryStores.categoryId, storeId: blogCategoryStores.storeId })
+      .from(blogCategoryStores)
+      .where(inArray(blogCategoryStores.categoryId, ids)),
+  );
+}
+
 /**
  * Categories by position, then name. Public callers: the active categories of the current store view;
  * back-office readers also inactive ones; `scope=all` (back office only) every store view.
@@ -62,6 +79,8 @@ export async function listCategories(ctx: Ctx, q: BlogCategoryListQueryT & { url
   if (q.urlKey !== undefined) conds.push(sql`lower(${blogCategories.urlKey}) = ${q.urlKey.trim().toLowerCase()}`);
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(blogCategories.isActive, true));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
@@ -84,8 +103,10 @@ export async function getCategory(ctx: Ctx, id: number): Promise<BlogCategoryDto
 async function readCategory(ctx: Ctx, id: number, backOffice: boolean): Promise<BlogCategoryDto> {
   const conds: SQL[] = [eq(blogCategories.id, id)];
   if (!backOffice) conds.push(eq(blogCategories.isActive, true), visibleHere(ctx));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(blogCategories).where(and(...conds));
-  if (!row) throw notFound('Blog category not found', { reason: 'BLOG_CATEGORY_NOT_FOUND' });
+  if (!row) throw categoryNotFound();
   return (await dtos(ctx, [row]))[0];
 }
 
@@ -99,10 +120,10 @@ function columnsOf(body: BlogCategoryInput): Partial<typeof blogCategories.$infe
   return out;
 }
 
-/** The parent row (null: top level); unknown → 400. */
+/** The parent row (null: top level); unknown (or one a store-limited principal may not read) → 400. */
 async function parentOf(tx: Ctx, parentId: number | null | undefined): Promise<CategoryRow | null> {
   if (parentId === undefined || parentId === null || parentId === 0) return null;
-  const [row] = await tx.db.select().from(blogCategories).where(eq(blogCategories.id, parentId));
+  const [row] = await tx.db.select().from(blogCategories).where(and(eq(blogCategories.id, parentId), readScope(tx)));
   if (!row) throw badRequest(`Unknown parent category: ${parentId}`, { reason: 'UNKNOWN_PARENT', details: { field: 'parentId', parentId } });
   return row;
 }
@@ -116,7 +137,7 @@ async function writeStores(tx: Ctx, id: number, stores: number[]): Promise<void>
 export async function createCategory(ctx: Ctx, body: BlogCategoryInput): Promise<BlogCategoryDto> {
   const name = requiredText(body.name, 'name');
   const urlKey = urlKeyOf(body.urlKey, name);
-  const stores = parseStores(ctx, body.stores);
+  const stores = writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   const id = await withTx(ctx, async (tx) => {
     await lockBlog(tx, RESOURCE);
@@ -136,12 +157,13 @@ export async function createCategory(ctx: Ctx, body: BlogCategoryInput): Promise
 /** Updates the fields sent; a new parent moves the subtree (its own subtree as parent → 400). */
 export async function updateCategory(ctx: Ctx, id: number, body: BlogCategoryInput): Promise<BlogCategoryDto> {
   const name = body.name === undefined ? undefined : requiredText(body.name, 'name');
-  const stores = body.stores === undefined ? undefined : parseStores(ctx, body.stores);
+  const stores = body.stores === undefined ? undefined : writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   await withTx(ctx, async (tx) => {
     await lockBlog(tx, RESOURCE);
     const [row] = await tx.db.select().from(blogCategories).where(eq(blogCategories.id, id)).for('update');
-    if (!row) throw notFound('Blog category not found', { reason: 'BLOG_CATEGORY_NOT_FOUND' });
+    if (!row) throw categoryNotFound();
+    assertRowWritable(tx, (await storesOfCategories(tx, [id])).get(id) ?? [], categoryNotFound);
     const urlKey = body.urlKey === undefined ? undefined : urlKeyOf(body.urlKey, name ?? row.name);
     const set: Partial<typeof blogCategories.$inferInsert> = { ...cols, updatedAt: tx.now };
     if (name !== undefined) set.name = name;
@@ -176,7 +198,17 @@ export async function deleteCategory(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
     await lockBlog(tx, RESOURCE);
     const [row] = await tx.db.select().from(blogCategories).where(eq(blogCategories.id, id));
-    if (!row) throw notFound('Blog category not found', { reason: 'BLOG_CATEGORY_NOT_FOUND' });
-    await tx.db.delete(blogCategories).where(or(eq(blogCategories.id, id), like(blogCategories.path, `${likeEscape(row.path)}/%`)));
+    if (!row) throw categoryNotFound();
+    const subtree = or(eq(blogCategories.id, id), like(blogCategories.path, `${likeEscape(row.path)}/%`));
+    if (adminStoreScope(tx)) {
+      // the descendants go too: each must be the principal's to delete
+      const ids = (await tx.db.select({ id: blogCategories.id }).from(blogCategories).where(subtree)).map((r) => r.id);
+      const stores = await storesOfCategories(tx, ids);
+      assertRowWritable(tx, stores.get(id) ?? [], categoryNotFound);
+      if (ids.some((other) => !scopeWritable(tx, stores.get(other) ?? []))) {
+        throw forbidden('This category has subcategories of other store views; this token may not delete them', { reason: 'STORE_NOT_ALLOWED' });
+      }
+    }
+    await tx.db.delete(blogCategories).where(subtree);
   });
 }

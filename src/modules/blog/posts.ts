@@ -9,11 +9,11 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
-import { ALL_STORES, clashCondition, inStoreView, parseStores, parseWhen, storesById } from '../cms/shared.js';
+import { ALL_STORES, assertRowWritable, clashCondition, inAdminScope, inStoreView, parseWhen, storesById, writableStores } from '../cms/shared.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { checkScopeAll, excerptOf, isBackOffice, lockBlog, optDateTime, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogPostDto, BlogPostInput, BlogPostListQueryT } from './schemas.js';
-import { blogCategories, blogPostCategories, blogPosts, blogPostStores } from './tables.js';
+import { blogCategories, blogCategoryStores, blogPostCategories, blogPosts, blogPostStores } from './tables.js';
 
 type PostRow = typeof blogPosts.$inferSelect;
 const RESOURCE = 'blog-posts';
@@ -71,6 +71,17 @@ async function dtos(ctx: Ctx, rows: PostRow[]): Promise<BlogPostDto[]> {
 
 const visibleHere = (ctx: Ctx): SQL => inStoreView(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx.store.storeId);
 
+/** What a principal limited to some store views may read: the posts of those and of every store view. */
+const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx);
+
+const postNotFound = () => notFound('Blog post not found', { reason: 'BLOG_POST_NOT_FOUND' });
+
+/** The store views of a post ([] when it has none or does not exist). */
+async function storesOfPost(tx: Ctx, id: number): Promise<number[]> {
+  const found = await tx.db.select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId }).from(blogPostStores).where(eq(blogPostStores.postId, id));
+  return storesById(found).get(id) ?? [];
+}
+
 /** Active, with a publish date not in the future. */
 const published = (ctx: Ctx): SQL => and(eq(blogPosts.isActive, true), isNotNull(blogPosts.publishDate), lte(blogPosts.publishDate, ctx.now))!;
 
@@ -104,6 +115,8 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
   if (q.updatedSince !== undefined) conds.push(sql`${blogPosts.updatedAt} >= ${parseWhen(q.updatedSince, 'updatedSince', false)}`);
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(published(ctx));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
@@ -126,8 +139,10 @@ export async function getPost(ctx: Ctx, id: number): Promise<BlogPostDto> {
 async function readPost(ctx: Ctx, id: number, backOffice: boolean): Promise<BlogPostDto> {
   const conds: SQL[] = [eq(blogPosts.id, id)];
   if (!backOffice) conds.push(published(ctx), visibleHere(ctx));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(blogPosts).where(and(...conds));
-  if (!row) throw notFound('Blog post not found', { reason: 'BLOG_POST_NOT_FOUND' });
+  if (!row) throw postNotFound();
   return (await dtos(ctx, [row]))[0];
 }
 
@@ -157,7 +172,9 @@ function categoryLinks(input: NonNullable<BlogPostInput['categoryIds']>): { cate
 async function checkCategories(tx: Ctx, links: { categoryId: number }[]): Promise<void> {
   if (!links.length) return;
   const ids = links.map((l) => l.categoryId);
-  const found = new Set((await tx.db.select({ id: blogCategories.id }).from(blogCategories).where(inArray(blogCategories.id, ids))).map((r) => r.id));
+  // a category a store-limited principal may not read is as unknown to it
+  const readable = inAdminScope(blogCategories.id, blogCategoryStores.categoryId, blogCategoryStores.storeId, 'blog_category_stores', tx);
+  const found = new Set((await tx.db.select({ id: blogCategories.id }).from(blogCategories).where(and(inArray(blogCategories.id, ids), readable))).map((r) => r.id));
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) {
     throw badRequest(`Unknown blog category: ${unknown.join(', ')}`, { reason: 'UNKNOWN_BLOG_CATEGORY', details: { field: 'categoryIds', categoryIds: unknown } });
@@ -208,7 +225,7 @@ async function writeCategories(tx: Ctx, id: number, links: { categoryId: number;
 export async function createPost(ctx: Ctx, body: BlogPostInput): Promise<BlogPostDto> {
   const title = requiredText(body.title, 'title');
   const urlKey = urlKeyOf(body.urlKey, title);
-  const stores = parseStores(ctx, body.stores);
+  const stores = writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   const links = body.categoryIds ? categoryLinks(body.categoryIds) : [];
   const id = await withTx(ctx, async (tx) => {
@@ -229,19 +246,19 @@ export async function createPost(ctx: Ctx, body: BlogPostInput): Promise<BlogPos
 /** Updates the fields sent; a new URL key or store list is checked for clashes and re-registers the URL paths. */
 export async function updatePost(ctx: Ctx, id: number, body: BlogPostInput): Promise<BlogPostDto> {
   const title = body.title === undefined ? undefined : requiredText(body.title, 'title');
-  const stores = body.stores === undefined ? undefined : parseStores(ctx, body.stores);
+  const stores = body.stores === undefined ? undefined : writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   const links = body.categoryIds ? categoryLinks(body.categoryIds) : undefined;
   await withTx(ctx, async (tx) => {
     await lockBlog(tx, RESOURCE);
     const [row] = await tx.db.select().from(blogPosts).where(eq(blogPosts.id, id)).for('update');
-    if (!row) throw notFound('Blog post not found', { reason: 'BLOG_POST_NOT_FOUND' });
+    if (!row) throw postNotFound();
+    const current = await storesOfPost(tx, id);
+    assertRowWritable(tx, current, postNotFound);
     const urlKey = body.urlKey === undefined ? undefined : urlKeyOf(body.urlKey, title ?? row.title);
     if (links) await checkCategories(tx, links);
     const nextKey = urlKey ?? row.urlKey;
-    const nextStores = stores ?? storesById(
-      await tx.db.select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId }).from(blogPostStores).where(eq(blogPostStores.postId, id)),
-    ).get(id) ?? [ALL_STORES];
+    const nextStores = stores ?? (current.length ? current : [ALL_STORES]);
     const moved = (urlKey !== undefined && urlKey !== row.urlKey) || stores !== undefined;
     if (moved) await assertFree(tx, nextKey, nextStores, id);
     await tx.db
@@ -257,8 +274,9 @@ export async function updatePost(ctx: Ctx, id: number, body: BlogPostInput): Pro
 /** Deletes a post, its links and its URL paths. */
 export async function deletePost(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
+    assertRowWritable(tx, await storesOfPost(tx, id), postNotFound);
     const [row] = await tx.db.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ id: blogPosts.id });
-    if (!row) throw notFound('Blog post not found', { reason: 'BLOG_POST_NOT_FOUND' });
+    if (!row) throw postNotFound();
     await removeEntityPaths(tx, 'blog_post', id);
   });
 }

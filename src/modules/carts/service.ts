@@ -17,7 +17,7 @@ import { declareDefaults } from '../../platform/settings.js';
 import { couponForCart, limitCouponAttempts, type CartRule } from '../coupons/service.js';
 import { getAddress } from '../customers/addresses.js';
 import { NOT_LOGGED_IN_GROUP, pricingGroup } from '../customers/groups-service.js';
-import { getCustomerIdentity } from '../customers/service.js';
+import { assertCustomerInScope, getCustomerIdentity } from '../customers/service.js';
 import { resolveAddressLocation } from '../directory/service.js';
 import { limitGiftcardAttempts, usableGiftcard } from '../giftcards/service.js';
 import { availabilityFrom, stockRulesAt, type StockRule } from '../inventory/service.js';
@@ -249,7 +249,9 @@ export async function createCustomerCart(ctx: Ctx, body: { storeId?: number; cus
     customerId = a.customerId;
     email = a.email;
   } else if (body.customerId !== undefined) {
-    const c = await getCustomerIdentity(ctx, body.customerId);
+    const id = body.customerId;
+    // a customer of another website is as unknown to a store-limited principal
+    const c = await assertCustomerInScope(ctx, id).then(() => getCustomerIdentity(ctx, id), () => undefined);
     if (!c) throw badRequest(`Customer ${body.customerId} does not exist`, { reason: 'CUSTOMER_NOT_FOUND', details: { field: 'customerId' } });
     customerId = c.id;
     email = c.email;
@@ -318,11 +320,13 @@ export async function assignCustomer(ctx: Ctx, ref: CartRef, body: { customerId:
   if (a.kind === 'customer' && body.customerId !== a.customerId) {
     throw forbidden('A customer can take a cart only for themselves', { reason: 'CART_ASSIGN_FORBIDDEN' });
   }
+  // a store-limited principal hands only carts of its stores (a guest cart too) to customers of its websites
+  if (a.kind === 'admin') await assertCustomerInScope(ctx, body.customerId);
   const customer = await getCustomerIdentity(ctx, body.customerId);
   if (!customer) throw notFound(`Customer ${body.customerId} not found`, { reason: 'CUSTOMER_NOT_FOUND' });
   const id = await cartTx(ctx, async (tx) => {
     const cart = await findCart(tx, ref, true);
-    if (!cart) throw cartNotFound();
+    if (!cart || (a.kind === 'admin' && a.allowedStoreIds && !a.allowedStoreIds.includes(cart.storeId))) throw cartNotFound();
     requireActive(cart);
     const group = await pricingGroup(tx, { customerId: customer.id });
     await tx.db

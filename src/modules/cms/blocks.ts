@@ -12,15 +12,17 @@ import { renderContent } from './directives.js';
 import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
 import {
   ALL_STORES,
+  assertRowWritable,
   checkIdentifier,
   checkScopeAll,
   checkTitle,
   clashCondition,
+  inAdminScope,
   isBackOffice,
   listFilters,
   lockIdentifiers,
-  parseStores,
   storesById,
+  writableStores,
 } from './shared.js';
 import { cmsBlocks, cmsBlockStores } from './tables.js';
 
@@ -56,6 +58,11 @@ async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>>
   return storesById(rows);
 }
 
+/** What a principal limited to some store views may read: the blocks of those and of every store view. */
+const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx);
+
+const blockNotFound = () => notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+
 /** Blocks, alphabetically by title; who sees what as for pages (`listPages`). */
 export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promise<CollectionResult<CmsBlockDto>> {
   const all = checkScopeAll(ctx, RESOURCE, q.scope);
@@ -68,6 +75,8 @@ export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promis
   });
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(cmsBlocks.isActive, true));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(cmsBlocks).where(where).orderBy(asc(cmsBlocks.title), asc(cmsBlocks.id)).limit(page.size).offset(page.offset),
@@ -85,8 +94,10 @@ export async function getBlock(ctx: Ctx, id: number): Promise<CmsBlockDto> {
 async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsBlockDto> {
   const conds: SQL[] = [eq(cmsBlocks.id, id)];
   if (!backOffice) conds.push(eq(cmsBlocks.isActive, true), visibleHere(ctx));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
-  if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+  if (!row) throw blockNotFound();
   return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? []), backOffice);
 }
 
@@ -115,7 +126,7 @@ export async function createBlock(ctx: Ctx, body: CmsBlockInput): Promise<CmsBlo
   if (body.title === undefined) throw badRequest('title is required', { reason: 'REQUIRED', details: { field: 'title' } });
   const identifier = checkIdentifier(body.identifier);
   const title = checkTitle(body.title);
-  const stores = parseStores(ctx, body.stores);
+  const stores = writableStores(ctx, body.stores);
   const id = await withTx(ctx, async (tx) => {
     await lockIdentifiers(tx, RESOURCE);
     await assertFree(tx, identifier, stores);
@@ -133,12 +144,14 @@ export async function createBlock(ctx: Ctx, body: CmsBlockInput): Promise<CmsBlo
 export async function updateBlock(ctx: Ctx, id: number, body: CmsBlockInput): Promise<CmsBlockDto> {
   const identifier = body.identifier === undefined ? undefined : checkIdentifier(body.identifier);
   const title = body.title === undefined ? undefined : checkTitle(body.title);
-  const stores = body.stores === undefined ? undefined : parseStores(ctx, body.stores);
+  const stores = body.stores === undefined ? undefined : writableStores(ctx, body.stores);
   await withTx(ctx, async (tx) => {
     await lockIdentifiers(tx, RESOURCE);
     const [row] = await tx.db.select().from(cmsBlocks).where(eq(cmsBlocks.id, id)).for('update');
-    if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
-    const nextStores = stores ?? (await storesOf(tx, [id])).get(id) ?? [ALL_STORES];
+    if (!row) throw blockNotFound();
+    const current = (await storesOf(tx, [id])).get(id) ?? [ALL_STORES];
+    assertRowWritable(tx, current, blockNotFound);
+    const nextStores = stores ?? current;
     const moved = (identifier !== undefined && identifier !== row.identifier) || stores !== undefined;
     if (moved) await assertFree(tx, identifier ?? row.identifier, nextStores, id);
     const set: Partial<typeof cmsBlocks.$inferInsert> = { updatedAt: tx.now };
@@ -154,6 +167,9 @@ export async function updateBlock(ctx: Ctx, id: number, body: CmsBlockInput): Pr
 
 /** Deletes a block and its store links. */
 export async function deleteBlock(ctx: Ctx, id: number): Promise<void> {
-  const [row] = await ctx.db.delete(cmsBlocks).where(eq(cmsBlocks.id, id)).returning({ id: cmsBlocks.id });
-  if (!row) throw notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
+  await withTx(ctx, async (tx) => {
+    assertRowWritable(tx, (await storesOf(tx, [id])).get(id) ?? [], blockNotFound);
+    const [row] = await tx.db.delete(cmsBlocks).where(eq(cmsBlocks.id, id)).returning({ id: cmsBlocks.id });
+    if (!row) throw blockNotFound();
+  });
 }

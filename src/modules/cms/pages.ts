@@ -13,16 +13,18 @@ import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '..
 import { META_ROBOTS, type CmsListQueryT, type CmsPageDto, type CmsPageInput } from './schemas.js';
 import {
   ALL_STORES,
+  assertRowWritable,
   checkIdentifier,
   checkScopeAll,
   checkTitle,
   clashCondition,
+  inAdminScope,
   inStoreView,
   isBackOffice,
   listFilters,
   lockIdentifiers,
-  parseStores,
   storesById,
+  writableStores,
 } from './shared.js';
 import { cmsPages, cmsPageStores } from './tables.js';
 
@@ -72,6 +74,11 @@ async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>>
 
 const visibleHere = (ctx: Ctx): SQL => inStoreView(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx.store.storeId);
 
+/** What a principal limited to some store views may read: the pages of those and of every store view. */
+const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx);
+
+const pageNotFound = () => notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
+
 /**
  * Pages, alphabetically by title. Public callers: the active pages of the current store view; back-office
  * readers also see inactive ones; `scope=all` (back office only) every page of every store view.
@@ -87,6 +94,8 @@ export async function listPages(ctx: Ctx, q: CmsListQueryT, page: Page): Promise
   });
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(cmsPages.isActive, true));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(cmsPages).where(where).orderBy(asc(cmsPages.title), asc(cmsPages.id)).limit(page.size).offset(page.offset),
@@ -104,8 +113,10 @@ export async function getPage(ctx: Ctx, id: number): Promise<CmsPageDto> {
 async function readPage(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsPageDto> {
   const conds: SQL[] = [eq(cmsPages.id, id)];
   if (!backOffice) conds.push(eq(cmsPages.isActive, true), visibleHere(ctx));
+  const scope = readScope(ctx);
+  if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(cmsPages).where(and(...conds));
-  if (!row) throw notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
+  if (!row) throw pageNotFound();
   return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice), backOffice);
 }
 
@@ -191,7 +202,7 @@ export async function createPage(ctx: Ctx, body: CmsPageInput): Promise<CmsPageD
   if (body.title === undefined) throw badRequest('title is required', { reason: 'REQUIRED', details: { field: 'title' } });
   const identifier = checkIdentifier(body.identifier);
   const title = checkTitle(body.title);
-  const stores = parseStores(ctx, body.stores);
+  const stores = writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   const id = await withTx(ctx, async (tx) => {
     await lockIdentifiers(tx, RESOURCE);
@@ -210,14 +221,16 @@ export async function createPage(ctx: Ctx, body: CmsPageInput): Promise<CmsPageD
 export async function updatePage(ctx: Ctx, id: number, body: CmsPageInput): Promise<CmsPageDto> {
   const identifier = body.identifier === undefined ? undefined : checkIdentifier(body.identifier);
   const title = body.title === undefined ? undefined : checkTitle(body.title);
-  const stores = body.stores === undefined ? undefined : parseStores(ctx, body.stores);
+  const stores = body.stores === undefined ? undefined : writableStores(ctx, body.stores);
   const cols = columnsOf(body);
   await withTx(ctx, async (tx) => {
     await lockIdentifiers(tx, RESOURCE);
     const [row] = await tx.db.select().from(cmsPages).where(eq(cmsPages.id, id)).for('update');
-    if (!row) throw notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
+    if (!row) throw pageNotFound();
+    const current = (await storesOf(tx, [id])).get(id) ?? [ALL_STORES];
+    assertRowWritable(tx, current, pageNotFound);
     const nextIdentifier = identifier ?? row.identifier;
-    const nextStores = stores ?? (await storesOf(tx, [id])).get(id) ?? [ALL_STORES];
+    const nextStores = stores ?? current;
     const moved = (identifier !== undefined && identifier !== row.identifier) || stores !== undefined;
     if (moved) await assertFree(tx, nextIdentifier, nextStores, id);
     await tx.db
@@ -232,8 +245,9 @@ export async function updatePage(ctx: Ctx, id: number, body: CmsPageInput): Prom
 /** Deletes a page, its store links and its URL paths. */
 export async function deletePage(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
+    assertRowWritable(tx, (await storesOf(tx, [id])).get(id) ?? [], pageNotFound);
     const [row] = await tx.db.delete(cmsPages).where(eq(cmsPages.id, id)).returning({ id: cmsPages.id });
-    if (!row) throw notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
+    if (!row) throw pageNotFound();
     await removeEntityPaths(tx, 'cms_page', id);
   });
 }

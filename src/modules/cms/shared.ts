@@ -5,8 +5,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { unauthenticated, hasPermission } from '../../platform/auth/access.js';
-import type { Ctx } from '../../platform/context.js';
-import { badRequest, forbidden } from '../../platform/errors.js';
+import { adminStoreScope, assertScopeWritable, scopeReadable, scopeWritable, type Ctx } from '../../platform/context.js';
+import { badRequest, forbidden, type AppError } from '../../platform/errors.js';
 import { isValidDate, likeEscape } from '../../platform/format.js';
 import type { CmsListQueryT } from './schemas.js';
 import { LOCKS } from '../../platform/locks.js';
@@ -74,6 +74,35 @@ export function parseStores(ctx: Ctx, input: readonly (number | string)[] | unde
     out.add(store.id);
   }
   return [...out].sort((a, b) => a - b);
+}
+
+/** The store list of a write: a principal limited to some store views names only its own, never every store view (403). */
+export function writableStores(ctx: Ctx, input: readonly (number | string)[] | undefined): number[] {
+  const stores = parseStores(ctx, input);
+  assertScopeWritable(ctx, stores, 'stores');
+  return stores;
+}
+
+/**
+ * For a principal limited to some store views: `<id column> IN (rows linked to one of them or to every store
+ * view)`, what it may read; undefined for every other caller.
+ */
+export function inAdminScope(idCol: AnyPgColumn, linkCol: AnyPgColumn, linkStoreCol: AnyPgColumn, linkTable: string, ctx: Ctx): SQL | undefined {
+  const scope = adminStoreScope(ctx);
+  if (!scope) return undefined;
+  const ids = [ALL_STORES, ...scope].map((s) => sql`${s}`);
+  return sql`${idCol} IN (SELECT ${linkCol} FROM ${sql.identifier(linkTable)} WHERE ${linkStoreCol} IN (${sql.join(ids, sql`, `)}))`;
+}
+
+/**
+ * Before a change of a row in these store views: another store's row is not found (404); one shared with store
+ * views outside a limited principal's own, or with every store view, it may read but not change (403).
+ */
+export function assertRowWritable(ctx: Ctx, stores: readonly number[], missing: () => AppError): void {
+  if (!scopeReadable(ctx, stores)) throw missing();
+  if (!scopeWritable(ctx, stores)) {
+    throw forbidden('This token may change only content of its own store views, not content shared with others', { reason: 'STORE_NOT_ALLOWED' });
+  }
 }
 
 /** Serializes identifier checks and writes of one kind (held to the end of the transaction). */

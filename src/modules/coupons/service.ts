@@ -5,9 +5,9 @@
  * statements, so that concurrent orders can never use a code more often than its limits allow.
  */
 import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { adminWebsiteScope, assertScopeWritable, scopeReadable, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import { rows, type Db } from '../../platform/db.js';
-import { badRequest, fromDatabaseError, notFound, type AppError } from '../../platform/errors.js';
+import { badRequest, forbidden, fromDatabaseError, notFound, type AppError } from '../../platform/errors.js';
 import { compact, isValidDate, likeEscape, wireDate, wireDateTime } from '../../platform/format.js';
 import { dec, toWire, type Decimal } from '../../platform/money.js';
 import type { Page } from '../../platform/pagination.js';
@@ -301,6 +301,17 @@ async function findById(db: Db, id: number, forUpdate = false): Promise<Joined |
 
 const couponNotFound = (id: number) => notFound(`Coupon not found: ${id}`, { reason: 'COUPON_NOT_FOUND' });
 
+/**
+ * Before a change of a coupon: one whose rule is for none of a store-limited principal's websites is not found
+ * (404); one also for other websites it may read but not change (403).
+ */
+function assertCouponWritable(ctx: Ctx, row: Joined | undefined, id: number): asserts row is Joined {
+  if (!row || !scopeReadable(ctx, row.rule.websiteIds, 'website')) throw couponNotFound(id);
+  if (!scopeWritable(ctx, row.rule.websiteIds, 'website')) {
+    throw forbidden('This coupon is also for websites this token may not act in', { reason: 'WEBSITE_NOT_ALLOWED' });
+  }
+}
+
 // ---- CRUD ----
 
 export async function listCoupons(ctx: Ctx, q: CouponListQueryT, page: Page): Promise<{ items: CouponDto[]; total: number }> {
@@ -308,6 +319,9 @@ export async function listCoupons(ctx: Ctx, q: CouponListQueryT, page: Page): Pr
   if (q.code !== undefined && q.code !== '') conds.push(sql`${coupons.code} ILIKE ${`%${likeEscape(q.code)}%`}`);
   const active = q.isActive ?? q.is_active;
   if (active !== undefined) conds.push(eq(salesRules.isActive, active === 'true' || active === '1'));
+  // a store-limited principal sees the coupons of its websites
+  const scope = adminWebsiteScope(ctx);
+  if (scope) conds.push(sql`${salesRules.websiteIds} && ${`{${scope.join(',')}}`}::int[]`);
   const where = conds.length ? and(...conds) : undefined;
   const list = await joined(ctx.db).where(where).orderBy(desc(coupons.id)).limit(page.size).offset(page.offset);
   const [{ n }] = await ctx.db
@@ -320,7 +334,7 @@ export async function listCoupons(ctx: Ctx, q: CouponListQueryT, page: Page): Pr
 
 export async function getCoupon(ctx: Ctx, id: number): Promise<CouponDto> {
   const row = await findById(ctx.db, id);
-  if (!row) throw couponNotFound(id);
+  if (!row || !scopeReadable(ctx, row.rule.websiteIds, 'website')) throw couponNotFound(id);
   return toDto(row);
 }
 
@@ -351,6 +365,7 @@ export async function createCoupon(ctx: Ctx, input: CouponCreateInput): Promise<
     applyToShipping: false,
   };
   const d = await applyInput(ctx, base, input);
+  assertScopeWritable(ctx, d.websiteIds, 'websiteIds', 'website');
   if (input.customerGroupIds === undefined) d.customerGroupIds = [...(await groupIds(ctx))].sort((a, b) => a - b);
   try {
     return await withTx(ctx, async (tx) => {
@@ -383,7 +398,7 @@ export async function updateCoupon(ctx: Ctx, id: number, input: CouponUpdateInpu
   try {
     return await withTx(ctx, async (tx) => {
       const row = await findById(tx.db, id, true);
-      if (!row) throw couponNotFound(id);
+      assertCouponWritable(tx, row, id);
       const { coupon: c, rule: r } = row;
       const before: Draft = {
         code: c.code,
@@ -407,6 +422,7 @@ export async function updateCoupon(ctx: Ctx, id: number, input: CouponUpdateInpu
         applyToShipping: r.applyToShipping,
       };
       const d = await applyInput(tx, before, input);
+      if (input.websiteIds !== undefined) assertScopeWritable(tx, d.websiteIds, 'websiteIds', 'website');
       code = d.code;
       if (d.usageLimit !== null && d.usageLimit < c.timesUsed) {
         throw invalid('usageLimit', `usageLimit cannot be below the uses so far (${c.timesUsed})`, 'minimum');
@@ -435,6 +451,7 @@ export async function updateCoupon(ctx: Ctx, id: number, input: CouponUpdateInpu
 export async function deleteCoupon(ctx: Ctx, id: number): Promise<void> {
   if (!validId(id)) throw couponNotFound(id);
   await withTx(ctx, async (tx) => {
+    if (adminWebsiteScope(tx)) assertCouponWritable(tx, await findById(tx.db, id, true), id);
     const [gone] = await tx.db.delete(coupons).where(eq(coupons.id, id)).returning({ ruleId: coupons.ruleId });
     if (!gone) throw couponNotFound(id);
     await tx.db

@@ -6,7 +6,7 @@
  */
 import { and, asc, count, eq, ilike, ne, sql } from 'drizzle-orm';
 import { likeEscape } from '../../platform/format.js';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import { getTaxClass, taxClassNames } from '../tax/service.js';
@@ -99,6 +99,7 @@ export async function getCustomerGroup(ctx: Ctx, id: number): Promise<CustomerGr
 }
 
 export async function createCustomerGroup(ctx: Ctx, input: CustomerGroupCreateInput): Promise<CustomerGroupDto> {
+  assertGlobalWriter(ctx, 'customer groups');
   const code = cleanCode(input.code);
   const taxClassId = input.taxClassId ?? DEFAULT_TAX_CLASS;
   return withTx(ctx, async (tx) => {
@@ -112,6 +113,7 @@ export async function createCustomerGroup(ctx: Ctx, input: CustomerGroupCreateIn
 
 /** Changes the keys that were sent. */
 export async function updateCustomerGroup(ctx: Ctx, id: number, input: CustomerGroupUpdateInput): Promise<CustomerGroupDto> {
+  assertGlobalWriter(ctx, 'customer groups');
   const code = input.code === undefined ? undefined : cleanCode(input.code);
   return withTx(ctx, async (tx) => {
     if (code !== undefined) await lockCodes(tx);
@@ -155,6 +157,7 @@ function defaultGroups(ctx: Ctx): { byWebsite: Map<number, number>; all: Set<num
 
 /** Deletes a group; its customers move to their website's default group. Returns how many customers moved. */
 export async function deleteCustomerGroup(ctx: Ctx, id: number): Promise<{ movedCustomers: number }> {
+  assertGlobalWriter(ctx, 'customer groups');
   try {
     return await withTx(ctx, async (tx) => {
       const row = await findGroup(tx, id, true);

@@ -5,7 +5,7 @@
 import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
-import { adminWebsiteScope, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import { adminWebsiteScope, assertScopeWritable, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { statement, type Db } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
@@ -198,6 +198,8 @@ export async function createCustomer(ctx: Ctx, body: CustomerCreateBody): Promis
       taxvat: body.taxvat,
       disableAutoGroupChange: body.disableAutoGroupChange,
     });
+    // customers belong to a website: a store-limited principal creates them in its own websites only
+    if (body.websiteId !== undefined) assertScopeWritable(ctx, [body.websiteId], 'websiteId', 'website');
   }
   const id = await registerCustomer(ctx, input);
   return loadCustomer(ctx, id);

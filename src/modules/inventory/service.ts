@@ -14,8 +14,8 @@
  *   raise qty above 99,999,999.
  * Every writer locks stock rows in ascending product id order.
  */
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
 import { ReadCache } from '../../platform/read-cache.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
@@ -408,8 +408,29 @@ async function productsBySku(ctx: Ctx, skus: string[]): Promise<Map<string, Prod
   const found = await ctx.db
     .select({ id: products.id, sku: products.sku })
     .from(products)
-    .where(inArray(sql`lower(${products.sku})`, lowered));
+    .where(and(inArray(sql`lower(${products.sku})`, lowered), websiteScope(ctx)));
   return new Map(found.map((p) => [p.sku.toLowerCase(), p]));
+}
+
+/**
+ * For a principal limited to some store views: the products of their websites, the only ones whose stock it may
+ * change (another website's product is not found); undefined for every other caller.
+ */
+function websiteScope(ctx: Ctx): SQL | undefined {
+  const scope = adminWebsiteScope(ctx);
+  return scope ? sql`${products.websiteIds} && ${`{${scope.join(',')}}`}::int[]` : undefined;
+}
+
+/** 404 for a SKU of a product outside a store-limited principal's websites (before anything is written). */
+async function assertSkuInScope(ctx: Ctx, sku: string): Promise<void> {
+  if (!adminWebsiteScope(ctx)) return;
+  const lowered = sku.toLowerCase();
+  const [outside] = await ctx.db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(sql`lower(${products.sku}) = ${lowered}`, sql`NOT (${websiteScope(ctx)})`))
+    .limit(1);
+  if (outside) throw productNotFound(sku);
 }
 
 // ---- admin updates ----
@@ -432,6 +453,7 @@ export async function setStock(ctx: Ctx, productId: number, input: StockInput): 
 export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promise<StockRecord> {
   const sku = checkSku(input?.sku);
   const plan = checkStockInput(input);
+  await assertSkuInScope(ctx, sku);
   // (the one-statement path writes no event: with a stock.changed subscription the update takes the other)
   if (!ctx.tx && plan.sent.every((k) => QUICK_KEYS.has(k)) && !ctx.app.events.wants('stock.changed', null)) {
     const [row] = await quickUpdateStatement.run(ctx.db, {
@@ -860,23 +882,27 @@ export async function stockBySku(ctx: Ctx, sku: string): Promise<StockView> {
     .select({ sku: products.sku, stock: stockItems })
     .from(stockItems)
     .innerJoin(products, eq(products.id, stockItems.productId))
-    .where(sql`lower(${products.sku}) = ${sku.toLowerCase()}`)
+    .where(and(sql`lower(${products.sku}) = ${sku.toLowerCase()}`, websiteScope(ctx)))
     .limit(1);
   if (!row) throw notFound(`No stock for SKU: ${sku}`, { reason: 'STOCK_NOT_FOUND' });
   return viewOf(row.sku, row.stock);
 }
 
-/** Every stock row, by product id. */
+/** Every stock row, by product id (of a store-limited principal's websites' products). */
 export async function listStock(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: StockView[]; total: number }> {
+  const scope = websiteScope(ctx);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
       .select({ sku: products.sku, stock: stockItems })
       .from(stockItems)
       .innerJoin(products, eq(products.id, stockItems.productId))
+      .where(scope)
       .orderBy(stockItems.productId)
       .limit(page.size)
       .offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems),
+    scope
+      ? ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems).innerJoin(products, eq(products.id, stockItems.productId)).where(scope)
+      : ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems),
   ]);
   return { items: rows.map((r) => viewOf(r.sku, r.stock)), total: n };
 }

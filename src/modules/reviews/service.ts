@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
-import { customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import { customerIdOf, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { rows, statement, type Db } from '../../platform/db.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
@@ -15,7 +15,7 @@ import { compact } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
+import { inWriteScope, productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
 import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
 import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
@@ -118,10 +118,14 @@ function shownToShoppers(ctx: Ctx, p: ProductRow): boolean {
   return enabled && p.websiteIds.includes(ctx.store.websiteId);
 }
 
-/** The product, or 404; a product shoppers cannot see is a 404 for everyone but admin/API callers. */
+/**
+ * The product, or 404; a product shoppers cannot see is a 404 for everyone but admin/API callers, and one of
+ * another website for an admin principal limited to some store views.
+ */
 async function productFor(ctx: Ctx, productId: number, forUpdate = false): Promise<ProductRow> {
   const p = await requireProduct(ctx, productId, { forUpdate });
-  if (ctx.actor.kind !== 'admin' && !shownToShoppers(ctx, p)) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+  const visible = ctx.actor.kind === 'admin' ? inWriteScope(ctx, p.websiteIds) : shownToShoppers(ctx, p);
+  if (!visible) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
   return p;
 }
 
@@ -365,6 +369,8 @@ export async function updateReview(ctx: Ctx, id: number, body: ReviewUpdateBody)
   const productId = await withTx(ctx, async (tx) => {
     const found = await findReview(tx.db, id);
     if (!found || !inAdminScope(ctx, found)) throw missing();
+    // a review shown in store views outside a limited principal's own is theirs to read, not to moderate
+    if (!scopeWritable(ctx, found.stores)) throw forbidden('This review is also shown in store views this token may not act in', { reason: 'STORE_NOT_ALLOWED' });
     const set: Partial<typeof reviews.$inferInsert> = {};
     if (status !== undefined) set.status = status;
     if (storeIds !== undefined) set.storeIds = storeIds;

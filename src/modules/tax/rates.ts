@@ -4,7 +4,7 @@
  * a rate takes it out of every rule; a rule left without rates stays and applies nothing.
  */
 import { and, asc, count, eq, ilike, ne, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import { dec, toWire } from '../../platform/money.js';
@@ -188,6 +188,7 @@ export async function getTaxRate(ctx: Ctx, id: number): Promise<TaxRateDto> {
 }
 
 export async function createTaxRate(ctx: Ctx, input: TaxRateCreateInput): Promise<TaxRateDto> {
+  assertGlobalWriter(ctx, 'tax rates');
   const state = applyInput(ctx, undefined, input);
   return mapDuplicate(state.code, () =>
     withTx(ctx, async (tx) => {
@@ -201,6 +202,7 @@ export async function createTaxRate(ctx: Ctx, input: TaxRateCreateInput): Promis
 
 /** Changes the keys that were sent; `titles` replaces every title, and without it they are kept. */
 export async function updateTaxRate(ctx: Ctx, id: number, input: TaxRateUpdateInput): Promise<TaxRateDto> {
+  assertGlobalWriter(ctx, 'tax rates');
   return mapDuplicate(typeof input.code === 'string' ? input.code.trim() : undefined, () =>
     withTx(ctx, async (tx) => {
       if (input.code !== undefined) await lockTaxCodes(tx);
@@ -216,6 +218,7 @@ export async function updateTaxRate(ctx: Ctx, id: number, input: TaxRateUpdateIn
 
 /** Deletes a rate and takes it out of every rule. */
 export async function deleteTaxRate(ctx: Ctx, id: number): Promise<void> {
+  assertGlobalWriter(ctx, 'tax rates');
   await withTx(ctx, async (tx) => {
     const row = await findRate(tx, id, true);
     if (!row) throw rateNotFound(id);

@@ -4,7 +4,7 @@
  * (customer ids are CUSTOMER classes, product ids PRODUCT classes) or an existing rate.
  */
 import { and, asc, count, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
 import { likeEscape } from '../../platform/format.js';
 import type { Page } from '../../platform/pagination.js';
@@ -134,6 +134,7 @@ export async function getTaxRule(ctx: Ctx, id: number): Promise<TaxRuleDto> {
 }
 
 export async function createTaxRule(ctx: Ctx, input: TaxRuleCreateInput): Promise<TaxRuleDto> {
+  assertGlobalWriter(ctx, 'tax rules');
   const set = cleanInput(input, true);
   return mapDuplicate(set.code, () =>
     withTx(ctx, async (tx) => {
@@ -159,6 +160,7 @@ export async function createTaxRule(ctx: Ctx, input: TaxRuleCreateInput): Promis
 
 /** Changes the keys that were sent; an id list sent replaces the rule's list. */
 export async function updateTaxRule(ctx: Ctx, id: number, input: TaxRuleUpdateInput): Promise<TaxRuleDto> {
+  assertGlobalWriter(ctx, 'tax rules');
   const set = cleanInput(input, false);
   return mapDuplicate(set.code, () =>
     withTx(ctx, async (tx) => {
@@ -175,6 +177,7 @@ export async function updateTaxRule(ctx: Ctx, id: number, input: TaxRuleUpdateIn
 }
 
 export async function deleteTaxRule(ctx: Ctx, id: number): Promise<void> {
+  assertGlobalWriter(ctx, 'tax rules');
   await withTx(ctx, async (tx) => {
     const row = await findRule(tx, id, true);
     if (!row) throw ruleNotFound(id);

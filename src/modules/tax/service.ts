@@ -6,7 +6,7 @@
  * nor can its type change.
  */
 import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { rows, type Db } from '../../platform/db.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { likeEscape } from '../../platform/format.js';
@@ -73,6 +73,7 @@ export async function getTaxClassDto(ctx: Ctx, id: number): Promise<TaxClassDto>
 }
 
 export async function createTaxClass(ctx: Ctx, input: TaxClassCreateInput): Promise<TaxClassDto> {
+  assertGlobalWriter(ctx, 'tax classes');
   const className = cleanText('className', input.className);
   const classType = input.classType === undefined || input.classType === null ? 'PRODUCT' : cleanType('classType', input.classType);
   const [row] = await ctx.db.insert(taxClasses).values({ className, classType }).returning();
@@ -111,6 +112,7 @@ function inUse(row: ClassRow, uses: string[], what: string) {
 
 /** Changes the keys that were sent; the type only while the class is unused. */
 export async function updateTaxClass(ctx: Ctx, id: number, input: TaxClassUpdateInput): Promise<TaxClassDto> {
+  assertGlobalWriter(ctx, 'tax classes');
   const className = input.className === undefined || input.className === null ? undefined : cleanText('className', input.className);
   const classType = input.classType === undefined || input.classType === null ? undefined : cleanType('classType', input.classType);
   return withTx(ctx, async (tx) => {
@@ -130,6 +132,7 @@ export async function updateTaxClass(ctx: Ctx, id: number, input: TaxClassUpdate
 }
 
 export async function deleteTaxClass(ctx: Ctx, id: number): Promise<void> {
+  assertGlobalWriter(ctx, 'tax classes');
   await withTx(ctx, async (tx) => {
     const [row] = isId(id) ? await tx.db.select().from(taxClasses).where(eq(taxClasses.id, id)).for('update') : [];
     if (!row) throw classNotFound(id);

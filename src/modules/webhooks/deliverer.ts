@@ -259,7 +259,8 @@ export function createDeliverer(opts: {
 
   return {
     wants(type, storeId) {
-      return subs.some((s) => (s.storeIds === null || storeId === null || s.storeIds.includes(storeId)) && s.events.some((p) => patternMatches(p, type)));
+      // an event of no store view (a product) is for the subscriptions of every store view only (writeEvents)
+      return subs.some((s) => (s.storeIds === null || (storeId !== null && s.storeIds.includes(storeId))) && s.events.some((p) => patternMatches(p, type)));
     },
     nudge: passes.kick,
     refresh,

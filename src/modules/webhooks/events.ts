@@ -103,9 +103,11 @@ export async function writeEvents(ctx: Ctx, list: Pending[], onlySubscription?: 
       data: JSON.stringify((await p.data()) ?? null),
     });
   }
+  // a subscription limited to store views gets the events of those only, not one of no store view (a product,
+  // stock), which may concern another website's catalog
   const target =
     onlySubscription === undefined
-      ? sql`s.active AND (s.store_ids IS NULL OR e.store_id IS NULL OR e.store_id = ANY(s.store_ids)) AND ${patternMatchesSql(sql`s.events`, sql`e.type`)}`
+      ? sql`s.active AND (s.store_ids IS NULL OR e.store_id = ANY(s.store_ids)) AND ${patternMatchesSql(sql`s.events`, sql`e.type`)}`
       : sql`s.id = ${onlySubscription}`;
   const written = await rows<{ id: number }>(
     ctx.db,

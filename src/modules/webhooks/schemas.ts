@@ -9,7 +9,8 @@ const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '
   description: 'event names (`order.placed`) or wildcards (`order.*`, `*`)',
 });
 const StoreCodes = Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
-  description: 'only events of these store views; null or absent: every store view',
+  description:
+    'only events of these store views (events of no store view, such as product and stock changes, go to subscriptions for every store view only); null or absent: every store view',
 });
 const Description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
 

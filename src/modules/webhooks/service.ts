@@ -3,7 +3,7 @@
  * one still signs for 24 hours), delete, ping, and the delivery log with redelivery.
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { adminStoreScope, assertScopeWritable, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
@@ -90,8 +90,27 @@ function storeIdsOf(ctx: Ctx, codes: string[] | null | undefined): number[] | nu
   });
 }
 
+/**
+ * For a principal limited to some store views: the subscriptions all of whose store views are its own (one for
+ * every store view is not, as it receives the events of the others); undefined for every other caller.
+ */
+function scopeCondition(ctx: Ctx): SQL | undefined {
+  const scope = adminStoreScope(ctx);
+  if (!scope) return undefined;
+  return sql`(cardinality(${webhookSubscriptions.storeIds}) > 0 AND ${webhookSubscriptions.storeIds} <@ ${`{${scope.join(',')}}`}::int[])`;
+}
+
+/** The store views a write asks for, which a limited principal must name, all of them its own (403). */
+function writableStoreIds(ctx: Ctx, codes: string[] | null | undefined): number[] | null {
+  const ids = storeIdsOf(ctx, codes);
+  assertScopeWritable(ctx, ids, 'storeCodes');
+  return ids;
+}
+
 export async function listWebhooks(ctx: Ctx, q: { active?: boolean; event?: string }, page: Page): Promise<CollectionResult<WebhookDto>> {
   const where: SQL[] = [];
+  const scope = scopeCondition(ctx);
+  if (scope) where.push(scope);
   if (q.active !== undefined) where.push(eq(webhookSubscriptions.active, q.active));
   if (q.event) where.push(patternMatchesSql(sql`${webhookSubscriptions.events}`, q.event));
   const cond = where.length ? and(...where) : undefined;
@@ -104,7 +123,8 @@ export async function listWebhooks(ctx: Ctx, q: { active?: boolean; event?: stri
 
 async function findSubscription(ctx: Ctx, id: number): Promise<SubscriptionRow> {
   const [row] = await ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id));
-  if (!row) throw subscriptionNotFound();
+  // another store's subscription is not found, as another customer's data is
+  if (!row || !scopeWritable(ctx, row.storeIds)) throw subscriptionNotFound();
   return row;
 }
 
@@ -115,7 +135,7 @@ export async function getWebhook(ctx: Ctx, id: number): Promise<WebhookDto> {
 export async function createWebhook(ctx: Ctx, body: WebhookCreateInput): Promise<WebhookDto> {
   const url = await checkUrl(ctx, body.url);
   const events = checkEvents(body.events);
-  const storeIds = storeIdsOf(ctx, body.storeCodes);
+  const storeIds = writableStoreIds(ctx, body.storeCodes);
   const secret = newSecret();
   const [row] = await ctx.db
     .insert(webhookSubscriptions)
@@ -129,21 +149,24 @@ export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateInp
   const set: Partial<SubscriptionRow> = { updatedAt: ctx.now };
   if (body.url !== undefined) set.url = await checkUrl(ctx, body.url);
   if (body.events !== undefined) set.events = checkEvents(body.events);
-  if (body.storeCodes !== undefined) set.storeIds = storeIdsOf(ctx, body.storeCodes);
+  if (body.storeCodes !== undefined) set.storeIds = writableStoreIds(ctx, body.storeCodes);
   if (body.description !== undefined) set.description = body.description;
   if (body.active !== undefined) {
     set.active = body.active;
     // switched on again: the run of failures starts over
     if (body.active) Object.assign(set, { failingSince: null, disabledAt: null, disabledReason: null });
   }
-  const [row] = await ctx.db.update(webhookSubscriptions).set(set).where(eq(webhookSubscriptions.id, id)).returning();
+  const [row] = await ctx.db.update(webhookSubscriptions).set(set).where(and(eq(webhookSubscriptions.id, id), scopeCondition(ctx))).returning();
   if (!row) throw subscriptionNotFound();
   await subscriptionsChanged(ctx);
   return toDto(ctx, row);
 }
 
 export async function deleteWebhook(ctx: Ctx, id: number): Promise<void> {
-  const gone = await ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).returning({ id: webhookSubscriptions.id });
+  const gone = await ctx.db
+    .delete(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, id), scopeCondition(ctx)))
+    .returning({ id: webhookSubscriptions.id });
   if (!gone.length) throw subscriptionNotFound();
   await subscriptionsChanged(ctx);
 }
@@ -159,7 +182,7 @@ export async function rotateWebhookSecret(ctx: Ctx, id: number): Promise<Webhook
       secret: box(ctx).seal(secret),
       updatedAt: ctx.now,
     })
-    .where(eq(webhookSubscriptions.id, id))
+    .where(and(eq(webhookSubscriptions.id, id), scopeCondition(ctx)))
     .returning();
   if (!row) throw subscriptionNotFound();
   return toDto(ctx, row, secret);
@@ -226,6 +249,7 @@ export async function listDeliveries(ctx: Ctx, id: number, q: { status?: string;
 }
 
 export async function getDelivery(ctx: Ctx, id: number, deliveryId: number): Promise<WebhookDeliveryDto> {
+  if (adminStoreScope(ctx)) await findSubscription(ctx, id);
   const [row] = await ctx.db
     .select(deliveryColumns)
     .from(webhookDeliveries)

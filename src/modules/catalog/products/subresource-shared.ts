@@ -8,7 +8,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { hasPermission } from '../../../platform/auth/access.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
 import { dec } from '../../../platform/money.js';
-import { requireProduct, type ProductRow, type ProductType } from './shared.js';
+import { inWriteScope, requireProduct, type ProductRow, type ProductType } from './shared.js';
 import { bundleOptions, configurableAttributes, customOptions, products } from '../tables.js';
 
 export const INT_MAX = 2147483647;
@@ -76,13 +76,15 @@ export function visibleInCatalog(p: Pick<ProductRef, 'visibility'>): boolean {
 }
 
 /**
- * The product a read is about. Backend readers get any product (of the wanted type); storefront callers get
- * 404 for a product that is disabled in their store view or not on their website, as for the product itself.
+ * The product a read is about. Backend readers get any product (of the wanted type), of their websites when
+ * limited to some store views; storefront callers get 404 for a product that is disabled in their store view or
+ * not on their website, as for the product itself.
  */
 export async function requireReadableProduct(ctx: Ctx, id: number, types?: readonly ProductType[]): Promise<ProductRow> {
   if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
   const row = await requireProduct(ctx, id, { types });
-  if (!isCatalogReader(ctx) && !sellableHere(ctx, row)) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+  const readable = isCatalogReader(ctx) ? inWriteScope(ctx, row.websiteIds) : sellableHere(ctx, row);
+  if (!readable) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
   return row;
 }
 
