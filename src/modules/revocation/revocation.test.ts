@@ -371,6 +371,34 @@ describe('submitRevocation for the web form (guests)', () => {
     const [row] = await t.database.db.select().from(revocationRequests).where(eq(revocationRequests.id, made.id));
     assert.equal(row.channel, 'web_form');
   });
+
+  test("declarations belong to the customer who made them, not to whoever holds the address now", async () => {
+    // a guest order and its declaration under an address that a customer account has, or takes over later
+    const holder = await newCustomer();
+    const guestOrder = await placeTestOrder(t, { guestEmail: holder.email });
+    const ctx = { ...t.systemCtx(), actor: { kind: 'anonymous' as const } };
+    const guests = await submitRevocation(ctx, { orderReference: guestOrder.incrementId, email: holder.email, channel: 'web_form' });
+    // a customer's own declaration keeps belonging to them when the address on it moves to another account
+    const owner = await newCustomer();
+    const order = await placeTestOrder(t, { customerToken: owner.token });
+    const owners = await submit(owner.token, { orderId: order.id });
+    assert.equal(owners.status, 201, owners.text);
+    await t.database.db.execute(sql`UPDATE customers SET email = ${`moved-${owner.email}`} WHERE id = ${owner.id}`);
+    await t.database.db.execute(sql`UPDATE customers SET email = ${owner.email} WHERE id = ${holder.id}`);
+    const newcomer = await t.tokens.customer(owner.email, 'Secret123');
+
+    for (const token of [holder.token, newcomer]) {
+      const list = await t.req('GET', `${API}/customers/me/revocation-requests`, { token });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.body.member, [], 'no declaration of a guest or of another account');
+      for (const id of [guests.id, owners.body.id]) {
+        assert.equal((await t.req('GET', `${API}/revocation-requests/${id}`, { token })).status, 404);
+      }
+    }
+    const own = await t.req('GET', `${API}/customers/me/revocation-requests`, { token: owner.token });
+    assert.deepEqual(own.body.member.map((m: { id: number }) => m.id), [owners.body.id]);
+    assert.equal((await t.req('GET', `${API}/revocation-requests/${owners.body.id}`, { token: owner.token })).status, 200);
+  });
 });
 
 // last: concurrent requests may stamp receivedAt out of id order, and the "newest first" list test above compares ids

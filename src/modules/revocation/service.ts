@@ -203,15 +203,18 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
   return view(row, false);
 }
 
-function customerEmail(ctx: Ctx): string {
-  return ctx.actor.kind === 'customer' ? ctx.actor.email.trim().toLowerCase() : '';
+/**
+ * A customer's declarations are those made for their orders, matched by customer id: never by address, which a
+ * guest order may carry too and which an account may give up to another. A guest's declaration has no customer.
+ */
+function ownedByCaller(ctx: Ctx): SQL {
+  return ctx.actor.kind === 'customer' ? eq(revocationRequests.customerId, ctx.actor.customerId) : sql`false`;
 }
 
-/** GET /customers/me/revocation-requests: the caller's declarations (by email), newest first. */
+/** GET /customers/me/revocation-requests: the caller's declarations, newest first. */
 export async function listMyRevocations(ctx: Ctx, page: Page): Promise<CollectionResult<RevocationRequestDto>> {
   assertEnabled(ctx);
-  const where = eq(revocationRequests.email, customerEmail(ctx));
-  return listWhere(ctx, where, page);
+  return listWhere(ctx, ownedByCaller(ctx), page);
 }
 
 async function listWhere(ctx: Ctx, where: SQL | undefined, page: Page): Promise<CollectionResult<RevocationRequestDto>> {
@@ -248,7 +251,7 @@ async function rowForCaller(ctx: Ctx, id: number): Promise<Row> {
   const a = ctx.actor;
   if (a.kind === 'admin') {
     if (a.allowedStoreIds && !a.allowedStoreIds.includes(row.storeId)) throw revocationNotFound();
-  } else if (a.kind !== 'customer' || row.email !== customerEmail(ctx)) {
+  } else if (a.kind !== 'customer' || row.customerId !== a.customerId) {
     throw revocationNotFound();
   }
   return row;

@@ -9,8 +9,9 @@ export const revocationRequests = pgTable(
     orderReference: text('order_reference').notNull(),
     reason: text('reason'),
     customerName: text('customer_name').notNull(),
-    /** stored lower-case; a customer's declarations are those with their email */
+    /** stored lower-case: where the receipt goes */
     email: text('email').notNull(),
+    /** the order's customer; a customer's declarations are those with their id (a guest's have none) */
     customerId: integer('customer_id'),
     /** true when the order's owner submitted it while signed in */
     verified: boolean('verified').notNull().default(false),
@@ -28,5 +29,5 @@ export const revocationRequests = pgTable(
     /** how it arrived: api or web_form */
     channel: text('channel').notNull().default('api'),
   },
-  (t) => [index('revocation_requests_email_idx').on(t.email), index('revocation_requests_order_idx').on(t.orderId)],
+  (t) => [index('revocation_requests_email_idx').on(t.email), index('revocation_requests_order_idx').on(t.orderId), index('revocation_requests_customer_idx').on(t.customerId)],
 );
