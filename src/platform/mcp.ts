@@ -12,6 +12,7 @@
  * specification allows.
  */
 import crypto from 'node:crypto';
+import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -25,7 +26,8 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { access } from './auth/access.js';
-import type { Ctx } from './context.js';
+import type { Actor, Ctx } from './context.js';
+import { AppError } from './errors.js';
 import { actorScope } from './idempotency.js';
 import { callTool, deriveTools, mayCall, type ToolDef } from './mcp-tools.js';
 import { instructionsFor, mcpResources } from './mcp-resources.js';
@@ -66,12 +68,32 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
+function bodyTooLarge(): AppError {
+  // statusCode: the body reader keeps it instead of turning a stream error into a 400
+  return Object.assign(new AppError('payload_too_large', 'Request body is too large', { reason: 'BODY_TOO_LARGE' }), { statusCode: 413 });
+}
+
+/** The body as it arrives, failing with a 413 once more than `limit` bytes came. */
+function limitedStream(limit: number): Transform {
+  let received = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > limit) return done(bodyTooLarge());
+      done(null, chunk);
+    },
+  });
+}
+
 export async function installMcp(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = deriveTools(opts.operations, opts.apiPrefix);
   const resources = mcpResources(opts.operations, opts.apiPrefix);
   const defaultLimit = app.initialConfig.bodyLimit ?? 1_048_576;
   // a tool that takes a file as base64 takes a larger body; each call is held to its own operation's limit
-  const bodyLimit = Math.max(defaultLimit, ...opts.operations.map((o) => o.bodyLimit ?? 0));
+  const large = opts.operations.filter((o) => (o.bodyLimit ?? 0) > defaultLimit && o.mcp !== false);
+  const bodyLimit = Math.max(defaultLimit, ...large.map((o) => o.bodyLimit!));
+  /** The largest body this caller may send: more than BODY_LIMIT only to whom may call a tool that takes it. */
+  const limitFor = (actor: Actor) => Math.max(defaultLimit, ...large.filter((o) => mayCall(actor, o)).map((o) => o.bodyLimit!));
   const validator = new AjvJsonSchemaValidator();
 
   function serverFor(req: FastifyRequest, sessionScope: string, instructions?: string): Server {
@@ -101,7 +123,15 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
     return server;
   }
 
-  app.post(MCP_PATH, { bodyLimit, config: { access: access.public }, schema: { hide: true } }, async (req, reply) => {
+  // the caller is known before the body is read (the access hook runs on request): a body declared larger than
+  // the caller's limit is refused before it is read, a streamed one as soon as it passes the limit
+  const preParsing = async (req: FastifyRequest, _reply: FastifyReply, payload: NodeJS.ReadableStream) => {
+    const limit = limitFor(req.ctx.actor);
+    if (limit >= bodyLimit) return payload;
+    if (Number(req.headers['content-length']) > limit) throw bodyTooLarge();
+    return payload.pipe(limitedStream(limit));
+  };
+  app.post(MCP_PATH, { bodyLimit, preParsing, config: { access: access.public }, schema: { hide: true } }, async (req, reply) => {
     const ctx: Ctx = req.ctx;
     // browsers may call only from the origins CORS lets in (the specification's guard against DNS rebinding)
     const origin = req.headers.origin;
