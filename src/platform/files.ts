@@ -7,15 +7,15 @@
  * Also a guarded fetch of a remote file (http/https only, size and time limits, private addresses refused).
  */
 import crypto from 'node:crypto';
-import dns from 'node:dns';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, badRequest } from './errors.js';
+import { isPublicAddress, isRefusedHost, publicOnlyLookup } from './public-address.js';
 
 /** The media root's folder under DATA_DIR. */
 export const MEDIA_DIR = 'media';
@@ -371,53 +371,9 @@ export function mediaFileRoutes(app: FastifyInstance, config: FilesConfig): void
 
 // ---- remote files ----
 
-const BLOCKED = new net.BlockList();
-for (const [addr, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  BLOCKED.addSubnet(addr, prefix, 'ipv4');
-}
-for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-] as const) {
-  BLOCKED.addSubnet(addr, prefix, 'ipv6');
-}
-
-/** Loopback, private, link-local, shared, reserved and multicast addresses (IPv4-mapped IPv6 included). */
+/** Any address but a public one (see public-address.ts, which webhook deliveries use too). */
 export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  // IPv4 embedded in IPv6: ::ffff:a.b.c.d, ::a.b.c.d, NAT64 64:ff9b::a.b.c.d
-  const embedded = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (embedded) return isPrivateAddress(embedded[1]);
-  const hexMapped = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1], 16);
-    const lo = parseInt(hexMapped[2], 16);
-    return isPrivateAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-  }
-  return BLOCKED.check(address, 'ipv6');
+  return !isPublicAddress(address);
 }
 
 export interface FetchOptions {
@@ -443,19 +399,12 @@ class RemoteRefusal extends Error {
 }
 
 /** A DNS lookup that refuses private addresses, so that the checked address is the one connected to. */
-function guardedLookup(allowPrivate: boolean, field: string): net.LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const list = addresses as dns.LookupAddress[];
-      if (!list.length) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }));
-      if (!allowPrivate && list.some((a) => isPrivateAddress(a.address))) {
-        return callback(new RemoteRefusal(badRequest(`${field} points to a private or loopback address`, { reason: 'URL_NOT_ALLOWED', details: { field } })));
-      }
-      if (options.all) return callback(null, list);
-      return callback(null, list[0].address, list[0].family);
-    });
-  }) as unknown as net.LookupFunction;
+function guardedLookup(field: string): net.LookupFunction {
+  return publicOnlyLookup(() => new RemoteRefusal(notAllowed(field)));
+}
+
+function notAllowed(field: string): AppError {
+  return badRequest(`${field} points to a private or loopback address`, { reason: 'URL_NOT_ALLOWED', details: { field } });
 }
 
 function checkUrl(raw: string, field: string, allowPrivate: boolean): URL {
@@ -469,10 +418,7 @@ function checkUrl(raw: string, field: string, allowPrivate: boolean): URL {
     throw badRequest(`${field} must be an http or https URL`, { reason: 'INVALID_URL', details: { field } });
   }
   if (u.username || u.password) throw badRequest(`${field} must not carry credentials`, { reason: 'INVALID_URL', details: { field } });
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && (net.isIP(host) ? isPrivateAddress(host) : /^localhost$|\.localhost$/i.test(host))) {
-    throw badRequest(`${field} points to a private or loopback address`, { reason: 'URL_NOT_ALLOWED', details: { field } });
-  }
+  if (!allowPrivate && isRefusedHost(u.hostname)) throw notAllowed(field);
   return u;
 }
 
@@ -493,7 +439,7 @@ function fetchOnce(u: URL, opts: FetchOptions, deadline: number): Promise<{ redi
     const req = mod.get(
       u,
       {
-        lookup: guardedLookup(opts.allowPrivate, opts.field),
+        lookup: opts.allowPrivate ? undefined : guardedLookup(opts.field),
         timeout: remaining,
         headers: { accept: 'image/*,*/*;q=0.5', 'user-agent': 'commerce-api media fetcher' },
       },

@@ -6,7 +6,9 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress, isRefusedHost, publicOnlyLookup } from '../../platform/public-address.js';
+
+export { isPublicAddress };
 
 export interface TargetRules {
   /** http and non-public addresses allowed (development, tests, WEBHOOK_ALLOW_PRIVATE) */
@@ -14,14 +16,6 @@ export interface TargetRules {
 }
 
 export class TargetRefused extends Error {}
-
-/** Whether an IP address is one a webhook may reach from production. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
-}
 
 /** The URL's problem under the rules (a sentence), or undefined when it may be used. */
 export function urlProblem(raw: string, rules: TargetRules): string | undefined {
@@ -35,9 +29,7 @@ export function urlProblem(raw: string, rules: TargetRules): string | undefined 
   if (u.username || u.password) return 'url must not carry credentials';
   if (rules.allowPrivate) return undefined;
   if (u.protocol !== 'https:') return 'url must use https';
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !isPublicAddress(host)) return 'url must not point to a loopback, private or link-local address';
-  if (/^localhost$|\.localhost$/i.test(host)) return 'url must not point to a loopback, private or link-local address';
+  if (isRefusedHost(u.hostname)) return 'url must not point to a loopback, private or link-local address';
   return undefined;
 }
 
@@ -63,15 +55,5 @@ export async function assertResolvesPublic(raw: string, rules: TargetRules): Pro
  */
 export function guardedLookup(rules: TargetRules): net.LookupFunction | undefined {
   if (rules.allowPrivate) return undefined;
-  return ((hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      if (!list.length || list.some((a) => !isPublicAddress(a.address))) {
-        return callback(Object.assign(new TargetRefused(`${hostname} resolves to a non-public address`), { code: 'EWEBHOOKTARGET' }), '', 0);
-      }
-      if (options.all) return callback(null, list);
-      return callback(null, list[0].address, list[0].family);
-    });
-  }) as net.LookupFunction;
+  return publicOnlyLookup((hostname) => Object.assign(new TargetRefused(`${hostname} resolves to a non-public address`), { code: 'EWEBHOOKTARGET' }));
 }
