@@ -38,6 +38,7 @@ import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
 import { refreshSpecialPriceWindows } from './modules/catalog/products/price.js';
+import { purgeOrphanOptionFiles } from './modules/checkout/option-files.js';
 
 export const API_PREFIX = '/api/rest/v2';
 
@@ -233,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     purgeExpiredRevocations(db).catch(() => undefined);
     purgeIdempotency(db).catch(() => undefined);
     purgeWebhookHistory(db).catch(() => undefined);
+    purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
     void refreshPriceIndex();
   }, 15 * 60 * 1000);
   janitor.unref();

@@ -259,6 +259,37 @@ export async function deleteMediaFile(config: FilesConfig, rel: string): Promise
   }
 }
 
+/**
+ * The regular files under a media folder, at any depth, with their modification times: for upkeep passes.
+ * Symlinks are not followed and hidden names (temporary files of writes under way) are left out; a missing
+ * folder has none.
+ */
+export async function* listMediaFiles(config: FilesConfig, dir: string): AsyncGenerator<{ path: string; mtime: Date }> {
+  const clean = checkRelativePath(dir);
+  const root = await resolveMediaPath(config, clean);
+  const pending: [string, string][] = [[root, clean]];
+  while (pending.length) {
+    const [abs, rel] = pending.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(abs, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
+      throw err;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const childAbs = path.join(abs, e.name);
+      const childRel = `${rel}/${e.name}`;
+      if (e.isDirectory()) pending.push([childAbs, childRel]);
+      else if (e.isFile()) {
+        const st = await fsp.lstat(childAbs).catch(() => undefined);
+        if (st?.isFile()) yield { path: childRel, mtime: st.mtime };
+      }
+    }
+  }
+}
+
 export interface MediaFileInfo {
   path: string;
   size: number;

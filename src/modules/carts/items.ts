@@ -2,21 +2,31 @@
  * What a shopper asks to add, turned into cart lines: the product found by SKU or id, the choices its type
  * needs checked against the catalog (configurable attributes, bundle selections, custom option values and
  * files, downloadable links, grouped children), and the buy request kept on the line. Nothing here writes to
- * the cart; the service does that once every line is valid.
+ * the cart, nor stores an uploaded file: files are checked and given their keys here, and the service writes
+ * them with the line once the whole line is accepted (stock included).
  */
 import { badRequest } from '../../platform/errors.js';
 import type { Ctx } from '../../platform/context.js';
 import { dec, type Decimal } from '../../platform/money.js';
+import { configuredRule } from '../../platform/rate-limit.js';
+import { declareDefaults } from '../../platform/settings.js';
 import { configurableParentsOf, productIdBySku, productsForSale, type SaleProduct } from '../catalog/sale.js';
-import { storeCustomOptionFile } from '../catalog/product-extras/custom-options-service.js';
+import { checkCustomOptionFile, type CheckedOptionFile } from '../catalog/product-extras/custom-options-service.js';
 import type { AddItemBodyT } from './schemas.js';
 import type { BuyRequest } from './tables.js';
+
+declareDefaults({
+  /** files a shopper may upload for file options, per IP, per hour */
+  'api/rate_limit/cart_option_upload': 20,
+});
 
 export interface NewLine {
   productId: number;
   childProductId: number | null;
   qty: number;
   buyRequest: BuyRequest;
+  /** files uploaded for the line's file options, checked but not stored yet */
+  files?: CheckedOptionFile[];
 }
 
 const SELECT_TYPES = new Set(['drop_down', 'radio', 'checkbox', 'multiple']);
@@ -47,8 +57,20 @@ export function sellableOrFail(p: SaleProduct | undefined, label: string): SaleP
   return p;
 }
 
-/** Custom option values: each must belong to the product and fit its option; required ones must be there. */
-async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT): Promise<BuyRequest['options']> {
+/**
+ * Each file uploaded counts against the caller's IP (api/rate_limit/cart_option_upload), refused ones too:
+ * checking a file costs, and storing them fills the disk. The back office is not counted.
+ */
+async function countUpload(ctx: Ctx): Promise<void> {
+  if (ctx.actor.kind === 'admin') return;
+  await ctx.app.limiter.consume(configuredRule(ctx.app.settings, 'cart_option_upload', 3600, ctx.store.storeId), `ip:${ctx.ip}`);
+}
+
+/**
+ * Custom option values: each must belong to the product and fit its option; required ones must be there.
+ * Uploaded files are checked and added to `checkedFiles`, to be stored once the line is accepted.
+ */
+async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, checkedFiles: CheckedOptionFile[]): Promise<BuyRequest['options']> {
   const given = { ...(body.options ?? {}) };
   const files = { ...(body.options_files ?? {}), ...(body.optionsFiles ?? {}) };
   const out: NonNullable<BuyRequest['options']> = {};
@@ -68,8 +90,10 @@ async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT):
         if (!data || !name) invalidItem(`The file for option '${o.title}' needs a name and base64 data`, field);
         const base64 = data.replace(/^data:[^;,]*;base64,/, '');
         if (!/^[A-Za-z0-9+/=\s]*$/.test(base64)) invalidItem(`The file for option '${o.title}' is not valid base64`, field);
-        const stored = await storeCustomOptionFile(ctx, o.id, { name, contentType: f.contentType ?? f.type ?? '', data: Buffer.from(base64, 'base64') });
-        out[key] = `file:${stored.key}:${name.split(/[/\\]/).pop()}`;
+        await countUpload(ctx);
+        const checked = await checkCustomOptionFile(ctx, o.id, { name, contentType: f.contentType ?? f.type ?? '', data: Buffer.from(base64, 'base64') });
+        checkedFiles.push(checked);
+        out[key] = `file:${checked.key}:${name.split(/[/\\]/).pop()}`;
       } else if (o.required) invalidItem(`Option '${o.title}' is required`, field);
       continue;
     }
@@ -187,6 +211,8 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
   let id = body.productId ?? (await productIdBySku(ctx, body.sku!, version));
   if (id === undefined) invalidItem(`Product with SKU '${label}' not found`, 'sku');
   const qty = cartQty(body.qty);
+  const files: CheckedOptionFile[] = [];
+  const withFiles = (l: NewLine): NewLine => (files.length ? { ...l, files } : l);
   let products = await productsForSale(ctx, [id], version);
   let p = sellableOrFail(products.get(id), label);
   let chosenChild: SaleProduct | undefined;
@@ -205,10 +231,10 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
   switch (p.type) {
     case 'simple':
     case 'virtual':
-      return [{ productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body) }) }];
+      return [withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body, files) }) })];
     case 'downloadable':
       return [
-        { productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body), links: downloadableLinks(p, body) }) },
+        withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body, files), links: downloadableLinks(p, body) }) }),
       ];
     case 'configurable': {
       let child: SaleProduct;
@@ -219,11 +245,11 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
         for (const a of p.superAttributes) superAttribute[String(a.id)] = Number(child.attributes[a.code]);
       } else ({ child, chosen: superAttribute } = configurableChild(p, products, body));
       return [
-        { productId: p.id, childProductId: child.id, qty, buyRequest: clean({ superAttribute, options: await customOptionValues(ctx, p, body) }) },
+        withFiles({ productId: p.id, childProductId: child.id, qty, buyRequest: clean({ superAttribute, options: await customOptionValues(ctx, p, body, files) }) }),
       ];
     }
     case 'bundle':
-      return [{ productId: p.id, childProductId: null, qty, buyRequest: clean({ ...bundleChoice(p, products, body), options: await customOptionValues(ctx, p, body) }) }];
+      return [withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ ...bundleChoice(p, products, body), options: await customOptionValues(ctx, p, body, files) }) })];
     case 'grouped': {
       const given: Record<string, number> = { ...(body.super_group ?? {}), ...(body.superGroup ?? {}) };
       for (const key of Object.keys(given)) {

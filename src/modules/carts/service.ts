@@ -25,6 +25,7 @@ import { productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartQty, canonicalRequest, MAX_LINE_QTY, resolveAddRequest, type NewLine } from './items.js';
 import { cartContext, cartDto, priceCart, stockLinesOf, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { dropLineFiles, storeLineFiles } from './option-files.js';
 import { forgetReduction, rememberPricing } from './promise.js';
 import type { AddItemBodyT, AddressBodyT, CartDto } from './schemas.js';
 import { cartItems, carts, type CartAddress, type GiftMessage } from './tables.js';
@@ -418,8 +419,16 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
   if (items.length + fresh.length > max) throw badRequest(`A cart holds at most ${max} lines`, { reason: 'CART_FULL' });
   const checked = await assertAvailable(cctx, [...projected, ...fresh], new Set(newLines.map((l) => l.productId)), version);
 
-  const written = await writeLines(cctx, cart.id, newLines, body.customPrice);
-  if (!written.length) throw cartNotFound();
+  // uploaded files are stored only now that the line is accepted, and dropped again if its write fails
+  await storeLineFiles(cctx, newLines);
+  let written: CartItemRow[];
+  try {
+    written = await writeLines(cctx, cart.id, newLines, body.customPrice);
+    if (!written.length) throw cartNotFound();
+  } catch (err) {
+    await dropLineFiles(cctx, newLines);
+    throw err;
+  }
   const byId = new Map(written.map((r) => [r.id, r]));
   const rows = [...items.map((r) => byId.get(r.id) ?? r), ...written.filter((r) => !items.some((i) => i.id === r.id))];
   const updated = { ...cart, updatedAt: cctx.now };

@@ -416,6 +416,15 @@ export function customOptionFileUrl(ctx: Ctx, optionId: number, key: string): st
   return `${ctx.app.settings.baseUrl(ctx.store.storeId)}${API_PATH}/custom-option-file/${optionId}/${key}`;
 }
 
+/** An uploaded option file checked and given its key, not written yet (saveCustomOptionFile writes it). */
+export interface CheckedOptionFile {
+  key: string;
+  optionId: number;
+  name: string;
+  contentType: string;
+  data: Buffer;
+}
+
 /**
  * Stores a file a shopper uploads for a `file` option: its extension must be one the option allows, its
  * content must be what an image or PDF extension names, an image must fit the option's imageSizeX/Y, and the
@@ -423,6 +432,14 @@ export function customOptionFileUrl(ctx: Ctx, optionId: number, key: string): st
  * shows (image, PDF, else application/octet-stream), never the declared one. Returns the download key and URL.
  */
 export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: OptionFileUpload): Promise<{ key: string; url: string }> {
+  return saveCustomOptionFile(ctx, await checkCustomOptionFile(ctx, optionId, file));
+}
+
+/**
+ * The checks of storeCustomOptionFile without the write: a cart checks every file of a line, and writes them
+ * only once the whole line is accepted.
+ */
+export async function checkCustomOptionFile(ctx: Ctx, optionId: number, file: OptionFileUpload): Promise<CheckedOptionFile> {
   const [option] = Number.isInteger(optionId) && optionId > 0 && optionId <= 2147483647
     ? await ctx.db.select().from(customOptions).where(eq(customOptions.id, optionId))
     : [];
@@ -442,7 +459,12 @@ export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: Op
   const contentType = sniffContentType(file.data);
   checkContent(ext, allowed, contentType);
   await checkImageSize(file.data, option.imageSizeX, option.imageSizeY);
-  const key = crypto.randomBytes(24).toString('base64url');
+  return { key: crypto.randomBytes(24).toString('base64url'), optionId, name, contentType, data: file.data };
+}
+
+/** Writes a checked file and its record; answers its download key and URL. */
+export async function saveCustomOptionFile(ctx: Ctx, file: CheckedOptionFile): Promise<{ key: string; url: string }> {
+  const { key, optionId } = file;
   const path = storagePath(key);
   await writeMediaFile(ctx.app.config, path, file.data, { exclusive: true });
   try {
@@ -450,8 +472,8 @@ export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: Op
       key,
       optionId,
       path,
-      originalName: name,
-      contentType,
+      originalName: file.name,
+      contentType: file.contentType,
       size: file.data.length,
       createdAt: ctx.now,
     });
