@@ -24522,8 +24522,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description required unless a customer token is sent (then the account email is used) */
+                    /** @description the subscribed email (or subscriberId); a customer token unsubscribes the account email instead */
                     email?: string;
+                    /** @description the `id` of the unsubscribe link, instead of email */
+                    subscriberId?: number;
+                    /** @description required without a customer token: the `code` of the unsubscribe link in the newsletter mail, or the confirmation code of a pending subscription */
+                    code?: string;
                     storeId?: number;
                 };
             };

@@ -70,6 +70,15 @@ function stockLines(priced: PricedCart): StockLine[] {
 }
 
 /**
+ * A cart without a customer is placed only where the store allows guest checkout (the store config's
+ * isGuestCheckoutAllowed), whoever places it, as Magento's cart.order refuses it (guest_checkout_is_not_enabled).
+ */
+function assertGuestCheckoutAllowed(ctx: Ctx, cart: { customerId: number | null; storeId: number }): void {
+  if (cart.customerId !== null || ctx.app.settings.getBool('checkout/options/guest_checkout', cart.storeId)) return;
+  throw new AppError('forbidden', 'Guest checkout is not enabled. Please log in or create an account to place the order.', { reason: 'GUEST_CHECKOUT_DISABLED' });
+}
+
+/**
  * Places an order from the cart `ref` names. Answers with the order as the caller may see it; a guest's order
  * carries the one-time `accessToken` (its X-Order-Token for GET /orders/{incrementId}/details).
  */
@@ -77,6 +86,7 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
   let accessToken: string | undefined;
   const placed = await withTx(ctx, async (tx) => {
     const locked = await lockCartForOrder(tx, ref);
+    assertGuestCheckoutAllowed(tx, locked.cart);
     const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
     const changed = totalsChanged(priced, body.expectedGrandTotal);
     if (changed) throw changed;

@@ -4,7 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { unsubscribeCode } from './service.js';
+import { newsletterSubscribers } from './tables.js';
 
 let t: TestApp;
 let admin: string;
@@ -41,7 +44,8 @@ describe('newsletter over GraphQL', () => {
       customerId: null,
     });
     assert.equal(sub.data.subscribeNewsletter.clientMutationId, 's');
-    const unsub = await gql(`mutation { unsubscribeNewsletter(input: {email: "${email}"}) { newsletter { email status isSubscribed } } }`);
+    const code = unsubscribeCode(t.systemCtx(), (await t.database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0]);
+    const unsub = await gql(`mutation { unsubscribeNewsletter(input: {email: "${email}", code: "${code}"}) { newsletter { email status isSubscribed } } }`);
     assert.deepEqual(unsub.data.unsubscribeNewsletter.newsletter, { email, status: 'unsubscribed', isSubscribed: false });
   });
 
@@ -79,7 +83,8 @@ describe('newsletter over GraphQL', () => {
   test('newsletters and newsletter(id): admin reads with filters and cursors; customers are refused', async () => {
     const emails = [guest(), guest(), guest()];
     for (const email of emails) await gql(`mutation { subscribeNewsletter(input: {email: "${email}"}) { newsletter { status } } }`);
-    await gql(`mutation { unsubscribeNewsletter(input: {email: "${emails[2]}"}) { newsletter { status } } }`);
+    const [row] = await t.database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, emails[2]));
+    await gql(`mutation { unsubscribeNewsletter(input: {subscriberId: ${row.id}, code: "${unsubscribeCode(t.systemCtx(), row)}"}) { newsletter { status } } }`);
 
     const all = await gql('{ newsletters(first: 100) { totalCount edges { cursor node { id _id email status isSubscribed } } pageInfo { hasNextPage } } }', admin);
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));

@@ -5,7 +5,7 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { sha256Hex } from '../../platform/auth/secrets.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
-import { MESSAGES } from './service.js';
+import { MESSAGES, unsubscribeCode } from './service.js';
 import { newsletterSubscribers } from './tables.js';
 
 let t: TestApp;
@@ -201,16 +201,19 @@ describe('double opt-in', () => {
 });
 
 describe('unsubscribe', () => {
-  test('public by email; the same reply whether or not the email was subscribed', async () => {
+  test('a guest unsubscribes with the code from the mail; an email alone, or a code for an unknown email, is refused alike', async () => {
     const email = guestEmail();
     await subscribe({ email });
-    const r = await unsubscribe({ email });
+    assert.equal((await unsubscribe({ email })).status, 400);
+    assert.equal((await rowsOf(email))[0].status, 'subscribed');
+    const r = await unsubscribe({ email, code: unsubscribeCode(t.systemCtx(), (await rowsOf(email))[0]) });
     assert.equal(r.status, 201, r.text);
     assert.equal((await rowsOf(email))[0].status, 'unsubscribed');
     const never = guestEmail();
-    const r2 = await unsubscribe({ email: never });
-    assert.equal(r2.status, 201);
-    assert.deepEqual({ ...r2.body, email }, r.body);
+    const wrong = await unsubscribe({ email, code: 'f'.repeat(32) });
+    const r2 = await unsubscribe({ email: never, code: 'f'.repeat(32) });
+    assert.equal(r2.status, 400);
+    assert.deepEqual(r2.body, wrong.body);
     assert.equal((await rowsOf(never)).length, 0);
   });
 

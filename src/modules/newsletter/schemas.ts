@@ -22,7 +22,9 @@ export const SubscribeBody = Type.Object({
 export type SubscribeInput = Static<typeof SubscribeBody>;
 
 export const UnsubscribeBody = Type.Object({
-  email: Type.Optional(Type.String({ description: 'required unless a customer token is sent (then the account email is used)' })),
+  email: Type.Optional(Type.String({ description: 'the subscribed email (or subscriberId); a customer token unsubscribes the account email instead' })),
+  subscriberId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the `id` of the unsubscribe link, instead of email' })),
+  code: Type.Optional(Type.String({ maxLength: 128, description: 'required without a customer token: the `code` of the unsubscribe link in the newsletter mail, or the confirmation code of a pending subscription' })),
   storeId: Type.Optional(Type.Integer()),
 });
 export type UnsubscribeInput = Static<typeof UnsubscribeBody>;

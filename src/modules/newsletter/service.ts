@@ -1,8 +1,10 @@
 /**
  * Newsletter subscriptions: one row per email and store view (newsletter_subscribers), linked to the customer
- * account when there is one. Subscribe and unsubscribe are public; nothing a guest can send tells them whether
- * an email was subscribed before (only the customer who owns the subscription sees its state).
+ * account when there is one. Subscribe and unsubscribe are public (unsubscribing needs the mailed code or the
+ * account's login); nothing a guest can send tells them whether an email was subscribed before (only the
+ * customer who owns the subscription sees its state).
  */
+import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
@@ -63,6 +65,27 @@ export const linkCustomerSubscriptions: SubscriptionLinker = async (ctx, custome
       ),
     );
 };
+
+/**
+ * The code that proves a guest may unsubscribe this subscriber, as the `code` of Maho's unsubscribe link: made
+ * from the subscriber's id and email with the server's secret, so any newsletter mail can carry it and nothing
+ * needs storing. A change of the secret (JWT_SECRET) ends the codes already mailed.
+ */
+export function unsubscribeCode(ctx: Ctx, row: { id: number; email: string }): string {
+  return crypto.createHmac('sha256', ctx.app.config.jwtSecret).update(`newsletter-unsubscribe\n${row.id}\n${row.email.toLowerCase()}`).digest('hex').slice(0, 32);
+}
+
+/** The storefront's newsletter operations exist only where the store has the newsletter on. */
+function assertActive(ctx: Ctx, storeId = ctx.store.storeId): void {
+  if (!ctx.app.settings.getBool('newsletter/general/active', storeId)) {
+    throw notFound('The newsletter is disabled in this store', { reason: 'NEWSLETTER_DISABLED' });
+  }
+}
+
+/** The unsubscribe link a newsletter mail carries (id and code, as Maho's). */
+export function unsubscribeLink(ctx: Ctx, row: { id: number; email: string; storeId: number }): string {
+  return `${ctx.app.settings.baseUrl(row.storeId)}newsletter/subscriber/unsubscribe?id=${row.id}&code=${unsubscribeCode(ctx, row)}`;
+}
 
 function rule(ctx: Ctx, name: string) {
   return configuredRule(ctx.app.settings, name, HOUR, ctx.store.storeId);
@@ -146,7 +169,7 @@ async function lockOrCreate(ctx: Ctx, email: string, storeId: number, init: { st
   return { row: raced, created: false };
 }
 
-async function mailConfirmation(ctx: Ctx, email: string, storeId: number, code: string): Promise<void> {
+async function mailConfirmation(ctx: Ctx, subscriberId: number, email: string, storeId: number, code: string): Promise<void> {
   const link = `${ctx.app.settings.baseUrl(storeId)}newsletter/subscriber/confirm?code=${code}&email=${encodeURIComponent(email)}`;
   const name = storeName(ctx, storeId);
   await queueMail(ctx, {
@@ -164,6 +187,8 @@ async function mailConfirmation(ctx: Ctx, email: string, storeId: number, code: 
       `Or send this confirmation code: ${code}`,
       '',
       'If you did not ask for this, ignore this mail; you will not be subscribed.',
+      '',
+      `To unsubscribe at any time: ${unsubscribeLink(ctx, { id: subscriberId, email, storeId })}`,
     ].join('\n'),
   });
 }
@@ -176,10 +201,12 @@ async function mailConfirmation(ctx: Ctx, email: string, storeId: number, code: 
  * so that the reply cannot be used to learn who is subscribed).
  */
 export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<NewsletterSubscriptionDto> {
+  assertActive(ctx);
   const limit = rule(ctx, 'newsletter_subscribe');
   await ctx.app.limiter.consume(limit, `ip:${ctx.ip}`);
   const me = await account(ctx);
   const { storeId, websiteId } = targetStore(ctx, input.storeId);
+  assertActive(ctx, storeId);
   const settings = ctx.app.settings;
   if (!me && !settings.getBool('newsletter/subscription/allow_guest_subscribe', storeId)) {
     throw badRequest('Guest subscription is not allowed. Please log in or create an account to subscribe.', { reason: 'GUEST_SUBSCRIBE_DISABLED' });
@@ -211,7 +238,7 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
       if (confirm) {
         const code = randomToken();
         codeHash = sha256Hex(code);
-        await mailConfirmation(tx, email, storeId, code);
+        await mailConfirmation(tx, row.id, email, storeId, code);
       }
       [current] = await tx.db
         .update(newsletterSubscribers)
@@ -236,6 +263,7 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
 
 /** POST /newsletter/confirm: activates the subscription whose mailed code this is (400 for any other code). */
 export async function confirmSubscription(ctx: Ctx, input: ConfirmInput): Promise<NewsletterSubscriptionDto> {
+  assertActive(ctx);
   const code = typeof input.code === 'string' ? input.code.trim() : '';
   if (!code) throw badRequest('Confirmation code is required', { reason: 'CODE_REQUIRED', details: { field: 'code', constraint: 'required' } });
   const email = input.email === undefined || input.email === '' ? undefined : guestEmail(input.email);
@@ -256,32 +284,84 @@ export async function confirmSubscription(ctx: Ctx, input: ConfirmInput): Promis
 }
 
 /**
- * POST /newsletter/unsubscribe: public, by email (a customer token uses the account email and also covers rows
- * linked to the account). Every row of that email in the store's website ends unsubscribed; the reply is the
- * same whether or not there was any.
+ * POST /newsletter/unsubscribe. A customer token unsubscribes the account email: every row of it in the
+ * account's website and every row linked to the account. Anyone else proves the subscription is theirs, as
+ * Maho's unsubscribe link (id + code) does: the `code` from the newsletter mail with the subscriberId or the
+ * email, or the confirmation code of a subscription still pending; that one row ends unsubscribed. An email
+ * alone is a 400 and changes nothing.
  */
 export async function unsubscribe(ctx: Ctx, input: UnsubscribeInput): Promise<NewsletterSubscriptionDto> {
+  assertActive(ctx);
   await ctx.app.limiter.consume(rule(ctx, 'newsletter_unsubscribe'), `ip:${ctx.ip}`);
   const me = await account(ctx);
-  const { storeId, websiteId } = targetStore(ctx, input.storeId);
-  const email = me ? me.email : guestEmail(input.email);
+  if (!me) return unsubscribeByCode(ctx, input);
+  const { storeId } = targetStore(ctx, input.storeId);
+  const email = me.email;
   const inWebsite = and(
     sql`lower(${newsletterSubscribers.email}) = ${email}`,
-    inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${me ? me.websiteId : websiteId})`),
+    inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${me.websiteId})`),
   )!;
   await withTx(ctx, async (tx) => {
     const left = await tx.db
       .update(newsletterSubscribers)
       .set({ status: 'unsubscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
-      .where(and(sql`${newsletterSubscribers.status} <> 'unsubscribed'`, me ? or(eq(newsletterSubscribers.customerId, me.id), inWebsite) : inWebsite))
+      .where(and(sql`${newsletterSubscribers.status} <> 'unsubscribed'`, or(eq(newsletterSubscribers.customerId, me.id), inWebsite)))
       .returning();
     for (const r of left) subscriberEvent(tx, 'newsletter.unsubscribed', r);
   });
   return { email, storeId, status: 'unsubscribed', isSubscribed: false, confirmationRequired: false, message: MESSAGES.unsubscribed };
 }
 
+const sameText = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Whether the code is this subscriber's unsubscribe code, or the confirmation code of its pending subscription. */
+function provesSubscriber(ctx: Ctx, row: SubscriberRow, code: string): boolean {
+  if (sameText(code, unsubscribeCode(ctx, row))) return true;
+  return row.confirmCodeHash !== null && /^[a-f0-9]{64}$/.test(code) && sameText(sha256Hex(code), row.confirmCodeHash);
+}
+
+async function unsubscribeByCode(ctx: Ctx, input: UnsubscribeInput): Promise<NewsletterSubscriptionDto> {
+  const email = input.email === undefined || input.email === '' ? undefined : guestEmail(input.email);
+  const code = typeof input.code === 'string' ? input.code.trim() : '';
+  if (!code) {
+    throw badRequest('Unsubscribing needs the code from the newsletter mail, or a customer login', {
+      reason: 'UNSUBSCRIBE_CODE_REQUIRED',
+      details: { field: 'code', constraint: 'required' },
+    });
+  }
+  let candidates: SubscriberRow[];
+  if (input.subscriberId !== undefined) {
+    candidates = await ctx.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, input.subscriberId));
+    if (email) candidates = candidates.filter((r) => r.email.toLowerCase() === email);
+  } else {
+    if (!email) throw badRequest('Email address is required', { reason: 'EMAIL_REQUIRED', details: { field: 'email', constraint: 'required' } });
+    const { websiteId } = targetStore(ctx, input.storeId);
+    candidates = await ctx.db
+      .select()
+      .from(newsletterSubscribers)
+      .where(
+        and(
+          sql`lower(${newsletterSubscribers.email}) = ${email}`,
+          inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${websiteId})`),
+        ),
+      );
+  }
+  const row = candidates.find((r) => provesSubscriber(ctx, r, code));
+  if (!row) throw badRequest('Invalid unsubscribe code', { reason: 'INVALID_UNSUBSCRIBE_CODE', details: { field: 'code' } });
+  await withTx(ctx, async (tx) => {
+    const [left] = await tx.db
+      .update(newsletterSubscribers)
+      .set({ status: 'unsubscribed', confirmCodeHash: null, changeStatusAt: ctx.now })
+      .where(and(eq(newsletterSubscribers.id, row.id), sql`${newsletterSubscribers.status} <> 'unsubscribed'`))
+      .returning();
+    if (left) subscriberEvent(tx, 'newsletter.unsubscribed', left);
+  });
+  return { email: row.email, storeId: row.storeId, status: 'unsubscribed', isSubscribed: false, confirmationRequired: false, message: MESSAGES.unsubscribed };
+}
+
 /** GET /newsletter/status: the calling customer's subscription (status `unknown` when they never had one). */
 export async function status(ctx: Ctx): Promise<NewsletterSubscriptionDto> {
+  assertActive(ctx);
   const me = await account(ctx);
   if (!me) throw notFound('Customer not found');
   const [row] = await ctx.db

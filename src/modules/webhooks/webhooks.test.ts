@@ -12,6 +12,7 @@ import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/h
 import { rows } from '../../platform/db.js';
 import { createTestProduct } from '../catalog/fixtures.js';
 import { placeTestOrder, TEST_ADDRESS } from '../checkout/fixtures.js';
+import { unsubscribeCode } from '../newsletter/service.js';
 import { startReceiver, type Receiver, type Received } from './fixtures.js';
 import { guardedLookup, isPublicAddress, urlProblem } from './target.js';
 
@@ -158,7 +159,9 @@ describe('events', () => {
     const revocation = await t.req('POST', `${API}/customers/me/revocation-requests`, { token: customerToken, body: { orderId: order.id, reason: 'Changed my mind' } });
     assert.equal(revocation.status, 201, revocation.text);
     assert.equal((await t.req('POST', `${API}/newsletter/subscribe`, { body: { email: 'reader@example.com' } })).status, 201);
-    assert.equal((await t.req('POST', `${API}/newsletter/unsubscribe`, { body: { email: 'reader@example.com' } })).status, 201);
+    const reader = (await t.req('GET', `${API}/newsletter/subscribers`, { token: admin, query: { email: 'reader@example.com' } })).body.member[0];
+    const code = unsubscribeCode(t.systemCtx(), { id: reader.id, email: reader.email });
+    assert.equal((await t.req('POST', `${API}/newsletter/unsubscribe`, { body: { email: 'reader@example.com', code } })).status, 201);
     // and the product goes
     const doomed = await createTestProduct(t, { price: 3 });
     assert.equal((await t.req('DELETE', `${API}/products/${doomed.id}`, { token: admin })).status, 204);

@@ -25,8 +25,13 @@ type ItemRow = typeof wishlistItems.$inferSelect;
 const itemNotFound = () => notFound('Wishlist item not found', { reason: 'WISHLIST_ITEM_NOT_FOUND' });
 const productNotFound = (id: number) => notFound(`Product ${id} not found`, { reason: 'PRODUCT_NOT_FOUND', details: { productId: id } });
 
+/** The calling customer; every wishlist operation starts here, so the store's wishlist switch is checked here too. */
 function customerOf(ctx: Ctx): number {
   if (ctx.actor.kind !== 'customer') throw forbidden('Customer identity required');
+  // switched off, the wishlist is not there at all (Maho answers its no-route page)
+  if (!ctx.app.settings.getBool('wishlist/general/active', ctx.store.storeId)) {
+    throw notFound('The wishlist is disabled in this store', { reason: 'WISHLIST_DISABLED' });
+  }
   return ctx.actor.customerId;
 }
 
