@@ -105,6 +105,18 @@ function assertParsedSource(document: unknown): void {
   }
 }
 
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/**
+ * An error without graphql-js's "Did you mean …?" hints: where introspection is off they would spell out the
+ * schema one misspelled name at a time.
+ */
+function withoutSuggestions(e: GraphQLError): GraphQLError {
+  const message = e.message.replace(SUGGESTION, '');
+  if (message === e.message) return e;
+  return new GraphQLError(message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: e.extensions });
+}
+
 export interface GraphqlOptions {
   /** schema introspection (`__schema`, `__type`) */
   introspection: boolean;
@@ -166,7 +178,7 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
           }),
         ];
       });
-      return { statusCode, response: { data: execution.data ?? null, errors } };
+      return { statusCode, response: { data: execution.data ?? null, errors: opts.introspection ? errors : errors.map(withoutSuggestions) } };
     },
   });
   // a document nested thousands deep would overflow the parser's stack: it is refused before it is parsed
