@@ -41,12 +41,17 @@ function wantsWsdl(req: FastifyRequest): boolean {
   return !!q && Object.keys(q).some((k) => k.toLowerCase() === 'wsdl');
 }
 
-/** The URL the client used, minus the `wsdl` parameter: the service address clients post to. */
+/**
+ * The service address clients post to: the server's public URL (PUBLIC_URL) with the path and query the client
+ * used, minus the `wsdl` parameter. Never the request's Host: a forged one would send the client's next calls,
+ * session id and API key included, elsewhere.
+ */
 function serviceLocation(req: FastifyRequest): string {
   const [path, query = ''] = req.url.split('?', 2);
   const kept = query.split('&').filter((p) => p && p.split('=')[0].toLowerCase() !== 'wsdl');
-  const host = req.headers.host ?? req.hostname;
-  return `${req.protocol}://${host}${path}${kept.length ? `?${kept.join('&')}` : ''}`;
+  const config = req.ctx.app.config;
+  const base = config.publicUrl ?? `http://localhost:${config.port}`;
+  return `${base}${path}${kept.length ? `?${kept.join('&')}` : ''}`;
 }
 
 async function handle(req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint): Promise<FastifyReply> {

@@ -1,6 +1,7 @@
 /** Test support for the SOAP suites: an app on a real socket, raw envelopes, customers and aged sessions. */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createApiUser, createRole } from '../auth/service.js';
@@ -12,12 +13,22 @@ export interface SoapTestApp {
   base: string;
 }
 
+/** A port free at the moment. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 export async function startSoapApp(env: Record<string, string> = {}): Promise<SoapTestApp> {
-  const t = await buildTestApp({ env });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = t.app.server.address();
-  assert.ok(addr && typeof addr === 'object');
-  return { t, base: `http://127.0.0.1:${addr.port}` };
+  // the WSDL's service address is PUBLIC_URL: the app's own address, so that SOAP clients post back to it
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await buildTestApp({ env: { PUBLIC_URL: base, ...env } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, base };
 }
 
 let seq = 0;
