@@ -88,7 +88,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // a hop count as a function: Fastify ignores X-Forwarded-For altogether when given a bare number
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -277,4 +278,13 @@ function installBenchRoutes(app: FastifyInstance, database: Database): void {
   });
   // the statements sent so far (the bench reads it around each scenario for its statements per request)
   app.get('/bench/statements', { schema: { hide: true } }, async () => ({ statements: database.queryCount() }));
+}
+
+/**
+ * Trusts the nearest `hops` peers (the socket's and then X-Forwarded-For from its end): the client is the address
+ * one further. Only for a server that no client reaches but through those proxies; naming the proxies' addresses
+ * checks the peer too.
+ */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }

@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** the token issuer where neither JWT_ISSUER nor PUBLIC_URL names one */
 export const DEFAULT_JWT_ISSUER = 'commerce-api';
@@ -39,7 +40,12 @@ export interface AppConfig {
   corsOrigins: string[];
   bodyLimit: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * which peers may tell the client's address in `X-Forwarded-For`: none (false), the nearest N hops, or the
+   * proxies' addresses and CIDR ranges; `true` (every hop, so any client can name its own address) only outside
+   * production
+   */
+  trustProxy: boolean | number | string[];
   benchRoutes: boolean;
   /** Rate limits can be switched off for load tests; never in production. */
   rateLimits: boolean;
@@ -69,8 +75,12 @@ export interface AppConfig {
 export interface WebhookConfig {
   /** subscriptions may name http and private, loopback or link-local addresses (default: outside production) */
   allowPrivate: boolean;
-  /** AES-256 key the signing secrets are stored under (WEBHOOK_ENCRYPTION_KEY, else derived from JWT_SECRET) */
-  encryptionKey: string;
+  /**
+   * key material the signing secrets are stored under (WEBHOOK_ENCRYPTION_KEY, else JWT_SECRET), then the previous
+   * ones still accepted for reading while the stored secrets are sealed again under the first
+   * (WEBHOOK_ENCRYPTION_KEY_PREVIOUS, else JWT_SECRET_PREVIOUS)
+   */
+  encryptionKeys: string[];
   /** how long a receiver has to answer (ms) */
   timeoutMs: number;
   /** the first retry's delay (ms); each next one doubles, up to retryMaxMs, with ±20% jitter */
@@ -111,6 +121,42 @@ function bool(env: Env, name: string, def: boolean, problems: string[]): boolean
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   problems.push(`${name} must be true or false, got "${raw}"`);
   return def;
+}
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY's list */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env, production: boolean, problems: string[]): boolean | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) {
+    if (production) {
+      problems.push('TRUST_PROXY=true trusts every X-Forwarded-For hop, so any client could choose its address; name the hop count or the proxies\' addresses in production');
+    }
+    return true;
+  }
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 1, 1, 64, problems);
+  const list = raw.split(',').map((v) => v.trim()).filter(Boolean);
+  const bad = list.filter((v) => !PROXY_RANGE_NAMES.includes(v) && !(ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v) || isCidr(v)));
+  if (bad.length || !list.length) {
+    problems.push(`TRUST_PROXY must be false, a hop count, or proxy addresses / CIDR ranges separated by commas; not "${bad.join(', ') || raw}"`);
+    return false;
+  }
+  return list;
+}
+
+function isCidr(v: string): boolean {
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** a comma-separated list, blanks dropped */
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 }
 
 function url(env: Env, name: string, protocols: string[], problems: string[]): string | undefined {
@@ -196,7 +242,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: origins(env, 'CORS_ORIGINS', problems),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 104_857_600, problems),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
-    trustProxy: bool(env, 'TRUST_PROXY', false, problems),
+    trustProxy: trustProxy(env, production, problems),
     benchRoutes: bool(env, 'BENCH_ROUTES', false, problems),
     rateLimits: bool(env, 'RATE_LIMITS', true, problems),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production, problems),
@@ -211,7 +257,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'], problems),
     webhooks: {
       allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', !production, problems),
-      encryptionKey: env.WEBHOOK_ENCRYPTION_KEY || jwtSecret,
+      encryptionKeys: [
+        env.WEBHOOK_ENCRYPTION_KEY || jwtSecret,
+        ...list(env.WEBHOOK_ENCRYPTION_KEY ? env.WEBHOOK_ENCRYPTION_KEY_PREVIOUS : env.JWT_SECRET_PREVIOUS),
+      ],
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT', 10_000, 100, 60_000, problems),
       retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE', 5_000, 10, 3_600_000, problems),
       retryMaxMs: int(env, 'WEBHOOK_RETRY_MAX', 3_600_000, 10, 86_400_000, problems),
@@ -235,6 +284,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (production && !config.rateLimits) problems.push('RATE_LIMITS cannot be disabled in production');
   if (production && config.benchRoutes) problems.push('BENCH_ROUTES cannot be enabled in production');
+  if (production && config.webhooks.allowPrivate) problems.push('WEBHOOK_ALLOW_PRIVATE cannot be enabled in production: receivers on private addresses would reach the internal network');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

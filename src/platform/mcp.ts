@@ -32,6 +32,7 @@ import { actorScope } from './idempotency.js';
 import { callTool, deriveTools, mayCall, type ToolDef } from './mcp-tools.js';
 import { instructionsFor, mcpResources } from './mcp-resources.js';
 import type { Operation } from './operations.js';
+import { deriveKey } from './keys.js';
 
 export const MCP_PATH = '/api/mcp';
 const SESSION_TTL_S = 24 * 3600;
@@ -45,7 +46,7 @@ export interface McpOptions {
 }
 
 function sign(secret: string, data: string): string {
-  return crypto.createHmac('sha256', secret).update(`mcp-session\n${data}`).digest('base64url');
+  return crypto.createHmac('sha256', deriveKey(secret, 'mcp-session')).update(data).digest('base64url');
 }
 
 /** A new session id for a caller: `<nonce>.<expiry>.<mac>`, the mac also covering the caller. */

@@ -26280,7 +26280,7 @@ export interface operations {
                     /** @default true */
                     active?: boolean;
                     description?: string | null;
-                    /** @description only events of these store views; null or absent: every store view */
+                    /** @description only events of these store views (events of no store view, such as product and stock changes, go to subscriptions for every store view only); null or absent: every store view */
                     storeCodes?: string[] | null;
                 };
             };
@@ -26376,7 +26376,7 @@ export interface operations {
                     /** @description true re-enables a subscription that was disabled after failing */
                     active?: boolean;
                     description?: string | null;
-                    /** @description only events of these store views; null or absent: every store view */
+                    /** @description only events of these store views (events of no store view, such as product and stock changes, go to subscriptions for every store view only); null or absent: every store view */
                     storeCodes?: string[] | null;
                 };
             };

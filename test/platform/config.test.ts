@@ -146,11 +146,24 @@ describe('validation', () => {
   });
 
   test('switches must be true or false', () => {
-    for (const name of ['DEMO', 'TRUST_PROXY', 'RATE_LIMITS', 'BENCH_ROUTES', 'DURABLE_CART_WRITES']) {
+    for (const name of ['DEMO', 'RATE_LIMITS', 'BENCH_ROUTES', 'DURABLE_CART_WRITES']) {
       refuses({ [name]: 'maybe' }, new RegExp(`^${name} must be true or false, got "maybe"`));
     }
-    for (const yes of ['1', 'true', 'YES', 'on']) assert.equal(loadConfig({ TRUST_PROXY: yes }).trustProxy, true);
+    for (const yes of ['1', 'true', 'YES', 'on']) assert.equal(loadConfig({ DURABLE_CART_WRITES: yes }).durableCartWrites, true);
     for (const no of ['0', 'false', 'No', 'off']) assert.equal(loadConfig({ RATE_LIMITS: no }).rateLimits, false);
+  });
+
+  test('TRUST_PROXY is off, a hop count, or the proxies\' addresses and ranges', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'a number is hops, not "trust everything"');
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,loopback' }).trustProxy, ['10.0.0.5', '192.168.0.0/16', '::1', 'loopback']);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true, 'every hop, outside production');
+    refuses({ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY must be false, a hop count, or proxy addresses/);
+    refuses({ TRUST_PROXY: '10.0.0.1,proxy.internal' }, /"proxy\.internal"/);
+    refuses({ TRUST_PROXY: '10.0.0.0/33' }, /"10\.0\.0\.0\/33"/);
+    refuses({ TRUST_PROXY: '65' }, /^TRUST_PROXY must be between 1 and 64/);
   });
 
   test('CORS_ORIGINS must list bare origins', () => {
@@ -187,6 +200,14 @@ describe('production', () => {
     refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, DEMO: '1' }, /^DEMO cannot be enabled in production/);
     refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, RATE_LIMITS: '0' }, /^RATE_LIMITS cannot be disabled in production/);
     refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, BENCH_ROUTES: '1' }, /^BENCH_ROUTES cannot be enabled in production/);
+  });
+
+  test('refuses trusting every proxy hop and webhooks to private addresses', () => {
+    refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, TRUST_PROXY: 'true' }, /^TRUST_PROXY=true trusts every X-Forwarded-For hop/);
+    refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, WEBHOOK_ALLOW_PRIVATE: '1' }, /^WEBHOOK_ALLOW_PRIVATE cannot be enabled in production/);
+    const c = loadConfig({ NODE_ENV: 'production', JWT_SECRET: STRONG, TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE: '0' });
+    assert.equal(c.trustProxy, 1);
+    assert.equal(c.webhooks.allowPrivate, false);
   });
 
   test('with a strong secret it starts without demo data and with rate limits', () => {

@@ -11,6 +11,7 @@ import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
 import type { ContactConfigDto, ContactResultDto, ContactSubmitInput } from './schemas.js';
+import { deriveKey } from '../../platform/keys.js';
 
 declareDefaults({
   'contacts/api/enabled': 1,
@@ -29,7 +30,7 @@ const MAX = { name: 255, email: 255, telephone: 64, comment: 10_000 };
 
 /** `_h_` + 8 hex chars derived from the installation's JWT secret: stable per installation, reveals nothing. */
 export function honeypotFieldName(secret: string): string {
-  return `_h_${crypto.createHash('sha256').update(`honeypot:${secret}`).digest('hex').slice(0, 8)}`;
+  return `_h_${crypto.createHmac('sha256', deriveKey(secret, 'contact-honeypot')).update('field').digest('hex').slice(0, 8)}`;
 }
 
 function provider(ctx: Ctx): string {

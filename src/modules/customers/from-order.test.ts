@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { placeTestOrder } from '../checkout/fixtures.js';
 import { signAccountToken } from '../orders/account-token.js';
+import { deriveKey } from '../../platform/keys.js';
 
 let t: TestApp;
 before(async () => {
@@ -26,7 +27,7 @@ async function guestOrderWithToken(email: string) {
 /** A token signed with the app's secret, as `signAccountToken` makes it, for any claims. */
 function forge(claims: Record<string, unknown>): string {
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64');
-  return `${payload}.${crypto.createHmac('sha256', t.services.config.jwtSecret).update(payload).digest('hex')}`;
+  return `${payload}.${crypto.createHmac('sha256', deriveKey(t.services.config.jwtSecret, 'order-account-token')).update(payload).digest('hex')}`;
 }
 
 describe('POST /customers/create-from-order', () => {
@@ -81,7 +82,9 @@ describe('POST /customers/create-from-order', () => {
       forge({ ...claims, action: 'reset_password' }),
       forge({ ...claims, orderId: 'x' }),
       forge({ ...claims, timestamp: 'now' }),
-      `${Buffer.from('not json').toString('base64')}.${crypto.createHmac('sha256', t.services.config.jwtSecret).update(Buffer.from('not json').toString('base64')).digest('hex')}`,
+      `${Buffer.from('not json').toString('base64')}.${crypto.createHmac('sha256', deriveKey(t.services.config.jwtSecret, 'order-account-token')).update(Buffer.from('not json').toString('base64')).digest('hex')}`,
+      // signed with the token-signing secret itself rather than the key of this purpose
+      `${Buffer.from(JSON.stringify(claims)).toString('base64')}.${crypto.createHmac('sha256', t.services.config.jwtSecret).update(Buffer.from(JSON.stringify(claims)).toString('base64')).digest('hex')}`,
       forge({ ...claims, email: 'someone-else@example.com' }),
     ]) {
       const r = await create({ accountToken: bad, password: 'Secret123!' });

@@ -21,6 +21,7 @@ import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, 
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
 import { emitEvent } from '../webhooks/events.js';
+import { deriveKey } from '../../platform/keys.js';
 
 declareDefaults({
   'newsletter/subscription/allow_guest_subscribe': 1,
@@ -72,7 +73,7 @@ export const linkCustomerSubscriptions: SubscriptionLinker = async (ctx, custome
  * needs storing. A change of the secret (JWT_SECRET) ends the codes already mailed.
  */
 export function unsubscribeCode(ctx: Ctx, row: { id: number; email: string }): string {
-  return crypto.createHmac('sha256', ctx.app.config.jwtSecret).update(`newsletter-unsubscribe\n${row.id}\n${row.email.toLowerCase()}`).digest('hex').slice(0, 32);
+  return crypto.createHmac('sha256', deriveKey(ctx.app.config.jwtSecret, 'newsletter-unsubscribe')).update(`${row.id}\n${row.email.toLowerCase()}`).digest('hex').slice(0, 32);
 }
 
 /** The storefront's newsletter operations exist only where the store has the newsletter on. */

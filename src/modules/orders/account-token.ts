@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Ctx } from '../../platform/context.js';
+import { deriveKey } from '../../platform/keys.js';
 
 /** Seconds an account token stays valid. */
 export const ACCOUNT_TOKEN_TTL = 3600;
@@ -20,7 +21,7 @@ export interface AccountTokenClaims {
 }
 
 function mac(ctx: Ctx, payload: string): string {
-  return crypto.createHmac('sha256', ctx.app.config.jwtSecret).update(payload).digest('hex');
+  return crypto.createHmac('sha256', deriveKey(ctx.app.config.jwtSecret, 'order-account-token')).update(payload).digest('hex');
 }
 
 /** A token for creating an account from the order, signed now. */

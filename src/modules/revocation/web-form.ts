@@ -17,6 +17,7 @@ import { isEmailAddress } from '../../platform/format.js';
 import { toAppError } from '../../platform/http.js';
 import type { RevocationRequestDto } from './schemas.js';
 import { REASON_MAX_LENGTH, submitRevocation } from './service.js';
+import { deriveKey } from '../../platform/keys.js';
 
 const PATH = '/revocation';
 const RECEIVED_PATH = '/revocation/received';
@@ -265,7 +266,7 @@ function notFoundPage(scope: PageScope): string {
 
 /** One key per installation for the form's HMACs, derived from the JWT secret and used for nothing else. */
 function formKey(ctx: Ctx): Buffer {
-  return crypto.createHash('sha256').update(`revocation-form:${ctx.app.config.jwtSecret}`).digest();
+  return deriveKey(ctx.app.config.jwtSecret, 'revocation-form');
 }
 
 function mac(key: Buffer, purpose: string, data: string): string {

@@ -47,6 +47,8 @@ interface AttemptOutcome {
 export interface Deliverer extends EventSink {
   /** delivers what is due now; resolves with the number of attempts made once this pass is done */
   runOnce(): Promise<number>;
+  /** done once the stored secrets sealed under a previous key are sealed under the current one (at start) */
+  resealed: Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -111,7 +113,7 @@ export function createDeliverer(opts: {
   observe?: (seconds: number, ok: boolean) => void;
 }): Deliverer {
   const { db, log, config } = opts;
-  const box = new SecretBox(config.encryptionKey);
+  const box = new SecretBox(config.encryptionKeys);
   // an attempt takes at most the timeout (then a short write): past twice that, its process is presumed gone
   const leaseMs = config.timeoutMs * 2 + 1000;
   let subs: { events: string[]; storeIds: number[] | null }[] = [];
@@ -257,7 +259,35 @@ export function createDeliverer(opts: {
   }
   void listen();
 
+  /**
+   * After a key rotation (the old key kept as a previous one), seals every stored secret under the current key,
+   * so that the previous key can be dropped after one start. Guarded by the old value: processes starting
+   * together write each secret once.
+   */
+  async function reseal(): Promise<number> {
+    const found = await rows<{ id: number; secret: string; previous_secret: string | null }>(db, sql`SELECT id, secret, previous_secret FROM webhook_subscriptions`);
+    let changed = 0;
+    for (const r of found) {
+      const secret = box.reseal(r.secret);
+      const previous = r.previous_secret === null ? undefined : box.reseal(r.previous_secret);
+      if (secret === undefined && previous === undefined) continue;
+      await db.execute(sql`UPDATE webhook_subscriptions SET secret = ${secret ?? r.secret}, previous_secret = ${previous ?? r.previous_secret}
+                            WHERE id = ${r.id} AND secret = ${r.secret} AND previous_secret IS NOT DISTINCT FROM ${r.previous_secret}`);
+      changed++;
+    }
+    if (changed) log.info({ subscriptions: changed }, 'webhook secrets sealed under the current key');
+    return changed;
+  }
+  const resealed =
+    config.encryptionKeys.length > 1
+      ? reseal().catch((err: unknown) => {
+          log.error({ err }, 'webhook secrets not sealed under the current key');
+          return 0;
+        })
+      : Promise.resolve(0);
+
   return {
+    resealed,
     wants(type, storeId) {
       // an event of no store view (a product) is for the subscriptions of every store view only (writeEvents)
       return subs.some((s) => (s.storeIds === null || (storeId !== null && s.storeIds.includes(storeId))) && s.events.some((p) => patternMatches(p, type)));

@@ -51,7 +51,7 @@ function toDto(ctx: Ctx, r: SubscriptionRow, secret?: string): WebhookDto {
 }
 
 function box(ctx: Ctx): SecretBox {
-  return new SecretBox(ctx.app.config.webhooks.encryptionKey);
+  return new SecretBox(ctx.app.config.webhooks.encryptionKeys);
 }
 
 async function checkUrl(ctx: Ctx, url: string): Promise<string> {
