@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
-import { GraphQLError, GraphQLScalarType, Location, NoSchemaIntrospectionCustomRule, valueFromASTUntyped } from 'graphql';
+import { buildSchema, GraphQLError, GraphQLScalarType, Location, NoSchemaIntrospectionCustomRule, valueFromASTUntyped } from 'graphql';
 import { authorize, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import { freeFormProblem } from './free-form.js';
@@ -137,7 +137,9 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
     }
   }
   await app.register(mercurius, {
-    schema: [BASE, ...parts.map((p) => p.typeDefs)],
+    // parsed without source locations: the schema's syntax tree is kept for the process's life, and its tokens
+    // and locations were most of it
+    schema: buildSchema([BASE, ...parts.map((p) => p.typeDefs)].join('\n'), { noLocation: true }),
     resolvers,
     path: GRAPHQL_PATH,
     graphiql: false,

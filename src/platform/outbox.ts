@@ -9,7 +9,7 @@
  * be picked up again when the lease runs out.
  */
 import { eq, sql } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { rows, type Db } from './db.js';
 import { afterCommit, type Ctx } from './context.js';
@@ -92,9 +92,9 @@ export function createMailSender(opts: {
   pollMs?: number;
 }): MailSender {
   const { db, log } = opts;
-  const transport: Transporter | undefined = opts.smtpUrl
-    ? nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS })
-    : undefined;
+  // loaded only where mail is sent: a server without SMTP_URL does not keep the mail library in memory
+  let transport: Promise<Transporter> | undefined;
+  const smtp = (url: string) => (transport ??= import('nodemailer').then((m) => m.default.createTransport({ url, ...SMTP_TIMEOUTS })));
 
   const claim = () =>
     rows<ClaimedMail>(
@@ -106,15 +106,10 @@ export function createMailSender(opts: {
           RETURNING id, to_address, subject, text_body, html_body, attempts`,
     );
 
-  async function deliver(mail: ClaimedMail): Promise<void> {
-    if (!transport) {
-      log.info({ mailId: mail.id, to: mail.to_address, subject: mail.subject, body: mail.text_body }, 'mail (not sent: no SMTP_URL)');
-      await db.update(mailOutbox).set({ status: 'logged', sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
-      return;
-    }
+  async function deliver(mail: ClaimedMail, smtpUrl: string): Promise<void> {
     const attempts = mail.attempts + 1;
     try {
-      await transport.sendMail({
+      await (await smtp(smtpUrl)).sendMail({
         from: opts.from,
         to: mail.to_address,
         subject: mail.subject,
@@ -154,10 +149,10 @@ export function createMailSender(opts: {
     );
 
   async function pass(): Promise<number> {
-    if (!transport && opts.holdWithoutSmtp) return 0;
+    if (!opts.smtpUrl && opts.holdWithoutSmtp) return 0;
     let handled = 0;
     for (;;) {
-      if (!transport) {
+      if (!opts.smtpUrl) {
         const logged = await claimLogged();
         for (const mail of logged) log.info({ mailId: mail.id, to: mail.to_address, subject: mail.subject, body: mail.text_body }, 'mail (not sent: no SMTP_URL)');
         handled += logged.length;
@@ -165,7 +160,7 @@ export function createMailSender(opts: {
         continue;
       }
       const batch = await claim();
-      for (const mail of batch) await deliver(mail);
+      for (const mail of batch) await deliver(mail, opts.smtpUrl);
       handled += batch.length;
       if (batch.length < BATCH) return handled;
     }
@@ -185,7 +180,7 @@ export function createMailSender(opts: {
     async stop() {
       clearInterval(timer);
       await passes.stop();
-      transport?.close();
+      (await transport)?.close();
     },
   };
 }

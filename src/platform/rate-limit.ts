@@ -7,7 +7,7 @@
  * flood costs a bounded amount of memory.
  */
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { tooManyRequests } from './errors.js';
 
 export interface RateRule {
@@ -175,7 +175,7 @@ class RedisLimiter extends BaseLimiter {
   constructor(
     enabled: boolean,
     clock: () => number,
-    private readonly redis: Redis,
+    private readonly redis: Promise<Redis>,
     private readonly prefix: string,
   ) {
     super(enabled, clock);
@@ -184,7 +184,7 @@ class RedisLimiter extends BaseLimiter {
   protected async record(id: string, now: number, windowMs: number, keep: number): Promise<number> {
     const key = this.prefix + id;
     const member = `${now}:${crypto.randomBytes(6).toString('hex')}`;
-    const res = await this.redis
+    const res = await (await this.redis)
       .multi()
       .zremrangebyscore(key, '-inf', now - windowMs)
       .zadd(key, now, member)
@@ -199,33 +199,38 @@ class RedisLimiter extends BaseLimiter {
 
   protected async recordWithin(id: string, now: number, windowMs: number, limit: number, cost: number): Promise<boolean> {
     const tag = `${now}:${crypto.randomBytes(6).toString('hex')}`;
-    const taken = await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + id, now, windowMs, limit, cost, tag);
+    const taken = await (await this.redis).eval(TAKE_SCRIPT, 1, this.prefix + id, now, windowMs, limit, cost, tag);
     return Number(taken) === 1;
   }
 
   protected async countSince(id: string, now: number, windowMs: number): Promise<number> {
-    return this.redis.zcount(this.prefix + id, `(${now - windowMs}`, '+inf');
+    return (await this.redis).zcount(this.prefix + id, `(${now - windowMs}`, '+inf');
   }
 
   protected async dropNewest(id: string): Promise<void> {
-    await this.redis.zpopmax(this.prefix + id);
+    await (await this.redis).zpopmax(this.prefix + id);
   }
 
   protected async clear(id: string): Promise<void> {
-    await this.redis.del(this.prefix + id);
+    await (await this.redis).del(this.prefix + id);
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    await (await this.redis).quit().catch(() => undefined);
   }
 }
 
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const clock = opts.clock ?? Date.now;
   if (!opts.redisUrl) return new MemoryLimiter(opts.enabled, clock);
-  const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-  redis.on('error', () => {
-    /* reported by the failing command */
+  const url = opts.redisUrl;
+  // the client library is loaded only where Redis is configured
+  const redis = import('ioredis').then(({ Redis }) => {
+    const client = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    client.on('error', () => {
+      /* reported by the failing command */
+    });
+    return client;
   });
   return new RedisLimiter(opts.enabled, clock, redis, opts.prefix ?? 'commerce:');
 }
