@@ -14,17 +14,7 @@
 import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { access } from './auth/access.js';
 import type { Actor, Ctx } from './context.js';
 import { AppError } from './errors.js';
@@ -86,6 +76,29 @@ function limitedStream(limit: number): Transform {
   });
 }
 
+/**
+ * The protocol library, loaded on the first MCP request: its message schemas, built when it loads, would
+ * otherwise stay in the memory of every server whether or not an agent ever calls.
+ */
+function loadSdk() {
+  return Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, ajv, types]) => ({
+    Server: server.Server,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+    validator: new ajv.AjvJsonSchemaValidator(),
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+    ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+    ReadResourceRequestSchema: types.ReadResourceRequestSchema,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+  }));
+}
+
 export async function installMcp(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = deriveTools(opts.operations, opts.apiPrefix);
   const resources = mcpResources(opts.operations, opts.apiPrefix);
@@ -95,9 +108,12 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
   const bodyLimit = Math.max(defaultLimit, ...large.map((o) => o.bodyLimit!));
   /** The largest body this caller may send: more than BODY_LIMIT only to whom may call a tool that takes it. */
   const limitFor = (actor: Actor) => Math.max(defaultLimit, ...large.filter((o) => mayCall(actor, o)).map((o) => o.bodyLimit!));
-  const validator = new AjvJsonSchemaValidator();
+  let sdkLoaded: ReturnType<typeof loadSdk> | undefined;
+  const sdk = () => (sdkLoaded ??= loadSdk());
 
-  function serverFor(req: FastifyRequest, sessionScope: string, instructions?: string): Server {
+  async function serverFor(req: FastifyRequest, sessionScope: string, instructions?: string): Promise<Server> {
+    const { Server, validator, ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode } =
+      await sdk();
     const ctx = req.ctx;
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
@@ -154,8 +170,8 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
       if (!nonce) return rpcError(reply, 404, -32001, 'Session not found');
       session = given;
     }
-    const server = serverFor(req, `mcp-session:${nonce}`, initializing ? await instructionsFor(ctx, opts.operations) : undefined);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    const server = await serverFor(req, `mcp-session:${nonce}`, initializing ? await instructionsFor(ctx, opts.operations) : undefined);
+    const transport = new (await sdk()).Transport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
       // what the transport checks; the caller and the session were settled above
