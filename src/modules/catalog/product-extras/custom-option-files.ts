@@ -4,10 +4,31 @@
  * catalog lists its stale records, and removes records with their files, and files that never got a record.
  */
 import path from 'node:path';
-import { and, asc, gt, inArray, lt } from 'drizzle-orm';
+import { and, asc, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../../platform/context.js';
+import { rows } from '../../../platform/db.js';
 import { CUSTOM_OPTIONS_DIR, deleteMediaFile, listMediaFiles } from '../../../platform/files.js';
 import { customOptionFiles } from '../tables.js';
+
+/** The form of a stored file's key (random base64url), safe inside an array literal. */
+const FILE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The keys among `keys` of option files that rows of `table` refer to: a cart line or order item keeps
+ * `file:<key>:<name>` among the options of its `buy_request`. The module owning the table passes it.
+ */
+export async function optionFileKeysReferencedBy(ctx: Ctx, table: PgTable, keys: string[]): Promise<string[]> {
+  const wanted = keys.filter((k) => FILE_KEY.test(k));
+  if (!wanted.length) return [];
+  const found = await rows<{ key: string }>(
+    ctx.db,
+    sql`SELECT DISTINCT split_part(o.value, ':', 2) AS key
+      FROM ${table} i, jsonb_each_text(CASE WHEN jsonb_typeof(i.buy_request -> 'options') = 'object' THEN i.buy_request -> 'options' ELSE '{}'::jsonb END) o
+      WHERE o.value LIKE 'file:%' AND split_part(o.value, ':', 2) = ANY(${`{${wanted.join(',')}}`}::text[])`,
+  );
+  return found.map((r) => r.key);
+}
 
 /** Keys of the option files recorded before `before`, in key order after `after`, at most `limit`. */
 export async function staleCustomOptionFileKeys(ctx: Ctx, before: Date, limit: number, after?: string): Promise<string[]> {
