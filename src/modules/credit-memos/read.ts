@@ -1,6 +1,6 @@
 /** Reading credit memos: the wire shape (spec "Credit memo (response)" + wire reference §2.10) and the lookups. */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
+import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { dec, toWire } from '../../platform/money.js';
@@ -183,7 +183,7 @@ export async function priorRefunds(ctx: Ctx, orderId: number): Promise<PriorRefu
  * to store views sees only theirs. Customers never get here (the caller checks the grant).
  */
 export async function listAllCreditMemos(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: CreditMemoDto[]; total: number }> {
-  const scope = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+  const scope = adminStoreScope(ctx);
   const cond = scope ? inArray(creditMemos.storeId, scope.length ? scope : [-1]) : undefined;
   const [memos, [{ n }]] = await Promise.all([
     ctx.db.select().from(creditMemos).where(cond).orderBy(sql`${creditMemos.id} DESC`).limit(page.size).offset(page.offset),

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
+import { randomToken, safeEqual, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -313,12 +313,10 @@ export async function unsubscribe(ctx: Ctx, input: UnsubscribeInput): Promise<Ne
   return { email, storeId, status: 'unsubscribed', isSubscribed: false, confirmationRequired: false, message: MESSAGES.unsubscribed };
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 /** Whether the code is this subscriber's unsubscribe code, or the confirmation code of its pending subscription. */
 function provesSubscriber(ctx: Ctx, row: SubscriberRow, code: string): boolean {
-  if (sameText(code, unsubscribeCode(ctx, row))) return true;
-  return row.confirmCodeHash !== null && /^[a-f0-9]{64}$/.test(code) && sameText(sha256Hex(code), row.confirmCodeHash);
+  if (safeEqual(code, unsubscribeCode(ctx, row))) return true;
+  return row.confirmCodeHash !== null && /^[a-f0-9]{64}$/.test(code) && safeEqual(sha256Hex(code), row.confirmCodeHash);
 }
 
 async function unsubscribeByCode(ctx: Ctx, input: UnsubscribeInput): Promise<NewsletterSubscriptionDto> {

@@ -4,7 +4,7 @@
  * count, and the items of every order on the page), and one (the orders version) while it is cached.
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
+import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { likeEscape } from '../../platform/format.js';
@@ -33,15 +33,10 @@ function statusCondition(status: string | undefined): SQL | undefined {
   return eq(orders.status, s);
 }
 
-/** The store views an admin principal limited to some may see; undefined for everyone else. */
-function storeScope(ctx: Ctx): number[] | undefined {
-  return ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
-}
-
 /** The WHERE of GET /orders: the caller's store views, then each filter sent (400 for a malformed one). */
 function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
   const conds: SQL[] = [];
-  const scope = storeScope(ctx);
+  const scope = adminStoreScope(ctx);
   if (scope) conds.push(inArray(orders.storeId, scope.length ? scope : [-1]));
   if (q.customerId !== undefined) conds.push(eq(orders.customerId, q.customerId));
   if (given(q.email)) conds.push(sql`lower(${orders.customerEmail}) = ${q.email.trim().toLowerCase()}::text`);
@@ -102,7 +97,7 @@ function cachedPage(ctx: Ctx, who: unknown, q: object, where: SQL | undefined, p
 
 /** GET /orders: every order the admin/API caller may see (only its store views when limited), filtered. */
 export async function listOrders(ctx: Ctx, q: OrderListQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
-  return cachedPage(ctx, storeScope(ctx) ?? null, q, listWhere(ctx, q), page);
+  return cachedPage(ctx, adminStoreScope(ctx) ?? null, q, listWhere(ctx, q), page);
 }
 
 /** GET /customers/me/orders: the calling customer's orders, optionally of one status. */

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
-import { customerIdOf, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
+import { adminStoreScope, customerIdOf, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { rows, statement, type Db } from '../../platform/db.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
@@ -159,17 +159,12 @@ function requireReviewsEnabled(ctx: Ctx): void {
   }
 }
 
-/** The store views a store-restricted admin principal is limited to (undefined: every store or not an admin). */
-function adminStores(ctx: Ctx): number[] | undefined {
-  return ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
-}
-
 function isModerator(ctx: Ctx): boolean {
   return ctx.actor.kind === 'admin' && hasPermission(ctx.actor.permissions, 'reviews', 'read');
 }
 
 function inAdminScope(ctx: Ctx, row: ReviewRow): boolean {
-  const allowed = adminStores(ctx);
+  const allowed = adminStoreScope(ctx);
   return !allowed || row.stores.some((s) => allowed.includes(s));
 }
 
@@ -223,7 +218,7 @@ export async function listReviews(ctx: Ctx, query: ReviewListQueryT, page: Page 
   if (query.status !== undefined) conds.push(sql`r.status = ${checkStatus('status', query.status)}`);
   if (query.productId !== undefined) conds.push(sql`r.product_id = ${query.productId}`);
   conds.push(...dateRangeConditions({ created: sql`r.created_at` }, query));
-  const allowed = adminStores(ctx);
+  const allowed = adminStoreScope(ctx);
   if (allowed) conds.push(sql`r.store_ids && ${sql.raw(`'{${allowed.map(Number).join(',')}}'::int[]`)}`);
   const { list, total } = await selectReviews(ctx.db, sql.join(conds, sql` AND `), page);
   return { result: { items: await toDtos(ctx, list), total }, page };
@@ -351,7 +346,7 @@ function resolveStores(ctx: Ctx, stores: (number | string)[]): number[] {
     if (!store) throw badRequest(`Unknown store: ${s}`, { reason: 'UNKNOWN_STORE', details: { field: 'stores', constraint: 'exists' } });
     ids.add(store.id);
   }
-  const allowed = adminStores(ctx);
+  const allowed = adminStoreScope(ctx);
   const outside = allowed ? [...ids].filter((id) => !allowed.includes(id)) : [];
   if (outside.length) throw forbidden(`Access denied to store ${outside[0]}`, { reason: 'STORE_NOT_ALLOWED' });
   return [...ids].sort((a, b) => a - b);

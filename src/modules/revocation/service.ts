@@ -5,7 +5,7 @@
  * Every declaration is written; only its mails may be suppressed.
  */
 import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { adminStoreScope, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
@@ -240,7 +240,7 @@ export async function listRevocations(ctx: Ctx, q: Omit<RevocationListQueryT, 'p
   if (q.processedStatus) conds.push(eq(revocationRequests.processedStatus, q.processedStatus));
   if (q.storeId !== undefined) conds.push(eq(revocationRequests.storeId, q.storeId));
   conds.push(...dateRangeConditions({ created: revocationRequests.receivedAt }, q));
-  const allowed = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+  const allowed = adminStoreScope(ctx);
   if (allowed) conds.push(allowed.length ? inArray(revocationRequests.storeId, allowed) : sql`false`);
   return listWhere(ctx, conds.length ? and(...conds) : undefined, page);
 }

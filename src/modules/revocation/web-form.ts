@@ -18,6 +18,7 @@ import { toAppError } from '../../platform/http.js';
 import type { RevocationRequestDto } from './schemas.js';
 import { REASON_MAX_LENGTH, submitRevocation } from './service.js';
 import { deriveKey } from '../../platform/keys.js';
+import { safeEqual } from '../../platform/auth/secrets.js';
 
 const PATH = '/revocation';
 const RECEIVED_PATH = '/revocation/received';
@@ -273,12 +274,6 @@ function mac(key: Buffer, purpose: string, data: string): string {
   return crypto.createHmac('sha256', key).update(`${purpose}:${data}`).digest('base64url');
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-}
-
 function cookieValue(req: FastifyRequest): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
@@ -316,7 +311,7 @@ function tokenValid(req: FastifyRequest, token: string | undefined): boolean {
   if (!cookie || !m) return false;
   const age = req.ctx.now.getTime() - Number(m[1]);
   if (age > FORM_TTL_MS || age < -CLOCK_SKEW_MS) return false;
-  return sameText(m[2], mac(formKey(req.ctx), 'csrf', `${cookie}.${m[1]}`));
+  return safeEqual(m[2], mac(formKey(req.ctx), 'csrf', `${cookie}.${m[1]}`));
 }
 
 /** A browser's Origin, when it sends one, must be this server's: as reached, or as configured. */
@@ -342,7 +337,7 @@ function encodeReceipt(key: Buffer, r: Receipt): string {
 
 function decodeReceipt(key: Buffer, value: unknown): Receipt | undefined {
   const m = typeof value === 'string' ? /^([A-Za-z0-9_-]{1,1000})\.([A-Za-z0-9_-]{43})$/.exec(value) : null;
-  if (!m || !sameText(m[2], mac(key, 'receipt', m[1]))) return undefined;
+  if (!m || !safeEqual(m[2], mac(key, 'receipt', m[1]))) return undefined;
   try {
     const [id, orderReference, receivedAt, suppressed] = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')) as unknown[];
     if (typeof id !== 'number' || typeof orderReference !== 'string' || typeof receivedAt !== 'string') return undefined;

@@ -3,7 +3,7 @@
  * `carrier`) and comments (newest first). No access checks here; the service checks first.
  */
 import { asc, count, desc, eq, inArray } from 'drizzle-orm';
-import { together, type Ctx } from '../../platform/context.js';
+import { adminStoreScope, together, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
@@ -136,7 +136,7 @@ export async function shipmentView(ctx: Ctx, id: number): Promise<ShipmentDto> {
  * store views sees only theirs. Customers never get here (the caller checks the grant).
  */
 export async function listAllShipments(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: ShipmentDto[]; total: number }> {
-  const scope = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
+  const scope = adminStoreScope(ctx);
   const cond = scope ? inArray(shipments.storeId, scope.length ? scope : [-1]) : undefined;
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(shipments).where(cond).orderBy(desc(shipments.createdAt), desc(shipments.id)).limit(page.size).offset(page.offset),
