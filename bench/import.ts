@@ -16,7 +16,7 @@ import pg from 'pg';
 import { migrate, openDatabase, type Database } from '../src/platform/db.js';
 import { runInstall } from '../src/platform/install.js';
 import { modules } from '../src/modules/index.js';
-import { dropSourceDatabase, sourceUrl } from '../src/importer/fixture/database.js';
+import { dropSourceDatabase, sourceUrl } from '../test/fixtures/importer/database.js';
 import { importMagento } from '../src/importer/run.js';
 
 const size = (name: string, def: number) => {
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const args = ['--products', String(size('BENCH_IMPORT_PRODUCTS', 100_000)), '--customers', String(size('BENCH_IMPORT_CUSTOMERS', 100_000)), '--orders', String(size('BENCH_IMPORT_ORDERS', 100_000))];
     process.stderr.write(`Generating a shop: ${args.join(' ')}\n`);
-    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'src/importer/fixture/bench-source.ts', ...args, '--url', source], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/importer/bench-source.ts', ...args, '--url', source], { stdio: ['ignore', 'ignore', 'inherit'] });
     if (gen.status !== 0) throw new Error('generating the source shop failed');
     process.stderr.write(`Generated in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
   }

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { API, buildTestApp, type TestApp } from './helpers.js';
-import { createTestProduct } from '../src/modules/catalog/fixtures.js';
-import { placeTestOrder } from '../src/modules/checkout/fixtures.js';
+import { createTestProduct } from './fixtures/catalog.js';
+import { placeTestOrder } from './fixtures/checkout.js';
 
 let t: TestApp;
 let admin: string;

@@ -11,8 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestProduct } from '../src/modules/catalog/fixtures.js';
-import { TEST_ADDRESS } from '../src/modules/checkout/fixtures.js';
+import { createTestProduct } from './fixtures/catalog.js';
+import { TEST_ADDRESS } from './fixtures/checkout.js';
 import { API, buildTestApp, type ReqOptions, type TestApp } from './helpers.js';
 
 /** Statements a path may send (besides its transaction's BEGIN and COMMIT on PostgreSQL). */

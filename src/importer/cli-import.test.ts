@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from './fixture/database.js';
-import { generateShop } from './fixture/generate.js';
+import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { generateShop } from '../../test/fixtures/importer/generate.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

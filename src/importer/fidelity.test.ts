@@ -14,8 +14,8 @@ import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { rows } from '../platform/db.js';
 import type { Group } from './context.js';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from './fixture/database.js';
-import { generateShop, type GeneratedShop } from './fixture/generate.js';
+import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
 

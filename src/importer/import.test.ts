@@ -13,11 +13,11 @@ import mysql from 'mysql2/promise';
 import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { rows } from '../platform/db.js';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from './fixture/database.js';
-import { generateShop, type GeneratedShop } from './fixture/generate.js';
+import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
-import { envelope } from '../modules/soap/testing.js';
+import { envelope } from '../../test/fixtures/soap.js';
 
 async function mariadbAvailable(): Promise<boolean> {
   try {

@@ -9,10 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { rows } from '../platform/db.js';
-import { placeTestOrder } from '../modules/checkout/fixtures.js';
-import { createSourceDatabase, type SourceDatabase } from './fixture/database.ts';
-import { generateShop, type GeneratedShop } from './fixture/generate.ts';
-import { phpSerialize } from './fixture/support.ts';
+import { placeTestOrder } from '../../test/fixtures/checkout.js';
+import { createSourceDatabase, type SourceDatabase } from '../../test/fixtures/importer/database.ts';
+import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.ts';
+import { phpSerialize } from '../../test/fixtures/importer/support.ts';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
 

@@ -7,7 +7,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import { after, before, describe, mock, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
-import { createTestProduct } from '../modules/catalog/fixtures.js';
+import { createTestProduct } from '../../test/fixtures/catalog.js';
 import { guardedLookup, urlProblem } from '../modules/webhooks/target.js';
 import { AppError } from './errors.js';
 import { fetchRemoteFile } from './files.js';

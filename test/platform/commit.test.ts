@@ -9,7 +9,7 @@ import { API, buildSecondApp, buildTestApp, type TestApp } from '../helpers.js';
 import { withTx, mayRelaxCommit, type Ctx } from '../../src/platform/context.js';
 import { relaxedCommit, rows, statement, type Db } from '../../src/platform/db.js';
 import type { BuiltApp } from '../../src/app.js';
-import { createTestProduct } from '../../src/modules/catalog/fixtures.js';
+import { createTestProduct } from '../fixtures/catalog.js';
 
 let t: TestApp;
 let durable: BuiltApp;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { API, buildTestApp, type TestApp } from '../helpers.js';
-import { createTestProduct } from '../../src/modules/catalog/fixtures.js';
+import { createTestProduct } from '../fixtures/catalog.js';
 
 let t: TestApp;
 before(async () => {

@@ -8,8 +8,8 @@ import { sql } from 'drizzle-orm';
 import { graphql, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { rows } from '../../src/platform/db.js';
 import { documentDepth, jsonScalar } from '../../src/platform/graphql.js';
-import { createTestProduct } from '../../src/modules/catalog/fixtures.js';
-import { TEST_ADDRESS } from '../../src/modules/checkout/fixtures.js';
+import { createTestProduct } from '../fixtures/catalog.js';
+import { TEST_ADDRESS } from '../fixtures/checkout.js';
 import { API, buildTestApp, type Res, type TestApp } from '../helpers.js';
 
 let t: TestApp;

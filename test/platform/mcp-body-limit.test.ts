@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createTestProduct } from '../../src/modules/catalog/fixtures.js';
+import { createTestProduct } from '../fixtures/catalog.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 
 const MCP = '/api/mcp';

@@ -16,7 +16,7 @@ import { allOperations } from '../../src/modules/index.js';
 import { newSessionId, sessionNonce } from '../../src/platform/mcp.js';
 import { deriveTools, toolName } from '../../src/platform/mcp-tools.js';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../helpers.js';
-import { placeTestOrder, TEST_ADDRESS } from '../../src/modules/checkout/fixtures.js';
+import { placeTestOrder, TEST_ADDRESS } from '../fixtures/checkout.js';
 import { registerCustomer } from '../../src/modules/customers/service.js';
 
 /** Operations without a tool, and why; a new opt-out must be named here. */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API, buildSecondApp, buildTestApp, postgresDatabase } from '../helpers.js';
-import { startReceiver } from '../../src/modules/webhooks/fixtures.js';
+import { startReceiver } from '../fixtures/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PG_SERVER = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

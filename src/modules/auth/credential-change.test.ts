@@ -11,7 +11,7 @@ import { desc, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { envelope, login as soapLogin, post, startSoapApp } from '../soap/testing.js';
+import { envelope, login as soapLogin, post, startSoapApp } from '../../../test/fixtures/soap.js';
 import { API, type Res, type TestApp } from '../../../test/helpers.js';
 import { createApiUser, createOauthClient, setApiUserKey, setOauthClientSecret } from './service.js';
 

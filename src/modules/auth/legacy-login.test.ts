@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { verifySecret } from '../../platform/auth/secrets.js';
 import { customers } from '../customers/tables.js';
-import { envelope } from '../soap/testing.js';
+import { envelope } from '../../../test/fixtures/soap.js';
 import { createApiUser, createOauthClient, createRole } from './service.js';
 import { apiUsers, oauthClients } from './tables.js';
 

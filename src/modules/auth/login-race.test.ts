@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { registerCustomer } from '../customers/service.js';
 import { setConfig } from '../stores/service.js';
-import { envelope, post, startSoapApp } from '../soap/testing.js';
+import { envelope, post, startSoapApp } from '../../../test/fixtures/soap.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createApiUser, createOauthClient } from './service.js';
 

@@ -11,9 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { purgeOrphanOptionFiles } from '../checkout/option-files.js';
-import { TEST_ADDRESS } from '../checkout/fixtures.js';
+import { TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 
 const PNG = Buffer.from(

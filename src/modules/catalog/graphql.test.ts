@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from './fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 
 let t: TestApp;
 let admin: string;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import type { BuiltApp } from '../../app.js';
-import { createTestProduct } from './fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 
 let t: TestApp;
 let other: BuiltApp;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createWebsite } from '../stores/service.js';
-import { createTestProduct } from './fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 
 let t: TestApp;
 let admin: string;

@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
-import { placeTestOrder, TEST_ADDRESS } from './fixtures.js';
+import { placeTestOrder, TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 
 let t: TestApp;
 let admin: string;

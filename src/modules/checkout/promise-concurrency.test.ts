@@ -15,8 +15,8 @@ import { sql } from 'drizzle-orm';
 import type { BuiltApp } from '../../app.js';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
-import { createTestProduct } from '../catalog/fixtures.js';
-import { TEST_ADDRESS } from './fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { creditMemos } from './tables.js';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { checkAvailability, releaseStock, reserveStock, setStock, stockOf, stockRulesAt, type StockRow } from './service.js';
 import { readVersion } from '../../platform/read-cache.js';
 import { stockItems } from './tables.js';

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { releaseStock, reserveStock, stockOf, type StockLine } from './service.js';
 import { stockItems } from './tables.js';
 

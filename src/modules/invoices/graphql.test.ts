@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 
 let t: TestApp;

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 import { storeNameOf } from '../orders/mail.js';
 import type { OrderDto } from '../orders/schemas.js';

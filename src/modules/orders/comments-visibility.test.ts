@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { createInvoice } from '../invoices/service.js';
 import { invoiceComments } from '../invoices/tables.js';
 import { lockOrder } from './core.js';

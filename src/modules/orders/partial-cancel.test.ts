@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
-import { createTestProduct } from '../catalog/fixtures.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { createInvoice, type CreateInvoiceOptions } from '../invoices/service.js';
 import { lockOrder } from './core.js';
 

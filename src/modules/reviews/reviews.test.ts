@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { count, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { products } from '../catalog/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { reviewSummaries } from './service.js';

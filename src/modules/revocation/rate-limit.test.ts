@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { count } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { revocationRequests } from './tables.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { orders } from '../orders/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { submitRevocation } from './service.js';

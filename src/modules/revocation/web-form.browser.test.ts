@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { revocationRequests } from './tables.js';
 
 const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && fs.existsSync(p));

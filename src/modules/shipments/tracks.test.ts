@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { placeTestOrder } from '../checkout/fixtures.js';
+import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { findOrder } from '../orders/core.js';
 import { shipmentComments, shipmentTracks, shipments } from './tables.js';
 

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
 import { setConfig } from '../stores/service.js';
-import { envelope, login, newApiUser, newCustomer, post, startSoapApp, type SoapReply } from './testing.js';
+import { envelope, login, newApiUser, newCustomer, post, startSoapApp, type SoapReply } from '../../../test/fixtures/soap.js';
 
 let t: TestApp;
 let base: string;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
-import { ageSession, login, newApiUser, newCustomer, startSoapApp } from './testing.js';
+import { ageSession, login, newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
 
 const run = promisify(execFile);
 const PHP_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'php');

@@ -12,7 +12,7 @@ import { setApiUserActive } from '../auth/service.js';
 import { customerAddresses, customers } from '../customers/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { soapSessions } from './tables.js';
-import { ageSession, envelope, login, newApiUser, newCustomer, post, startSoapApp, type SoapReply } from './testing.js';
+import { ageSession, envelope, login, newApiUser, newCustomer, post, startSoapApp, type SoapReply } from '../../../test/fixtures/soap.js';
 
 let t: TestApp;
 let base: string;

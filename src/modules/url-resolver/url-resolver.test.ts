@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { AppError } from '../../platform/errors.js';
-import { createTestProduct } from '../catalog/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { createStoreView, setConfig } from '../stores/service.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths, resolvePath } from './service.js';
 import { urlRewrites } from './tables.js';

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import type { BuiltApp } from '../../app.js';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
-import { startReceiver, type Receiver } from './fixtures.js';
+import { startReceiver, type Receiver } from '../../../test/fixtures/webhooks.js';
 
 const OLD = 'old-jwt-secret-0123456789abcdef-0123456789';
 const NEW = 'new-jwt-secret-0123456789abcdef-0123456789';

@@ -10,10 +10,10 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
-import { createTestProduct } from '../catalog/fixtures.js';
-import { placeTestOrder, TEST_ADDRESS } from '../checkout/fixtures.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { placeTestOrder, TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 import { unsubscribeCode } from '../newsletter/service.js';
-import { startReceiver, type Receiver, type Received } from './fixtures.js';
+import { startReceiver, type Receiver, type Received } from '../../../test/fixtures/webhooks.js';
 import { guardedLookup, isPublicAddress, urlProblem } from './target.js';
 
 const FAST = { WEBHOOK_RETRY_BASE: '100', WEBHOOK_RETRY_MAX: '400', WEBHOOK_RETRY_FOR: '1500', WEBHOOK_POLL: '50', WEBHOOK_TIMEOUT: '2000' };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
 import { describeAttributeValues, normalizeCustomAttributes } from './service.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, productAttributes, products } from '../tables.js';
 
 let t: TestApp;

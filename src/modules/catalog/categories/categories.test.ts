@@ -5,7 +5,7 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../../test/help
 import { createWebsite, setConfig } from '../../stores/service.js';
 import { storeGroups } from '../../stores/tables.js';
 import { urlRewrites } from '../../url-resolver/tables.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { categories, categoryProducts, products } from '../tables.js';
 
 let t: TestApp;

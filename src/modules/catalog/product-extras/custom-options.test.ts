@@ -9,7 +9,7 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../../test/help
 import { AppError } from '../../../platform/errors.js';
 import { deleteConfig, setConfig } from '../../stores/service.js';
 import { storeCustomOptionFile } from './custom-options-service.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { customOptionFiles, customOptionValues, customOptions, products } from '../tables.js';
 
 let t: TestApp;

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
 import { deleteConfig, setConfig } from '../../stores/service.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { productMedia, products } from '../tables.js';
 
 let t: TestApp;

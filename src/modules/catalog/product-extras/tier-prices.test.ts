@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { products, tierPrices } from '../tables.js';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { downloadableLinks } from '../tables.js';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
 import { createWebsite, setCurrencyRate } from '../../stores/service.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 
 let t: TestApp;
 let admin: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import type { Ctx } from '../../../platform/context.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { finalPrice, refreshPriceRanges, refreshSpecialPriceWindows } from './price.js';
 import { createProduct } from './write.js';
 import { bundleOptions, bundleSelections, groupedChildren, products } from '../tables.js';

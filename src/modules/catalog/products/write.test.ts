@@ -5,7 +5,7 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../../test/help
 import { createWebsite } from '../../stores/service.js';
 import { stockItems } from '../../inventory/tables.js';
 import { urlRewrites } from '../../url-resolver/tables.js';
-import { createTestProduct } from '../fixtures.js';
+import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { refreshPriceRanges } from './price.js';
 import { attributeOptions, attributeSets, categories, categoryProducts, configurableChildren, productAttributes, products } from '../tables.js';
 
