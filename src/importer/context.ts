@@ -10,6 +10,7 @@
 import { getTableColumns, getTableName, inArray, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rows, type Db } from '../platform/db.js';
+import { ImportRefused } from './refused.js';
 import { Progress, Report, type EntityStats } from './report.js';
 import type { Source, SourceRow } from './source.js';
 import { importIdMap } from './tables.js';
@@ -17,9 +18,6 @@ import { importIdMap } from './tables.js';
 export type Group = 'stores' | 'config' | 'customers' | 'api' | 'catalog' | 'urls' | 'content' | 'promotions' | 'sales' | 'newsletter' | 'reviews' | 'wishlists' | 'giftcards' | 'blog' | 'revocation';
 
 export const GROUPS: Group[] = ['stores', 'config', 'customers', 'api', 'catalog', 'urls', 'content', 'promotions', 'sales', 'newsletter', 'reviews', 'wishlists', 'giftcards', 'blog', 'revocation'];
-
-/** A refusal the operator can act on (bad source, target not fresh): no stack trace. */
-export class ImportRefused extends Error {}
 
 export interface ImportContext {
   source: Source;

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { ImportRefused, type ImportContext } from './context.js';
+import type { ImportContext } from './context.js';
+import { ImportRefused } from './refused.js';
 
 export type MediaCopy = { ok: true } | { ok: false; missing: true } | { ok: false; missing: false; reason: string };
 

@@ -5,9 +5,10 @@
  * new (see context.ts); `since` limits the entities that keep an updated_at to rows changed after it.
  */
 import type { Db } from '../platform/db.js';
-import { fixSequences, GROUPS, ImportRefused, type EntityImporter, type Group, type ImportContext } from './context.js';
+import { fixSequences, GROUPS, type EntityImporter, type Group, type ImportContext } from './context.js';
 import { apiRolesImporter, apiUsersImporter } from './entities/api.js';
 import { CATALOG_IMPORTERS } from './entities/catalog.js';
+import { ImportRefused } from './refused.js';
 import { addressesImporter, customerGroupsImporter, customersImporter } from './entities/customers.js';
 import { configImporter, storeGroupsImporter, storeViewsImporter, websitesImporter } from './entities/stores.js';
 import { CONTENT_IMPORTERS } from './entities/content.js';

@@ -4,7 +4,7 @@
  * at the end of a table as at its start).
  */
 import mysql from 'mysql2/promise';
-import { ImportRefused } from './context.js';
+import { ImportRefused } from './refused.js';
 
 export type SourceRow = Record<string, unknown>;
 

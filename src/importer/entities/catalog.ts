@@ -6,21 +6,15 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, categories, productAttributes } from '../../modules/catalog/tables.js';
-import { assertImportable, count, idMap, groupBy, recordIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { assertImportable, count, groupBy, recordIds, recordKeptIds, sinceWhere, upsert, type EntityImporter } from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn } from '../eav.js';
 import { bool, date, decimal, int, str, text, trimmed } from '../source.js';
+import { attributeIdMap, forgetAttributeIds } from './attribute-ids.js';
 import { PRODUCT_IMPORTERS } from './products.js';
 import { urlRewritesImporter } from './urls.js';
 
 /** Magento frontend inputs → ours (the rest keep their name). */
 const INPUTS: Record<string, string> = { price: 'price', weight: 'weight', media_image: 'media_image', gallery: 'gallery', boolean: 'boolean', date: 'date', datetime: 'date' };
-
-/** Our attribute ids by source attribute id (product attributes), read once per run. */
-export async function attributeIdMap(ctx: ImportContext): Promise<Map<number, number>> {
-  let map = ctx.memo.get('attributeIds') as Map<number, number> | undefined;
-  if (!map) ctx.memo.set('attributeIds', (map = await idMap(ctx.db, 'product attributes')));
-  return map;
-}
 
 export const attributesImporter: EntityImporter = {
   name: 'product attributes',
@@ -82,7 +76,7 @@ export const attributesImporter: EntityImporter = {
       'product attributes',
       all.filter((a) => ids.has(String(a.attribute_code))).map((a) => [a.attribute_id, ids.get(String(a.attribute_code))!]),
     );
-    ctx.memo.delete('attributeIds');
+    forgetAttributeIds(ctx);
     if (ctx.source.hasTable('eav_attribute_label')) {
       const labels = await ctx.source.query(
         `SELECT l.attribute_label_id FROM eav_attribute_label l JOIN eav_attribute a ON a.attribute_id = l.attribute_id

@@ -4,7 +4,7 @@
  * and bundle lines) become the single line an order item is here, numbering, and verification.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../../platform/db.js';
+import { rows } from '../../platform/db.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { sinceWhere, type ImportContext } from '../context.js';
 import { decimal, int, str, type SourceRow } from '../source.js';
@@ -398,4 +398,18 @@ export async function checkCounts(ctx: ImportContext, label: string, entity: str
   );
   ctx.report.check(label, Number(s?.n ?? 0), Number(t.n));
   if (moneyColumn) ctx.report.check(`${label}: sum of ${moneyColumn}`, fixed(dec(s?.total ?? 0)), fixed(dec(t.total ?? 0)));
+}
+
+export interface GiftMessage {
+  sender: string;
+  recipient: string;
+  message: string;
+}
+
+/** Gift messages by id (an order's and its items'), where the source has them. */
+export async function giftMessages(ctx: ImportContext, ids: unknown[]): Promise<Map<number, GiftMessage>> {
+  const wanted = [...new Set(ids.map((i) => int(i)).filter((i): i is number => !!i))];
+  if (!wanted.length || !ctx.source.hasTable('gift_message')) return new Map();
+  const found = await ctx.source.query(`SELECT gift_message_id, sender, recipient, message FROM gift_message WHERE gift_message_id IN (${wanted.map(() => '?').join(', ')})`, wanted);
+  return new Map(found.map((m) => [Number(m.gift_message_id), { sender: str(m.sender) ?? '', recipient: str(m.recipient) ?? '', message: str(m.message) ?? '' }]));
 }

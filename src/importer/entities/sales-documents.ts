@@ -1,37 +1,21 @@
 /**
- * Invoices, shipments (with tracks) and credit memos, with their items and comments (ids and increment ids
- * kept). A document of an order that was not imported is skipped. A document's rows for the child items of a
- * configurable or bundle line become one row for that line (see mergeDocumentRows): Magento bills and refunds
- * a bundle with dynamic price through its children and ships a bundle shipped separately through them.
+ * Invoices, shipments (with tracks) and credit memos, with their items (sales-document-items.ts) and comments
+ * (sales-document-comments.ts), ids and increment ids kept. A document of an order that was not imported is
+ * skipped. A document's rows for the child items of a configurable or bundle line become one row for that line
+ * (see mergeDocumentRows): Magento bills and refunds a bundle with dynamic price through its children and ships
+ * a bundle shipped separately through them.
  */
 import { sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rows } from '../../platform/db.js';
-import { dec } from '../../platform/money.js';
-import { creditMemoComments, creditMemoItems, creditMemos } from '../../modules/credit-memos/tables.js';
-import { invoiceComments, invoiceItems, invoices } from '../../modules/invoices/tables.js';
-import { shipmentComments, shipmentItems, shipmentTracks, shipments } from '../../modules/shipments/tables.js';
+import { creditMemos } from '../../modules/credit-memos/tables.js';
+import { invoices } from '../../modules/invoices/tables.js';
+import { shipmentTracks, shipments } from '../../modules/shipments/tables.js';
 import { assertImportable, count, existingIds, intArray, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
-import { bool, date, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
-import {
-  checkCounts,
-  childrenOf,
-  continueNumbering,
-  countChildren,
-  countSince,
-  discount,
-  fixed,
-  importableOrdersWhere,
-  listOf,
-  mergeDocumentRows,
-  money,
-  parentBatches,
-  placementsOf,
-  readAhead,
-  unserialize,
-  type DocumentKind,
-  type SourceLine,
-} from './sales-common.js';
+import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
+import { checkCounts, continueNumbering, countSince, discount, importableOrdersWhere, listOf, money, parentBatches, readAhead, unserialize, type DocumentKind } from './sales-common.js';
+import { creditMemoCommentsImporter, invoiceCommentsImporter, shipmentCommentsImporter } from './sales-document-comments.js';
+import { creditMemoItemsImporter, invoiceItemsImporter, shipmentItemsImporter } from './sales-document-items.js';
 
 interface OrderInfo {
   id: number;
@@ -223,173 +207,6 @@ export const creditMemosImporter = headImporter({
   }),
 });
 
-// ---- items ----
-
-/** Money columns of invoice and credit memo items: our name → Magento's. */
-const ITEM_MONEY = {
-  price: 'price',
-  basePrice: 'base_price',
-  priceInclTax: 'price_incl_tax',
-  basePriceInclTax: 'base_price_incl_tax',
-  rowTotal: 'row_total',
-  baseRowTotal: 'base_row_total',
-  rowTotalInclTax: 'row_total_incl_tax',
-  baseRowTotalInclTax: 'base_row_total_incl_tax',
-  taxAmount: 'tax_amount',
-  baseTaxAmount: 'base_tax_amount',
-  discountAmount: 'discount_amount',
-  baseDiscountAmount: 'base_discount_amount',
-} as const;
-/** Unit prices, and the row totals they come from where a line's children carry the money. */
-const PER_UNIT: Record<string, string> = { price: 'row_total', basePrice: 'base_row_total', priceInclTax: 'row_total_incl_tax', basePriceInclTax: 'base_row_total_incl_tax' };
-const ITEM_ADDITIVE = ['row_total', 'base_row_total', 'row_total_incl_tax', 'base_row_total_incl_tax', 'tax_amount', 'base_tax_amount', 'discount_amount', 'base_discount_amount'];
-
-/** A merged document row's money: summed children where they carry it, unit prices from the row totals. */
-function itemMoney(map: Record<string, string>, merged: ReturnType<typeof mergeDocumentRows>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, col] of Object.entries(map)) {
-    const v = merged.sums?.[col] ?? money(merged.representative[col]);
-    out[key] = col.includes('discount') ? v.replace(/^-/, '') : v;
-  }
-  if (merged.sums) {
-    for (const [key, rowCol] of Object.entries(PER_UNIT)) {
-      if (!(key in map)) continue;
-      const own = decimal(merged.representative[map[key]]);
-      out[key] = own !== null && !dec(own).isZero() ? own : merged.qty.isZero() ? '0' : fixed(dec(merged.sums[rowCol] ?? 0).div(merged.qty).toDecimalPlaces(4));
-    }
-  }
-  return out;
-}
-
-/** A document's item rows, read through their documents' batches and merged per order line. */
-function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
-  name: string;
-  parentSource: string;
-  source: string;
-  parentTable: string;
-  table: T;
-  tableName: string;
-  /** the children of a line carry this document's quantities and money */
-  childrenCarry: (line: SourceLine) => boolean;
-  additive: string[];
-  row: (parentId: number, lineId: number, merged: ReturnType<typeof mergeDocumentRows>) => T['$inferInsert'];
-}): EntityImporter {
-  return {
-    name: opts.name,
-    group: 'sales',
-    count: (ctx) => countChildren(ctx, opts.parentSource, opts.source, 'parent_id'),
-    async run(ctx, stats, tick) {
-      if (!ctx.source.hasTable(opts.source)) return;
-      const load = (batch: SourceRow[]) =>
-        Promise.all([childrenOf(ctx, opts.source, 'parent_id', batch.map((d) => Number(d.entity_id))), placementsOf(ctx, batch.map((d) => Number(d.order_id)))]);
-      for await (const [batch, [items, lineOf]] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, order_id'), load)) {
-        const ids = batch.map((d) => Number(d.entity_id));
-        const found = [...items.values()].flat();
-        stats.found += found.length;
-        const parents = await existingIds(ctx.db, opts.parentTable, ids);
-        const lines = await existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))]);
-        const values: T['$inferInsert'][] = [];
-        for (const d of batch) {
-          const parentId = Number(d.entity_id);
-          const list = items.get(parentId) ?? [];
-          if (!parents.has(parentId)) {
-            for (const i of list) ctx.report.skip(stats, i.entity_id, `its ${opts.name.replace(/ items$/, '')} was not imported`);
-            continue;
-          }
-          // rows per order line, in the order of their first row
-          const byLine = new Map<number, { line: SourceLine; rows: SourceRow[] }>();
-          for (const i of list) {
-            const line = lineOf.get(int(i.order_item_id) ?? 0);
-            if (!line) ctx.report.skip(stats, i.entity_id, 'its order item is not in the source');
-            else if (!lines.has(line.id)) ctx.report.skip(stats, i.entity_id, 'its order item was not imported');
-            else {
-              let g = byLine.get(line.id);
-              if (!g) byLine.set(line.id, (g = { line, rows: [] }));
-              g.rows.push(i);
-            }
-          }
-          for (const [lineId, g] of byLine) {
-            const merged = mergeDocumentRows(g.line, g.rows, opts.childrenCarry(g.line), opts.additive);
-            values.push(opts.row(parentId, lineId, merged));
-            for (const r of g.rows) if (r !== merged.representative) ctx.report.skip(stats, r.entity_id, 'configurable or bundle child: kept on its parent line');
-          }
-        }
-        count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-        tick(stats.found);
-      }
-      ctx.sequences.add(opts.tableName);
-    },
-  };
-}
-
-/** Product, sku and name of a merged row (the line's own row where there is one). */
-function itemIdentity(merged: ReturnType<typeof mergeDocumentRows>, lineId: number) {
-  const r = merged.representative;
-  const line = merged.line.item;
-  const own = Number(r.order_item_id) === lineId;
-  return {
-    id: Number(r.entity_id),
-    orderItemId: lineId,
-    productId: (own ? int(r.product_id) : null) ?? int(line.product_id) ?? int(r.product_id) ?? 0,
-    sku: (own ? text(r.sku) : null) ?? text(line.sku) ?? text(r.sku) ?? '',
-    name: (own ? text(r.name) : null) ?? text(line.name) ?? text(r.name) ?? '',
-    qty: fixed(merged.qty),
-  };
-}
-
-export const invoiceItemsImporter = itemsImporter({
-  name: 'invoice items',
-  parentSource: 'sales_flat_invoice',
-  source: 'sales_flat_invoice_item',
-  parentTable: 'invoices',
-  table: invoiceItems,
-  tableName: 'invoice_items',
-  childrenCarry: (line) => line.childrenCalculated,
-  additive: ITEM_ADDITIVE,
-  row: (invoiceId, lineId, merged): typeof invoiceItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    invoiceId,
-    ...(itemMoney(ITEM_MONEY, merged) as Pick<typeof invoiceItems.$inferInsert, 'price'>),
-  }),
-});
-
-export const shipmentItemsImporter = itemsImporter({
-  name: 'shipment items',
-  parentSource: 'sales_flat_shipment',
-  source: 'sales_flat_shipment_item',
-  parentTable: 'shipments',
-  table: shipmentItems,
-  tableName: 'shipment_items',
-  childrenCarry: (line) => line.shipSeparately,
-  additive: ['row_total'],
-  row: (shipmentId, lineId, merged): typeof shipmentItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    shipmentId,
-    description: text(merged.representative.description),
-    ...(itemMoney({ price: 'price', rowTotal: 'row_total' }, merged) as { price: string; rowTotal: string }),
-    weight: decimal(merged.representative.weight),
-  }),
-});
-
-export const creditMemoItemsImporter = itemsImporter({
-  name: 'credit memo items',
-  parentSource: 'sales_flat_creditmemo',
-  source: 'sales_flat_creditmemo_item',
-  parentTable: 'credit_memos',
-  table: creditMemoItems,
-  tableName: 'credit_memo_items',
-  childrenCarry: (line) => line.childrenCalculated,
-  additive: ITEM_ADDITIVE,
-  row: (creditMemoId, lineId, merged): typeof creditMemoItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    creditMemoId,
-    description: text(merged.representative.description),
-    // Magento does not keep whether a refunded item went back to stock
-    backToStock: false,
-    ...(itemMoney(ITEM_MONEY, merged) as Pick<typeof creditMemoItems.$inferInsert, 'price'>),
-  }),
-});
-
 export const shipmentTracksImporter: EntityImporter = {
   name: 'shipment tracks',
   group: 'sales',
@@ -435,77 +252,6 @@ export const shipmentTracksImporter: EntityImporter = {
     ctx.sequences.add('shipment_tracks');
   },
 };
-
-/** Comments of a kind of document (sales_flat_<kind>_comment), read through their documents' batches. */
-function commentsImporter<T extends PgTable & { id: PgColumn }>(opts: {
-  name: string;
-  parentSource: string;
-  source: string;
-  parentTable: string;
-  table: T;
-  tableName: string;
-  row: (parentId: number, c: SourceRow, comment: string, createdAt: Date) => T['$inferInsert'];
-}): EntityImporter {
-  return {
-    name: opts.name,
-    group: 'sales',
-    count: (ctx) => countChildren(ctx, opts.parentSource, opts.source, 'parent_id'),
-    async run(ctx, stats, tick) {
-      if (!ctx.source.hasTable(opts.source) || !ctx.source.hasTable(opts.parentSource)) return;
-      const load = (batch: SourceRow[]) => childrenOf(ctx, opts.source, 'parent_id', batch.map((d) => Number(d.entity_id)));
-      for await (const [batch, comments] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, created_at'), load)) {
-        const ids = batch.map((d) => Number(d.entity_id));
-        const parents = await existingIds(ctx.db, opts.parentTable, ids);
-        const values: T['$inferInsert'][] = [];
-        for (const d of batch) {
-          for (const c of comments.get(Number(d.entity_id)) ?? []) {
-            stats.found++;
-            // a blank comment is left out; the others keep their text as stored
-            const comment = str(c.comment)?.trim() ? str(c.comment)! : null;
-            if (!parents.has(Number(d.entity_id))) ctx.report.skip(stats, c.entity_id, 'its document was not imported');
-            else if (!comment) ctx.report.skip(stats, c.entity_id, 'empty comment');
-            else values.push(opts.row(Number(d.entity_id), c, comment, date(c.created_at) ?? date(d.created_at) ?? new Date(0)));
-          }
-        }
-        count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-        tick(stats.found);
-      }
-      ctx.sequences.add(opts.tableName);
-    },
-  };
-}
-
-const commentFlags = (c: SourceRow) => ({ isCustomerNotified: Number(c.is_customer_notified) === 1, isVisibleOnFront: bool(c.is_visible_on_front) });
-
-export const invoiceCommentsImporter = commentsImporter({
-  name: 'invoice comments',
-  parentSource: 'sales_flat_invoice',
-  source: 'sales_flat_invoice_comment',
-  parentTable: 'invoices',
-  table: invoiceComments,
-  tableName: 'invoice_comments',
-  row: (invoiceId, c, comment, createdAt) => ({ id: Number(c.entity_id), invoiceId, comment, ...commentFlags(c), createdAt }),
-});
-
-export const shipmentCommentsImporter = commentsImporter({
-  name: 'shipment comments',
-  parentSource: 'sales_flat_shipment',
-  source: 'sales_flat_shipment_comment',
-  parentTable: 'shipments',
-  table: shipmentComments,
-  tableName: 'shipment_comments',
-  row: (shipmentId, c, comment, createdAt) => ({ id: Number(c.entity_id), shipmentId, comment, ...commentFlags(c), createdAt }),
-});
-
-export const creditMemoCommentsImporter = commentsImporter({
-  name: 'credit memo comments',
-  parentSource: 'sales_flat_creditmemo',
-  source: 'sales_flat_creditmemo_comment',
-  parentTable: 'credit_memos',
-  table: creditMemoComments,
-  tableName: 'credit_memo_comments',
-  row: (creditMemoId, c, comment, createdAt) => ({ id: Number(c.entity_id), creditMemoId, comment, ...commentFlags(c), createdAt }),
-});
 
 /** Invoices, shipments and credit memos with what hangs off them, in dependency order. */
 export const DOCUMENT_IMPORTERS: EntityImporter[] = [

@@ -1,6 +1,6 @@
 /**
- * Orders (ids and increment ids kept) with their addresses, payment, items and status history; then their
- * invoices, shipments and credit memos (sales-documents.ts).
+ * Orders (ids and increment ids kept) with their addresses, payment, items (sales-items.ts) and status history;
+ * then their invoices, shipments and credit memos (sales-documents.ts).
  *
  * An order of a store view that was not imported (or no longer exists) is skipped, and with it its items,
  * history and documents. An order whose customer was not imported becomes a guest order (no customer id,
@@ -14,10 +14,11 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { DEFAULT_STATUS, STATUSES, type OrderState } from '../../modules/orders/state.js';
-import { orderItems, orderStatusHistory, orders, type OrderAddress, type OrderGiftcard, type StockPart } from '../../modules/orders/tables.js';
+import { orderStatusHistory, orders, type OrderAddress, type OrderGiftcard } from '../../modules/orders/tables.js';
 import { assertImportable, count, existingIds, intArray, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { DOCUMENT_IMPORTERS } from './sales-documents.js';
+import { orderItemsImporter } from './sales-items.js';
 import {
   checkCounts,
   childrenOf,
@@ -26,19 +27,13 @@ import {
   countSince,
   discount,
   fixed,
+  giftMessages,
   importableOrdersWhere,
-  inLineUnits,
   isRecord,
-  least,
-  linesOf,
-  listOf,
   money,
-  optionsOf,
   parentBatches,
   readAhead,
-  sum,
   unserialize,
-  type SourceLine,
 } from './sales-common.js';
 
 const BUILT_IN_STATUSES = new Set(Object.values(STATUSES).flatMap((s) => Object.keys(s)));
@@ -148,13 +143,6 @@ function giftcardsOf(o: SourceRow): OrderGiftcard[] {
     const amount = entries.length === 1 ? dec(total.amount) : base.mul(rate.isZero() ? 1 : rate).toDecimalPlaces(2);
     return { code, amount: fixed(amount), baseAmount: fixed(base) };
   });
-}
-
-async function giftMessages(ctx: ImportContext, ids: unknown[]): Promise<Map<number, { sender: string; recipient: string; message: string }>> {
-  const wanted = [...new Set(ids.map((i) => int(i)).filter((i): i is number => !!i))];
-  if (!wanted.length || !ctx.source.hasTable('gift_message')) return new Map();
-  const found = await ctx.source.query(`SELECT gift_message_id, sender, recipient, message FROM gift_message WHERE gift_message_id IN (${wanted.map(() => '?').join(', ')})`, wanted);
-  return new Map(found.map((m) => [Number(m.gift_message_id), { sender: str(m.sender) ?? '', recipient: str(m.recipient) ?? '', message: str(m.message) ?? '' }]));
 }
 
 function orderRow(
@@ -341,176 +329,6 @@ export const ordersImporter: EntityImporter = {
     );
     const [t] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM order_items i JOIN import_id_map m ON m.entity = 'orders' AND m.target_id = i.order_id`);
     ctx.report.check('order lines (items less configurable and bundle children)', Number(s?.n ?? 0), t.n);
-  },
-};
-
-// ---- items ----
-
-/** Money of an item that adds up over a bundle's children. */
-const ITEM_ADDITIVE: [keyof typeof orderItems.$inferInsert, string][] = [
-  ['rowTotal', 'row_total'],
-  ['baseRowTotal', 'base_row_total'],
-  ['rowTotalInclTax', 'row_total_incl_tax'],
-  ['baseRowTotalInclTax', 'base_row_total_incl_tax'],
-  ['taxAmount', 'tax_amount'],
-  ['baseTaxAmount', 'base_tax_amount'],
-  ['discountAmount', 'discount_amount'],
-  ['baseDiscountAmount', 'base_discount_amount'],
-  ['taxInvoiced', 'tax_invoiced'],
-  ['baseTaxInvoiced', 'base_tax_invoiced'],
-  ['discountInvoiced', 'discount_invoiced'],
-  ['baseDiscountInvoiced', 'base_discount_invoiced'],
-  ['rowInvoiced', 'row_invoiced'],
-  ['baseRowInvoiced', 'base_row_invoiced'],
-  ['taxRefunded', 'tax_refunded'],
-  ['baseTaxRefunded', 'base_tax_refunded'],
-  ['discountRefunded', 'discount_refunded'],
-  ['baseDiscountRefunded', 'base_discount_refunded'],
-  ['amountRefunded', 'amount_refunded'],
-  ['baseAmountRefunded', 'base_amount_refunded'],
-];
-
-/** What the shopper chose (Magento's info_buyRequest), in our buy request's terms. */
-function buyRequestOf(options: Record<string, unknown>): Record<string, unknown> {
-  const br = options.info_buyRequest;
-  if (!isRecord(br)) return {};
-  const out: Record<string, unknown> = {};
-  const ids = (v: unknown) => (Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [v]).map((x) => int(x)).filter((x): x is number => x !== null);
-  if (isRecord(br.super_attribute)) {
-    const m = Object.fromEntries(Object.entries(br.super_attribute).map(([k, v]) => [k, int(v)]).filter(([, v]) => v !== null));
-    if (Object.keys(m).length) out.superAttribute = m;
-  }
-  if (isRecord(br.bundle_option)) {
-    const m = Object.fromEntries(Object.entries(br.bundle_option).map(([k, v]) => [k, ids(v)]).filter(([, v]) => (v as number[]).length));
-    if (Object.keys(m).length) out.bundleOption = m;
-  }
-  if (isRecord(br.bundle_option_qty)) {
-    const m = Object.fromEntries(Object.entries(br.bundle_option_qty).map(([k, v]) => [k, Number(v)]).filter(([, v]) => Number.isFinite(v)));
-    if (Object.keys(m).length) out.bundleOptionQty = m;
-  }
-  if (isRecord(br.options)) {
-    const m: Record<string, string | number | number[]> = {};
-    for (const [k, v] of Object.entries(br.options)) {
-      if (typeof v === 'string' || typeof v === 'number') m[k] = v;
-      else if (Array.isArray(v)) m[k] = ids(v);
-    }
-    if (Object.keys(m).length) out.options = m;
-  }
-  const links = br.links === undefined ? [] : ids(br.links);
-  if (links.length) out.links = links;
-  return out;
-}
-
-/** The options as shown ([{label, value}]): configurable attributes, bundle selections, custom options. */
-function shownOptionsOf(options: Record<string, unknown>): { label: string; value: string }[] {
-  const out: { label: string; value: string }[] = [];
-  for (const a of listOf(options.attributes_info)) if (isRecord(a)) out.push({ label: String(a.label ?? ''), value: String(a.value ?? '') });
-  for (const o of listOf(options.bundle_options)) {
-    if (!isRecord(o)) continue;
-    const parts = listOf(o.value)
-      .filter(isRecord)
-      .map((v) => `${v.qty ?? 1} x ${v.title ?? ''}`);
-    if (parts.length) out.push({ label: String(o.label ?? ''), value: parts.join(', ') });
-  }
-  for (const o of listOf(options.options)) if (isRecord(o)) out.push({ label: String(o.label ?? ''), value: String(o.print_value ?? o.value ?? '') });
-  return out;
-}
-
-function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: Map<number, { sender: string; recipient: string; message: string }>): typeof orderItems.$inferInsert {
-  const p = line.item;
-  const kids = line.children;
-  const type = trimmed(p.product_type) ?? 'simple';
-  const options = optionsOf(p);
-  const qtyOrdered = dec(money(p.qty_ordered));
-  const byChildren = line.childrenCalculated && kids.length > 0;
-  const fromChildren = (col: string) => fixed(least(kids.map((c) => inLineUnits(c[col], c, p))));
-  const productId = int(p.product_id) ?? 0;
-  let stockParts: StockPart[];
-  if (type === 'configurable') stockParts = kids[0] && int(kids[0].product_id) ? [{ productId: Number(kids[0].product_id), per: '1' }] : [];
-  else if (kids.length) {
-    stockParts = kids
-      .filter((c) => int(c.product_id))
-      .map((c) => ({ productId: Number(c.product_id), per: qtyOrdered.isZero() ? '1' : dec(money(c.qty_ordered)).div(qtyOrdered).toDecimalPlaces(4).toString() }));
-  } else stockParts = productId ? [{ productId, per: '1' }] : [];
-  const additive = Object.fromEntries(ITEM_ADDITIVE.map(([key, col]) => [key, byChildren ? fixed(sum(kids, col)) : money(p[col])]));
-  // a unit price the line does not state: its row total over its quantity
-  const unit = (col: string, rowCol: string) => {
-    const own = decimal(p[col]);
-    if (own !== null && !(byChildren && dec(own).isZero())) return own;
-    const row = dec(additive[ITEM_ADDITIVE.find(([, c]) => c === rowCol)![0]] as string);
-    return qtyOrdered.isZero() ? '0' : fixed(row.div(qtyOrdered).toDecimalPlaces(4));
-  };
-  const shown = shownOptionsOf(options);
-  const child = type === 'configurable' ? kids[0] : undefined;
-  return {
-    id: line.id,
-    orderId,
-    productId,
-    childProductId: child ? int(child.product_id) : null,
-    productType: type,
-    sku: text(p.sku) ?? text(child?.sku) ?? '',
-    name: text(p.name) ?? text(child?.name) ?? '',
-    description: text(p.description),
-    buyRequest: buyRequestOf(options),
-    productOptions: shown.length ? { options: shown } : {},
-    stockParts,
-    giftMessage: gifts.get(int(p.gift_message_id) ?? 0) ?? null,
-    isVirtual: bool(p.is_virtual),
-    isQtyDecimal: bool(p.is_qty_decimal),
-    freeShipping: bool(p.free_shipping),
-    noDiscount: bool(p.no_discount),
-    weight: decimal(p.weight),
-    rowWeight: decimal(p.row_weight),
-    qtyOrdered: fixed(qtyOrdered),
-    // a bundle's own counters are dummies where its children carry the quantities: count whole bundles
-    qtyInvoiced: byChildren ? fromChildren('qty_invoiced') : money(p.qty_invoiced),
-    qtyShipped: line.shipSeparately && kids.length ? fromChildren('qty_shipped') : money(p.qty_shipped),
-    qtyRefunded: byChildren ? fromChildren('qty_refunded') : money(p.qty_refunded),
-    qtyCanceled: byChildren ? fromChildren('qty_canceled') : money(p.qty_canceled),
-    qtyBackordered: decimal(p.qty_backordered),
-    price: unit('price', 'row_total'),
-    basePrice: unit('base_price', 'base_row_total'),
-    originalPrice: unit('original_price', 'row_total'),
-    baseOriginalPrice: unit('base_original_price', 'base_row_total'),
-    priceInclTax: unit('price_incl_tax', 'row_total_incl_tax'),
-    basePriceInclTax: unit('base_price_incl_tax', 'base_row_total_incl_tax'),
-    taxPercent: byChildren && dec(money(p.tax_percent)).isZero() ? money(kids[0].tax_percent) : money(p.tax_percent),
-    discountPercent: money(p.discount_percent),
-    ...(additive as Pick<typeof orderItems.$inferInsert, 'rowTotal'>),
-    createdAt: date(p.created_at) ?? orderCreated,
-  };
-}
-
-export const orderItemsImporter: EntityImporter = {
-  name: 'order items',
-  group: 'sales',
-  count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_item', 'order_id'),
-  async run(ctx, stats, tick) {
-    if (!ctx.source.hasTable('sales_flat_order_item')) return;
-    const load = async (batch: SourceRow[]) => {
-      const items = await childrenOf(ctx, 'sales_flat_order_item', 'order_id', batch.map((o) => Number(o.entity_id)), 'item_id');
-      return { items, gifts: await giftMessages(ctx, [...items.values()].flat().map((i) => i.gift_message_id)) };
-    };
-    for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
-      const imported = await existingIds(ctx.db, 'orders', batch.map((o) => Number(o.entity_id)));
-      const values: (typeof orderItems.$inferInsert)[] = [];
-      for (const o of batch) {
-        const orderId = Number(o.entity_id);
-        const list = items.get(orderId) ?? [];
-        stats.found += list.length;
-        if (!imported.has(orderId)) {
-          for (const i of list) ctx.report.skip(stats, i.item_id, 'its order was not imported');
-          continue;
-        }
-        for (const line of linesOf(list)) {
-          values.push(lineRow(line, orderId, date(o.created_at) ?? new Date(0), gifts));
-          for (const c of line.children) ctx.report.skip(stats, c.item_id, 'configurable or bundle child: kept on its parent line');
-        }
-      }
-      count(stats, await upsert(ctx.db, orderItems, values, [orderItems.id]));
-      tick(stats.found);
-    }
-    ctx.sequences.add('order_items');
   },
 };
 
