@@ -25,7 +25,7 @@ import { restOperations } from './platform/operations.js';
 import { openapiOptions } from './platform/openapi.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
-import { mediaFileRoutes } from './platform/files.js';
+import { mediaFileRoutes } from './platform/media-route.js';
 import { installMetrics, observeWebhookAttempt } from './platform/metrics.js';
 import { createDeliverer, type Deliverer } from './modules/webhooks/deliverer.js';
 import { mailWebhookDisabled } from './modules/webhooks/mail.js';

@@ -9,22 +9,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 import {
   PUBLIC_MEDIA_FOLDERS,
-  attachmentDisposition,
   checkRelativePath,
   deleteMediaFile,
-  documentTypeOfExtension,
-  extensionForType,
-  fetchRemoteFile,
-  isPrivateAddress,
   mediaContentType,
-  mediaFileRoutes,
   publicFolderOf,
   readMediaHead,
   resolveMediaPath,
-  sniffContentType,
   statMediaFile,
   writeMediaFile,
 } from './files.js';
+import { documentTypeOfExtension, extensionForType, sniffContentType } from './file-types.js';
+import { attachmentDisposition, mediaFileRoutes } from './media-route.js';
+import { fetchRemoteFile, isPrivateAddress } from './remote-file.js';
 
 let dataDir: string;
 let outside: string;

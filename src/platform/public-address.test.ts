@@ -10,7 +10,7 @@ import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { createTestProduct } from '../../test/fixtures/catalog.js';
 import { guardedLookup, urlProblem } from '../modules/webhooks/target.js';
 import { AppError } from './errors.js';
-import { fetchRemoteFile } from './files.js';
+import { fetchRemoteFile } from './remote-file.js';
 import { isPublicAddress, publicOnlyLookup } from './public-address.js';
 
 const NOT_PUBLIC = [

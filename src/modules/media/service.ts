@@ -13,7 +13,8 @@ import { loadSharp } from '../../platform/images.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
-import { checkRelativePath, mediaContentType, mediaRoot, resolveMediaPath, sniffContentType, writeMediaFile } from '../../platform/files.js';
+import { checkRelativePath, mediaContentType, mediaRoot, resolveMediaPath, writeMediaFile } from '../../platform/files.js';
+import { sniffContentType } from '../../platform/file-types.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 

@@ -15,15 +15,14 @@ import { afterCommit, withTx, type Ctx } from '../../../platform/context.js';
 import { AppError, badRequest, notFound } from '../../../platform/errors.js';
 import {
   CUSTOM_OPTIONS_DIR,
-  attachmentDisposition,
   deleteMediaFile,
-  documentTypeOfExtension,
   openMediaStream,
   readMediaHead,
-  sniffContentType,
   statMediaFile,
   writeMediaFile,
 } from '../../../platform/files.js';
+import { documentTypeOfExtension, sniffContentType } from '../../../platform/file-types.js';
+import { attachmentDisposition } from '../../../platform/media-route.js';
 import { compact } from '../../../platform/format.js';
 import { dec, toWire } from '../../../platform/money.js';
 import { declareDefaults } from '../../../platform/settings.js';

@@ -11,17 +11,14 @@ import crypto from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterCommit, withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
+import { DOWNLOADABLE_DIR, DOWNLOADABLE_SAMPLES_DIR, deleteMediaFile, writeMediaFile } from '../../../platform/files.js';
 import {
-  DOWNLOADABLE_DIR,
-  DOWNLOADABLE_SAMPLES_DIR,
   OCTET_STREAM,
   SAMPLE_CONTENT_TYPES,
-  deleteMediaFile,
   documentTypeOfExtension,
   extensionForType,
   sniffContentType,
-  writeMediaFile,
-} from '../../../platform/files.js';
+} from '../../../platform/file-types.js';
 import { toWire } from '../../../platform/money.js';
 import { refreshPriceRanges } from '../products/price.js';
 import { touchProduct } from '../products/touch.js';
