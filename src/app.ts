@@ -26,11 +26,9 @@ import { openapiOptions } from './platform/openapi.js';
 import { access } from './platform/auth/access.js';
 import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/media-route.js';
-import { installMetrics, observeWebhookAttempt } from './platform/metrics.js';
-import { createDeliverer, type Deliverer } from './modules/webhooks/deliverer.js';
-import { mailWebhookDisabled } from './modules/webhooks/mail.js';
-import { webhookDocs } from './modules/webhooks/openapi.js';
-import { purgeWebhookHistory } from './modules/webhooks/service.js';
+import { installMetrics } from './platform/metrics.js';
+import type { Background } from './platform/background.js';
+import { createEventBus } from './platform/events.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
@@ -63,7 +61,8 @@ export interface BuiltApp {
   services: AppServices;
   database: Database;
   mail: MailSender;
-  webhooks: Deliverer;
+  /** the webhooks module's background work, the deliverer (a test stops it to count only a request's statements) */
+  webhooks: Background;
   /** every route registered under /api/rest/v2, in registration order (tests check the OpenAPI document against it) */
   apiRoutes: ApiRoute[];
   /** a context outside any request, acting as nobody in the default store (seeds, CLI, tests) */
@@ -114,15 +113,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     holdWithoutSmtp: config.env === 'production',
   });
   const limiter = createRateLimiter({ enabled: config.rateLimits, redisUrl: config.redisUrl });
-  const webhooks = createDeliverer({
-    db,
-    listenUrl: database.url,
-    log: app.log,
-    config: config.webhooks,
-    onDisabled: (sub) => mailWebhookDisabled(systemCtx(), sub),
-    observe: observeWebhookAttempt,
-  });
-  await webhooks.refresh();
+  // the modules' background work (the webhook deliverer), by its spec: started below, before any data changes
+  const running = new Map<object, Background>();
   const services: AppServices = {
     config,
     settings: registry,
@@ -130,7 +122,12 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
     nudgeOutbox: () => mail.nudge(),
     outsideTx: (ctx) => database.sideDb ?? ctx.db,
-    events: webhooks,
+    events: createEventBus(modules, () => services),
+    background: <B>(spec: { name: string }) => {
+      const found = running.get(spec);
+      if (!found) throw new Error(`Background work ${spec.name} is not running`);
+      return found as B;
+    },
   };
   const systemCtx = (): Ctx => ({
     db,
@@ -141,6 +138,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     log: app.log,
     app: services,
   });
+
+  for (const m of modules) {
+    for (const spec of m.background ?? []) running.set(spec, await spec.start({ db, databaseUrl: database.url, config, log: app.log, systemCtx }));
+  }
 
   if (config.demo) await seedDemoOnce(systemCtx);
 
@@ -175,7 +176,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
   });
-  await app.register(swagger, openapiOptions(API_PREFIX, { webhooks: webhookDocs() }));
+  // the requests the API sends out (webhooks), documented by the modules that send them from the declared events
+  const outbound = Object.fromEntries(modules.flatMap((m) => Object.entries(m.openapiWebhooks?.(services.events.declared) ?? {})));
+  await app.register(swagger, openapiOptions(API_PREFIX, { webhooks: outbound }));
   const apiRoutes: ApiRoute[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...(route.config ?? {}), access: access.public };
@@ -234,7 +237,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const janitor = setInterval(() => {
     purgeExpiredRevocations(db).catch(() => undefined);
     purgeIdempotency(db).catch(() => undefined);
-    purgeWebhookHistory(db).catch(() => undefined);
+    for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
     purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
     void refreshPriceIndex();
   }, 15 * 60 * 1000);
@@ -245,11 +248,13 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     await priceIndexRun;
     registry.stop();
     await mail.stop();
-    await webhooks.stop();
+    for (const b of running.values()) await b.stop();
     await limiter.close();
     if (ownDatabase) await database.close();
   });
 
+  const deliverer = modules.flatMap((m) => m.background ?? []).find((spec) => spec.name === 'webhooks');
+  const webhooks = (deliverer && running.get(deliverer)) ?? { stop: async () => undefined };
   return { app, services, database, mail, webhooks, apiRoutes, systemCtx };
 }
 

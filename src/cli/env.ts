@@ -2,6 +2,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../platform/config.js';
 import type { Ctx } from '../platform/context.js';
+import { noBackground } from '../platform/background.js';
+import { noEvents } from '../platform/events.js';
 import { migrate, openDatabase, type Database } from '../platform/db.js';
 import { runInstall } from '../platform/install.js';
 import { createTokenService } from '../platform/auth/tokens.js';
@@ -55,8 +57,9 @@ export async function openEnv(config: AppConfig): Promise<{ env: Env; close(): P
       tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
       outsideTx: (c: Ctx) => database.sideDb ?? c.db,
-      // operator commands change data in bulk (an import): they emit no webhook events
-      events: { wants: () => false, nudge: () => undefined, deliverNow: async () => undefined, refresh: async () => undefined },
+      // operator commands change data in bulk (an import): they emit no events, and run nothing in the background
+      events: noEvents,
+      background: noBackground,
     };
     const log = stderrLogger(config.logLevel);
     const ctx = (): Ctx => ({

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import { forbidden } from './errors.js';
 import type { Db } from './db.js';
+import type { EventDeclaration, EventRef, PayloadOf } from './event-types.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { StoreRegistry } from './store-registry.js';
 import type { TokenService } from './auth/tokens.js';
@@ -62,23 +63,27 @@ export interface AppServices {
    * (document numbers). On the embedded database, which has one connection, it runs on `ctx.db` instead.
    */
   outsideTx(ctx: Ctx): Db;
-  /** Outbound events (webhooks): which are wanted, and waking the deliverer after a commit that wrote some. */
-  events: EventSink;
+  /** The domain event bus: every module's declared events, handed to the subscribers that want them. */
+  events: EventBus;
+  /** A module's running background work (the webhook deliverer), by its spec; throws for one not started. */
+  background<B>(spec: BackgroundKey<B>): B;
 }
 
-/** What a service needs of the webhook deliverer: whether anyone listens, so an unwanted event costs nothing. */
-export interface EventSink {
-  /**
-   * true when an active subscription may want `type` in the store view (null: of a resource every store view
-   * shares, such as a product); a per-process answer, re-read every few seconds and at once after a local change
-   */
+/** The domain event bus, built by the app from every module's declarations and subscribers (events.ts). */
+export interface EventBus {
+  /** every declared event by type name, in module order */
+  readonly declared: ReadonlyMap<string, EventDeclaration>;
+  /** true when a subscriber may want `type` in the store view (null: of a resource every store view shares) */
   wants(type: string, storeId: number | null): boolean;
-  /** wakes the deliverer (after a commit that wrote events) */
-  nudge(): void;
-  /** attempts one delivery now, whatever its schedule (a ping, a redelivery) */
-  deliverNow(deliveryId: number): Promise<void>;
-  /** re-reads the active subscriptions at once (after this process changed them) */
-  refresh(): Promise<void>;
+  /** hands the event to the subscribers that want it (called by an EventSet's `emit`, which checks the types) */
+  publish(ctx: Ctx, type: string, ref: EventRef, data: PayloadOf<unknown>): void;
+}
+
+/** Names a module's background work and what it offers once running (a BackgroundSpec of background.ts). */
+export interface BackgroundKey<B> {
+  readonly name: string;
+  /** what starts it (its environment is background.ts's concern: the context only finds the running instance) */
+  start(env: never): Promise<B>;
 }
 
 export interface Ctx {
@@ -144,6 +149,14 @@ export async function beforeCommit(ctx: Ctx, cb: () => Promise<void>): Promise<v
 export function afterCommit(ctx: Ctx, cb: () => void): void {
   if (ctx.tx) ctx.tx.afterCommit.push(cb);
   else cb();
+}
+
+/**
+ * A context that renders resources as the back office sees them: event payloads do not depend on who made the
+ * change.
+ */
+export function backOffice(ctx: Ctx): Ctx {
+  return { ...ctx, actor: { kind: 'admin', principal: 'api_user', id: 0, username: 'back-office', permissions: ['all'], jti: '', exp: 0 } };
 }
 
 export function isAdmin(actor: Actor): actor is Extract<Actor, { kind: 'admin' }> {

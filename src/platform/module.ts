@@ -1,7 +1,9 @@
 /** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
 import type { FastifyInstance } from 'fastify';
+import type { BackgroundSpec } from './background.js';
 import type { Ctx } from './context.js';
 import type { Db } from './db.js';
+import type { EventDeclaration, EventDeclarations, EventSubscriber } from './events.js';
 import type { GraphqlContribution } from './graphql.js';
 import type { Operation } from './operations.js';
 import type { RestApp } from './rest-app.js';
@@ -21,4 +23,12 @@ export interface AppModule {
   install?: { version: number; run(db: Db): Promise<void> };
   /** Demo data, seeded on the first start of an empty database in demo mode. */
   demo?: (ctx: Ctx) => Promise<void>;
+  /** the events this module emits (`defineEvents(...).declarations`), on the bus as `ctx.app.events` */
+  events?: EventDeclarations;
+  /** who in this module listens to the events of the bus */
+  subscribers?: EventSubscriber[];
+  /** background work the module runs in every server process, started with the app and stopped with it (`ctx.app.background`) */
+  background?: BackgroundSpec[];
+  /** the OpenAPI document's `webhooks` entries (requests the API sends out), from every declared event */
+  openapiWebhooks?: (events: ReadonlyMap<string, EventDeclaration>) => Record<string, unknown>;
 }

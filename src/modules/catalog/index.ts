@@ -26,9 +26,11 @@ import { linkOperations } from './product-extras/links-rest.js';
 import { downloadableOperations } from './product-types/downloadable-rest.js';
 import { seedCatalogDemo } from './demo.js';
 import { layeredFilterOperations } from './layered/rest.js';
+import { productEvents } from './events.js';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
+  events: productEvents.declarations,
   operations: [
     ...attributeOperations,
     ...productOperations,

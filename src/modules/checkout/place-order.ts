@@ -14,7 +14,7 @@
  * concurrent placements wait for each other instead of deadlocking. Numbers are taken outside the transaction.
  */
 import { sql } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { rows } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
@@ -35,7 +35,7 @@ import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
 import { historyRow, newRow, nextIncrementIds, progressOf, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
 import { orderDto } from '../orders/read.js';
-import { backOffice, emitEvent } from '../webhooks/events.js';
+import { orderEvents } from '../orders/events.js';
 import type { OrderDto } from '../orders/schemas.js';
 import { DEFAULT_STATUS } from '../orders/state.js';
 import { orderItems, orders, orderStatusHistory, type OrderGiftcard } from '../orders/tables.js';
@@ -276,7 +276,7 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
     // the history newest first, as the order's reads show it
     const shownHistory = history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
     const placedOrder = { order, items, history: shownHistory };
-    emitEvent(cctx, 'order.placed', { resource: 'order', id: order.id, storeId: order.storeId }, () =>
+    orderEvents.emit(cctx, 'order.placed', { resource: 'order', id: order.id, storeId: order.storeId }, () =>
       orderDto(backOffice(cctx), placedOrder.order, placedOrder.items, placedOrder.history, { shipments: [] }),
     );
     if (invoice) emitInvoiceCreated(cctx, Number(written.invoiceId), order.storeId, order.id);

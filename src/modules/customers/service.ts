@@ -20,7 +20,7 @@ import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
 import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
 import { linkSubscriptions, subscribedSql } from './subscription.js';
 import { customerAddresses, customerGroups, customers } from './tables.js';
-import { emitEvent } from '../webhooks/events.js';
+import { customerEvents } from './events.js';
 
 declareDefaults({
   'customer/create_account/default_group': 1,
@@ -354,8 +354,8 @@ export async function deleteCustomer(ctx: Ctx, id: number): Promise<void> {
     const [cur] = await tx.db.select({ id: customers.id, storeId: customers.storeId }).from(customers).where(eq(customers.id, id)).for('update');
     if (!cur) throw notFound('Customer not found');
     // the event carries the account as it was
-    const gone = tx.app.events.wants('customer.deleted', cur.storeId) ? await loadCustomer(tx, id) : { id };
-    emitEvent(tx, 'customer.deleted', { resource: 'customer', id, storeId: cur.storeId }, gone);
+    const gone = tx.app.events.wants('customer.deleted', cur.storeId) ? await loadCustomer(tx, id) : null;
+    customerEvents.emit(tx, 'customer.deleted', { resource: 'customer', id, storeId: cur.storeId }, gone);
     await tx.db.delete(customers).where(eq(customers.id, id));
     await setSubjectBlocked(tx, `customer_${id}`, true);
   });
@@ -363,7 +363,7 @@ export async function deleteCustomer(ctx: Ctx, id: number): Promise<void> {
 
 /** customer.created / customer.updated, with the account as the API shows it once the change is done. */
 function emitCustomerEvent(tx: Ctx, type: 'customer.created' | 'customer.updated', id: number, storeId: number | null): void {
-  emitEvent(tx, type, { resource: 'customer', id, storeId }, () => loadCustomer(tx, id));
+  customerEvents.emit(tx, type, { resource: 'customer', id, storeId }, () => loadCustomer(tx, id));
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { AppModule } from '../../platform/module.js';
 import { inventoryGraphql } from './graphql.js';
 import { operations, routes } from './rest.js';
+import { stockEvents } from './events.js';
 
 export const inventoryModule: AppModule = {
   name: 'inventory',
+  events: stockEvents.declarations,
   operations,
   routes,
   graphql: inventoryGraphql,

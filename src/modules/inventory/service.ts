@@ -23,7 +23,7 @@ import { compact } from '../../platform/format.js';
 import { products } from '../catalog/tables.js';
 import { MAX_BULK_ITEMS, MAX_STOCK_QTY } from './schemas.js';
 import { stockItems } from './tables.js';
-import { emitEvent } from '../webhooks/events.js';
+import { stockEvents } from './events.js';
 
 export type StockRow = typeof stockItems.$inferSelect;
 
@@ -361,7 +361,7 @@ function stockChanged(tx: Ctx, c: StockChange, wasInStock: boolean): void {
   const first = changes.get(c.productId);
   changes.set(c.productId, first ? { ...c, oldQty: first.oldQty } : c);
   const all = changes;
-  emitEvent(tx, 'stock.changed', { resource: 'stock', id: c.productId, storeId: null }, () => all.get(c.productId));
+  stockEvents.emit(tx, 'stock.changed', { resource: 'stock', id: c.productId, storeId: null }, () => all.get(c.productId) ?? null);
 }
 
 /** stock.changed for each product a reservation or release moved by `delta` per unit of its line (−1 or +1). */

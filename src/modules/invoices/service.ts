@@ -4,7 +4,7 @@
  * and invoice-pdf.ts; their public functions are re-exported here.
  */
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
@@ -12,7 +12,7 @@ import { addStatusHistory, nextIncrementId, recordProgress, type ItemDelta, type
 import { itemLine, mailMoney, orderMailOf, queueOrderMail, type OrderMail } from '../orders/mail.js';
 import { refused, stateAllows } from '../orders/state.js';
 import { orderChanged } from '../orders/events.js';
-import { backOffice, emitEvent } from '../webhooks/events.js';
+import { invoiceEvents } from './events.js';
 import { getInvoiceForOrder } from './read.js';
 import { invoiceComments, invoiceItems, invoices } from './tables.js';
 
@@ -26,7 +26,7 @@ declareDefaults({
 /** Invoice states as stored (and shown as `state`). */
 /** invoice.created, with the invoice as the back office reads it (rendered just before the commit). */
 export function emitInvoiceCreated(ctx: Ctx, invoiceId: number, storeId: number, orderId?: number): void {
-  emitEvent(ctx, 'invoice.created', { resource: 'invoice', id: invoiceId, storeId }, async () => {
+  invoiceEvents.emit(ctx, 'invoice.created', { resource: 'invoice', id: invoiceId, storeId }, async () => {
     const id = orderId ?? (await ctx.db.select({ orderId: invoices.orderId }).from(invoices).where(eq(invoices.id, invoiceId)))[0].orderId;
     return getInvoiceForOrder(backOffice(ctx), id, invoiceId);
   });

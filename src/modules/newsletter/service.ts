@@ -20,7 +20,7 @@ import { stores } from '../stores/tables.js';
 import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
-import { emitEvent } from '../webhooks/events.js';
+import { newsletterEvents } from './events.js';
 import { deriveKey } from '../../platform/keys.js';
 
 declareDefaults({
@@ -395,7 +395,7 @@ function storeScope(ctx: Ctx): SQL | undefined {
 
 /** newsletter.subscribed / newsletter.unsubscribed, with the subscriber as the back office reads it. */
 function subscriberEvent(tx: Ctx, type: 'newsletter.subscribed' | 'newsletter.unsubscribed', row: typeof newsletterSubscribers.$inferSelect): void {
-  emitEvent(tx, type, { resource: 'newsletter_subscriber', id: row.id, storeId: row.storeId }, adminDto(row));
+  newsletterEvents.emit(tx, type, { resource: 'newsletter_subscriber', id: row.id, storeId: row.storeId }, adminDto(row));
 }
 
 /** GET /newsletter/subscribers (admin): by id, filtered by email (exact) and status. */

@@ -1,11 +1,18 @@
-/** The order events of webhooks: the order as the back office reads it, rendered just before the commit. */
-import type { Ctx } from '../../platform/context.js';
-import { backOffice, emitEvent } from '../webhooks/events.js';
+/** The order events: the order as the back office reads it, rendered just before the commit. */
+import { backOffice, type Ctx } from '../../platform/context.js';
+import { defineEvents } from '../../platform/events.js';
 import { findOrder, type OrderRow } from './core.js';
 import { orderDetail } from './detail.js';
+import { Order } from './schemas.js';
+
+export const orderEvents = defineEvents({
+  'order.placed': { description: 'An order was placed (checkout or admin)', payload: Order },
+  'order.updated': { description: "An order's state or status changed", payload: Order },
+  'order.canceled': { description: 'An order was canceled', payload: Order },
+});
 
 export function emitOrderEvent(ctx: Ctx, type: 'order.placed' | 'order.updated' | 'order.canceled', order: Pick<OrderRow, 'id' | 'storeId'>): void {
-  emitEvent(ctx, type, { resource: 'order', id: order.id, storeId: order.storeId }, async () => {
+  orderEvents.emit(ctx, type, { resource: 'order', id: order.id, storeId: order.storeId }, async () => {
     const now = await findOrder(ctx, order.id);
     return now ? orderDetail(backOffice(ctx), now.order, now.items) : null;
   });

@@ -19,7 +19,7 @@ import { inWriteScope, productNames, requireProduct, type ProductRow } from '../
 import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
 import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
-import { emitEvent } from '../webhooks/events.js';
+import { reviewEvents } from './events.js';
 
 declareDefaults({
   /** 1: reviews posted through the API are approved at once */
@@ -324,7 +324,7 @@ export async function createReview(ctx: Ctx, productId: number, body: ReviewCrea
       .values({ productId, customerId: customerId ?? null, status, ...input, storeIds: [ctx.store.storeId], createdAt: ctx.now })
       .returning({ id: reviews.id });
     if (votes.length) await tx.db.insert(reviewVotes).values(votes.map((v) => ({ ...v, reviewId: row.id })));
-    emitEvent(tx, 'review.submitted', { resource: 'review', id: row.id }, async () =>
+    reviewEvents.emit(tx, 'review.submitted', { resource: 'review', id: row.id }, async () =>
       toDto((await findReview(tx.db, row.id))!, productName(tx, await requireProduct(tx, productId))),
     );
     return row.id;

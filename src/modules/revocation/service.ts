@@ -22,7 +22,7 @@ import {
   type RevocationUpdateInput,
 } from './schemas.js';
 import { revocationRequests } from './tables.js';
-import { emitEvent } from '../webhooks/events.js';
+import { revocationEvents } from './events.js';
 import { LOCKS } from '../../platform/locks.js';
 
 declareDefaults({
@@ -197,7 +197,7 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
       template: 'revocation/notice',
       storeId: order.storeId,
     });
-    emitEvent(tx, 'revocation.submitted', { resource: 'revocation', id: created.id, storeId: order.storeId }, view(created, true));
+    revocationEvents.emit(tx, 'revocation.submitted', { resource: 'revocation', id: created.id, storeId: order.storeId }, view(created, true));
     return created;
   });
   return view(row, false);

@@ -13,9 +13,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rows, type Db } from '../../platform/db.js';
 import { serialPasses } from '../../platform/passes.js';
-import type { EventSink } from '../../platform/context.js';
 import type { WebhookConfig } from '../../platform/config.js';
-import { patternMatches } from './events.js';
+import { patternMatches } from './patterns.js';
 import { SecretBox, signatureHeader } from './signing.js';
 import { guardedLookup, urlProblem } from './target.js';
 
@@ -44,7 +43,18 @@ interface AttemptOutcome {
   response: string | null;
 }
 
-export interface Deliverer extends EventSink {
+export interface Deliverer {
+  /**
+   * true when an active subscription may want `type` in the store view (null: of a resource every store view
+   * shares, such as a product); a per-process answer, re-read every poll and at once after a change
+   */
+  wants(type: string, storeId: number | null): boolean;
+  /** wakes the deliverer (after a commit that wrote events) */
+  nudge(): void;
+  /** attempts one delivery now, whatever its schedule (a ping, a redelivery) */
+  deliverNow(deliveryId: number): Promise<void>;
+  /** re-reads the active subscriptions at once (after this process changed them) */
+  refresh(): Promise<void>;
   /** delivers what is due now; resolves with the number of attempts made once this pass is done */
   runOnce(): Promise<number>;
   /** done once the stored secrets sealed under a previous key are sealed under the current one (at start) */
@@ -87,7 +97,9 @@ function post(url: string, headers: Record<string, string>, body: string, cfg: W
         if (size < 1024) chunks.push(c);
         size += c.length;
       });
-      res.on('end', () => resolve(done({ statusCode: res.statusCode ?? null, error: null, response: Buffer.concat(chunks).toString('utf8').slice(0, 1024) })));
+      res.on('end', () =>
+        resolve(done({ statusCode: res.statusCode ?? null, error: null, response: Buffer.concat(chunks).toString('utf8').slice(0, 1024) })),
+      );
       res.on('error', (err) => resolve(done({ statusCode: res.statusCode ?? null, error: err.message, response: null })));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
@@ -120,7 +132,10 @@ export function createDeliverer(opts: {
   let stopped = false;
 
   async function refresh(): Promise<void> {
-    const found = await rows<{ events: string[]; store_ids: number[] | null }>(db, sql`SELECT events, store_ids FROM webhook_subscriptions WHERE active`);
+    const found = await rows<{ events: string[]; store_ids: number[] | null }>(
+      db,
+      sql`SELECT events, store_ids FROM webhook_subscriptions WHERE active`,
+    );
     subs = found.map((s) => ({ events: s.events, storeIds: s.store_ids }));
   }
 
@@ -199,12 +214,17 @@ export function createDeliverer(opts: {
           RETURNING id, disabled_at = now() AS disabled, store_ids)
         SELECT d.status, s.disabled, s.store_ids FROM d LEFT JOIN s ON true`,
     );
-    log.warn({ deliveryId: c.id, url: c.url, attempt: c.attempts, err: error, status: r?.status }, r?.status === 'failed' ? 'webhook delivery failed, giving up' : 'webhook delivery failed, will retry');
+    log.warn(
+      { deliveryId: c.id, url: c.url, attempt: c.attempts, err: error, status: r?.status },
+      r?.status === 'failed' ? 'webhook delivery failed, giving up' : 'webhook delivery failed, will retry',
+    );
     if (r?.disabled) {
       log.warn({ subscriptionId: c.subscription_id, url: c.url }, 'webhook subscription disabled after failing');
       await db.execute(sql`SELECT pg_notify(${SUBSCRIPTIONS_CHANNEL}, '')`);
       await refresh();
-      await opts.onDisabled({ id: c.subscription_id, url: c.url, storeIds: r.store_ids }).catch((err: unknown) => log.error({ err }, 'webhook disable mail not queued'));
+      await opts
+        .onDisabled({ id: c.subscription_id, url: c.url, storeIds: r.store_ids })
+        .catch((err: unknown) => log.error({ err }, 'webhook disable mail not queued'));
     }
   }
 
@@ -265,7 +285,10 @@ export function createDeliverer(opts: {
    * together write each secret once.
    */
   async function reseal(): Promise<number> {
-    const found = await rows<{ id: number; secret: string; previous_secret: string | null }>(db, sql`SELECT id, secret, previous_secret FROM webhook_subscriptions`);
+    const found = await rows<{ id: number; secret: string; previous_secret: string | null }>(
+      db,
+      sql`SELECT id, secret, previous_secret FROM webhook_subscriptions`,
+    );
     let changed = 0;
     for (const r of found) {
       const secret = box.reseal(r.secret);
@@ -290,7 +313,9 @@ export function createDeliverer(opts: {
     resealed,
     wants(type, storeId) {
       // an event of no store view (a product) is for the subscriptions of every store view only (writeEvents)
-      return subs.some((s) => (s.storeIds === null || (storeId !== null && s.storeIds.includes(storeId))) && s.events.some((p) => patternMatches(p, type)));
+      return subs.some(
+        (s) => (s.storeIds === null || (storeId !== null && s.storeIds.includes(storeId))) && s.events.some((p) => patternMatches(p, type)),
+      );
     },
     nudge: passes.kick,
     refresh,

@@ -11,6 +11,7 @@ import type { BuiltApp } from '../../app.js';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { rows } from '../../platform/db.js';
 import { startReceiver, type Receiver } from '../../../test/fixtures/webhooks.js';
+import { webhookDeliverer } from './background.js';
 
 const OLD = 'old-jwt-secret-0123456789abcdef-0123456789';
 const NEW = 'new-jwt-secret-0123456789abcdef-0123456789';
@@ -38,16 +39,20 @@ async function ping(app: BuiltApp, id: number): Promise<{ status: number; body: 
   return { status: r.statusCode, body: JSON.parse(r.body) };
 }
 
-const storedSecret = async (id: number) => (await rows<{ secret: string }>(t.database.db, sql`SELECT secret FROM webhook_subscriptions WHERE id = ${id}`))[0].secret;
+const storedSecret = async (id: number) =>
+  (await rows<{ secret: string }>(t.database.db, sql`SELECT secret FROM webhook_subscriptions WHERE id = ${id}`))[0].secret;
 
 test('rotating JWT_SECRET with JWT_SECRET_PREVIOUS keeps every subscription signing with its own secret', async () => {
-  const made = await t.req('POST', `${API}/webhooks`, { token: await t.tokens.admin(), body: { url: rx.url('/rot'), events: ['customer.created'] } });
+  const made = await t.req('POST', `${API}/webhooks`, {
+    token: await t.tokens.admin(),
+    body: { url: rx.url('/rot'), events: ['customer.created'] },
+  });
   assert.equal(made.status, 201, made.text);
   const sealedBefore = await storedSecret(made.body.id);
 
   const rotated = await buildSecondApp(t, { JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD });
   try {
-    assert.equal(await rotated.webhooks.resealed, 1, 'the stored secret is sealed under the new key at start');
+    assert.equal(await rotated.services.background(webhookDeliverer).resealed, 1, 'the stored secret is sealed under the new key at start');
     const r = await ping(rotated, made.body.id);
     assert.equal(r.body.status, 'succeeded', JSON.stringify(r.body));
   } finally {
@@ -64,5 +69,9 @@ test('rotating JWT_SECRET with JWT_SECRET_PREVIOUS keeps every subscription sign
     await after.app.close();
   }
   const got = await rx.waitFor(2, '/rot');
-  for (const r of got) assert.equal((new Webhook(made.body.secret).verify(r.body, r.headers as Record<string, string>) as { type: string }).type, 'webhook.ping');
+  for (const r of got)
+    assert.equal(
+      (new Webhook(made.body.secret).verify(r.body, r.headers as Record<string, string>) as { type: string }).type,
+      'webhook.ping',
+    );
 });

@@ -1,7 +1,16 @@
 import { access } from '../../platform/auth/access.js';
 import { crudOperations } from '../../platform/crud-routes.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { DeliveryListQuery, DeliveryParams, Webhook, WebhookCreate, WebhookDelivery, WebhookIdParams, WebhookListQuery, WebhookUpdate } from './schemas.js';
+import {
+  DeliveryListQuery,
+  DeliveryParams,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
+  WebhookIdParams,
+  WebhookListQuery,
+  WebhookUpdate,
+} from './schemas.js';
 import * as webhooks from './service.js';
 
 const tags = ['webhooks'];
@@ -62,7 +71,8 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/webhooks/:id/deliveries',
     tags,
-    summary: "A subscription's deliveries, newest first (20 a page): event, attempts, last status code and duration, next retry; filters status, event",
+    summary:
+      "A subscription's deliveries, newest first (20 a page): event, attempts, last status code and duration, next retry; filters status, event",
     access: access.admin('webhooks', 'read'),
     shortName: 'WebhookDelivery',
     params: WebhookIdParams,

@@ -8,10 +8,13 @@ const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '
   uniqueItems: true,
   description: 'event names (`order.placed`) or wildcards (`order.*`, `*`)',
 });
-const StoreCodes = Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
-  description:
-    'only events of these store views (events of no store view, such as product and stock changes, go to subscriptions for every store view only); null or absent: every store view',
-});
+const StoreCodes = Type.Union(
+  [Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()],
+  {
+    description:
+      'only events of these store views (events of no store view, such as product and stock changes, go to subscriptions for every store view only); null or absent: every store view',
+  },
+);
 const Description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
 
 export const Webhook = Type.Object({
@@ -23,7 +26,9 @@ export const Webhook = Type.Object({
   storeCodes: Type.Union([Type.Array(Type.String()), Type.Null()]),
   /** shown once: on create and on rotation */
   secret: Type.Optional(Type.String({ description: 'the signing secret (whsec_…), shown only in the answer of a create or a rotation' })),
-  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'until when the secret before the last rotation still signs' }),
+  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'until when the secret before the last rotation still signs',
+  }),
   failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   disabledReason: Type.Union([Type.String(), Type.Null()]),
@@ -80,7 +85,9 @@ export const WebhookDelivery = Type.Object({
   lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
   lastDurationMs: Type.Union([Type.Integer(), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
-  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the next attempt is due (pending only)' }),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'when the next attempt is due (pending only)',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   attemptLog: Type.Optional(Type.Array(WebhookAttempt, { description: 'every attempt, oldest first (item reads)' })),

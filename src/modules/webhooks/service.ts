@@ -4,13 +4,14 @@
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { adminStoreScope, assertScopeWritable, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
-import type { Db } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { SUBSCRIPTIONS_CHANNEL } from './deliverer.js';
-import { EVENT_TYPES, PING, patternMatches, patternMatchesSql, writeEvents } from './events.js';
+import { webhookDeliverer } from './background.js';
+import { PING, patternMatches, patternMatchesSql } from './patterns.js';
 import type { WebhookCreateInput, WebhookDeliveryDto, WebhookDto, WebhookUpdateInput } from './schemas.js';
 import { SecretBox, newSecret } from './signing.js';
+import { writeEvents } from './subscriber.js';
 import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from './tables.js';
 import { TargetRefused, assertResolvesPublic, urlProblem } from './target.js';
 
@@ -41,7 +42,8 @@ function toDto(ctx: Ctx, r: SubscriptionRow, secret?: string): WebhookDto {
     description: r.description,
     storeCodes: r.storeIds ? r.storeIds.map((id) => ctx.app.settings.store(id)?.code ?? String(id)) : null,
     ...(secret ? { secret } : {}),
-    previousSecretExpiresAt: r.previousSecret && r.previousSecretExpiresAt && r.previousSecretExpiresAt > ctx.now ? iso(r.previousSecretExpiresAt) : null,
+    previousSecretExpiresAt:
+      r.previousSecret && r.previousSecretExpiresAt && r.previousSecretExpiresAt > ctx.now ? iso(r.previousSecretExpiresAt) : null,
     failingSince: iso(r.failingSince),
     disabledAt: iso(r.disabledAt),
     disabledReason: r.disabledReason,
@@ -70,11 +72,12 @@ async function checkUrl(ctx: Ctx, url: string): Promise<string> {
 /** Re-reads the subscriptions here and tells the other processes to (they LISTEN on PostgreSQL). */
 async function subscriptionsChanged(ctx: Ctx): Promise<void> {
   await ctx.db.execute(sql`SELECT pg_notify(${SUBSCRIPTIONS_CHANNEL}, '')`);
-  await ctx.app.events.refresh();
+  await ctx.app.background(webhookDeliverer).refresh();
 }
 
-function checkEvents(events: string[]): string[] {
-  const known = Object.keys(EVENT_TYPES);
+/** 400 unless each pattern covers an event some module declares. */
+function checkEvents(ctx: Ctx, events: string[]): string[] {
+  const known = [...ctx.app.events.declared.keys()];
   for (const p of events) {
     if (!known.some((t) => patternMatches(p, t))) throw invalid('events', `${p} names no event; known: ${known.join(', ')}`);
   }
@@ -134,7 +137,7 @@ export async function getWebhook(ctx: Ctx, id: number): Promise<WebhookDto> {
 
 export async function createWebhook(ctx: Ctx, body: WebhookCreateInput): Promise<WebhookDto> {
   const url = await checkUrl(ctx, body.url);
-  const events = checkEvents(body.events);
+  const events = checkEvents(ctx, body.events);
   const storeIds = writableStoreIds(ctx, body.storeCodes);
   const secret = newSecret();
   const [row] = await ctx.db
@@ -148,7 +151,7 @@ export async function createWebhook(ctx: Ctx, body: WebhookCreateInput): Promise
 export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateInput): Promise<WebhookDto> {
   const set: Partial<SubscriptionRow> = { updatedAt: ctx.now };
   if (body.url !== undefined) set.url = await checkUrl(ctx, body.url);
-  if (body.events !== undefined) set.events = checkEvents(body.events);
+  if (body.events !== undefined) set.events = checkEvents(ctx, body.events);
   if (body.storeCodes !== undefined) set.storeIds = writableStoreIds(ctx, body.storeCodes);
   if (body.description !== undefined) set.description = body.description;
   if (body.active !== undefined) {
@@ -156,7 +159,11 @@ export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateInp
     // switched on again: the run of failures starts over
     if (body.active) Object.assign(set, { failingSince: null, disabledAt: null, disabledReason: null });
   }
-  const [row] = await ctx.db.update(webhookSubscriptions).set(set).where(and(eq(webhookSubscriptions.id, id), scopeCondition(ctx))).returning();
+  const [row] = await ctx.db
+    .update(webhookSubscriptions)
+    .set(set)
+    .where(and(eq(webhookSubscriptions.id, id), scopeCondition(ctx)))
+    .returning();
   if (!row) throw subscriptionNotFound();
   await subscriptionsChanged(ctx);
   return toDto(ctx, row);
@@ -233,17 +240,27 @@ function deliveryDto(r: DeliveryRow): WebhookDeliveryDto {
   };
 }
 
-export async function listDeliveries(ctx: Ctx, id: number, q: { status?: string; event?: string }, page: Page): Promise<CollectionResult<WebhookDeliveryDto>> {
+export async function listDeliveries(
+  ctx: Ctx,
+  id: number,
+  q: { status?: string; event?: string },
+  page: Page,
+): Promise<CollectionResult<WebhookDeliveryDto>> {
   await findSubscription(ctx, id);
   const where = and(
     eq(webhookDeliveries.subscriptionId, id),
     q.status ? eq(webhookDeliveries.status, q.status) : undefined,
     q.event ? eq(webhookEvents.type, q.event) : undefined,
   );
-  const base = () => ctx.db.select(deliveryColumns).from(webhookDeliveries).innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId));
+  const base = () =>
+    ctx.db.select(deliveryColumns).from(webhookDeliveries).innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId));
   const [found, [{ n }]] = await Promise.all([
     base().where(where).orderBy(desc(webhookDeliveries.id)).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: count() }).from(webhookDeliveries).innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId)).where(where),
+    ctx.db
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(where),
   ]);
   return { items: found.map(deliveryDto), total: Number(n) };
 }
@@ -256,7 +273,11 @@ export async function getDelivery(ctx: Ctx, id: number, deliveryId: number): Pro
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.subscriptionId, id)));
   if (!row) throw notFound('Webhook delivery not found', { reason: 'WEBHOOK_DELIVERY_NOT_FOUND' });
-  const attempts = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+  const attempts = await ctx.db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, deliveryId))
+    .orderBy(webhookAttempts.id);
   return {
     ...deliveryDto(row),
     attemptLog: attempts.map((a) => ({
@@ -277,7 +298,7 @@ export async function redeliver(ctx: Ctx, id: number, deliveryId: number): Promi
     .update(webhookDeliveries)
     .set({ status: 'pending', nextAttemptAt: HELD, createdAt: sql`now()` })
     .where(eq(webhookDeliveries.id, deliveryId));
-  await ctx.app.events.deliverNow(deliveryId);
+  await ctx.app.background(webhookDeliverer).deliverNow(deliveryId);
   return getDelivery(ctx, id, deliveryId);
 }
 
@@ -287,7 +308,15 @@ export async function pingWebhook(ctx: Ctx, id: number): Promise<WebhookDelivery
   const delivery = await withTx(ctx, async (tx) => {
     const [eventId] = await writeEvents(
       tx,
-      [{ type: PING, resourceType: 'webhook', resourceId: String(id), storeId: null, data: () => ({ webhookId: id, url: sub.url, message: 'ping' }) }],
+      [
+        {
+          type: PING,
+          resourceType: 'webhook',
+          resourceId: String(id),
+          storeId: null,
+          data: () => ({ webhookId: id, url: sub.url, message: 'ping' }),
+        },
+      ],
       id,
     );
     const [held] = await tx.db
@@ -297,17 +326,6 @@ export async function pingWebhook(ctx: Ctx, id: number): Promise<WebhookDelivery
       .returning({ id: webhookDeliveries.id });
     return held;
   });
-  await ctx.app.events.deliverNow(delivery.id);
+  await ctx.app.background(webhookDeliverer).deliverNow(delivery.id);
   return getDelivery(ctx, id, delivery.id);
-}
-
-/** How long events are kept with their deliveries and attempts once nothing of them is pending. */
-export const WEBHOOK_HISTORY_DAYS = 30;
-
-/** Drops the events (with their deliveries and attempts) older than the history period that are settled. */
-export async function purgeWebhookHistory(db: Db): Promise<void> {
-  await db.execute(sql`
-    DELETE FROM webhook_events e
-     WHERE e.created_at < now() - make_interval(days => ${WEBHOOK_HISTORY_DAYS})
-       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`);
 }

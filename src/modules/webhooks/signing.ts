@@ -19,7 +19,9 @@ function secretBytes(secret: string): Buffer {
 
 /** The `webhook-signature` header of a body signed with each of `secrets`. */
 export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
-  return secrets.map((s) => `v1,${crypto.createHmac('sha256', secretBytes(s)).update(`${id}.${timestamp}.${body}`).digest('base64')}`).join(' ');
+  return secrets
+    .map((s) => `v1,${crypto.createHmac('sha256', secretBytes(s)).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
+    .join(' ');
 }
 
 /**

@@ -66,7 +66,9 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (t) => [
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     index('webhook_deliveries_subscription_idx').on(t.subscriptionId, t.id),
     index('webhook_deliveries_event_idx').on(t.eventId),
   ],

@@ -55,5 +55,7 @@ export async function assertResolvesPublic(raw: string, rules: TargetRules): Pro
  */
 export function guardedLookup(rules: TargetRules): net.LookupFunction | undefined {
   if (rules.allowPrivate) return undefined;
-  return publicOnlyLookup((hostname) => Object.assign(new TargetRefused(`${hostname} resolves to a non-public address`), { code: 'EWEBHOOKTARGET' }));
+  return publicOnlyLookup((hostname) =>
+    Object.assign(new TargetRefused(`${hostname} resolves to a non-public address`), { code: 'EWEBHOOKTARGET' }),
+  );
 }

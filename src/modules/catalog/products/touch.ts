@@ -1,7 +1,7 @@
 /** What a write to one of a product's sub-resources (media, options, links, tier prices, children) does last. */
 import { eq } from 'drizzle-orm';
-import { withTx, type Ctx } from '../../../platform/context.js';
-import { backOffice, emitEvent } from '../../webhooks/events.js';
+import { backOffice, withTx, type Ctx } from '../../../platform/context.js';
+import { productEvents } from '../events.js';
 import { products } from '../tables.js';
 import { getProduct } from './read.js';
 
@@ -9,6 +9,6 @@ import { getProduct } from './read.js';
 export async function touchProduct(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
     await tx.db.update(products).set({ updatedAt: tx.now }).where(eq(products.id, id));
-    emitEvent(tx, 'product.updated', { resource: 'product', id, storeId: null }, () => getProduct(backOffice(tx), id));
+    productEvents.emit(tx, 'product.updated', { resource: 'product', id, storeId: null }, () => getProduct(backOffice(tx), id));
   });
 }

@@ -4,7 +4,7 @@
  * stock, search text and price index in step; the reply is the product as the read side shows it.
  */
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
-import { adminWebsiteScope, withTx, type Ctx } from '../../../platform/context.js';
+import { adminWebsiteScope, backOffice, withTx, type Ctx } from '../../../platform/context.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError } from '../../../platform/errors.js';
 import { isValidDate } from '../../../platform/format.js';
 import { dec } from '../../../platform/money.js';
@@ -15,7 +15,7 @@ import { attributeSetExists, defaultAttributeSetId, normalizeCustomAttributes } 
 import { parentsOf, refreshPriceRanges } from './price.js';
 import { purgeProductMediaFiles } from '../product-extras/media-service.js';
 import { getProduct } from './read.js';
-import { backOffice, emitEvent } from '../../webhooks/events.js';
+import { productEvents } from '../events.js';
 import { PRODUCT_TYPES, requireProduct, type ProductRow, type ProductType } from './shared.js';
 import { explicitUrlKey, formatUrlKey, registerProductPaths } from './urls.js';
 import { ATTRIBUTE_FIELDS, type ProductWriteBody } from './write-schemas.js';
@@ -302,7 +302,7 @@ function urlKeyFor(value: string | null | undefined, name: string, sku: string):
 
 /** product.created / product.updated, with the product as the back office reads it once the change is done. */
 function emitProductEvent(tx: Ctx, type: 'product.created' | 'product.updated', id: number): void {
-  emitEvent(tx, type, { resource: 'product', id, storeId: null }, () => getProduct(backOffice(tx), id));
+  productEvents.emit(tx, type, { resource: 'product', id, storeId: null }, () => getProduct(backOffice(tx), id));
 }
 
 /** POST /products. */
@@ -475,8 +475,8 @@ export async function deleteProduct(ctx: Ctx, id: number): Promise<void> {
   await withTx(ctx, async (tx) => {
     await requireProduct(tx, id, { forUpdate: true, inScope: true });
     // the event carries the product as it was
-    const gone = tx.app.events.wants('product.deleted', null) ? await getProduct(backOffice(tx), id) : { id };
-    emitEvent(tx, 'product.deleted', { resource: 'product', id, storeId: null }, gone);
+    const gone = tx.app.events.wants('product.deleted', null) ? await getProduct(backOffice(tx), id) : null;
+    productEvents.emit(tx, 'product.deleted', { resource: 'product', id, storeId: null }, gone);
     const parents = await parentsOf(tx, [id]);
     await removeEntityPaths(tx, 'product', id);
     await purgeProductMediaFiles(tx, id);

@@ -10,7 +10,7 @@
  * Cash first: totalRefunded counts what goes back through the payment method, at most totalPaid; the rest of
  * the memo's total goes back to the gift cards that paid the order, the last applied card first.
  */
-import { withTx, type Ctx } from '../../../platform/context.js';
+import { backOffice, withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, type AppError } from '../../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
 import { declareDefaults } from '../../../platform/settings.js';
@@ -20,7 +20,7 @@ import { invoicesOfOrder } from '../../invoices/service.js';
 import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, setOrderGiftcards, type OrderItemRow, type OrderRow } from '../../orders/core.js';
 import { orderChanged } from '../../orders/events.js';
 import { itemLine, mailMoney, queueOrderMail } from '../../orders/mail.js';
-import { backOffice, emitEvent } from '../../webhooks/events.js';
+import { creditMemoEvents } from '../events.js';
 import { refused, stateAllows } from '../../orders/state.js';
 import {
   itemRefund,
@@ -389,7 +389,7 @@ export async function createCreditMemo(ctx: Ctx, orderId: number, body: CreditMe
       isCustomerNotified: mail,
     });
     if (mail) await queueOrderMail(tx, order, memoMail(order, incrementId, lines, totals, input.comment));
-    emitEvent(tx, 'creditmemo.created', { resource: 'creditmemo', id: memo.id, storeId: order.storeId }, () => getCreditMemo(backOffice(tx), memo.id));
+    creditMemoEvents.emit(tx, 'creditmemo.created', { resource: 'creditmemo', id: memo.id, storeId: order.storeId }, () => getCreditMemo(backOffice(tx), memo.id));
     orderChanged(tx, order, progressed.order);
     return memo.id;
   });
