@@ -32,6 +32,7 @@ import { createEventBus } from './platform/events.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
+import { collectOrderParts } from './platform/order-parts.js';
 import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
@@ -128,6 +129,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       if (!found) throw new Error(`Background work ${spec.name} is not running`);
       return found as B;
     },
+    orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
   };
   const systemCtx = (): Ctx => ({
     db,

@@ -8,6 +8,7 @@ import { migrate, openDatabase, type Database } from '../platform/db.js';
 import { runInstall } from '../platform/install.js';
 import { createTokenService } from '../platform/auth/tokens.js';
 import { createRateLimiter } from '../platform/rate-limit.js';
+import { collectOrderParts } from '../platform/order-parts.js';
 import { modules } from '../modules/index.js';
 import { StoreRegistry } from '../modules/stores/registry.js';
 import type { Env } from './command.js';
@@ -57,6 +58,7 @@ export async function openEnv(config: AppConfig): Promise<{ env: Env; close(): P
       tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
       outsideTx: (c: Ctx) => database.sideDb ?? c.db,
+      orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
       // operator commands change data in bulk (an import): they emit no events, and run nothing in the background
       events: noEvents,
       background: noBackground,

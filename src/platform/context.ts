@@ -8,6 +8,7 @@ import type { AppConfig } from './config.js';
 import { forbidden } from './errors.js';
 import type { Db } from './db.js';
 import type { EventDeclaration, EventRef, PayloadOf } from './event-types.js';
+import type { Decimal } from './money.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { StoreRegistry } from './store-registry.js';
 import type { TokenService } from './auth/tokens.js';
@@ -67,6 +68,20 @@ export interface AppServices {
   events: EventBus;
   /** A module's running background work (the webhook deliverer), by its spec; throws for one not started. */
   background<B>(spec: BackgroundKey<B>): B;
+  /** what later modules lend the orders module (AppModule.orderParts), collected at startup */
+  orderParts: OrderParts;
+}
+
+/**
+ * What modules after orders lend to it, so that orders imports none of them: the shipments an order read
+ * embeds (shipments), and what an order's invoices took of its gift cards, which a cancellation does not give
+ * back (invoices). See order-parts.ts.
+ */
+export interface OrderParts {
+  /** The order's shipments as the caller of `ctx` sees them on the wire, oldest first (no access check). */
+  shipmentsOf(ctx: Ctx, order: { id: number; incrementId: string }): Promise<unknown[]>;
+  /** What the order's invoices (not canceled) took of its gift cards, in the order's and the base currency. */
+  giftcardsInvoiced(ctx: Ctx, orderId: number): Promise<{ amount: Decimal; base: Decimal }>;
 }
 
 /** The domain event bus, built by the app from every module's declarations and subscribers (events.ts). */

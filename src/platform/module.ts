@@ -1,7 +1,7 @@
 /** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
 import type { FastifyInstance } from 'fastify';
 import type { BackgroundSpec } from './background.js';
-import type { Ctx } from './context.js';
+import type { Ctx, OrderParts } from './context.js';
 import type { Db } from './db.js';
 import type { EventDeclaration, EventDeclarations, EventSubscriber } from './events.js';
 import type { GraphqlContribution } from './graphql.js';
@@ -31,4 +31,6 @@ export interface AppModule {
   background?: BackgroundSpec[];
   /** the OpenAPI document's `webhooks` entries (requests the API sends out), from every declared event */
   openapiWebhooks?: (events: ReadonlyMap<string, EventDeclaration>) => Record<string, unknown>;
+  /** what this module lends the orders module (an order's shipments, what invoices took), handed on as `ctx.app.orderParts` */
+  orderParts?: Partial<OrderParts>;
 }

@@ -5,7 +5,8 @@
  * coupon use, debit the gift cards and reserve stock. Any failure rolls all of it back.
  *
  * The order is computed in memory as it stands once placed (invoiced, mails queued) and written by one
- * statement (data-modifying CTEs: order, items, history, invoice, mails, the cart closed); the coupon, the
+ * statement (the orders module's writeOrder: order, items, history, and alongside them the invoice, the mails
+ * and the cart closed, as data-modifying CTEs); the coupon, the
  * gift cards and the stock take one statement each, so a placement costs a fixed number of round trips
  * whatever the number of lines, and its answer is built from what it wrote.
  *
@@ -13,10 +14,8 @@
  * locked only for the commit, and always in one order (coupon, gift cards by code, stock by product id), so
  * concurrent placements wait for each other instead of deadlocking. Numbers are taken outside the transaction.
  */
-import { sql } from 'drizzle-orm';
 import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
-import { rows } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { mailQueued, outboxRow, type Mail } from '../../platform/outbox.js';
@@ -28,17 +27,17 @@ import type { CartRef } from '../carts/service.js';
 import { stockParts } from '../carts/items.js';
 import { couponNoLongerValid, giftcardNoLongerValid, totalsChanged } from '../carts/promise.js';
 import { consumeCoupon } from '../coupons/service.js';
-import { getCustomerIdentity } from '../customers/service.js';
+import { getCustomerIdentity, type CustomerIdentity } from '../customers/service.js';
 import { debitGiftcards, giftcardsByCodes } from '../giftcards/service.js';
 import { reserveStock, type StockLine } from '../inventory/service.js';
 import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
-import { historyRow, newRow, nextIncrementIds, progressOf, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
+import { historyRow, nextIncrementIds, progressOf, type OrderGiftcard, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
+import { draftOrder, draftOrderItem, writeOrder, type AlongsideWrite, type OrderDraft, type WrittenOrder } from '../orders/placement.js';
 import { orderDto } from '../orders/read.js';
 import { orderEvents } from '../orders/events.js';
 import type { OrderDto } from '../orders/schemas.js';
 import { DEFAULT_STATUS } from '../orders/state.js';
-import { orderItems, orders, orderStatusHistory, type OrderGiftcard } from '../orders/tables.js';
 import { paymentAction, paymentTitle } from '../payment/service.js';
 import type { PlaceOrderBodyT } from './schemas.js';
 
@@ -83,104 +82,179 @@ function assertGuestCheckoutAllowed(ctx: Ctx, cart: { customerId: number | null;
  * carries the one-time `accessToken` (its X-Order-Token for GET /orders/{incrementId}/details).
  */
 export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<OrderDto> {
-  let accessToken: string | undefined;
   const placed = await withTx(ctx, async (tx) => {
-    const locked = await lockCartForOrder(tx, ref);
-    assertGuestCheckoutAllowed(tx, locked.cart);
-    const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
-    const changed = totalsChanged(priced, body.expectedGrandTotal);
-    if (changed) throw changed;
-    const cart = priced.cart;
-    const t = priced.totals;
-    const b = priced.base;
-    const customer = cart.customerId === null ? undefined : await getCustomerIdentity(cctx, cart.customerId);
-    if (cart.customerId !== null && !customer) throw new Error(`cart ${cart.id} belongs to a customer that no longer exists`);
+    const { cctx, priced, customer } = await cartToPlace(tx, ref, body);
+    const accessToken = priced.cart.customerId === null ? randomToken(32) : undefined;
+    const numbers = await placementNumbers(cctx, priced.cart);
+    const draft = draftPlacement(cctx, priced, customer, numbers, accessToken);
+    const written = await writePlacement(cctx, priced.cart, draft);
+    await takeSharedRows(cctx, priced, written.order.id);
+    announce(cctx, written, draft.invoice);
+    return { written, accessToken };
+  });
+  const { order, items, history } = placed.written;
+  return orderDto(ctx, order, items, history, { accessToken: placed.accessToken });
+}
 
-    const rule = priced.rule && t.discountApplied ? priced.rule : null;
+/**
+ * The cart locked, allowed (guest checkout), with the checkout details applied, priced and at the total the
+ * client expects; with the customer who places it, and the context of the cart's store view.
+ */
+async function cartToPlace(tx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<{ cctx: Ctx; priced: PricedCart; customer: CustomerIdentity | undefined }> {
+  const locked = await lockCartForOrder(tx, ref);
+  assertGuestCheckoutAllowed(tx, locked.cart);
+  const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
+  const changed = totalsChanged(priced, body.expectedGrandTotal);
+  if (changed) throw changed;
+  const cart = priced.cart;
+  const customer = cart.customerId === null ? undefined : await getCustomerIdentity(cctx, cart.customerId);
+  if (cart.customerId !== null && !customer) throw new Error(`cart ${cart.id} belongs to a customer that no longer exists`);
+  return { cctx, priced, customer };
+}
 
-    const guest = cart.customerId === null;
-    if (guest) accessToken = randomToken(32);
-    const billing = cart.billingAddress!;
-    const usedCards = b.giftcards.filter((g) => g.appliedAmount.gt(0));
-    const cards: OrderGiftcard[] = usedCards.map((g) => ({
-      code: g.code,
-      amount: s(t.giftcards.find((x) => x.code === g.code)?.appliedAmount ?? ZERO),
-      baseAmount: s(g.appliedAmount),
-    }));
-    // a capturing method invoices at placement: both numbers in one statement, the invoice written with the order
-    const captures = paymentAction(cctx, cart.paymentMethod!, cart.storeId) === 'authorize_capture';
-    const numbers = await nextIncrementIds(cctx, captures ? ['order', 'invoice'] : ['order'], cart.storeId);
-    const incrementId = numbers.order;
-    // the order and its items as they will be stored, with their ids once the statement below gives them
-    let order: OrderRow = newRow(
-      orders,
+/** The numbers of the order and, for a payment method that captures at placement, of its invoice: one statement. */
+async function placementNumbers(cctx: Ctx, cart: PricedCart['cart']): Promise<{ order: string; invoice?: string }> {
+  const captures = paymentAction(cctx, cart.paymentMethod!, cart.storeId) === 'authorize_capture';
+  return nextIncrementIds(cctx, captures ? ['order', 'invoice'] : ['order'], cart.storeId);
+}
+
+type PlacementInvoice = ReturnType<typeof invoiceAtPlacement>;
+
+interface PlacementDraft extends OrderDraft {
+  /** the mails queued with the order (the confirmation, the invoice's) */
+  mails: Mail[];
+  /** the invoice of a method that captures at placement */
+  invoice?: PlacementInvoice;
+}
+
+/**
+ * The order as it stands once placed, computed in memory: the order and its items, the first history entry,
+ * the confirmation mail, and when an invoice number was taken the invoice (its progress, history entry and
+ * mail applied to the order).
+ */
+function draftPlacement(
+  cctx: Ctx,
+  priced: PricedCart,
+  customer: CustomerIdentity | undefined,
+  numbers: { order: string; invoice?: string },
+  accessToken: string | undefined,
+): PlacementDraft {
+  let order = orderOf(cctx, priced, customer, numbers.order, accessToken);
+  let items = itemsOf(cctx, priced);
+  const history = [historyRow(cctx, order, { comment: null, status: order.status })];
+  const mails: Mail[] = [];
+  // the confirmation first, then the invoice (and its mail) of a method that captures at placement
+  if (cctx.app.settings.getBool('sales_email/order/enabled', order.storeId)) {
+    mails.push(confirmationMail(cctx, { order, items }));
+    order = { ...order, emailSent: true };
+  }
+  const invoice = numbers.invoice ? invoiceAtPlacement(cctx, { order, items }, numbers.invoice, 'offline') : undefined;
+  if (invoice) {
+    ({ order, items } = progressOf(cctx, { order, items }, invoice.progress));
+    history.push(historyRow(cctx, order, invoice.history));
+    if (invoice.mail) mails.push(invoice.mail(order));
+  }
+  return { order, items, history, mails, invoice };
+}
+
+/** The coupon of the cart when its discount applies. */
+function appliedRule(priced: PricedCart) {
+  return priced.rule && priced.totals.discountApplied ? priced.rule : null;
+}
+
+/** The gift cards that pay part of the order (base currency amounts). */
+function usedGiftcards(priced: PricedCart) {
+  return priced.base.giftcards.filter((g) => g.appliedAmount.gt(0));
+}
+
+/** The order row as it will be stored (its id 0 until written). */
+function orderOf(cctx: Ctx, priced: PricedCart, customer: CustomerIdentity | undefined, incrementId: string, accessToken: string | undefined): OrderRow {
+  const cart = priced.cart;
+  const t = priced.totals;
+  const b = priced.base;
+  const rule = appliedRule(priced);
+  const guest = cart.customerId === null;
+  const billing = cart.billingAddress!;
+  const cards: OrderGiftcard[] = usedGiftcards(priced).map((g) => ({
+    code: g.code,
+    amount: s(t.giftcards.find((x) => x.code === g.code)?.appliedAmount ?? ZERO),
+    baseAmount: s(g.appliedAmount),
+  }));
+  return draftOrder(
+    {
+      incrementId,
+      storeId: cart.storeId,
+      quoteId: cart.id,
+      customerId: cart.customerId,
+      customerEmail: customer?.email ?? cart.customerEmail!,
+      customerFirstname: customer?.firstname ?? billing.firstName,
+      customerLastname: customer?.lastname ?? billing.lastName,
+      customerGroupId: priced.groupId,
+      customerIsGuest: guest,
+      customerNote: cart.customerNote,
+      state: 'new',
+      status: DEFAULT_STATUS.new,
+      currency: cart.currency,
+      baseCurrency: cctx.store.baseCurrency,
+      baseToOrderRate: priced.rate.toFixed(8),
+      billingAddress: { ...billing, email: billing.email ?? customer?.email ?? cart.customerEmail },
+      shippingAddress: priced.isVirtual ? null : { ...cart.shippingAddress!, email: cart.shippingAddress!.email ?? customer?.email ?? cart.customerEmail },
+      shippingMethod: priced.isVirtual ? null : priced.selectedRate!.code,
+      shippingDescription: priced.isVirtual ? null : priced.selectedRate!.title,
+      paymentMethod: cart.paymentMethod!,
+      paymentTitle: paymentTitle(cctx, cart.paymentMethod!, cart.storeId),
+      paymentData: cart.paymentData ?? {},
+      couponCode: rule?.code ?? null,
+      couponId: rule?.couponId ?? null,
+      couponRuleName: rule?.ruleName ?? null,
+      appliedRuleIds: rule ? [rule.ruleId] : [],
+      giftcards: cards,
+      giftMessage: cart.giftMessage,
+      isVirtual: priced.isVirtual,
+      weight: priced.isVirtual ? null : s(priced.items.reduce((w, i) => w.add(i.weight.mul(i.row.qty)), dec(0))),
+      totalItemCount: priced.items.length,
+      totalQtyOrdered: s(priced.items.reduce((q, i) => q.add(i.row.qty), dec(0))),
+      subtotal: s(t.subtotal),
+      baseSubtotal: s(b.subtotal),
+      subtotalInclTax: s(t.subtotalInclTax),
+      baseSubtotalInclTax: s(b.subtotalInclTax),
+      discountAmount: s(t.discountAmount),
+      baseDiscountAmount: s(b.discountAmount),
+      shippingAmount: s(t.shippingAmount),
+      baseShippingAmount: s(b.shippingAmount),
+      shippingInclTax: s(t.shippingAmountInclTax),
+      baseShippingInclTax: s(b.shippingAmountInclTax),
+      shippingTaxAmount: s(t.shippingTaxAmount),
+      baseShippingTaxAmount: s(b.shippingTaxAmount),
+      taxAmount: s(t.taxAmount),
+      baseTaxAmount: s(b.taxAmount),
+      giftcardAmount: s(t.giftcardAmount),
+      baseGiftcardAmount: s(b.giftcardAmount),
+      grandTotal: s(t.grandTotal),
+      baseGrandTotal: s(b.grandTotal),
+      accessTokenHash: accessToken ? sha256Hex(accessToken) : null,
+      remoteIp: cctx.ip,
+      createdAt: cctx.now,
+      updatedAt: cctx.now,
+    },
+    cctx.now,
+  );
+}
+
+/** The order's items as they will be stored, numbered 1, 2, ... until written. */
+function itemsOf(cctx: Ctx, priced: PricedCart): OrderItemRow[] {
+  const t = priced.totals;
+  const b = priced.base;
+  return priced.items.map((i, index) => {
+    const lt = t.lines.get(i.row.id)!;
+    const lb = b.lines.get(i.row.id)!;
+    const qty = dec(i.row.qty);
+    return draftOrderItem(
       {
-        incrementId,
-        storeId: cart.storeId,
-        quoteId: cart.id,
-        customerId: cart.customerId,
-        customerEmail: customer?.email ?? cart.customerEmail!,
-        customerFirstname: customer?.firstname ?? billing.firstName,
-        customerLastname: customer?.lastname ?? billing.lastName,
-        customerGroupId: priced.groupId,
-        customerIsGuest: guest,
-        customerNote: cart.customerNote,
-        state: 'new',
-        status: DEFAULT_STATUS.new,
-        currency: cart.currency,
-        baseCurrency: cctx.store.baseCurrency,
-        baseToOrderRate: priced.rate.toFixed(8),
-        billingAddress: { ...billing, email: billing.email ?? customer?.email ?? cart.customerEmail },
-        shippingAddress: priced.isVirtual ? null : { ...cart.shippingAddress!, email: cart.shippingAddress!.email ?? customer?.email ?? cart.customerEmail },
-        shippingMethod: priced.isVirtual ? null : priced.selectedRate!.code,
-        shippingDescription: priced.isVirtual ? null : priced.selectedRate!.title,
-        paymentMethod: cart.paymentMethod!,
-        paymentTitle: paymentTitle(cctx, cart.paymentMethod!, cart.storeId),
-        paymentData: cart.paymentData ?? {},
-        couponCode: rule?.code ?? null,
-        couponId: rule?.couponId ?? null,
-        couponRuleName: rule?.ruleName ?? null,
-        appliedRuleIds: rule ? [rule.ruleId] : [],
-        giftcards: cards,
-        giftMessage: cart.giftMessage,
-        isVirtual: priced.isVirtual,
-        weight: priced.isVirtual ? null : s(priced.items.reduce((w, i) => w.add(i.weight.mul(i.row.qty)), dec(0))),
-        totalItemCount: priced.items.length,
-        totalQtyOrdered: s(priced.items.reduce((q, i) => q.add(i.row.qty), dec(0))),
-        subtotal: s(t.subtotal),
-        baseSubtotal: s(b.subtotal),
-        subtotalInclTax: s(t.subtotalInclTax),
-        baseSubtotalInclTax: s(b.subtotalInclTax),
-        discountAmount: s(t.discountAmount),
-        baseDiscountAmount: s(b.discountAmount),
-        shippingAmount: s(t.shippingAmount),
-        baseShippingAmount: s(b.shippingAmount),
-        shippingInclTax: s(t.shippingAmountInclTax),
-        baseShippingInclTax: s(b.shippingAmountInclTax),
-        shippingTaxAmount: s(t.shippingTaxAmount),
-        baseShippingTaxAmount: s(b.shippingTaxAmount),
-        taxAmount: s(t.taxAmount),
-        baseTaxAmount: s(b.taxAmount),
-        giftcardAmount: s(t.giftcardAmount),
-        baseGiftcardAmount: s(b.giftcardAmount),
-        grandTotal: s(t.grandTotal),
-        baseGrandTotal: s(b.grandTotal),
-        accessTokenHash: accessToken ? sha256Hex(accessToken) : null,
-        remoteIp: cctx.ip,
-        createdAt: cctx.now,
-        updatedAt: cctx.now,
-      },
-      cctx.now,
-    );
-
-    let items: OrderItemRow[] = priced.items.map((i, index) => {
-      const lt = t.lines.get(i.row.id)!;
-      const lb = b.lines.get(i.row.id)!;
-      const qty = dec(i.row.qty);
-      return newRow(orderItems, {
         // a stand-in until the database numbers the row (invoice lines name their item by it)
         id: index + 1,
-        orderId: order.id,
+        // the order's id once written
+        orderId: 0,
         productId: i.product.id,
         childProductId: i.row.childProductId,
         productType: i.product.type,
@@ -211,78 +285,54 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
         discountAmount: s(lt.discountAmount),
         baseDiscountAmount: s(lb.discountAmount),
         createdAt: cctx.now,
-      }, cctx.now);
-    });
-
-    const history = [historyRow(cctx, order, { comment: null, status: order.status })];
-    const mails: Mail[] = [];
-    // the confirmation first, then the invoice (and its mail) of a method that captures at placement
-    if (cctx.app.settings.getBool('sales_email/order/enabled', order.storeId)) {
-      mails.push(confirmationMail(cctx, { order, items }));
-      order = { ...order, emailSent: true };
-    }
-    // the order's and its items' ids inside the statement below, where the rows are inserted
-    const ids = {
-      orderId: sql`(SELECT id FROM o)`,
-      invoiceId: sql`(SELECT id FROM inv)`,
-      orderItemId: (index: number) => sql`(SELECT id FROM i ORDER BY id LIMIT 1 OFFSET ${index})`,
-    };
-    const invoice = captures ? invoiceAtPlacement(cctx, { order, items }, numbers.invoice, 'offline', ids) : undefined;
-    if (invoice) {
-      ({ order, items } = progressOf(cctx, { order, items }, invoice.progress));
-      history.push(historyRow(cctx, order, invoice.history));
-      if (invoice.mail) mails.push(invoice.mail(order));
-    }
-
-    // one statement writes the order, its items, its history, the invoice, the mails and closes the cart
-    const insertOf = <T extends { id?: unknown }>(row: T) => {
-      const { id: _id, ...rest } = row;
-      return rest;
-    };
-    const parts = [
-      sql`o AS (${cctx.db.insert(orders).values(insertOf(order)).returning({ id: orders.id }).getSQL()})`,
-      sql`i AS (${cctx.db.insert(orderItems).values(items.map((it) => ({ ...insertOf(it), orderId: ids.orderId as unknown as number }))).returning({ id: orderItems.id }).getSQL()})`,
-      sql`h AS (${cctx.db.insert(orderStatusHistory).values(history.map((h) => ({ ...h, orderId: ids.orderId as unknown as number }))).returning({ id: orderStatusHistory.id }).getSQL()})`,
-    ];
-    if (invoice) {
-      parts.push(sql`inv AS (${cctx.db.insert(invoice.table).values(invoice.row).returning({ id: invoice.table.id }).getSQL()})`);
-      parts.push(sql`ii AS (${cctx.db.insert(invoice.itemsTable).values(invoice.items).getSQL()})`);
-    }
-    if (mails.length) parts.push(sql`m AS (${cctx.db.insert(mailOutbox).values(mails.map((m) => outboxRow(cctx, m))).getSQL()})`);
-    parts.push(sql`c AS (${closingCart(cctx, cart, incrementId).getSQL()})`);
-    const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[]; invoiceId: number | null }>(
-      cctx.db,
-      sql`WITH ${sql.join(parts, sql`, `)}
-          SELECT (SELECT id FROM o) AS "orderId", (SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds", (SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds",
-                 ${invoice ? sql`(SELECT id FROM inv)` : sql`NULL::int`} AS "invoiceId"`,
+      },
+      cctx.now,
     );
-    order = { ...order, id: Number(written.orderId) };
-    items = items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
-    if (mails.length) mailQueued(cctx);
-
-    // the shared rows, last: each refuses (and rolls everything back) when it cannot
-    // (a coupon or card that another placement used up meanwhile breaks the cart's price: 409, as in promise.ts)
-    if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
-    if (usedCards.length) {
-      const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
-      const debits = usedCards.map((g) => {
-        const card = byCode.get(g.code.toUpperCase());
-        const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
-        return { code: g.code, amount: toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount };
-      });
-      await debitGiftcards(cctx, debits, order.id, (code, e) => (e.status < 500 ? giftcardNoLongerValid(code.toUpperCase(), e.message) : e));
-    }
-    await reserveStock(cctx, stockLines(priced));
-    // the history newest first, as the order's reads show it
-    const shownHistory = history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
-    const placedOrder = { order, items, history: shownHistory };
-    orderEvents.emit(cctx, 'order.placed', { resource: 'order', id: order.id, storeId: order.storeId }, () =>
-      orderDto(backOffice(cctx), placedOrder.order, placedOrder.items, placedOrder.history, { shipments: [] }),
-    );
-    if (invoice) emitInvoiceCreated(cctx, Number(written.invoiceId), order.storeId, order.id);
-    return placedOrder;
   });
-  return orderDto(ctx, placed.order, placed.items, placed.history, { accessToken });
+}
+
+/**
+ * Writes the order with its items and history, the invoice of a capturing method, the mails, and the cart
+ * closed: one statement.
+ */
+async function writePlacement(cctx: Ctx, cart: PricedCart['cart'], draft: PlacementDraft): Promise<WrittenOrder> {
+  const alongside: AlongsideWrite[] = [...(draft.invoice?.writes ?? [])];
+  if (draft.mails.length) alongside.push({ name: 'm', query: cctx.db.insert(mailOutbox).values(draft.mails.map((m) => outboxRow(cctx, m))).getSQL() });
+  alongside.push({ name: 'c', query: closingCart(cctx, cart, draft.order.incrementId).getSQL() });
+  const written = await writeOrder(cctx, draft, alongside);
+  if (draft.mails.length) mailQueued(cctx);
+  return written;
+}
+
+/**
+ * The rows placements share, last: the coupon use counted, the gift cards debited, the stock reserved. Each
+ * refuses (and rolls everything back) when it cannot; a coupon or card that another placement used up
+ * meanwhile breaks the cart's price: 409, as in promise.ts.
+ */
+async function takeSharedRows(cctx: Ctx, priced: PricedCart, orderId: number): Promise<void> {
+  const cart = priced.cart;
+  const rule = appliedRule(priced);
+  if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
+  const usedCards = usedGiftcards(priced);
+  if (usedCards.length) {
+    const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
+    const debits = usedCards.map((g) => {
+      const card = byCode.get(g.code.toUpperCase());
+      const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
+      return { code: g.code, amount: toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount };
+    });
+    await debitGiftcards(cctx, debits, orderId, (code, e) => (e.status < 500 ? giftcardNoLongerValid(code.toUpperCase(), e.message) : e));
+  }
+  await reserveStock(cctx, stockLines(priced));
+}
+
+/** order.placed, with the order as written, and invoice.created for the invoice of a capturing method. */
+function announce(cctx: Ctx, placed: WrittenOrder, invoice: PlacementInvoice | undefined): void {
+  const { order } = placed;
+  orderEvents.emit(cctx, 'order.placed', { resource: 'order', id: order.id, storeId: order.storeId }, () =>
+    orderDto(backOffice(cctx), placed.order, placed.items, placed.history, { shipments: [] }),
+  );
+  if (invoice) emitInvoiceCreated(cctx, invoice.invoiceId(placed), order.storeId, order.id);
 }
 
 /** Turns a refusal of the shared row (a client error) into the conflict `as` makes of it; other errors pass. */

@@ -4,7 +4,7 @@ import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { dec, toWire } from '../../platform/money.js';
-import { assertOrderAccess, findOrder, findOrderForCaller, type OrderRow } from '../orders/core.js';
+import { assertOrderAccess, findOrder, findOrderForCaller, orderIncrementIdSql, type OrderRow } from '../orders/core.js';
 import type { PriorRefunds } from './amounts.js';
 import type { CreditMemoDto } from './schemas.js';
 import { creditMemoComments, creditMemoItems, creditMemos } from './tables.js';
@@ -99,8 +99,11 @@ export function creditMemoDto(memo: MemoRow, order: Pick<OrderRow, 'incrementId'
   }) as CreditMemoDto;
 }
 
-/** The wire shapes of these memos of one order, their items and comments read in two queries. */
-async function dtosOf(ctx: Ctx, memos: MemoRow[], order: Pick<OrderRow, 'incrementId'>): Promise<CreditMemoDto[]> {
+/**
+ * The wire shapes of these memos, of one order or of many, their items and comments read in two queries;
+ * `orderNumber` gives the increment id of a memo's order.
+ */
+async function dtosOf(ctx: Ctx, memos: MemoRow[], orderNumber: (orderId: number) => string): Promise<CreditMemoDto[]> {
   if (!memos.length) return [];
   const ids = memos.map((x) => x.id);
   const [items, comments] = await Promise.all([
@@ -110,7 +113,7 @@ async function dtosOf(ctx: Ctx, memos: MemoRow[], order: Pick<OrderRow, 'increme
   return memos.map((memo) =>
     creditMemoDto(
       memo,
-      order,
+      { incrementId: orderNumber(memo.orderId) },
       items.filter((i) => i.creditMemoId === memo.id),
       comments.filter((c) => c.creditMemoId === memo.id),
     ),
@@ -128,7 +131,7 @@ export async function getCreditMemo(ctx: Ctx, id: number): Promise<CreditMemoDto
   const found = await findOrder(ctx, memo.orderId);
   if (!found) throw creditMemoNotFound();
   assertOrderAccess(ctx, found.order, creditMemoNotFound);
-  const [dto] = await dtosOf(ctx, [memo], found.order);
+  const [dto] = await dtosOf(ctx, [memo], () => found.order.incrementId);
   return dto;
 }
 
@@ -136,7 +139,7 @@ export async function getCreditMemo(ctx: Ctx, id: number): Promise<CreditMemoDto
 export async function listCreditMemosOfOrder(ctx: Ctx, orderId: number): Promise<{ items: CreditMemoDto[]; total: number }> {
   const { order } = await findOrderForCaller(ctx, orderId);
   const memos = await ctx.db.select().from(creditMemos).where(eq(creditMemos.orderId, order.id)).orderBy(asc(creditMemos.id));
-  const items = await dtosOf(ctx, memos, order);
+  const items = await dtosOf(ctx, memos, () => order.incrementId);
   return { items, total: items.length };
 }
 
@@ -185,15 +188,20 @@ export async function priorRefunds(ctx: Ctx, orderId: number): Promise<PriorRefu
 export async function listAllCreditMemos(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: CreditMemoDto[]; total: number }> {
   const scope = adminStoreScope(ctx);
   const cond = scope ? inArray(creditMemos.storeId, scope.length ? scope : [-1]) : undefined;
-  const [memos, [{ n }]] = await Promise.all([
-    ctx.db.select().from(creditMemos).where(cond).orderBy(sql`${creditMemos.id} DESC`).limit(page.size).offset(page.offset),
+  // the page with each memo's order number, and the count; then the items and comments of the page
+  const [found, [{ n }]] = await Promise.all([
+    ctx.db
+      .select({ memo: creditMemos, orderIncrementId: orderIncrementIdSql(creditMemos.orderId) })
+      .from(creditMemos)
+      .where(cond)
+      .orderBy(sql`${creditMemos.id} DESC`)
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(creditMemos).where(cond),
   ]);
-  const dtos = new Map<number, CreditMemoDto>();
-  for (const orderId of new Set(memos.map((m) => m.orderId))) {
-    const found = await findOrder(ctx, orderId);
-    if (!found) continue;
-    for (const d of await dtosOf(ctx, memos.filter((m) => m.orderId === orderId), found.order)) dtos.set(d.id, d);
-  }
-  return { items: memos.flatMap((m) => (dtos.has(m.id) ? [dtos.get(m.id)!] : [])), total: Number(n) };
+  // a memo whose order is gone is left out
+  const numbers = new Map<number, string>();
+  for (const r of found) if (r.orderIncrementId !== null) numbers.set(r.memo.orderId, r.orderIncrementId);
+  const memos = found.map((r) => r.memo).filter((m) => numbers.has(m.orderId));
+  return { items: await dtosOf(ctx, memos, (orderId) => numbers.get(orderId)!), total: Number(n) };
 }

@@ -4,7 +4,6 @@ import { access } from '../../platform/auth/access.js';
 import { forbidden } from '../../platform/errors.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { addressOperations } from './addresses-rest.js';
-import { CreateFromOrder, createCustomerFromOrder } from './from-order.js';
 import { dropNulls, iriId, personNames } from './gql-input.js';
 import { groupOperations } from './groups-rest.js';
 import * as passwords from './passwords.js';
@@ -83,21 +82,6 @@ export const operations: Operation[] = [
     status: 201,
     graphql: { input: (a) => ({ body: dropNulls(personNames(a)) }), args: Type.Object({ firstName: Type.Optional(Type.String({ maxLength: 255 })), lastName: Type.Optional(Type.String({ maxLength: 255 })), ...CustomerCreate.properties }) },
     run: (ctx, { body }) => customers.createCustomer(ctx, body),
-  }),
-  op({
-    id: 'customers.createFromOrder',
-    method: 'POST',
-    path: '/customers/create-from-order',
-    tags,
-    summary:
-      'Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself',
-    access: access.public,
-    shortName,
-    body: CreateFromOrder,
-    response: Customer,
-    status: 201,
-    graphql: { name: 'createFromOrderCustomer' },
-    run: (ctx, { body }) => createCustomerFromOrder(ctx, body),
   }),
   op({
     id: 'customers.list',

@@ -1,5 +1,6 @@
 import type { AppModule } from '../../platform/module.js';
 import { operations, routes } from './rest.js';
+import { giftcardsInvoiced } from './service.js';
 import { invoiceEvents } from './events.js';
 
 export const invoicesModule: AppModule = {
@@ -7,4 +8,6 @@ export const invoicesModule: AppModule = {
   events: invoiceEvents.declarations,
   operations,
   routes,
+  // a cancellation gives back only the gift card money no invoice took
+  orderParts: { giftcardsInvoiced },
 };

@@ -5,9 +5,8 @@
 import type { Ctx } from '../../platform/context.js';
 import { wireDate } from '../../platform/format.js';
 import { renderPdf } from '../../platform/pdf.js';
-import type { OrderRow } from '../orders/core.js';
+import type { OrderAddress, OrderRow } from '../orders/core.js';
 import { mailMoney, storeNameOf } from '../orders/mail.js';
-import type { OrderAddress } from '../orders/tables.js';
 import type { InvoiceDto } from './schemas.js';
 
 function addressLines(a: OrderAddress | null): string[] {

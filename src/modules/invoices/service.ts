@@ -10,6 +10,7 @@ import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { addStatusHistory, nextIncrementId, recordProgress, type ItemDelta, type OrderItemRow, type OrderWithItems } from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf, queueOrderMail, type OrderMail } from '../orders/mail.js';
+import { writtenOrderId, writtenOrderItemId, type AlongsideWrite, type WrittenOrder } from '../orders/placement.js';
 import { refused, stateAllows } from '../orders/state.js';
 import { orderChanged } from '../orders/events.js';
 import { invoiceEvents } from './events.js';
@@ -375,30 +376,29 @@ function invoiceMail(p: InvoicePlan, order: OrderWithItems['order'], incrementId
 
 /**
  * The invoice of everything a new order holds, for placement, which writes the order already invoiced: the
- * invoice's row and items (`orderId`, `invoiceId` and the order item ids as the placement's statement gives
- * them), the order's progress, the history entry and the mail (undefined when none goes out). `placed` is the
- * order as it would be inserted, items in insertion order. No query; refuses as createInvoice does.
+ * invoice's row and items as writes alongside the order's (writeOrder, which names the order and its items),
+ * the order's progress, the history entry, the mail (undefined when none goes out) and the invoice's id among
+ * what writeOrder answers. `placed` is the order as it would be inserted, items in insertion order. No query;
+ * refuses as createInvoice does.
  */
-export function invoiceAtPlacement(
-  ctx: Ctx,
-  placed: OrderWithItems,
-  incrementId: string,
-  capture: InvoiceCapture,
-  ids: { orderId: SQL; invoiceId: SQL; orderItemId: (index: number) => SQL },
-) {
+export function invoiceAtPlacement(ctx: Ctx, placed: OrderWithItems, incrementId: string, capture: InvoiceCapture) {
   const order = placed.order;
   if (!stateAllows(order.state, 'invoice')) throw refused(order.state, 'invoice');
   const chosen = chooseLines(placed, undefined);
   if (!chosen.length) throw refused(order.state, 'invoice', 'nothing is left to invoice');
   const plan = planInvoice(ctx, placed, chosen, { items: new Map(), count: 0, giftcard: ZERO, baseGiftcard: ZERO }, { capture });
   const index = new Map(placed.items.map((item, i) => [item, i]));
+  const row = { ...invoiceRow(ctx, plan, order, incrementId), orderId: writtenOrderId as unknown as number };
+  const items = invoiceItemRows(plan, sql`(SELECT id FROM inv)`, (item) => writtenOrderItemId(index.get(item)!));
+  const writes: AlongsideWrite[] = [
+    { name: 'inv', query: ctx.db.insert(invoices).values(row).returning({ id: invoices.id }).getSQL(), returnsId: true },
+    { name: 'ii', query: ctx.db.insert(invoiceItems).values(items).getSQL() },
+  ];
   return {
-    row: { ...invoiceRow(ctx, plan, order, incrementId), orderId: ids.orderId as unknown as number },
-    items: invoiceItemRows(plan, ids.invoiceId, (item) => ids.orderItemId(index.get(item)!)),
+    writes,
+    invoiceId: (written: WrittenOrder) => Number(written.ids.inv),
     progress: plan.progress,
     history: invoiceHistory(plan, incrementId),
     mail: plan.mail ? (progressed: OrderWithItems['order']) => orderMailOf(ctx, progressed, invoiceMail(plan, order, incrementId)) : undefined,
-    table: invoices,
-    itemsTable: invoiceItems,
   };
 }

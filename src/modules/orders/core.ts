@@ -3,7 +3,7 @@
  * locked order with its items, moving the per-item quantities and per-order money counters, the status
  * history, and who may see an order. These are the only writers of the orders tables besides placement.
  */
-import { asc, eq, getTableColumns, is, sql, SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, is, sql, SQL, type AnyColumn } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { rows } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
@@ -14,6 +14,7 @@ import { orderItems, orderStatusHistory, orders, salesSequences } from './tables
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
+export type { OrderAddress, OrderGiftcard } from './tables.js';
 
 export interface OrderWithItems {
   order: OrderRow;
@@ -89,6 +90,14 @@ export async function findOrderByIncrementId(ctx: Ctx, incrementId: string): Pro
   if (!number || number.length > 50) return undefined;
   const [order] = await ctx.db.select().from(orders).where(eq(orders.incrementId, number));
   return order;
+}
+
+/**
+ * The increment id of the order `orderId` names (a column or an expression of the query it is embedded in), as
+ * SQL for another module's one-statement read of its documents; null when there is no such order.
+ */
+export function orderIncrementIdSql(orderId: SQL | AnyColumn): SQL<string | null> {
+  return sql<string | null>`(SELECT ${orders.incrementId} FROM ${orders} WHERE ${orders.id} = ${orderId})`;
 }
 
 /**

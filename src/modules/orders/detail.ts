@@ -1,10 +1,10 @@
 /**
  * Who may see an order, and the whole order as an item read shows it (with its status history and
- * shipments). Shared by the reads, the lifecycle actions and the guest lookup.
+ * shipments, which the shipments module lends as `ctx.app.orderParts`). Shared by the reads, the lifecycle
+ * actions and the guest lookup.
  */
 import type { Ctx } from '../../platform/context.js';
 import { forbidden } from '../../platform/errors.js';
-import { shipmentsForOrder } from '../shipments/service.js';
 import { orderNotFound, type OrderItemRow, type OrderRow } from './core.js';
 import { historyOf, orderDto, type OrderViewOptions } from './read.js';
 import type { OrderDto } from './schemas.js';
@@ -38,6 +38,6 @@ export async function orderDetail(
   opts: Omit<OrderViewOptions, 'list' | 'shipments'> = {},
 ): Promise<OrderDto> {
   const history = await historyOf(ctx, order.id);
-  const shipments = await shipmentsForOrder(ctx, order.id);
+  const shipments = await ctx.app.orderParts.shipmentsOf(ctx, order);
   return orderDto(ctx, order, items, history, { ...opts, shipments });
 }

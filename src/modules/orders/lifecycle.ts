@@ -10,7 +10,6 @@ import { Decimal, dec, roundMoney } from '../../platform/money.js';
 import { releaseCoupon } from '../coupons/service.js';
 import { creditGiftcard } from '../giftcards/service.js';
 import { releaseStock, type StockLine } from '../inventory/service.js';
-import { giftcardsInvoiced } from '../invoices/service.js';
 import type { OrderActionInput, OrderCommentInput } from './action-schemas.js';
 import {
   addStatusHistory,
@@ -220,7 +219,7 @@ async function giveBack(tx: Ctx, { order, items }: OrderWithItems, canceled: { i
  * is left is on the last ones: they get it back first, each at most what it paid and has not got back yet.
  */
 async function giveBackGiftcards(tx: Ctx, order: OrderRow): Promise<void> {
-  const invoiced = await giftcardsInvoiced(tx, order.id);
+  const invoiced = await tx.app.orderParts.giftcardsInvoiced(tx, order.id);
   const unused = dec(order.giftcardAmount).sub(invoiced.amount);
   let baseUnused = dec(order.baseGiftcardAmount).sub(invoiced.base);
   if (!unused.gt(0) && !baseUnused.gt(0)) return;

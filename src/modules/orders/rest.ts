@@ -1,7 +1,7 @@
 /**
  * /orders (the back office's list, one order for its customer or the back office, the lifecycle actions and
- * the guest lookup by X-Order-Token) and /customers/me/orders, declared once for REST and GraphQL. Order
- * placement is the checkout module's.
+ * the guest lookup by X-Order-Token), /customers/me/orders and /customers/create-from-order (an account made
+ * from a guest order), declared once for REST and GraphQL. Order placement is the checkout module's.
  */
 import { Type, type Static, type TObject } from 'typebox';
 import { access, type Access } from '../../platform/auth/access.js';
@@ -10,6 +10,8 @@ import { badRequest } from '../../platform/errors.js';
 import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { GuestOrderHeaders, GuestOrderParams, MyOrdersQuery, OrderActionBody, OrderCommentBody, OrderListQuery } from './action-schemas.js';
+import { Customer } from '../customers/schemas.js';
+import { CreateFromOrder } from './account-from-order.js';
 import { findOrderByIncrementId, orderNotFound } from './core.js';
 import { Order, OrderIdParams } from './schemas.js';
 import * as orders from './service.js';
@@ -165,6 +167,21 @@ export const operations: Operation[] = [
       const token = headers['x-order-token'] as string | string[] | undefined;
       return orders.guestOrderDetails(ctx, params.incrementId, Array.isArray(token) ? token[0] : token);
     },
+  }),
+  op({
+    id: 'customers.createFromOrder',
+    method: 'POST',
+    path: '/customers/create-from-order',
+    tags: ['customers'],
+    summary:
+      'Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself',
+    access: access.public,
+    shortName: 'Customer',
+    body: CreateFromOrder,
+    response: Customer,
+    status: 201,
+    graphql: { name: 'createFromOrderCustomer' },
+    run: (ctx, { body }) => orders.createCustomerFromOrder(ctx, body),
   }),
   action('hold', '/hold', 'Put the order on hold (remembers its state and status); optional reason. Answers with the order', 'holdOrder', orders.holdOrder),
   action('unhold', '/unhold', 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order', 'unholdOrder', orders.unholdOrder),

@@ -96,7 +96,7 @@ async function limitSubmissions(ctx: Ctx): Promise<void> {
 /** The start of the cooling-off window: the later of the order's creation and its latest shipment. */
 async function coolingOffStart(ctx: Ctx, order: OrderRow): Promise<Date> {
   let start = order.createdAt.getTime();
-  for (const s of await shipmentsForOrder(ctx, order.id)) {
+  for (const s of await shipmentsForOrder(ctx, order)) {
     const at = new Date(`${s.createdAt.replace(' ', 'T')}Z`).getTime();
     if (!Number.isNaN(at) && at > start) start = at;
   }

@@ -113,7 +113,7 @@ describe('POST /orders/{orderId}/shipments', () => {
     assert.match(entry.comment ?? '', new RegExp(s.incrementId));
 
     // the order read embeds the same shipments, and so does the list
-    const embedded = await shipmentsForOrder(t.systemCtx(), placed.id);
+    const embedded = await shipmentsForOrder(t.systemCtx(), placed);
     assert.deepEqual(embedded, [s]);
     const read = await t.req('GET', `${API}/orders/${placed.id}`, { token: admin });
     assert.equal(read.status, 200, read.text);

@@ -15,7 +15,7 @@ export function emitShipmentEvent(ctx: Ctx, type: 'shipment.created' | 'shipment
     const row = await shipmentRow(ctx, shipmentId);
     const found = row && (await findOrder(ctx, row.orderId));
     if (!row || !found) return null;
-    const [dto] = await shipmentDtos(backOffice(ctx), [row], found.order.incrementId);
+    const [dto] = await shipmentDtos(backOffice(ctx), [row], () => found.order.incrementId);
     return dto;
   });
 }

@@ -7,8 +7,7 @@ import { adminStoreScope, together, type Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import { toWire } from '../../platform/money.js';
-import { findOrder, seesInternalComments } from '../orders/core.js';
-import { orders } from '../orders/tables.js';
+import { findOrder, orderIncrementIdSql, seesInternalComments } from '../orders/core.js';
 import type { ShipmentDto } from './schemas.js';
 import { shipmentComments, shipmentItems, shipmentTracks, shipments } from './tables.js';
 
@@ -70,8 +69,11 @@ function group<T extends { shipmentId: number }>(list: T[]): Map<number, T[]> {
   return out;
 }
 
-/** The wire shapes of shipments of one order (three queries, whatever their number). */
-export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderIncrementId: string): Promise<ShipmentDto[]> {
+/**
+ * The wire shapes of shipments, of one order or of many (three queries, whatever their number); `orderNumber`
+ * gives the increment id of a shipment's order.
+ */
+export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderNumber: (orderId: number) => string): Promise<ShipmentDto[]> {
   if (!rows.length) return [];
   const ids = rows.map((s) => s.id);
   // called inside transactions too (a cancel reads what was shipped), where reads take turns on one connection
@@ -94,7 +96,7 @@ export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderIncrement
       id: s.id,
       orderId: s.orderId,
       incrementId: s.incrementId,
-      orderIncrementId,
+      orderIncrementId: orderNumber(s.orderId),
       totalQty: Number(s.totalQty),
       totalWeight: num(s.totalWeight),
       storeId: s.storeId,
@@ -127,7 +129,7 @@ export async function shipmentView(ctx: Ctx, id: number): Promise<ShipmentDto> {
   const shipment = await shipmentRow(ctx, id);
   const found = shipment && (await findOrder(ctx, shipment.orderId));
   if (!shipment || !found) throw shipmentNotFound();
-  const [dto] = await shipmentDtos(ctx, [shipment], found.order.incrementId);
+  const [dto] = await shipmentDtos(ctx, [shipment], () => found.order.incrementId);
   return dto;
 }
 
@@ -138,20 +140,22 @@ export async function shipmentView(ctx: Ctx, id: number): Promise<ShipmentDto> {
 export async function listAllShipments(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: ShipmentDto[]; total: number }> {
   const scope = adminStoreScope(ctx);
   const cond = scope ? inArray(shipments.storeId, scope.length ? scope : [-1]) : undefined;
-  const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(shipments).where(cond).orderBy(desc(shipments.createdAt), desc(shipments.id)).limit(page.size).offset(page.offset),
+  // the page with each shipment's order number, and the count; then the items, tracks and comments of the page
+  const [found, [{ n }]] = await Promise.all([
+    ctx.db
+      .select({ shipment: shipments, orderIncrementId: orderIncrementIdSql(shipments.orderId) })
+      .from(shipments)
+      .where(cond)
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db.select({ n: count() }).from(shipments).where(cond),
   ]);
-  const numbers = new Map<number, string>();
-  const orderIds = [...new Set(rows.map((r) => r.orderId))];
-  if (orderIds.length) {
-    for (const o of await ctx.db.select({ id: orders.id, incrementId: orders.incrementId }).from(orders).where(inArray(orders.id, orderIds))) numbers.set(o.id, o.incrementId);
-  }
-  // one query set per order keeps shipmentDtos' per-order shape; a page holds at most 100 shipments
-  const dtos = new Map<number, ShipmentDto>();
-  for (const orderId of orderIds) {
-    const own = rows.filter((r) => r.orderId === orderId);
-    for (const d of await shipmentDtos(ctx, own, numbers.get(orderId) ?? '')) dtos.set(d.id, d);
-  }
-  return { items: rows.map((r) => dtos.get(r.id)!), total: Number(n) };
+  const numbers = new Map(found.map((r) => [r.shipment.orderId, r.orderIncrementId ?? '']));
+  const items = await shipmentDtos(
+    ctx,
+    found.map((r) => r.shipment),
+    (orderId) => numbers.get(orderId) ?? '',
+  );
+  return { items, total: Number(n) };
 }

@@ -42,22 +42,22 @@ async function lockShipmentForCaller(tx: Ctx, id: number): Promise<{ shipment: S
 /** GET /shipments/{id}: one shipment; 404 when missing or outside the caller's orders. */
 export async function getShipment(ctx: Ctx, id: number): Promise<ShipmentDto> {
   const { shipment, order } = await shipmentForCaller(ctx, id);
-  const [dto] = await shipmentDtos(ctx, [shipment], order.incrementId);
+  const [dto] = await shipmentDtos(ctx, [shipment], () => order.incrementId);
   return dto;
 }
 
 /** GET /orders/{orderId}/shipments: every shipment of the order, oldest first; 404 for an order the caller may not see. */
 export async function listShipmentsOfOrder(ctx: Ctx, orderId: number): Promise<ShipmentDto[]> {
   const { order } = await findOrderForCaller(ctx, orderId);
-  return shipmentDtos(ctx, await shipmentRowsOf(ctx, order.id), order.incrementId);
+  return shipmentsForOrder(ctx, order);
 }
 
-/** The shipments of an order, oldest first, with no access check (the order read embeds them). */
-export async function shipmentsForOrder(ctx: Ctx, orderId: number): Promise<ShipmentDto[]> {
-  const list = await shipmentRowsOf(ctx, orderId);
-  if (!list.length) return [];
-  const found = await findOrder(ctx, orderId);
-  return found ? shipmentDtos(ctx, list, found.order.incrementId) : [];
+/**
+ * The shipments of an order, oldest first, with no access check (the order read embeds them, through
+ * `ctx.app.orderParts.shipmentsOf`): the rows, then their items, tracks and comments when there are any.
+ */
+export async function shipmentsForOrder(ctx: Ctx, order: Pick<OrderRow, 'id' | 'incrementId'>): Promise<ShipmentDto[]> {
+  return shipmentDtos(ctx, await shipmentRowsOf(ctx, order.id), () => order.incrementId);
 }
 
 /** POST /shipments/{id}/tracks: adds a tracking number (defaults as normalizeTrack) and answers with the shipment. */

@@ -1,0 +1,113 @@
+/**
+ * Writing a placed order: checkout computes the order in memory as it stands once placed (drafts below), and
+ * writeOrder writes it with its items and status history in one statement, together with the rows other
+ * modules write with it (an invoice, mails, the cart closed), which name the new order and its items by the
+ * SQL of writtenOrderId and writtenOrderItemId.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { rows } from '../../platform/db.js';
+import type { Ctx } from '../../platform/context.js';
+import { historyRow, newRow, type OrderItemRow, type OrderRow } from './core.js';
+import { orderItems, orders, orderStatusHistory } from './tables.js';
+
+export type HistoryRow = ReturnType<typeof historyRow>;
+export type StoredHistoryRow = typeof orderStatusHistory.$inferSelect;
+
+/** A new order as it will be stored: every column not given takes its default (the id 0 until written). */
+export function draftOrder(values: Partial<OrderRow>, now: Date): OrderRow {
+  return newRow(orders, values, now);
+}
+
+/** A new order item as it will be stored (give it a stand-in id, its index + 1, until it is written). */
+export function draftOrderItem(values: Partial<OrderItemRow>, now: Date): OrderItemRow {
+  return newRow(orderItems, values, now);
+}
+
+/** The new order's id inside writeOrder's statement. */
+export const writtenOrderId: SQL = sql`(SELECT id FROM o)`;
+
+/** The id of the new order's item at `index` (in the draft's order) inside writeOrder's statement. */
+export function writtenOrderItemId(index: number): SQL {
+  return sql`(SELECT id FROM i ORDER BY id LIMIT 1 OFFSET ${index})`;
+}
+
+/** A row another module writes in the statement of the order: a named data-modifying part of its WITH. */
+export interface AlongsideWrite {
+  /** the part's name (lower case letters; not o, i or h, the order's own) */
+  name: string;
+  /** the data-modifying statement (`RETURNING id` when `returnsId`) */
+  query: SQL;
+  /** answer the id of the row the statement returns, under its name */
+  returnsId?: boolean;
+}
+
+export interface OrderDraft {
+  order: OrderRow;
+  /** in insertion order */
+  items: OrderItemRow[];
+  /** oldest first */
+  history: HistoryRow[];
+}
+
+export interface WrittenOrder {
+  order: OrderRow;
+  items: OrderItemRow[];
+  /** newest first, as the order's reads show it */
+  history: StoredHistoryRow[];
+  /** the id each alongside write with `returnsId` returned, by its name */
+  ids: Record<string, number | null>;
+}
+
+const OWN_PARTS = new Set(['o', 'i', 'h']);
+
+/** Drops the stand-in id of a drafted row: the database numbers it. */
+function insertOf<T extends { id?: unknown }>(row: T): Omit<T, 'id'> {
+  const { id: _id, ...rest } = row;
+  return rest;
+}
+
+/**
+ * Writes the drafted order, its items and its history, and `alongside`, in one statement (data-modifying
+ * parts of one WITH), inside the caller's transaction. Answers with what was written, ids given.
+ */
+export async function writeOrder(ctx: Ctx, draft: OrderDraft, alongside: AlongsideWrite[]): Promise<WrittenOrder> {
+  for (const a of alongside) {
+    if (!/^[a-z]+$/.test(a.name) || OWN_PARTS.has(a.name)) throw new Error(`An order's alongside write may not be named ${a.name}`);
+  }
+  const orderId = writtenOrderId as unknown as number;
+  const parts = [
+    sql`o AS (${ctx.db.insert(orders).values(insertOf(draft.order)).returning({ id: orders.id }).getSQL()})`,
+    sql`i AS (${ctx.db
+      .insert(orderItems)
+      .values(draft.items.map((it) => ({ ...insertOf(it), orderId })))
+      .returning({ id: orderItems.id })
+      .getSQL()})`,
+    sql`h AS (${ctx.db
+      .insert(orderStatusHistory)
+      .values(draft.history.map((h) => ({ ...h, orderId })))
+      .returning({ id: orderStatusHistory.id })
+      .getSQL()})`,
+    ...alongside.map((a) => sql`${sql.raw(a.name)} AS (${a.query})`),
+  ];
+  const returned = alongside.filter((a) => a.returnsId).map((a) => sql`(SELECT id FROM ${sql.raw(a.name)}) AS ${sql.raw(`"${a.name}"`)}`);
+  const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[]; [name: string]: unknown }>(
+    ctx.db,
+    sql`WITH ${sql.join(parts, sql`, `)}
+        SELECT ${sql.join(
+          [
+            sql`(SELECT id FROM o) AS "orderId"`,
+            sql`(SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds"`,
+            sql`(SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds"`,
+            ...returned,
+          ],
+          sql`, `,
+        )}`,
+  );
+  const order = { ...draft.order, id: Number(written.orderId) };
+  const items = draft.items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
+  const history = draft.history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
+  const ids = Object.fromEntries(
+    alongside.filter((a) => a.returnsId).map((a) => [a.name, written[a.name] === null ? null : Number(written[a.name])]),
+  );
+  return { order, items, history, ids };
+}
