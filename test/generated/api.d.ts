@@ -301,23 +301,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/rest/v2/customers/create-from-order": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself */
-        post: operations["customers.createFromOrder"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/rest/v2/customers/me": {
         parameters: {
             query?: never;
@@ -1953,6 +1936,23 @@ export interface paths {
         get: operations["orders.guestDetails"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/customers/create-from-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account from a guest order with the accountToken of its guest lookup: the order email and names, the billing address as default address, and the order itself */
+        post: operations["customers.createFromOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4684,131 +4684,6 @@ export interface operations {
                     taxvat?: string | null;
                     disableAutoGroupChange?: boolean;
                     password?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        firstname: string;
-                        lastname: string;
-                        prefix?: string;
-                        middlename?: string;
-                        suffix?: string;
-                        gender?: number;
-                        /** @description YYYY-MM-DD */
-                        dob?: string;
-                        taxvat?: string;
-                        fullName: string;
-                        isSubscribed: boolean;
-                        groupId: number;
-                        isActive: boolean;
-                        websiteId: number;
-                        storeId?: number;
-                        createdIn?: string;
-                        disableAutoGroupChange: boolean;
-                        isConfirmed: boolean;
-                        defaultBillingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        defaultShippingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        addresses: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        createdAt: string;
-                        updatedAt: string;
-                    };
-                };
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "customers.createFromOrder": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the accountToken of the guest order read (valid for an hour) */
-                    accountToken: string;
-                    /** @description the new account password */
-                    password: string;
                 };
             };
         };
@@ -21236,6 +21111,131 @@ export interface operations {
                             isVisibleOnFront: boolean;
                         }[];
                         shipments: unknown[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "customers.createFromOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the accountToken of the guest order read (valid for an hour) */
+                    accountToken: string;
+                    /** @description the new account password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
                         createdAt: string;
                         updatedAt: string;
                     };
