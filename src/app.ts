@@ -129,6 +129,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       if (!found) throw new Error(`Background work ${spec.name} is not running`);
       return found as B;
     },
+    discountPreview: modules.find((m) => m.discountPreview)?.discountPreview,
     orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
   };
   const systemCtx = (): Ctx => ({

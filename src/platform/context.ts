@@ -68,9 +68,25 @@ export interface AppServices {
   events: EventBus;
   /** A module's running background work (the webhook deliverer), by its spec; throws for one not started. */
   background<B>(spec: BackgroundKey<B>): B;
+  /** what a coupon would take off a cart, from the module that contributes it (AppModule.discountPreview) */
+  discountPreview?: DiscountPreview;
   /** what later modules lend the orders module (AppModule.orderParts), collected at startup */
   orderParts: OrderParts;
 }
+
+/** The amounts of a cart priced as if a coupon code were applied (its own currency). */
+export interface DiscountPreviewDto {
+  discountAmount: number;
+  subtotal: number;
+  grandTotal: number;
+  currency: string;
+}
+
+/**
+ * The discount a valid coupon code would give a cart the caller may read, named by its id or a guest cart's
+ * masked id (POST /coupons/validate with a cartId); a 400 when the caller may not read that cart.
+ */
+export type DiscountPreview = (ctx: Ctx, cartId: number | string, couponCode: string) => Promise<DiscountPreviewDto>;
 
 /**
  * What modules after orders lend to it, so that orders imports none of them: the shipments an order read

@@ -1,7 +1,7 @@
 /** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
 import type { FastifyInstance } from 'fastify';
 import type { BackgroundSpec } from './background.js';
-import type { Ctx, OrderParts } from './context.js';
+import type { Ctx, DiscountPreview, OrderParts } from './context.js';
 import type { Db } from './db.js';
 import type { EventDeclaration, EventDeclarations, EventSubscriber } from './events.js';
 import type { GraphqlContribution } from './graphql.js';
@@ -33,4 +33,6 @@ export interface AppModule {
   openapiWebhooks?: (events: ReadonlyMap<string, EventDeclaration>) => Record<string, unknown>;
   /** what this module lends the orders module (an order's shipments, what invoices took), handed on as `ctx.app.orderParts` */
   orderParts?: Partial<OrderParts>;
+  /** the coupon preview on a cart (one module, the one owning carts), handed to services as `ctx.app.discountPreview` */
+  discountPreview?: DiscountPreview;
 }

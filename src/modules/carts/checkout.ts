@@ -11,7 +11,8 @@ import { availablePaymentMethods, validatePaymentData } from '../payment/service
 import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
 import { brokenPromise } from './promise.js';
 import type { AddressBodyT } from './schemas.js';
-import { addressFrom, cartNotFound, findCart, itemsAndVersion, type CartRef } from './service.js';
+import { addressFrom } from './details.js';
+import { cartNotFound, findCart, itemsAndVersion, type CartRef } from './load.js';
 import { carts } from './tables.js';
 
 export interface CheckoutInput {

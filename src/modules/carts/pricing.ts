@@ -7,18 +7,18 @@
  */
 import { together, type Ctx } from '../../platform/context.js';
 import { ReadCache, readVersion } from '../../platform/read-cache.js';
-import { dec, roundMoney, toWire, type Decimal } from '../../platform/money.js';
-import { compact, wireDateTime } from '../../platform/format.js';
+import { dec, type Decimal } from '../../platform/money.js';
 import { productsForSale, unitPriceFor, type SaleProduct } from '../catalog/sale.js';
-import { couponForCart, type CartRule } from '../coupons/service.js';
+import type { CartRule } from '../coupons/discount.js';
+import { couponForCart, type Verdict } from '../coupons/validation.js';
 import { pricingGroup } from '../customers/groups-service.js';
-import { giftcardsByCodes } from '../giftcards/service.js';
-import { availabilityFrom, stockRulesAt, type LineAvailability, type StockLine } from '../inventory/service.js';
-import { availablePaymentMethods, paymentTitle } from '../payment/service.js';
+import type { UsableGiftcard } from '../giftcards/cards.js';
+import { giftcardsByCodes } from '../giftcards/spend.js';
+import { availabilityFrom, stockRulesAt, type LineAvailability, type StockLine, type StockRule } from '../inventory/service.js';
+import { availablePaymentMethods } from '../payment/service.js';
 import { shippingRates, type ShippingRate } from '../shipping/service.js';
 import { resolveTaxRates, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
 import { ONE_PER_UNIT, stockParts } from './items.js';
-import type { CartDto } from './schemas.js';
 import type { CartAddress, carts, cartItems } from './tables.js';
 import { computeTotals, type Totals, type TotalsLine } from './totals.js';
 
@@ -182,18 +182,35 @@ function destinationOf(a: CartAddress | null | undefined): TaxDestination | unde
   return a ? { countryId: a.countryId, regionId: a.regionId ?? null, postcode: a.postcode ?? null } : undefined;
 }
 
-/** What a caller that just read them can hand over, so that pricing does not read them again. */
+/**
+ * What a caller that just read them can hand over, so that pricing does not read them again (a list of carts
+ * reads them for all its carts at once: price-many.ts).
+ */
 export interface Preloaded {
   /** the catalog version read in this request */
   version?: bigint;
+  /** the cart's products (may hold more) */
   products?: Map<number, SaleProduct>;
   /** availability of the cart's stock lines, in the order stockLinesOf gives them */
   availability?: LineAvailability[];
+  /** the stock rules of the cart's products (may hold more) */
+  stock?: Map<number, StockRule>;
+  /** the customer group the cart is priced for (pricingGroup) */
+  group?: PricingGroup;
+  /** the cart's gift cards that are still usable (giftcardsByCodes) */
+  cards?: UsableGiftcard[];
+  /** the verdict on the cart's coupon code for that group (couponForCart); null when the cart has none */
+  coupon?: Verdict | null;
+}
+
+export interface PricingGroup {
+  groupId: number;
+  taxClassId: number;
 }
 
 /** Tax rates and guest groups, per process, until the catalog or tax setup changes (the same version). */
 const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
-const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<{ groupId: number; taxClassId: number }>('catalog', 1_000, false));
+const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<PricingGroup>('catalog', 1_000, false));
 
 function cachedRates(ctx: Ctx, version: bigint, dest: TaxDestination, customerClass: number, classes: number[]): Promise<Map<number, ResolvedTax>> {
   if (!classes.length) return Promise.resolve(new Map());
@@ -220,11 +237,13 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   const ids = rows.flatMap((r) => (r.childProductId ? [r.productId, r.childProductId] : [r.productId]));
   const [products, group, cards] = await together(ctx, [
     () => pre.products ?? productsForSale(ctx, ids, version),
-    () =>
-      cart.customerId === null
-        ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
-        : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
-    () => (cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([])),
+    (): Promise<PricingGroup> =>
+      pre.group
+        ? Promise.resolve(pre.group)
+        : cart.customerId === null
+          ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
+          : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
+    (): Promise<UsableGiftcard[]> => (pre.cards ? Promise.resolve(pre.cards) : cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([])),
   ] as const);
   const who = { customerGroupId: group.groupId, websiteId };
   const lines = rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
@@ -235,7 +254,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   const availability =
     pre.availability && pre.availability.length === flat.length
       ? pre.availability
-      : availabilityFrom(await stockRulesAt(ctx, version, flat.map((l) => l.productId)), flat);
+      : availabilityFrom(pre.stock ?? (await stockRulesAt(ctx, version, flat.map((l) => l.productId))), flat);
   let at = 0;
   const items: PricedItem[] = lines.map((l, i) => {
     const n = stockLines[i].length;
@@ -256,7 +275,12 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   ] as const);
   const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
 
-  const coupon = cart.couponCode ? await couponForCart(ctx, cart.couponCode, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId }) : null;
+  const coupon =
+    pre.coupon !== undefined
+      ? pre.coupon
+      : cart.couponCode
+        ? await couponForCart(ctx, cart.couponCode, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId })
+        : null;
   const rule = coupon?.ok ? coupon.rule : null;
 
   const totalsLines: TotalsLine[] = items.map((i) => ({
@@ -330,127 +354,4 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   const paymentMethods = items.length ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal }) : [];
   const couponRefusal = coupon && !coupon.ok ? coupon.message : undefined;
   return { cart, items, totals, base, rate, isVirtual, rule, couponRefusal, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId, products };
-}
-
-function addressDto(a: CartAddress | null, type: 'billing' | 'shipping') {
-  if (!a) return undefined;
-  return compact({
-    firstname: a.firstName,
-    lastname: a.lastName,
-    company: a.company ?? null,
-    street: a.street,
-    city: a.city,
-    region: a.region ?? null,
-    regionId: a.regionId ?? null,
-    postcode: a.postcode,
-    countryId: a.countryId,
-    telephone: a.telephone,
-    email: a.email ?? null,
-    addressType: type,
-    customerAddressId: a.customerAddressId ?? null,
-  });
-}
-
-export function rateDto(r: ShippingRate, rate: Decimal) {
-  return {
-    code: r.code,
-    title: r.title,
-    carrierCode: r.carrierCode,
-    methodCode: r.methodCode,
-    carrierTitle: r.carrierTitle,
-    methodTitle: r.methodTitle,
-    price: toWire(roundMoney(r.price.mul(rate))),
-  };
-}
-
-const money = (d: Decimal) => toWire(d);
-
-export function pricesDto(p: PricedCart): CartDto['prices'] {
-  const t = p.totals;
-  const b = p.base;
-  return {
-    subtotal: money(t.subtotal),
-    subtotalInclTax: money(t.subtotalInclTax),
-    subtotalWithDiscount: money(t.subtotalWithDiscount),
-    discountAmount: money(t.discountAmount),
-    shippingAmount: money(t.shippingAmount),
-    shippingAmountInclTax: money(t.shippingAmountInclTax),
-    taxAmount: money(t.taxAmount),
-    shippingTaxAmount: money(t.shippingTaxAmount),
-    grandTotal: money(t.grandTotal),
-    baseGrandTotal: money(b.grandTotal),
-    baseSubtotal: money(b.subtotal),
-    baseTaxAmount: money(b.taxAmount),
-    baseShippingAmount: money(b.shippingAmount),
-    baseDiscountAmount: money(b.discountAmount),
-    giftcardAmount: money(t.giftcardAmount),
-    baseGiftcardAmount: money(b.giftcardAmount),
-  };
-}
-
-export function cartDto(ctx: Ctx, p: PricedCart, opts: { recreated?: boolean } = {}): CartDto {
-  const { cart, totals } = p;
-  const items = p.items.map((i) => {
-    const t = totals.lines.get(i.row.id)!;
-    return compact({
-      id: i.row.id,
-      sku: i.sku,
-      name: i.name,
-      qty: Number(i.row.qty),
-      price: money(t.price),
-      priceInclTax: money(t.priceInclTax),
-      rowTotal: money(t.rowTotal),
-      rowTotalInclTax: money(t.rowTotalInclTax),
-      rowTotalWithDiscount: money(t.rowTotalWithDiscount),
-      discountAmount: t.discountAmount.gt(0) ? money(t.discountAmount) : null,
-      discountPercent: t.discountPercent ? money(t.discountPercent) : null,
-      taxAmount: money(t.taxAmount),
-      taxPercent: money(t.taxPercent),
-      productId: i.product.id,
-      productType: i.product.type,
-      thumbnailUrl: (i.child?.thumbnailUrl ?? i.product.thumbnailUrl) || null,
-      options: i.options,
-      stockStatus: i.inStock ? 'in_stock' : 'out_of_stock',
-      giftMessage: i.row.giftMessage ?? null,
-    });
-  });
-  const selected = p.selectedRate;
-  const payment = cart.paymentMethod && p.paymentMethods.find((m) => m.code === cart.paymentMethod);
-  return compact({
-    id: cart.id,
-    maskedId: cart.maskedId,
-    customerId: cart.customerId,
-    customerEmail: cart.customerEmail,
-    customerNote: cart.customerNote,
-    reservedOrderId: cart.reservedOrderId,
-    storeId: cart.storeId,
-    isActive: cart.isActive,
-    cartRecreated: opts.recreated ?? false,
-    items,
-    prices: pricesDto(p),
-    billingAddress: addressDto(cart.billingAddress, 'billing') ?? null,
-    shippingAddress: addressDto(cart.shippingAddress, 'shipping') ?? null,
-    isVirtual: p.isVirtual,
-    availableShippingMethods: p.shippingRates.map((r) => rateDto(r, p.rate)),
-    selectedShippingMethod: selected
-      ? {
-          carrierCode: selected.carrierCode,
-          methodCode: selected.methodCode,
-          carrierTitle: selected.carrierTitle,
-          methodTitle: selected.methodTitle,
-          price: toWire(totals.shippingAmount),
-        }
-      : null,
-    availablePaymentMethods: p.paymentMethods,
-    selectedPaymentMethod: payment ? { code: payment.code, title: payment.title ?? paymentTitle(ctx, payment.code, cart.storeId) } : null,
-    appliedCoupon: p.rule && totals.discountApplied ? { code: p.rule.code, discountAmount: money(totals.discountAmount) } : null,
-    appliedGiftcards: totals.giftcards.map((g) => ({ code: g.code, balance: money(g.balance), appliedAmount: money(g.appliedAmount) })),
-    giftMessage: cart.giftMessage ?? null,
-    currency: cart.currency,
-    baseCurrency: ctx.store.baseCurrency,
-    itemsCount: items.length,
-    itemsQty: p.items.reduce((n, i) => n + Number(i.row.qty), 0),
-    createdAt: wireDateTime(cart.createdAt)!,
-    updatedAt: wireDateTime(cart.updatedAt)!,
-  }) as CartDto;
 }

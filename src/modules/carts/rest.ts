@@ -10,7 +10,7 @@ import { access, type Access, type Operation as Grant } from '../../platform/aut
 import type { Ctx } from '../../platform/context.js';
 import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { cartDto, pricesDto, rateDto } from './pricing.js';
+import { cartDto, pricesDto, rateDto } from './dto.js';
 import {
   AddItemBody,
   AssignCustomerBody,
@@ -35,6 +35,11 @@ import {
   ShippingRate,
   UpdateItemBody,
 } from './schemas.js';
+import * as details from './details.js';
+import * as lines from './lines.js';
+import { listCarts } from './list.js';
+import { pricedCart, type CartRef } from './load.js';
+import * as reductions from './reductions.js';
 import * as carts from './service.js';
 
 interface Kind {
@@ -46,7 +51,7 @@ interface Kind {
   tag: string;
   op: string;
   access: (op: Grant) => Access;
-  ref: (params: { id: number | string }) => carts.CartRef;
+  ref: (params: { id: number | string }) => CartRef;
 }
 
 const KINDS: Kind[] = [
@@ -90,7 +95,7 @@ function cartIdArg(a: Record<string, any>): string | number | undefined {
   if (a.cartId == null) return undefined;
   return idOfIri(a.cartId, '/api/rest/v2/carts/') ?? -1;
 }
-const refOf = (a: Record<string, any>): carts.CartRef =>
+const refOf = (a: Record<string, any>): CartRef =>
   isGuestCall(a) ? { kind: 'guest', maskedId: String(a.maskedId ?? '') } : { kind: 'customer', id: Number(cartIdArg(a)) };
 /** GraphQL answers a cart change with the cart, where REST answers 204 */
 const thenCart = (a: Record<string, any>, next: (a: Record<string, any>) => Promise<unknown>, ctx: Ctx) =>
@@ -199,7 +204,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     body: AddItemBody,
     response: Cart,
     pair: { field: 'addToCart' },
-    run: (ctx, { params, body }) => carts.addItem(ctx, k.ref(params as { id: number | string }), body as never),
+    run: (ctx, { params, body }) => lines.addItem(ctx, k.ref(params as { id: number | string }), body as never),
   });
   add({
     id: 'updateItem',
@@ -211,7 +216,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     body: UpdateItemBody,
     response: Cart,
     pair: { field: 'updateItemQtyInCart', args: { ...ItemArg, ...UpdateItemBody.properties }, params: (a) => ({ itemId: itemIdOf(a) }) },
-    run: (ctx, { params, body }) => carts.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+    run: (ctx, { params, body }) => lines.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
   });
   add({
     id: 'removeItem',
@@ -222,7 +227,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.itemParams,
     response: Cart,
     pair: { field: 'removeItemFromCart', args: ItemArg, params: (a) => ({ itemId: itemIdOf(a) }) },
-    run: (ctx, { params }) => carts.removeItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId),
+    run: (ctx, { params }) => lines.removeItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId),
   });
   add({
     id: 'totals',
@@ -234,7 +239,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     response: k.guest ? CartPrices : Cart,
     pair: { via: { guest: 'guestCart', customer: 'cart' } },
     run: async (ctx, { params }) => {
-      const { ctx: c, priced } = await carts.pricedCart(ctx, k.ref(params as { id: number | string }));
+      const { ctx: c, priced } = await pricedCart(ctx, k.ref(params as { id: number | string }));
       return k.guest ? pricesDto(priced) : cartDto(c, priced);
     },
   });
@@ -264,7 +269,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     id: 'applyCoupon',
     status: 201,
     pair: { field: 'applyCouponToCart' },
-    run: (ctx, { params, body }) => carts.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
+    run: (ctx, { params, body }) => reductions.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
   });
   if (k.guest) {
     add({
@@ -273,7 +278,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
       method: 'PUT',
       summary: 'Apply a coupon code (the same as POST)',
       graphql: { via: 'applyCouponToCart' },
-      run: (ctx, { params, body }) => carts.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
+      run: (ctx, { params, body }) => reductions.applyCoupon(ctx, k.ref(params as { id: number | string }), body as never),
     });
   }
   add({
@@ -285,7 +290,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.params,
     status: 204,
     pair: { field: 'removeCouponFromCart', args: {}, around: thenCart },
-    run: (ctx, { params }) => carts.removeCoupon(ctx, k.ref(params as { id: number | string })),
+    run: (ctx, { params }) => reductions.removeCoupon(ctx, k.ref(params as { id: number | string })),
   });
   add({
     id: 'applyGiftcard',
@@ -297,7 +302,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     body: GiftcardBody,
     response: Cart,
     pair: { field: 'applyGiftcardToCart' },
-    run: (ctx, { params, body }) => carts.applyGiftcard(ctx, k.ref(params as { id: number | string }), body as never),
+    run: (ctx, { params, body }) => reductions.applyGiftcard(ctx, k.ref(params as { id: number | string }), body as never),
   });
   add({
     id: 'removeGiftcard',
@@ -313,7 +318,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
       params: (a) => ({ code: a.giftcardCode }),
       around: thenCart,
     },
-    run: (ctx, { params }) => carts.removeGiftcard(ctx, k.ref(params as { id: number | string }), (params as { code: string }).code),
+    run: (ctx, { params }) => reductions.removeGiftcard(ctx, k.ref(params as { id: number | string }), (params as { code: string }).code),
   });
   add({
     id: 'shippingMethods',
@@ -328,7 +333,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     response: k.guest ? Type.Array(ShippingRate) : Cart,
     pair: { field: 'estimateShippingMethodsOnCart', args: ShippingMethodsBody.properties, around: (a, next, ctx) => (isGuestCall(a) ? thenCart(a, next, ctx) : next(a)) },
     run: async (ctx, { params, body }) => {
-      const { ctx: c, priced } = await carts.estimateShipping(ctx, k.ref(params as { id: number | string }), (body ?? {}) as never);
+      const { ctx: c, priced } = await details.estimateShipping(ctx, k.ref(params as { id: number | string }), (body ?? {}) as never);
       return k.guest ? priced.shippingRates.map((r) => rateDto(r, priced.rate)) : cartDto(c, priced);
     },
   });
@@ -342,16 +347,16 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     response: k.guest ? Type.Array(PaymentMethod) : Cart,
     pair: { via: { guest: 'guestCart', customer: 'cart' } },
     run: async (ctx, { params }) => {
-      const { ctx: c, priced } = await carts.pricedCart(ctx, k.ref(params as { id: number | string }));
+      const { ctx: c, priced } = await pricedCart(ctx, k.ref(params as { id: number | string }));
       return k.guest ? priced.paymentMethods : cartDto(c, priced);
     },
   });
-  const put = (id: string, path: string, summary: string, body: TObject, field: string, fn: (ctx: Ctx, ref: carts.CartRef, body: never) => Promise<unknown>) =>
+  const put = (id: string, path: string, summary: string, body: TObject, field: string, fn: (ctx: Ctx, ref: CartRef, body: never) => Promise<unknown>) =>
     add({ id, method: 'PUT', path, grant: 'write', summary, params: k.params, body, response: Cart, pair: { field }, run: (ctx, i) => fn(ctx, k.ref(i.params as { id: number | string }), i.body as never) });
-  put('setShippingAddress', '/:id/shipping-address', 'Set the shipping address', AddressBody, 'setShippingAddressOnCart', carts.setShippingAddress);
-  put('setBillingAddress', '/:id/billing-address', 'Set the billing address (or copy the shipping address with sameAsShipping)', AddressBody, 'setBillingAddressOnCart', carts.setBillingAddress);
-  put('setShippingMethod', '/:id/shipping-method', 'Choose a shipping method offered for the address', ShippingMethodBody, 'setShippingMethodOnCart', carts.setShippingMethod);
-  put('setPaymentMethod', '/:id/payment-method', 'Choose an available payment method', PaymentMethodBody, 'setPaymentMethodOnCart', carts.setPaymentMethod);
+  put('setShippingAddress', '/:id/shipping-address', 'Set the shipping address', AddressBody, 'setShippingAddressOnCart', details.setShippingAddress);
+  put('setBillingAddress', '/:id/billing-address', 'Set the billing address (or copy the shipping address with sameAsShipping)', AddressBody, 'setBillingAddressOnCart', details.setBillingAddress);
+  put('setShippingMethod', '/:id/shipping-method', 'Choose a shipping method offered for the address', ShippingMethodBody, 'setShippingMethodOnCart', details.setShippingMethod);
+  put('setPaymentMethod', '/:id/payment-method', 'Choose an available payment method', PaymentMethodBody, 'setPaymentMethodOnCart', details.setPaymentMethod);
   add({
     id: 'setGiftMessage',
     method: 'PUT',
@@ -361,7 +366,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.params,
     body: GiftMessageBody,
     response: Cart,
-    run: (ctx, { params, body }) => carts.setGiftMessage(ctx, k.ref(params as { id: number | string }), body as never),
+    run: (ctx, { params, body }) => details.setGiftMessage(ctx, k.ref(params as { id: number | string }), body as never),
   });
   add({
     id: 'removeGiftMessage',
@@ -371,7 +376,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     summary: 'Remove the cart’s gift message',
     params: k.params,
     response: Cart,
-    run: (ctx, { params }) => carts.setGiftMessage(ctx, k.ref(params as { id: number | string }), null),
+    run: (ctx, { params }) => details.setGiftMessage(ctx, k.ref(params as { id: number | string }), null),
   });
   add({
     id: 'setItemGiftMessage',
@@ -382,7 +387,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.itemParams,
     body: GiftMessageBody,
     response: Cart,
-    run: (ctx, { params, body }) => carts.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+    run: (ctx, { params, body }) => details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
   });
   add({
     id: 'removeItemGiftMessage',
@@ -392,7 +397,7 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     summary: 'Remove an item’s gift message',
     params: k.itemParams,
     response: Cart,
-    run: (ctx, { params }) => carts.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, null),
+    run: (ctx, { params }) => details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, null),
   });
   return { ops, pairs };
 }
@@ -451,7 +456,7 @@ const list = op({
   kind: 'collection',
   response: Cart,
   page: { defaultSize: 20, maxSize: 50 },
-  run: (ctx, { query, page }) => carts.listCarts(ctx, query, page),
+  run: (ctx, { query, page }) => listCarts(ctx, query, page),
 });
 
 /** The signed-in customer's cart in the current store view: the newest active one, or a new one. */

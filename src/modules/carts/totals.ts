@@ -17,7 +17,7 @@
  * with `shippingIncludesTax` and the shipping tax class's rates.
  */
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
-import { computeDiscount, type CartRule } from '../coupons/service.js';
+import { computeDiscount, type CartRule } from '../coupons/discount.js';
 
 export interface TotalsLine {
   id: number;

@@ -3,7 +3,7 @@ import { hasPermission } from '../../platform/auth/access.js';
 import type { Ctx } from '../../platform/context.js';
 import { forbidden } from '../../platform/errors.js';
 import { cartRefOf } from '../carts/checkout.js';
-import { cartNotFound, type CartRef } from '../carts/service.js';
+import { cartNotFound, type CartRef } from '../carts/load.js';
 import type { OrderDto } from '../orders/schemas.js';
 import { placeOrder as place } from './place-order.js';
 import type { CreateOrderBodyT, PlaceOrderBodyT } from './schemas.js';

@@ -4,6 +4,7 @@ import { access } from '../../platform/auth/access.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { Coupon, CouponCreate, CouponListQuery, CouponParams, CouponUpdate, CouponValidate, CouponValidation } from './schemas.js';
 import * as coupons from './service.js';
+import { validateCoupon } from './validation.js';
 
 const tags = ['coupons'];
 const shortName = 'Coupon';
@@ -61,7 +62,7 @@ export const operations: Operation[] = [
     response: CouponValidation,
     status: 201,
     graphql: { name: 'validateCoupon', around: nullsDropped },
-    run: (ctx, { body }) => coupons.validateCoupon(ctx, body),
+    run: (ctx, { body }) => validateCoupon(ctx, body),
   }),
   op({
     id: 'coupons.get',

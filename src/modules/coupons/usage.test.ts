@@ -5,7 +5,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { consumeCoupon, couponForCart, releaseCoupon } from './service.js';
+import { consumeCoupon, releaseCoupon } from './usage.js';
+import { couponForCart } from './validation.js';
 import { couponUsages, coupons, salesRules } from './tables.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { createWebsite } from '../stores/service.js';
-import { consumeCoupon, setDiscountPreviewProvider } from './service.js';
+import { consumeCoupon } from './usage.js';
 
 let t: TestApp;
 let admin: string;
@@ -154,29 +154,33 @@ describe('input', () => {
     assert.equal(badToken.status, 401);
   });
 
-  test('cartId (number or string) is accepted; the preview provider gets it for customers and admins with a valid code', async () => {
+  test('cartId (number or string) is accepted; the contributed preview gets it for customers and admins with a valid code', async () => {
     const seen: unknown[] = [];
-    setDiscountPreviewProvider(async (_ctx, cartId, rule) => {
-      seen.push(cartId);
-      return { cartId, code: rule.code, discountAmount: 1.5 };
-    });
+    const contributed = t.services.discountPreview;
+    assert.ok(contributed, 'the carts module contributes the preview');
+    t.services.discountPreview = async (_ctx, cartId, code) => {
+      seen.push([cartId, code]);
+      return { discountAmount: 1.5, subtotal: 15, grandTotal: 13.5, currency: 'USD' };
+    };
     try {
       const anon = await validate('WELCOME10', undefined, { cartId: 'abc123' });
       assert.equal(anon.status, 201);
       assert.equal(anon.body.discountPreview, undefined);
       const cust = await validate('WELCOME10', customer, { cartId: 42 });
-      assert.deepEqual(cust.body.discountPreview, { cartId: 42, code: 'WELCOME10', discountAmount: 1.5 });
+      assert.deepEqual(cust.body.discountPreview, { discountAmount: 1.5, subtotal: 15, grandTotal: 13.5, currency: 'USD' });
       const adm = await validate('welcome10', admin, { cartId: 'f'.repeat(32) });
-      assert.equal(adm.body.discountPreview.cartId, 'f'.repeat(32));
+      assert.equal(adm.body.discountPreview.discountAmount, 1.5);
       const invalid = await validate('NO_SUCH', customer, { cartId: 42 });
       assert.equal(invalid.body.discountPreview, undefined);
-      assert.deepEqual(seen, [42, 'f'.repeat(32)]);
+      // the preview is asked with the coupon's stored spelling
+      assert.deepEqual(seen, [[42, 'WELCOME10'], ['f'.repeat(32), 'WELCOME10']]);
+      t.services.discountPreview = undefined;
+      const none = await validate('WELCOME10', customer, { cartId: 42 });
+      assert.equal(none.status, 201);
+      assert.equal(none.body.discountPreview, undefined);
     } finally {
-      setDiscountPreviewProvider(undefined);
+      t.services.discountPreview = contributed;
     }
-    const none = await validate('WELCOME10', customer, { cartId: 42 });
-    assert.equal(none.status, 201);
-    assert.equal(none.body.discountPreview, undefined);
   });
 });
 
@@ -199,8 +203,13 @@ describe('GraphQL validateCoupon', () => {
       discountAmount: null,
       ruleName: null,
     });
-    const cust = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: 7}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    const cartId = (await t.req('POST', `${API}/carts`, { token: customer, body: {} })).body.id;
+    const cust = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: ${cartId}}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    assert.equal(cust.errors, undefined, JSON.stringify(cust.errors));
     assert.equal(cust.data!.validateCoupon.coupon.discountType, 'percent');
+    // a cart the customer may not read is refused
+    const foreign = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: 2147483647}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    assert.equal(foreign.errors?.[0].extensions.status, 400);
     assert.equal(cust.data!.validateCoupon.coupon.discountAmount, 10);
     assert.equal(cust.data!.validateCoupon.coupon.ruleName, '10% off your order');
     const past = await create({ code: uniq('GQLPAST'), toDate: '2000-01-01' });

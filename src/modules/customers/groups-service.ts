@@ -4,7 +4,7 @@
  * or deleted, nor can a group that new accounts are put in (customer/create_account/default_group of any
  * store view). Deleting a group moves its customers to their website's default group, in one transaction.
  */
-import { and, asc, count, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { likeEscape } from '../../platform/format.js';
 import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
@@ -208,4 +208,29 @@ export async function pricingGroup(ctx: Ctx, who: { customerId: number | null; g
   const groupId = who.groupId ?? NOT_LOGGED_IN_GROUP;
   const [g] = await ctx.db.select({ taxClassId: customerGroups.taxClassId }).from(customerGroups).where(eq(customerGroups.id, groupId));
   return { groupId, taxClassId: g?.taxClassId ?? DEFAULT_TAX_CLASS };
+}
+
+/** pricingGroup for many carts at once (a list of carts): one query whatever their number, answers in order. */
+export async function pricingGroups(ctx: Ctx, whos: readonly { customerId: number | null; groupId?: number }[]): Promise<{ groupId: number; taxClassId: number }[]> {
+  if (!whos.length) return [];
+  const customerIds = [...new Set(whos.flatMap((w) => (w.customerId === null ? [] : [w.customerId])))];
+  const groupIds = [...new Set(whos.map((w) => w.groupId ?? NOT_LOGGED_IN_GROUP))];
+  // every group named, and the group of each customer named
+  const found = await ctx.db
+    .select({ customerId: customers.id, groupId: customerGroups.id, taxClassId: customerGroups.taxClassId })
+    .from(customerGroups)
+    .leftJoin(customers, and(eq(customers.groupId, customerGroups.id), inArray(customers.id, customerIds.length ? customerIds : [0])))
+    .where(or(inArray(customerGroups.id, groupIds), isNotNull(customers.id)));
+  const byCustomer = new Map<number, { groupId: number; taxClassId: number }>();
+  const taxClassOf = new Map<number, number>();
+  for (const r of found) {
+    taxClassOf.set(r.groupId, r.taxClassId);
+    if (r.customerId !== null) byCustomer.set(r.customerId, { groupId: r.groupId, taxClassId: r.taxClassId });
+  }
+  return whos.map((w) => {
+    const own = w.customerId === null ? undefined : byCustomer.get(w.customerId);
+    if (own) return own;
+    const groupId = w.groupId ?? NOT_LOGGED_IN_GROUP;
+    return { groupId, taxClassId: taxClassOf.get(groupId) ?? DEFAULT_TAX_CLASS };
+  });
 }

@@ -6,7 +6,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { dec } from '../../platform/money.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { createWebsite, deleteConfig, setConfig } from '../stores/service.js';
-import { creditGiftcard, debitGiftcard, giftcardsByCodes, usableGiftcard } from './service.js';
+import { creditGiftcard, debitGiftcard, giftcardsByCodes, usableGiftcard } from './spend.js';
 import { giftcardHistory, giftcards } from './tables.js';
 
 let t: TestApp;

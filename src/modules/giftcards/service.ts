@@ -1,24 +1,41 @@
 /**
- * Gift cards: a code with a balance in its currency. The back office creates cards and adjusts their
- * balance; carts check them (usableGiftcard, giftcardsByCodes) and orders debit and credit them. Every
- * change of a balance is one statement on the card row plus a history row in the same transaction; a debit
- * is a single conditional UPDATE, so concurrent orders can never spend more than the balance (the CHECK
- * balance >= 0 backs that up).
- *
- * The stored status is active, used (balance spent to 0) or disabled; a card whose expiresAt has passed is
- * shown (and treated) as expired.
+ * Gift cards: a code with a balance in its currency. The back office creates cards, lists and reads them and
+ * adjusts their balance; shoppers check a balance. Carts and orders spend and refund them (spend.ts). Every
+ * change of a balance is one statement on the card row plus a history row in the same transaction.
  */
-import crypto from 'node:crypto';
-import { and, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
-import { compact, isEmailAddress, isValidDate, wireDateTime } from '../../platform/format.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { compact, wireDateTime } from '../../platform/format.js';
 import { Decimal, dec, toWire } from '../../platform/money.js';
-import { rows as dbRows } from '../../platform/db.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import type { GiftcardBalanceDto, GiftcardCreateInput, GiftcardDto, GiftcardHistoryDto } from './schemas.js';
+import {
+  cardNotFound,
+  COMMENT_MAX,
+  decimalOf,
+  effectiveStatus,
+  findByCode,
+  findById,
+  generateGiftcardCode,
+  historiesOf,
+  historyOf,
+  inScope,
+  invalid,
+  lookupCode,
+  MAX_BALANCE,
+  MESSAGE_MAX,
+  optEmail,
+  optText,
+  parseExpiry,
+  PLACES,
+  TEXT_MAX,
+  toDto,
+  websiteStoreId,
+  type CardRow,
+} from './cards.js';
+import type { GiftcardBalanceDto, GiftcardCreateInput, GiftcardDto } from './schemas.js';
 import { giftcardHistory, giftcards } from './tables.js';
 
 declareDefaults({
@@ -27,199 +44,6 @@ declareDefaults({
   /** balance checks (GraphQL) and cart gift-card applies per IP, per minute */
   'api/rate_limit/giftcard_balance': 10,
 });
-
-export const MAX_BALANCE = 10000;
-const PLACES = 4;
-const TEXT_MAX = 255;
-const MESSAGE_MAX = 1000;
-const COMMENT_MAX = 1000;
-/** 0-9 and A-Z without I and O */
-const CODE_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-const INT_MAX = 2147483647;
-
-type CardRow = typeof giftcards.$inferSelect;
-type HistoryRow = typeof giftcardHistory.$inferSelect;
-
-export interface UsableGiftcard {
-  id: number;
-  code: string;
-  balance: Decimal;
-  currencyCode: string;
-}
-
-// ---- helpers ----
-
-function invalid(field: string, message: string, constraint: string, reason = 'VALIDATION_FAILED'): AppError {
-  return badRequest(message, { reason, details: { field, constraint } });
-}
-
-/** A JSON / GraphQL number as an exact decimal (through its string form), at most 4 decimal places. */
-function decimalOf(value: unknown, field: string): Decimal {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, `${field} must be a number`, 'type');
-  const d = dec(String(value));
-  if (d.decimalPlaces() > PLACES) throw invalid(field, `${field} must have at most ${PLACES} decimal places`, 'multipleOf');
-  return d;
-}
-
-/** The code as looked up: trimmed and upper-case; undefined when it cannot be a card code. */
-function lookupCode(code: unknown): string | undefined {
-  if (typeof code !== 'string') return undefined;
-  const c = code.trim().toUpperCase();
-  return /^[A-Z0-9-]{1,64}$/.test(c) ? c : undefined;
-}
-
-export function generateGiftcardCode(): string {
-  const groups: string[] = [];
-  for (let g = 0; g < 4; g++) {
-    let s = '';
-    for (let i = 0; i < 4; i++) s += CODE_ALPHABET[crypto.randomInt(CODE_ALPHABET.length)];
-    groups.push(s);
-  }
-  return `GC-${groups.join('-')}`;
-}
-
-function isExpired(row: CardRow, now: Date): boolean {
-  return row.status === 'expired' || (row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime());
-}
-
-/** The status shown: disabled, used (nothing left), expired (past expiresAt), else active. */
-function effectiveStatus(row: CardRow, now: Date): string {
-  if (row.status === 'disabled') return 'disabled';
-  if (row.status === 'used' || dec(row.balance).lte(0)) return 'used';
-  if (isExpired(row, now)) return 'expired';
-  return 'active';
-}
-
-function historyDto(h: HistoryRow): GiftcardHistoryDto {
-  return compact({
-    action: h.action,
-    amount: toWire(h.amount),
-    balanceBefore: toWire(h.balanceBefore),
-    balanceAfter: toWire(h.balanceAfter),
-    orderId: h.orderId,
-    comment: h.comment,
-    createdAt: wireDateTime(h.createdAt)!,
-  });
-}
-
-function toDto(row: CardRow, history: HistoryRow[], now: Date): GiftcardDto {
-  return compact({
-    id: row.id,
-    code: row.code,
-    balance: toWire(row.balance),
-    initialBalance: toWire(row.initialBalance),
-    status: effectiveStatus(row, now),
-    expiresAt: wireDateTime(row.expiresAt),
-    currencyCode: row.currencyCode,
-    createdAt: wireDateTime(row.createdAt)!,
-    updatedAt: wireDateTime(row.updatedAt)!,
-    purchaseOrderId: row.purchaseOrderId,
-    purchaseOrderItemId: row.purchaseOrderItemId,
-    emailScheduledAt: wireDateTime(row.emailScheduledAt),
-    emailSentAt: wireDateTime(row.emailSentAt),
-    recipientName: row.recipientName,
-    recipientEmail: row.recipientEmail,
-    senderName: row.senderName,
-    senderEmail: row.senderEmail,
-    message: row.message,
-    websiteIds: row.websiteIds,
-    history: history.map(historyDto),
-  }) as GiftcardDto;
-}
-
-function usableOf(row: CardRow): UsableGiftcard {
-  return { id: row.id, code: row.code, balance: dec(row.balance), currencyCode: row.currencyCode };
-}
-
-const byCode = (code: string): SQL => sql`upper(${giftcards.code}) = ${code}`;
-
-/** Conditions of a card a shopper can spend in the current website now. */
-function usableWhere(ctx: Ctx): SQL {
-  return and(
-    eq(giftcards.status, 'active'),
-    gt(giftcards.balance, '0'),
-    or(isNull(giftcards.expiresAt), gt(giftcards.expiresAt, ctx.now)),
-    sql`${ctx.store.websiteId}::int = any(${giftcards.websiteIds})`,
-  )!;
-}
-
-async function findByCode(ctx: Ctx, code: unknown, forUpdate = false): Promise<CardRow | undefined> {
-  const c = lookupCode(code);
-  if (!c) return undefined;
-  const q = ctx.db.select().from(giftcards).where(byCode(c));
-  const [row] = forUpdate ? await q.for('update') : await q;
-  return row;
-}
-
-async function findById(ctx: Ctx, id: number, forUpdate = false): Promise<CardRow | undefined> {
-  if (!Number.isInteger(id) || id < 1 || id > INT_MAX) return undefined;
-  const q = ctx.db.select().from(giftcards).where(eq(giftcards.id, id));
-  const [row] = forUpdate ? await q.for('update') : await q;
-  return row;
-}
-
-async function historyOf(ctx: Ctx, id: number): Promise<HistoryRow[]> {
-  return ctx.db.select().from(giftcardHistory).where(eq(giftcardHistory.giftcardId, id)).orderBy(desc(giftcardHistory.id));
-}
-
-/** A card outside the websites of a store-restricted admin principal reads as missing. */
-function inScope(ctx: Ctx, row: CardRow): boolean {
-  const scope = adminWebsiteScope(ctx);
-  return !scope || row.websiteIds.some((w) => scope.includes(w));
-}
-
-const cardNotFound = () => notFound('Gift card not found', { reason: 'GIFTCARD_NOT_FOUND' });
-
-/** Why a shopper cannot spend the card in the current website (undefined when they can). */
-function unusableReason(ctx: Ctx, row: CardRow | undefined): AppError | undefined {
-  const err = (message: string, reason: string) => badRequest(message, { reason, details: { field: 'code' } });
-  if (!row) return err('Gift card not found', 'GIFTCARD_NOT_FOUND');
-  if (row.status === 'disabled') return err('Gift card is disabled', 'GIFTCARD_DISABLED');
-  if (isExpired(row, ctx.now)) return err('Gift card has expired', 'GIFTCARD_EXPIRED');
-  if (row.status === 'used' || dec(row.balance).lte(0)) return err('Gift card has been used up', 'GIFTCARD_USED');
-  if (!row.websiteIds.includes(ctx.store.websiteId)) return err('Gift card is not valid for this website', 'GIFTCARD_WRONG_WEBSITE');
-  return undefined;
-}
-
-function optText(value: unknown, field: string, max: number): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw invalid(field, `${field} must be a string`, 'type');
-  const v = value.trim();
-  if (!v) return null;
-  if (v.length > max) throw invalid(field, `${field} has at most ${max} characters`, 'maxLength');
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v)) throw invalid(field, `${field} must not contain control characters`, 'pattern');
-  return v;
-}
-
-function optEmail(value: unknown, field: string): string | null {
-  const v = optText(value, field, 254);
-  if (v !== null && !isEmailAddress(v)) throw invalid(field, `${field} is not a valid email address`, 'format', 'INVALID_EMAIL');
-  return v;
-}
-
-/** `YYYY-MM-DD` (valid through that day) or `YYYY-MM-DD HH:MM:SS`, UTC, in the future; null: never expires. */
-function parseExpiry(ctx: Ctx, value: unknown): Date | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null) return null;
-  if (typeof value !== 'string') throw invalid('expiresAt', 'expiresAt must be a string', 'type');
-  const v = value.trim();
-  if (!v) return null;
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/.exec(v);
-  if (!m || !isValidDate(m[1]) || (m[2] !== undefined && (+m[2] > 23 || +m[3] > 59 || +m[4] > 59))) {
-    throw invalid('expiresAt', 'expiresAt must be a date YYYY-MM-DD or a date and time YYYY-MM-DD HH:MM:SS', 'format', 'INVALID_DATE');
-  }
-  const d = new Date(`${m[1]}T${m[2] === undefined ? '23:59:59' : `${m[2]}:${m[3]}:${m[4]}`}Z`);
-  if (d.getTime() <= ctx.now.getTime()) throw invalid('expiresAt', 'expiresAt must be in the future', 'minimum', 'INVALID_DATE');
-  return d;
-}
-
-/** A store view of the website, for website-scoped config (its default store view). */
-function websiteStoreId(ctx: Ctx, websiteId: number): number | undefined {
-  const r = ctx.app.settings;
-  const w = r.website(websiteId);
-  const group = w?.defaultGroupId ? r.group(w.defaultGroupId) : undefined;
-  return group?.defaultStoreId ?? r.allStores().find((s) => s.websiteId === websiteId)?.id;
-}
 
 function storeName(ctx: Ctx): string {
   const s = ctx.app.settings;
@@ -359,9 +183,8 @@ export async function listGiftcards(ctx: Ctx, page: { size: number; offset: numb
     ctx.db.select().from(giftcards).where(cond).orderBy(desc(giftcards.id)).limit(page.size).offset(page.offset),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(giftcards).where(cond),
   ]);
-  const items: GiftcardDto[] = [];
-  for (const row of rows) items.push(toDto(row, await historyOf(ctx, row.id), ctx.now));
-  return { items, total: Number(n) };
+  const histories = await historiesOf(ctx, rows.map((r) => r.id));
+  return { items: rows.map((row) => toDto(row, histories.get(row.id)!, ctx.now)), total: Number(n) };
 }
 
 /** GET /giftcards/{id}: the card with its history, newest first. */
@@ -461,169 +284,6 @@ export async function checkGiftcardBalance(ctx: Ctx, code: string): Promise<Gift
     status: effectiveStatus(row, ctx.now),
     expiresAt: wireDateTime(row.expiresAt),
   }) as GiftcardBalanceDto;
-}
-
-// ---- for carts and orders ----
-
-/** The card if a shopper can spend it in the current website now; else a 400 naming why not. */
-export async function usableGiftcard(ctx: Ctx, code: string): Promise<UsableGiftcard> {
-  const row = await findByCode(ctx, code);
-  const err = unusableReason(ctx, row);
-  if (err) throw err;
-  return usableOf(row!);
-}
-
-/** The cards of these codes still usable now, in the order given (each once); one query. */
-export async function giftcardsByCodes(ctx: Ctx, codes: string[]): Promise<UsableGiftcard[]> {
-  const wanted = [...new Set(codes.map(lookupCode).filter((c): c is string => c !== undefined))];
-  if (!wanted.length) return [];
-  const found = await ctx.db
-    .select()
-    .from(giftcards)
-    .where(and(sql`upper(${giftcards.code}) in (${sql.join(wanted.map((c) => sql`${c}`), sql`, `)})`, usableWhere(ctx)));
-  const byUpper = new Map(found.map((r) => [r.code.toUpperCase(), r]));
-  return wanted.flatMap((c) => {
-    const r = byUpper.get(c);
-    return r ? [usableOf(r)] : [];
-  });
-}
-
-function positiveAmount(amount: Decimal, what: string): Decimal {
-  const a = dec(amount);
-  if (!a.isFinite() || a.lte(0)) throw badRequest(`The ${what} amount must be greater than 0`, { reason: 'INVALID_AMOUNT' });
-  return a.toDecimalPlaces(PLACES);
-}
-
-/**
- * Spends `amount` of the card: one conditional UPDATE (balance >= amount, card usable now), so that
- * concurrent debits never overdraw it; a `used` history row; status used at 0. Joins the caller's transaction.
- */
-export async function debitGiftcard(ctx: Ctx, code: string, amount: Decimal, orderId: number | null): Promise<UsableGiftcard> {
-  const amt = positiveAmount(amount, 'debit');
-  const c = lookupCode(code);
-  if (!c) throw unusableReason(ctx, undefined)!;
-  const a = amt.toFixed(PLACES);
-  return withTx(ctx, async (tx) => {
-    const [row] = await tx.db
-      .update(giftcards)
-      .set({
-        balance: sql`${giftcards.balance} - ${a}::numeric`,
-        status: sql`case when ${giftcards.balance} - ${a}::numeric = 0 then 'used' else ${giftcards.status} end`,
-        updatedAt: ctx.now,
-      })
-      .where(and(byCode(c), sql`${giftcards.balance} >= ${a}::numeric`, usableWhere(tx)))
-      .returning();
-    if (!row) {
-      const card = await findByCode(tx, c);
-      throw (
-        unusableReason(tx, card) ??
-        badRequest('Gift card balance is not enough', {
-          reason: 'GIFTCARD_INSUFFICIENT_BALANCE',
-          details: { field: 'code', balance: toWire(card!.balance), requested: toWire(amt) },
-        })
-      );
-    }
-    const after = dec(row.balance);
-    await tx.db.insert(giftcardHistory).values({
-      giftcardId: row.id,
-      action: 'used',
-      amount: amt.neg().toFixed(PLACES),
-      balanceBefore: after.plus(amt).toFixed(PLACES),
-      balanceAfter: after.toFixed(PLACES),
-      orderId,
-      createdAt: ctx.now,
-    });
-    return usableOf(row);
-  });
-}
-
-/**
- * debitGiftcard for several cards at once (an order paid with them), in one statement: the cards are locked in
- * the order of their codes, each is debited where its balance covers its amount and it is usable now, and
- * each debit gets its `used` history row. A refusal is the error debitGiftcard gives for the first card (by
- * code) that could not be debited; the others may be debited already, so the caller's transaction must roll
- * back then (placement does). Runs in the caller's transaction.
- */
-export async function debitGiftcards(
-  ctx: Ctx,
-  debits: { code: string; amount: Decimal }[],
-  orderId: number | null,
-  /** what a refusal of the card `code` (as given) becomes */
-  refusal: (code: string, e: AppError) => AppError = (_code, e) => e,
-): Promise<void> {
-  const wanted = debits
-    .map((d) => ({ code: lookupCode(d.code), amount: positiveAmount(d.amount, 'debit').toFixed(PLACES), given: d.code }))
-    .sort((a, b) => ((a.code ?? '') < (b.code ?? '') ? -1 : 1));
-  const bad = wanted.find((w) => !w.code);
-  if (bad) throw refusal(bad.given, unusableReason(ctx, undefined)!);
-  if (!wanted.length) return;
-  const codes = `{${wanted.map((w) => w.code).join(',')}}`;
-  const amounts = `{${wanted.map((w) => w.amount).join(',')}}`;
-  const done = await dbRows<{ code: string }>(
-    ctx.db,
-    sql`WITH want AS (SELECT * FROM unnest(${codes}::text[], ${amounts}::numeric[]) AS w(code, amount)),
-        d AS (
-          UPDATE giftcards SET balance = giftcards.balance - w.amount,
-                 status = CASE WHEN giftcards.balance - w.amount = 0 THEN 'used' ELSE giftcards.status END,
-                 updated_at = ${ctx.now}
-          FROM want w
-          WHERE upper(giftcards.code) = w.code AND giftcards.balance >= w.amount AND ${usableWhere(ctx)}
-            -- every card locked first, in the order of the codes, so that placements never deadlock
-            AND (SELECT count(*) FROM (SELECT 1 FROM giftcards l WHERE upper(l.code) = ANY(${codes}::text[]) ORDER BY upper(l.code) FOR UPDATE) k) >= 0
-          RETURNING giftcards.id, upper(giftcards.code) AS code, giftcards.balance, w.amount
-        ), h AS (
-          INSERT INTO giftcard_history (giftcard_id, action, amount, balance_before, balance_after, order_id, created_at)
-          SELECT id, 'used', -amount, balance + amount, balance, ${orderId}, ${ctx.now} FROM d
-        )
-        SELECT code FROM d`,
-  );
-  const debited = new Set(done.map((r) => r.code));
-  const first = wanted.find((w) => !debited.has(w.code!));
-  if (!first) return;
-  const card = await findByCode(ctx, first.code);
-  throw refusal(
-    first.given,
-    unusableReason(ctx, card) ??
-      badRequest('Gift card balance is not enough', {
-        reason: 'GIFTCARD_INSUFFICIENT_BALANCE',
-        details: { field: 'code', balance: toWire(card!.balance), requested: toWire(first.amount) },
-      }),
-  );
-}
-
-/**
- * Gives `amount` back to the card (refunds, cancellations): never capped; a used card becomes active again.
- * Writes a `refunded` history row. Joins the caller's transaction.
- */
-export async function creditGiftcard(ctx: Ctx, code: string, amount: Decimal, orderId: number | null, comment?: string): Promise<void> {
-  const amt = positiveAmount(amount, 'credit');
-  const c = lookupCode(code);
-  if (!c) throw unusableReason(ctx, undefined)!;
-  const a = amt.toFixed(PLACES);
-  const note = comment === undefined ? null : optText(comment, 'comment', COMMENT_MAX);
-  await withTx(ctx, async (tx) => {
-    const [row] = await tx.db
-      .update(giftcards)
-      .set({
-        balance: sql`${giftcards.balance} + ${a}::numeric`,
-        status: sql`case when ${giftcards.status} = 'used' then 'active' else ${giftcards.status} end`,
-        updatedAt: ctx.now,
-      })
-      .where(byCode(c))
-      .returning();
-    if (!row) throw unusableReason(tx, undefined)!;
-    const after = dec(row.balance);
-    await tx.db.insert(giftcardHistory).values({
-      giftcardId: row.id,
-      action: 'refunded',
-      amount: a,
-      balanceBefore: after.minus(amt).toFixed(PLACES),
-      balanceAfter: after.toFixed(PLACES),
-      orderId,
-      comment: note,
-      createdAt: ctx.now,
-    });
-  });
 }
 
 // ---- demo ----

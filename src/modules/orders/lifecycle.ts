@@ -7,8 +7,8 @@
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { Decimal, dec, roundMoney } from '../../platform/money.js';
-import { releaseCoupon } from '../coupons/service.js';
-import { creditGiftcard } from '../giftcards/service.js';
+import { releaseCoupon } from '../coupons/usage.js';
+import { creditGiftcard } from '../giftcards/spend.js';
 import { releaseStock, type StockLine } from '../inventory/service.js';
 import type { OrderActionInput, OrderCommentInput } from './action-schemas.js';
 import {

@@ -14,7 +14,7 @@ import { backOffice, withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, type AppError } from '../../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
 import { declareDefaults } from '../../../platform/settings.js';
-import { creditGiftcard } from '../../giftcards/service.js';
+import { creditGiftcard } from '../../giftcards/spend.js';
 import { releaseStock, type StockLine } from '../../inventory/service.js';
 import { invoicesOfOrder } from '../../invoices/service.js';
 import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, setOrderGiftcards, type OrderItemRow, type OrderRow } from '../../orders/core.js';

@@ -1,0 +1,171 @@
+/**
+ * Reading the cart a request names: customer carts (numeric id, owned by a customer: another customer's cart is a
+ * 404 like a missing one) and guest carts (reached only through a random 32-hex-character masked id while they
+ * are active). Changes lock the cart row, so concurrent requests on one cart apply one after the other; every
+ * answer is the cart re-priced after the change (view).
+ */
+import { eq, sql } from 'drizzle-orm';
+import { statement } from '../../platform/db.js';
+import { withTx, type Ctx } from '../../platform/context.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { CATALOG_VERSION_TEXT } from '../../platform/read-cache.js';
+import { cartDto } from './dto.js';
+import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { rememberPricing } from './promise.js';
+import type { CartDto } from './schemas.js';
+import { carts } from './tables.js';
+
+export type CartRef = { kind: 'guest'; maskedId: string } | { kind: 'customer'; id: number };
+
+export const MASKED = /^[a-f0-9]{32}$/i;
+export const cartNotFound = () => notFound('Cart not found', { reason: 'CART_NOT_FOUND' });
+
+export function isBackend(ctx: Ctx): boolean {
+  return ctx.actor.kind === 'admin';
+}
+
+export const CART_COLUMNS = sql.raw(`id, masked_id AS "maskedId", customer_id AS "customerId", customer_email AS "customerEmail",
+  customer_group_id AS "customerGroupId", store_id AS "storeId", is_active AS "isActive", currency, customer_note AS "customerNote",
+  reserved_order_id AS "reservedOrderId", coupon_code AS "couponCode", giftcard_codes AS "giftcardCodes",
+  shipping_address AS "shippingAddress", billing_address AS "billingAddress", shipping_method AS "shippingMethod",
+  payment_method AS "paymentMethod", payment_data AS "paymentData", gift_message AS "giftMessage",
+  priced_with AS "pricedWith", created_at AS "createdAt", updated_at AS "updatedAt"`);
+
+// the lines as arrays, in the order of itemFromJson (compact to build and to parse)
+export const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
+    i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id)
+  FROM cart_items i WHERE i.cart_id = carts.id), '[]'::json) AS items,
+  ${CATALOG_VERSION_TEXT} AS "catalogVersion"`);
+
+export type ItemJson = [number, number, number | null, string, CartItemRow['buyRequest'], string | null, CartItemRow['giftMessage'], string | null];
+
+export function itemFromJson([id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey]: ItemJson): CartItemRow {
+  return { id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey };
+}
+
+export type LoadedRow = CartRow & { items: ItemJson[]; catalogVersion: string | null };
+
+// every cart request reads its cart, its items and the catalog version first: one statement, prepared per connection
+const cartStatements = {
+  masked: statement<LoadedRow>('carts_load_masked', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`),
+  maskedLocked: statement<CartRow>('carts_by_masked_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`),
+  id: statement<LoadedRow>('carts_load_id', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`),
+  idLocked: statement<CartRow>('carts_by_id_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`),
+};
+
+/** Whether the caller may use this cart (guest carts: whoever holds the masked id). */
+function mayUse(ctx: Ctx, ref: CartRef, row: CartRow): boolean {
+  if (ref.kind === 'guest') return true;
+  const a = ctx.actor;
+  if (a.kind === 'customer') return row.customerId === a.customerId;
+  if (a.kind === 'admin') return !a.allowedStoreIds || a.allowedStoreIds.includes(row.storeId);
+  return false;
+}
+
+export interface Loaded {
+  cart: CartRow;
+  items: CartItemRow[];
+  version: bigint;
+}
+
+/** The cart a request names with its items and the catalog version, when the caller may use it. */
+export async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
+  let row: LoadedRow | undefined;
+  if (ref.kind === 'guest') {
+    if (!MASKED.test(ref.maskedId)) return undefined;
+    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
+  } else {
+    [row] = await cartStatements.id.run(ctx.db, { id: ref.id });
+  }
+  if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
+  const { items, catalogVersion, ...cart } = row;
+  return { cart, items: items.map(itemFromJson), version: BigInt(catalogVersion ?? '0') };
+}
+
+/** The cart a request names, when the caller may use it; locked for the transaction with `forUpdate`. */
+export async function findCart(ctx: Ctx, ref: CartRef, forUpdate = false): Promise<CartRow | undefined> {
+  if (!forUpdate) return (await loadCart(ctx, ref))?.cart;
+  let row: CartRow | undefined;
+  if (ref.kind === 'guest') {
+    if (!MASKED.test(ref.maskedId)) return undefined;
+    [row] = await cartStatements.maskedLocked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
+  } else {
+    [row] = await cartStatements.idLocked.run(ctx.db, { id: ref.id });
+  }
+  return row && mayUse(ctx, ref, row) ? row : undefined;
+}
+
+export async function requireCart(ctx: Ctx, ref: CartRef): Promise<CartRow> {
+  const row = await findCart(ctx, ref);
+  if (!row) throw cartNotFound();
+  return row;
+}
+
+/** A cart change's transaction: it commits without waiting for the disk flush (see withTx's `relaxed`). */
+export function cartTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+  return withTx(ctx, fn, { relaxed: true });
+}
+
+export function requireActive(cart: CartRow): void {
+  if (!cart.isActive) throw badRequest('This cart has been ordered and can no longer change', { reason: 'CART_INACTIVE' });
+}
+
+/** Locks a cart already checked for access, for the rest of the transaction. */
+export async function lockCart(ctx: Ctx, id: number): Promise<CartRow> {
+  const [row] = await cartStatements.idLocked.run(ctx.db, { id });
+  if (!row || !row.isActive) throw cartNotFound();
+  return row;
+}
+
+const itemsStatement = statement<CartItemRow>(
+  'cart_items_of',
+  () => sql`SELECT id, product_id AS "productId", child_product_id AS "childProductId", qty::text AS qty,
+    buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey"
+    FROM cart_items WHERE cart_id = ${sql.placeholder('cart')}::int ORDER BY id`,
+);
+
+export function itemsOf(ctx: Ctx, cartId: number): Promise<CartItemRow[]> {
+  return itemsStatement.run(ctx.db, { cart: cartId });
+}
+
+// read after the cart's lock (not with it: a statement that waited for the lock sees the items as they were
+// before), with the catalog version the placement prices at
+const itemsVersionStatement = statement<{ items: ItemJson[] | null; catalogVersion: string | null }>(
+  'cart_items_with_version',
+  () => sql`SELECT (SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
+      i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id) FROM cart_items i WHERE i.cart_id = ${sql.placeholder('cart')}::int) AS items,
+    ${sql.raw(CATALOG_VERSION_TEXT)} AS "catalogVersion"`,
+);
+
+/** The items of a cart (locked by the caller) and the catalog version, in one statement. */
+export async function itemsAndVersion(ctx: Ctx, cartId: number): Promise<{ items: CartItemRow[]; version: bigint }> {
+  const [row] = await itemsVersionStatement.run(ctx.db, { cart: cartId });
+  return { items: (row?.items ?? []).map(itemFromJson), version: BigInt(row?.catalogVersion ?? '0') };
+}
+
+/** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */
+export async function shown(ctx: Ctx, loaded: Loaded): Promise<{ ctx: Ctx; priced: PricedCart }> {
+  const cctx = cartContext(ctx, loaded.cart);
+  const priced = await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version });
+  await rememberPricing(cctx, priced);
+  return { ctx: cctx, priced };
+}
+
+/** The cart, priced as the caller is shown it. */
+export async function pricedCart(ctx: Ctx, ref: CartRef): Promise<{ ctx: Ctx; priced: PricedCart }> {
+  const loaded = await loadCart(ctx, ref);
+  if (!loaded) throw cartNotFound();
+  return shown(ctx, loaded);
+}
+
+/** The cart (already checked for access) after a change, priced: one statement reads it, its items and the catalog version. */
+export async function view(ctx: Ctx, cartId: number, opts: { recreated?: boolean } = {}): Promise<CartDto> {
+  const loaded = await loadCart(ctx, { kind: 'customer', id: cartId }, true);
+  if (!loaded) throw cartNotFound();
+  const { ctx: cctx, priced } = await shown(ctx, loaded);
+  return cartDto(cctx, priced, opts);
+}
+
+export async function touch(ctx: Ctx, cartId: number): Promise<void> {
+  await ctx.db.update(carts).set({ updatedAt: ctx.now }).where(eq(carts.id, cartId));
+}
