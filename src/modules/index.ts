@@ -3,6 +3,7 @@ import type { AppModule } from '../platform/module.js';
 import type { Operation } from '../platform/operations.js';
 import type { GraphqlContribution } from '../platform/graphql.js';
 import { deriveGraphql } from '../platform/graphql-derive.js';
+import { pageSizesOf } from '../platform/graphql-limits.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
 import { blogModule } from './blog/index.js';
@@ -70,5 +71,6 @@ export function allOperations(): Operation[] {
 
 /** The GraphQL schema's parts: what the declarations derive, then each module's GraphQL-only fields. */
 export function graphqlParts(apiPrefix: string): GraphqlContribution[] {
-  return [deriveGraphql(allOperations(), { apiPrefix }), ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))];
+  const derived = deriveGraphql(allOperations(), { apiPrefix });
+  return [{ typeDefs: derived.typeDefs, resolvers: derived.resolvers, pageSizes: pageSizesOf(derived.fields) }, ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))];
 }

@@ -2,6 +2,7 @@
  * The database: PostgreSQL dialect only, either embedded (PGlite) or a server (node-postgres pool).
  * Services see one type, `Db`, which is also what a transaction looks like.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,10 +53,37 @@ interface QueryCounter {
 /** Counters by driver client: the query builder reports through its logger, `statement` counts itself. */
 const counters = new WeakMap<object, QueryCounter>();
 
+/**
+ * The statements of one piece of work (a request), whatever else the process sends meanwhile: counted in the
+ * async context that `countStatements` opens, so a background pass (mail, webhooks, janitors), which runs in the
+ * context it was started from, is never among them.
+ */
+const scopes = new AsyncLocalStorage<{ n: number }>();
+
 function countFor(client: object): QueryCounter {
-  const counter: QueryCounter = { n: 0, logger: { logQuery: () => void counter.n++ } };
+  const counter: QueryCounter = {
+    n: 0,
+    logger: {
+      logQuery: () => {
+        counter.n++;
+        const scope = scopes.getStore();
+        if (scope) scope.n++;
+      },
+    },
+  };
   counters.set(client, counter);
   return counter;
+}
+
+/**
+ * Runs `fn` and counts the statements sent from its async context (an injected request runs in its caller's),
+ * on any database: the query builder's and `statement`'s, inside transactions too (on PostgreSQL BEGIN and
+ * COMMIT as well). A nested call counts for itself only.
+ */
+export async function countStatements<T>(fn: () => Promise<T>): Promise<{ n: number; result: T }> {
+  const scope = { n: 0 };
+  const result = await scopes.run(scope, fn);
+  return { n: scope.n, result };
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -161,7 +189,7 @@ function countStatement(db: Db, client: object): void {
   if (logger) logger.logQuery('', []);
   else {
     const counter = counters.get(client);
-    if (counter) counter.n++;
+    if (counter) counter.logger.logQuery();
   }
 }
 

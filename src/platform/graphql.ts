@@ -8,12 +8,14 @@ import { buildSchema, GraphQLError, GraphQLScalarType, Location, NoSchemaIntrosp
 import { authorize, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import { freeFormProblem } from './free-form.js';
-import { GRAPHQL_LIMITS, limitsRule, type GraphqlLimits } from './graphql-limits.js';
+import { costCheck, GRAPHQL_LIMITS, limitsRule, type GraphqlLimits, type GraphqlPageSizes } from './graphql-limits.js';
 import { toAppError } from './http.js';
 
 export interface GraphqlContribution {
   typeDefs: string;
   resolvers: IResolvers;
+  /** the page sizes of its list fields, by `Type.field`: a list's items are counted by them in the query cost */
+  pageSizes?: GraphqlPageSizes;
 }
 
 export interface GqlContext extends MercuriusContext {
@@ -195,4 +197,6 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
     }
   });
   app.graphql.addHook('preValidation', async (_schema, document) => assertParsedSource(document));
+  // the cost weighs each list by the page it asks for, which a variable may give: checked with the variables' values
+  app.graphql.addHook('preExecution', costCheck(limits, new Map(parts.flatMap((p) => [...(p.pageSizes ?? [])]))));
 }

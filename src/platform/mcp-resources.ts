@@ -11,7 +11,7 @@ import type { Operation, OpInput } from './operations.js';
 import type { CollectionResult } from './pagination.js';
 
 const STORE_CONFIG = 'stores.config';
-const CATEGORY_LIST = 'categories.list';
+const CATEGORY_TREE = 'categories.tree';
 /** deeper than any real catalog; the tree stops here whatever the data says */
 const MAX_DEPTH = 12;
 
@@ -30,29 +30,30 @@ function runOp(o: Operation, ctx: Ctx, input: Partial<OpInput> = {}): Promise<un
   return o.run(ctx, { params: {}, query: {}, body: undefined, headers: {}, page: { page: 1, size, offset: 0 }, ...input });
 }
 
-/** The active categories under `parentId` (the store's root category when undefined), every page of them. */
-async function children(list: Operation, ctx: Ctx, parentId: number | undefined): Promise<Js[]> {
-  const size = list.page?.maxSize ?? 100;
-  const out: Js[] = [];
-  for (let page = 1; ; page++) {
-    const query = parentId === undefined ? {} : { parentId };
-    const r = (await runOp(list, ctx, { query, page: { page, size, offset: (page - 1) * size } })) as CollectionResult<Js>;
-    out.push(...r.items);
-    if (!list.page || page * size >= r.total || !r.items.length) return out;
-  }
-}
-
 /**
- * The tree, a level at a time: one list call per category that has children (the storefront's category lists are
- * kept in the process's read cache, so a second read of an unchanged catalog sends no statement).
+ * The tree, nested from the flat list the catalog answers in one read, parents before children (kept in the
+ * process's read cache, so a second read of an unchanged catalog sends no statement). A category whose parent
+ * is not in the list (below an inactive one), or deeper than MAX_DEPTH under the root, is left out.
  */
-async function tree(list: Operation, ctx: Ctx, parentId: number | undefined, depth: number): Promise<Js[]> {
-  const nodes: Js[] = [];
-  for (const c of await children(list, ctx, parentId)) {
-    const below = c.childrenCount > 0 && depth < MAX_DEPTH ? await tree(list, ctx, c.id, depth + 1) : [];
-    nodes.push({ id: c.id, name: c.name, urlKey: c.urlKey, urlPath: c.urlPath, level: c.level, includeInMenu: c.includeInMenu, productCount: c.productCount, children: below });
+async function tree(source: Operation, ctx: Ctx): Promise<Js[]> {
+  const result = (await runOp(source, ctx)) as CollectionResult<Js> | Js[];
+  const rows = Array.isArray(result) ? result : result.items;
+  const roots: Js[] = [];
+  const placed = new Map<number, { node: Js; depth: number }>();
+  const top = rows.length ? Math.min(...rows.map((c) => c.level as number)) : 0;
+  for (const c of rows) {
+    const node = { id: c.id, name: c.name, urlKey: c.urlKey, urlPath: c.urlPath, level: c.level, includeInMenu: c.includeInMenu, productCount: c.productCount, children: [] as Js[] };
+    if (c.level === top) {
+      roots.push(node);
+      placed.set(c.id, { node, depth: 1 });
+      continue;
+    }
+    const parent = placed.get(c.parentId);
+    if (!parent || parent.depth >= MAX_DEPTH) continue;
+    parent.node.children.push(node);
+    placed.set(c.id, { node, depth: parent.depth + 1 });
   }
-  return nodes;
+  return roots;
 }
 
 export function mcpResources(ops: readonly Operation[], apiPrefix: string): McpResource[] {
@@ -71,7 +72,7 @@ export function mcpResources(ops: readonly Operation[], apiPrefix: string): McpR
       read: async (ctx) => restJson(config, await runOp(config, ctx)),
     });
   }
-  const list = ops.find((o) => o.id === CATEGORY_LIST);
+  const list = ops.find((o) => o.id === CATEGORY_TREE);
   if (list) {
     out.push({
       resource: {
@@ -82,7 +83,7 @@ export function mcpResources(ops: readonly Operation[], apiPrefix: string): McpR
         mimeType: 'application/json',
       },
       op: list,
-      read: async (ctx) => JSON.stringify({ store: ctx.store.storeCode, categories: await tree(list, ctx, undefined, 1) }),
+      read: async (ctx) => JSON.stringify({ store: ctx.store.storeCode, categories: await tree(list, ctx) }),
     });
   }
   return out;

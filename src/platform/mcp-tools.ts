@@ -29,6 +29,11 @@ export interface ToolDef {
   body: string[] | 'items' | undefined;
   /** list filters only the declaration's GraphQL arguments name, mapped by its `graphql.input` */
   filters: string[];
+  /**
+   * the schema those filters are checked against, each optional: built once with the tool, as the validator
+   * keeps what it compiles by the schema object for the life of the process
+   */
+  filterSchema?: TObject;
   /** the part arguments nobody declares go to, when its schema lets other keys through (`attr_<code>` filters) */
   open?: 'query' | 'body';
   /** a write, as REST counts them for X-Idempotency-Key: POST, PUT, PATCH */
@@ -153,6 +158,7 @@ function toolOf(o: Operation, apiPrefix: string): ToolDef {
       add(k, s, false);
     }
   }
+  const filterSchema = filters.length && g?.args ? Type.Partial(Type.Object(pick(g.args.properties, filters))) : undefined;
   let body: ToolDef['body'];
   let open: ToolDef['open'] = (o.query as Js | undefined)?.additionalProperties === true ? 'query' : undefined;
   if (o.body) {
@@ -193,7 +199,7 @@ function toolOf(o: Operation, apiPrefix: string): ToolDef {
       openWorldHint: false,
     },
   };
-  return { name, op: o, tool, params, query, headers, body, filters, open, write };
+  return { name, op: o, tool, params, query, headers, body, filters, ...(filterSchema ? { filterSchema } : {}), open, write };
 }
 
 /** True when the actor passes the operation's access rule (ownership is the service's to check, at the call). */
@@ -226,8 +232,8 @@ function inputOf(t: ToolDef, args: Js): Omit<OpInput, 'page'> {
   let query: Js = { ...pick(args, t.query), ...(t.open === 'query' ? pick(args, extra) : {}) };
   let graphql: Js | undefined;
   const filters = pick(args, t.filters);
-  if (Object.keys(filters).length && o.graphql && o.graphql.args && o.graphql.input) {
-    const mapped = o.graphql.input(checkParams(Type.Object(pick(o.graphql.args.properties, Object.keys(filters))), filters));
+  if (Object.keys(filters).length && t.filterSchema && o.graphql && o.graphql.input) {
+    const mapped = o.graphql.input(checkParams(t.filterSchema, filters));
     query = { ...query, ...(mapped.query ?? {}) };
     graphql = mapped.graphql;
   }

@@ -1006,6 +1006,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/categories/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The category tree in one list: every active category below the store's root category whose parents are active too (admins holding categories/read: every one), parents before children, by level and then in menu order; parentId nests them */
+        get: operations["categories.tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/categories/{id}": {
         parameters: {
             query?: never;
@@ -11044,6 +11061,125 @@ export interface operations {
                             updatedAt: string;
                         }[];
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "categories.tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            /** @description absent only on the tree root (id 1) */
+                            parentId?: number;
+                            name: string;
+                            description?: string;
+                            urlKey?: string;
+                            /** @description read-only: url keys below the store root, slash separated, without suffix */
+                            urlPath?: string;
+                            /** @description full URL */
+                            image?: string;
+                            /** @description read-only: 0 the tree root, 1 root categories of store groups */
+                            level: number;
+                            /** @description order among siblings, from 1 */
+                            position: number;
+                            isActive: boolean;
+                            includeInMenu: boolean;
+                            isAnchor: boolean;
+                            availableSortBy?: string[];
+                            defaultSortBy?: string;
+                            /** @description CMS block shown on the category page */
+                            landingPageId?: number;
+                            /** @description read-only */
+                            childrenCount: number;
+                            /** @description read-only: products assigned to this category itself */
+                            productCount: number;
+                            /** @description read-only, in menu order */
+                            childrenIds: number[];
+                            /** @description read-only: ids from the tree root, e.g. "1/2/5" */
+                            path: string;
+                            /** @description PRODUCTS, PAGE or PRODUCTS_AND_PAGE */
+                            displayMode?: string;
+                            metaTitle?: string;
+                            metaKeywords?: string;
+                            metaDescription?: string;
+                            pageLayout?: string;
+                            filterPriceRange?: number;
+                            /** @description read-only, YYYY-MM-DD HH:MM:SS UTC */
+                            createdAt: string;
+                            /** @description read-only, YYYY-MM-DD HH:MM:SS UTC */
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        /** @description absent only on the tree root (id 1) */
+                        parentId?: number;
+                        name: string;
+                        description?: string;
+                        urlKey?: string;
+                        /** @description read-only: url keys below the store root, slash separated, without suffix */
+                        urlPath?: string;
+                        /** @description full URL */
+                        image?: string;
+                        /** @description read-only: 0 the tree root, 1 root categories of store groups */
+                        level: number;
+                        /** @description order among siblings, from 1 */
+                        position: number;
+                        isActive: boolean;
+                        includeInMenu: boolean;
+                        isAnchor: boolean;
+                        availableSortBy?: string[];
+                        defaultSortBy?: string;
+                        /** @description CMS block shown on the category page */
+                        landingPageId?: number;
+                        /** @description read-only */
+                        childrenCount: number;
+                        /** @description read-only: products assigned to this category itself */
+                        productCount: number;
+                        /** @description read-only, in menu order */
+                        childrenIds: number[];
+                        /** @description read-only: ids from the tree root, e.g. "1/2/5" */
+                        path: string;
+                        /** @description PRODUCTS, PAGE or PRODUCTS_AND_PAGE */
+                        displayMode?: string;
+                        metaTitle?: string;
+                        metaKeywords?: string;
+                        metaDescription?: string;
+                        pageLayout?: string;
+                        filterPriceRange?: number;
+                        /** @description read-only, YYYY-MM-DD HH:MM:SS UTC */
+                        createdAt: string;
+                        /** @description read-only, YYYY-MM-DD HH:MM:SS UTC */
+                        updatedAt: string;
+                    }[];
                 };
             };
             "4XX": components["responses"]["Error"];

@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { visibleHere } from './block-content.js';
-import { renderContent } from './directives.js';
+import { renderContents } from './directives.js';
 import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
 import {
   ALL_STORES,
@@ -43,10 +43,12 @@ function toDto(r: BlockRow, stores: number[]): CmsBlockDto {
   }) as CmsBlockDto;
 }
 
-/** The storefront sees content with its directives rendered (as for pages); the back office the stored text. */
-async function shown(ctx: Ctx, dto: CmsBlockDto, backOffice: boolean): Promise<CmsBlockDto> {
-  if (!backOffice && dto.content) dto.content = await renderContent(ctx, dto.content, [dto.identifier, String(dto.id)]);
-  return dto;
+/** The storefront sees content with its directives rendered (as for pages, a list's together); the back office the stored text. */
+async function shown(ctx: Ctx, dtos: CmsBlockDto[], backOffice: boolean): Promise<CmsBlockDto[]> {
+  const rendered = dtos.filter((d) => !backOffice && d.content);
+  const contents = await renderContents(ctx, rendered.map((d) => ({ content: d.content!, self: [d.identifier, String(d.id)] })));
+  rendered.forEach((d, i) => (d.content = contents[i]));
+  return dtos;
 }
 
 async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
@@ -83,7 +85,7 @@ export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promis
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsBlocks).where(where),
   ]);
   const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: await Promise.all(rows.map((r) => shown(ctx, toDto(r, stores.get(r.id) ?? []), backOffice))), total: n };
+  return { items: await shown(ctx, rows.map((r) => toDto(r, stores.get(r.id) ?? [])), backOffice), total: n };
 }
 
 /** One block: public callers only an active block of the current store view (else 404); back-office readers any. */
@@ -98,7 +100,7 @@ async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<Cms
   if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
   if (!row) throw blockNotFound();
-  return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? []), backOffice);
+  return (await shown(ctx, [toDto(row, (await storesOf(ctx, [id])).get(id) ?? [])], backOffice))[0];
 }
 
 async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptId?: number): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import type { Ctx } from '../../platform/context.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
-import { blockContent } from './block-content.js';
+import { blockContents } from './block-content.js';
 
 const DIRECTIVE = /\{\{([a-z]{1,10})((?:[^}]|\}(?!\}))*)\}\}/gi;
 const PARAM = /([a-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))/gi;
@@ -45,28 +45,62 @@ function storeUrl(ctx: Ctx, p: Map<string, string>): string | undefined {
   return route === '' || route === '*' ? base : `${base}${route}/`;
 }
 
-async function block(ctx: Ctx, id: string, seen: ReadonlySet<string>): Promise<string> {
+/** The blocks a rendering may include, read before it starts: identifier or id (lower-cased) → stored content. */
+type Blocks = ReadonlyMap<string, string>;
+
+function block(ctx: Ctx, blocks: Blocks, id: string, seen: ReadonlySet<string>): string {
   const key = id.trim().toLowerCase();
   if (!key || seen.has(key) || seen.size >= MAX_DEPTH) return '';
-  const content = await blockContent(ctx, key);
-  return content ? render(ctx, content, new Set([...seen, key])) : '';
+  const content = blocks.get(key);
+  return content ? render(ctx, blocks, content, new Set([...seen, key])) : '';
 }
 
-async function render(ctx: Ctx, content: string, seen: ReadonlySet<string>): Promise<string> {
+/** The identifiers and ids the `{{block}}` directives of `content` name, lower-cased. */
+function blockKeys(content: string): string[] {
+  if (!content.includes('{{')) return [];
+  const keys: string[] = [];
+  for (const m of content.matchAll(DIRECTIVE)) {
+    if (m[1].toLowerCase() !== 'block') continue;
+    const p = params(m[2]);
+    const id = (p.get('id') ?? p.get('block_id'))?.trim().toLowerCase();
+    if (id) keys.push(id);
+  }
+  return keys;
+}
+
+/**
+ * Every block the contents may include, down to the nesting limit: one statement per level of nesting, whatever
+ * the number of contents and directives.
+ */
+async function blocksFor(ctx: Ctx, contents: readonly string[]): Promise<Blocks> {
+  const blocks = new Map<string, string>();
+  const tried = new Set<string>();
+  let wanted = contents.flatMap(blockKeys);
+  for (let level = 0; level < MAX_DEPTH; level++) {
+    const next = [...new Set(wanted)].filter((k) => !tried.has(k));
+    if (!next.length) break;
+    for (const k of next) tried.add(k);
+    const found = await blockContents(ctx, next);
+    for (const [k, v] of found) blocks.set(k, v);
+    wanted = [...found.values()].flatMap(blockKeys);
+  }
+  return blocks;
+}
+
+function render(ctx: Ctx, blocks: Blocks, content: string, seen: ReadonlySet<string>): string {
   if (!content.includes('{{')) return content;
-  const parts: (string | Promise<string>)[] = [];
+  let out = '';
   let last = 0;
   for (const m of content.matchAll(DIRECTIVE)) {
-    parts.push(content.slice(last, m.index));
+    out += content.slice(last, m.index);
     last = m.index + m[0].length;
-    parts.push(directive(ctx, m[1].toLowerCase(), params(m[2]), seen).then((r) => r ?? m[0]));
+    out += directive(ctx, blocks, m[1].toLowerCase(), params(m[2]), seen) ?? m[0];
   }
-  parts.push(content.slice(last));
-  return (await Promise.all(parts)).join('');
+  return out + content.slice(last);
 }
 
 /** The text a directive renders to, or undefined to leave it as written. */
-async function directive(ctx: Ctx, name: string, p: Map<string, string>, seen: ReadonlySet<string>): Promise<string | undefined> {
+function directive(ctx: Ctx, blocks: Blocks, name: string, p: Map<string, string>, seen: ReadonlySet<string>): string | undefined {
   switch (name) {
     case 'media': {
       const url = p.get('url');
@@ -76,7 +110,7 @@ async function directive(ctx: Ctx, name: string, p: Map<string, string>, seen: R
       return storeUrl(ctx, p);
     case 'block': {
       const id = p.get('id') ?? p.get('block_id');
-      return id === undefined ? undefined : block(ctx, id, seen);
+      return id === undefined ? undefined : block(ctx, blocks, id, seen);
     }
     case 'config': {
       const path = p.get('path') ?? '';
@@ -91,9 +125,14 @@ async function directive(ctx: Ctx, name: string, p: Map<string, string>, seen: R
 }
 
 /**
- * CMS content as the storefront shows it: directives rendered for the caller's store view. A block passes its
+ * CMS contents as the storefront shows them: directives rendered for the caller's store view, the blocks they
+ * include read together for all of them (a list renders in as many statements as one item). A block passes its
  * own identifier and id as `self`, so that it does not include itself.
  */
-export function renderContent(ctx: Ctx, content: string, self: string[] = []): Promise<string> {
-  return render(ctx, content, new Set(self.map((k) => k.trim().toLowerCase())));
+export async function renderContents(ctx: Ctx, items: readonly { content: string; self?: string[] }[]): Promise<string[]> {
+  const blocks = await blocksFor(
+    ctx,
+    items.map((i) => i.content),
+  );
+  return items.map((i) => render(ctx, blocks, i.content, new Set((i.self ?? []).map((k) => k.trim().toLowerCase()))));
 }

@@ -8,7 +8,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, isValidDate, wireDate, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
-import { renderContent } from './directives.js';
+import { renderContents } from './directives.js';
 import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { META_ROBOTS, type CmsListQueryT, type CmsPageDto, type CmsPageInput } from './schemas.js';
 import {
@@ -57,10 +57,12 @@ function toDto(r: PageRow, stores: number[], backOffice: boolean): CmsPageDto {
   }) as CmsPageDto;
 }
 
-/** The storefront sees content with its directives rendered; the back office the stored text it edits. */
-async function shown(ctx: Ctx, dto: CmsPageDto, backOffice: boolean): Promise<CmsPageDto> {
-  if (!backOffice && dto.content) dto.content = await renderContent(ctx, dto.content);
-  return dto;
+/** The storefront sees content with its directives rendered (a list's together); the back office the stored text it edits. */
+async function shown(ctx: Ctx, dtos: CmsPageDto[], backOffice: boolean): Promise<CmsPageDto[]> {
+  const rendered = dtos.filter((d) => !backOffice && d.content);
+  const contents = await renderContents(ctx, rendered.map((d) => ({ content: d.content! })));
+  rendered.forEach((d, i) => (d.content = contents[i]));
+  return dtos;
 }
 
 async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>> {
@@ -102,7 +104,7 @@ export async function listPages(ctx: Ctx, q: CmsListQueryT, page: Page): Promise
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsPages).where(where),
   ]);
   const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: await Promise.all(rows.map((r) => shown(ctx, toDto(r, stores.get(r.id) ?? [], backOffice), backOffice))), total: n };
+  return { items: await shown(ctx, rows.map((r) => toDto(r, stores.get(r.id) ?? [], backOffice)), backOffice), total: n };
 }
 
 /** One page: public callers only an active page of the current store view (else 404); back-office readers any. */
@@ -117,7 +119,7 @@ async function readPage(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsP
   if (scope) conds.push(scope);
   const [row] = await ctx.db.select().from(cmsPages).where(and(...conds));
   if (!row) throw pageNotFound();
-  return shown(ctx, toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice), backOffice);
+  return (await shown(ctx, [toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice)], backOffice))[0];
 }
 
 /** Whether the URL resolver may show the page in the caller's store view (an unknown page is left to its path). */

@@ -198,6 +198,21 @@ const listStatement = statement<CategoryRecord & { total: number }>(
     ORDER BY c.position, c.id LIMIT ${p('limit')}::int OFFSET ${p('offset')}::int`,
 );
 
+/**
+ * Every category below the store root, parents before children (by level, then in menu order). Public callers:
+ * only the active ones whose every ancestor below the root is active too, those a walk from the root through
+ * active children reaches.
+ */
+const treeStatement = statement<CategoryRecord>(
+  'categories.tree',
+  () => sql`SELECT ${COLUMNS} FROM categories c
+    WHERE c.id <> ${p('root')}::int AND ('/' || c.path || '/') LIKE ('%/' || ${p('root')}::int::text || '/%')
+    AND (${p('all')}::boolean OR NOT EXISTS (SELECT 1 FROM categories a
+      WHERE a.id = ANY (string_to_array(c.path, '/')::int[]) AND a.id <> ${p('root')}::int
+      AND ('/' || a.path || '/') LIKE ('%/' || ${p('root')}::int::text || '/%') AND NOT ${activeSql('a')}))
+    ORDER BY c.level, c.position, c.id LIMIT ${p('limit')}::int`,
+);
+
 const countStatement = statement<{ total: number }>(
   'categories.count',
   () => sql`SELECT count(*)::int AS "total" FROM categories c WHERE ${listWhere()}`,
@@ -257,6 +272,25 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
 
 const listCache = (ctx: Ctx) =>
   ctx.app.settings.memo('catalog.category-list', () => new ReadCache<{ items: CategorySummaryDto[]; total: number }>('catalog', 2_000, false));
+
+/** Most categories the tree answers; deeper than any real catalog is wide. */
+const TREE_MAX = 10_000;
+
+/**
+ * The store's category tree in one statement, as a flat list in tree order (see `treeStatement`); kept per
+ * process for public callers until the catalog changes, as the list is.
+ */
+export async function categoryTree(ctx: Ctx): Promise<{ items: CategorySummaryDto[]; total: number }> {
+  const all = seesAllCategories(ctx);
+  const sid = viewStoreId(ctx, all);
+  const values = { sid: String(sid), root: storeRootId(ctx), all, limit: TREE_MAX };
+  const load = async () => {
+    const items = (await treeStatement.run(ctx.db, values)).map((r) => toCategoryDto(ctx, r, sid));
+    return { items, total: items.length };
+  };
+  if (all || ctx.tx) return load();
+  return listCache(ctx).get(ctx.db, ['tree', ctx.store.storeId, values.sid, values.root].join('|'), load);
+}
 
 /** The categories with url key `urlKey` in the store view (GraphQL's `categories(urlKey:)`), in tree order. */
 export async function listCategoriesByUrlKey(

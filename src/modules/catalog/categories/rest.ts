@@ -6,6 +6,7 @@ import { op, type Operation } from '../../../platform/operations.js';
 import type { Page } from '../../../platform/pagination.js';
 import { given, IdArg, PageArgs } from '../graphql-args.js';
 import { Category, CategoryListQuery, CategoryParams, CategorySummary, CategoryWrite, type CategoryListQueryT } from './schemas.js';
+import { categoryTree } from './read.js';
 import * as categories from './service.js';
 
 const tags = ['categories'];
@@ -52,6 +53,21 @@ export const categoryOperations: Operation[] = [
       },
     },
     run: (ctx, { query, graphql, page }) => listCategories(ctx, query, graphql, page),
+  }),
+  op({
+    id: 'categories.tree',
+    method: 'GET',
+    path: '/categories/tree',
+    tags,
+    summary:
+      "The category tree in one list: every active category below the store's root category whose parents are active too (admins holding categories/read: every one), parents before children, by level and then in menu order; parentId nests them",
+    access: access.public,
+    publicCache: true,
+    shortName,
+    kind: 'collection',
+    response: CategorySummary,
+    graphql: { name: 'categoryTree' },
+    run: (ctx) => categoryTree(ctx),
   }),
   op({
     id: 'categories.get',
