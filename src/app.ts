@@ -32,6 +32,8 @@ import { createEventBus } from './platform/events.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import type { RestApp } from './platform/module.js';
+import { collectCatalogParts } from './platform/catalog-parts.js';
+import { collectUrlResolverChecks } from './platform/url-checks.js';
 import { collectOrderParts } from './platform/order-parts.js';
 import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
@@ -130,6 +132,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       return found as B;
     },
     discountPreview: modules.find((m) => m.discountPreview)?.discountPreview,
+    catalogParts: collectCatalogParts(modules.map((m) => m.catalogParts)),
+    urlResolverChecks: collectUrlResolverChecks(modules.map((m) => m.urlResolverChecks)),
+    customerSubscriptions: modules.find((m) => m.customerSubscriptions)?.customerSubscriptions,
     orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
   };
   const systemCtx = (): Ctx => ({

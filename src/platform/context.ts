@@ -3,7 +3,7 @@
  * handle (the open transaction when there is one), and the process-wide services.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import { forbidden } from './errors.js';
 import type { Db } from './db.js';
@@ -70,6 +70,12 @@ export interface AppServices {
   background<B>(spec: BackgroundKey<B>): B;
   /** what a coupon would take off a cart, from the module that contributes it (AppModule.discountPreview) */
   discountPreview?: DiscountPreview;
+  /** what later modules lend the catalog's products (AppModule.catalogParts), collected at startup */
+  catalogParts: CatalogParts;
+  /** the URL resolver's visibility checks by entity type (AppModule.urlResolverChecks), collected at startup */
+  urlResolverChecks: ReadonlyMap<string, UrlResolverCheck>;
+  /** the newsletter's side of customers (AppModule.customerSubscriptions); undefined: nobody is subscribed */
+  customerSubscriptions?: CustomerSubscriptions;
   /** what later modules lend the orders module (AppModule.orderParts), collected at startup */
   orderParts: OrderParts;
 }
@@ -88,18 +94,6 @@ export interface DiscountPreviewDto {
  */
 export type DiscountPreview = (ctx: Ctx, cartId: number | string, couponCode: string) => Promise<DiscountPreviewDto>;
 
-/**
- * What modules after orders lend to it, so that orders imports none of them: the shipments an order read
- * embeds (shipments), and what an order's invoices took of its gift cards, which a cancellation does not give
- * back (invoices). See order-parts.ts.
- */
-export interface OrderParts {
-  /** The order's shipments as the caller of `ctx` sees them on the wire, oldest first (no access check). */
-  shipmentsOf(ctx: Ctx, order: { id: number; incrementId: string }): Promise<unknown[]>;
-  /** What the order's invoices (not canceled) took of its gift cards, in the order's and the base currency. */
-  giftcardsInvoiced(ctx: Ctx, orderId: number): Promise<{ amount: Decimal; base: Decimal }>;
-}
-
 /** The domain event bus, built by the app from every module's declarations and subscribers (events.ts). */
 export interface EventBus {
   /** every declared event by type name, in module order */
@@ -115,6 +109,84 @@ export interface BackgroundKey<B> {
   readonly name: string;
   /** what starts it (its environment is background.ts's concern: the context only finds the running instance) */
   start(env: never): Promise<B>;
+}
+
+/** A product id in SQL: a column or an expression of the query the part is embedded in. */
+export type ProductIdSql = SQL | AnyColumn;
+
+/** Stock keys sent with a product (as PUT /inventory takes them; the owner of stock checks them). */
+export interface ProductStockInput {
+  qty?: number;
+  isInStock?: boolean;
+  manageStock?: boolean;
+  minQty?: number;
+  minSaleQty?: number;
+  maxSaleQty?: number | null;
+  backorders?: number;
+  notifyStockQty?: number | null;
+  qtyIncrements?: number | null;
+  isQtyDecimal?: boolean;
+  enableQtyIncrements?: boolean;
+  useConfigMinQty?: boolean;
+  useConfigMinSaleQty?: boolean;
+  useConfigMaxSaleQty?: boolean;
+  useConfigBackorders?: boolean;
+  useConfigNotifyStockQty?: boolean;
+  useConfigQtyIncrements?: boolean;
+  useConfigEnableQtyInc?: boolean;
+  useConfigManageStock?: boolean;
+}
+
+/**
+ * What modules after the catalog lend to it, so that the catalog imports none of them while a product is still
+ * read in one statement: the SQL of the stock row and of the review summary embedded in the product read, and
+ * the stock write of a product create or update (see catalog-parts.ts).
+ */
+export interface CatalogParts {
+  /**
+   * The product's stock row as a JSON object (keys qty, isInStock, manageStock, minQty, minSaleQty, maxSaleQty,
+   * backorders, notifyStockQty, qtyIncrements), null when it keeps none.
+   */
+  stockJson(productId: ProductIdSql): SQL;
+  /** Boolean: the product can be sold from its stock (stock not managed, or in stock). */
+  sellableFromStock(productId: ProductIdSql): SQL;
+  /**
+   * The review summary of the product in a store view (`storeId` an int expression, 0 for every store view):
+   * `count` (int) and `average` (numeric as text, null without votes).
+   */
+  reviewSummary(productId: ProductIdSql, storeId: SQL): { count: SQL; average: SQL };
+  /** Writes the stock of one product (in the caller's transaction when there is one). */
+  setProductStock(ctx: Ctx, productId: number, input: ProductStockInput): Promise<void>;
+  /** Writes the stock of products by SKU, in one transaction (a generated catalog). */
+  setStockBySku(ctx: Ctx, items: (ProductStockInput & { sku: string })[]): Promise<void>;
+}
+
+/**
+ * Whether the entity may be shown to the caller of `ctx` in its store view; a number instead names the entity
+ * of the same type the path leads to (a product that is only sold as a variant leads to its parent).
+ */
+export type UrlResolverCheck = (ctx: Ctx, id: number) => Promise<boolean | number>;
+
+/**
+ * What the newsletter lends the customers module, which imports nothing of it: whether a customer is subscribed,
+ * as SQL over the customer's id (customer reads stay one statement), and the linking of the subscriptions a new
+ * account's email made before the account existed (run in the account's transaction).
+ */
+export interface CustomerSubscriptions {
+  subscribedSql(customerId: SQL | AnyColumn): SQL<boolean>;
+  link(ctx: Ctx, customer: { id: number; email: string; websiteId: number }): Promise<void>;
+}
+
+/**
+ * What modules after orders lend to it, so that orders imports none of them: the shipments an order read
+ * embeds (shipments), and what an order's invoices took of its gift cards, which a cancellation does not give
+ * back (invoices). See order-parts.ts.
+ */
+export interface OrderParts {
+  /** The order's shipments as the caller of `ctx` sees them on the wire, oldest first (no access check). */
+  shipmentsOf(ctx: Ctx, order: { id: number; incrementId: string }): Promise<unknown[]>;
+  /** What the order's invoices (not canceled) took of its gift cards, in the order's and the base currency. */
+  giftcardsInvoiced(ctx: Ctx, orderId: number): Promise<{ amount: Decimal; base: Decimal }>;
 }
 
 export interface Ctx {

@@ -1,7 +1,7 @@
 /** What a domain module contributes to the application. src/modules/index.ts lists them in order. */
 import type { FastifyInstance } from 'fastify';
 import type { BackgroundSpec } from './background.js';
-import type { Ctx, DiscountPreview, OrderParts } from './context.js';
+import type { CatalogParts, Ctx, CustomerSubscriptions, DiscountPreview, OrderParts, UrlResolverCheck } from './context.js';
 import type { Db } from './db.js';
 import type { EventDeclaration, EventDeclarations, EventSubscriber } from './events.js';
 import type { GraphqlContribution } from './graphql.js';
@@ -31,6 +31,12 @@ export interface AppModule {
   background?: BackgroundSpec[];
   /** the OpenAPI document's `webhooks` entries (requests the API sends out), from every declared event */
   openapiWebhooks?: (events: ReadonlyMap<string, EventDeclaration>) => Record<string, unknown>;
+  /** what this module lends the catalog's products (stock, review summary), handed on as `ctx.app.catalogParts` */
+  catalogParts?: Partial<CatalogParts>;
+  /** whether an entity of this module a URL path leads to may be shown, by entity type (`ctx.app.urlResolverChecks`) */
+  urlResolverChecks?: Readonly<Record<string, UrlResolverCheck>>;
+  /** whether customers are subscribed, and linking a new account's subscriptions (one module, the newsletter) */
+  customerSubscriptions?: CustomerSubscriptions;
   /** what this module lends the orders module (an order's shipments, what invoices took), handed on as `ctx.app.orderParts` */
   orderParts?: Partial<OrderParts>;
   /** the coupon preview on a cart (one module, the one owning carts), handed to services as `ctx.app.discountPreview` */

@@ -1,4 +1,7 @@
-/** Tables that belong to the platform itself: install state, mail outbox, idempotency records. */
+/**
+ * Tables that belong to the platform itself: install state, mail outbox, idempotency records, and what token
+ * checks read of every subject (blocked subjects, credential changes).
+ */
 import { bigserial, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const installState = pgTable('install_state', {
@@ -44,3 +47,19 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.key, t.method, t.path] }), index('idempotency_expires_idx').on(t.expiresAt)],
 );
+
+/** Subjects (`customer_5`) whose every token is refused, e.g. a deactivated customer. */
+export const blockedSubjects = pgTable('auth_blocked_subjects', {
+  subject: text('subject').primaryKey(),
+  reason: text('reason').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Subjects whose credentials changed (a password, an API key, a client secret): their tokens issued, and SOAP
+ * sessions opened, before `valid_after` are refused.
+ */
+export const subjectValidAfter = pgTable('auth_subject_valid_after', {
+  subject: text('subject').primaryKey(),
+  validAfter: timestamp('valid_after', { withTimezone: true }).notNull(),
+});

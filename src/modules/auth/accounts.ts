@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { hashSecret, randomToken } from '../../platform/auth/secrets.js';
 import { isValidPermission } from '../../platform/auth/access.js';
-import { credentialsChanged } from './blocked.js';
+import { credentialsChanged } from '../../platform/auth/subjects.js';
 import { apiRoles, apiUsers, oauthClients } from './tables.js';
 
 function checkPermissions(permissions: string[]): void {

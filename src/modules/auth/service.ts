@@ -12,8 +12,9 @@ import { verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import type { TokenClaims } from '../../platform/auth/tokens.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { authenticateCustomer, getCustomerIdentity } from '../customers/service.js';
-import { guardAttempt } from './attempts.js';
-import { apiRoles, apiUsers, oauthClients, revokedTokens, subjectValidAfter } from './tables.js';
+import { guardAttempt } from '../../platform/auth/attempts.js';
+import { subjectValidAfter } from '../../platform/tables.js';
+import { apiRoles, apiUsers, oauthClients, revokedTokens } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
 
 const authError = (message: string) =>
@@ -349,5 +350,3 @@ export async function purgeExpiredRevocations(db: Db): Promise<void> {
 
 // roles, API users and OAuth clients (CLI, demo seed, tests) live in accounts.ts
 export * from './accounts.js';
-// blocking a subject's tokens lives in blocked.ts (the customers module imports it from there)
-export { setSubjectBlocked } from './blocked.js';

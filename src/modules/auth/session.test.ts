@@ -5,7 +5,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import type { BuiltApp } from '../../app.js';
 import { createTokenService } from '../../platform/auth/tokens.js';
 import { API, buildSecondApp, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { setSubjectBlocked } from './service.js';
+import { setSubjectBlocked } from '../../platform/auth/subjects.js';
 
 let t: TestApp;
 before(async () => {

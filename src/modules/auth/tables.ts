@@ -40,19 +40,3 @@ export const revokedTokens = pgTable(
   },
   (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
 );
-
-/** Subjects (`customer_5`) whose every token is refused, e.g. a deactivated customer. */
-export const blockedSubjects = pgTable('auth_blocked_subjects', {
-  subject: text('subject').primaryKey(),
-  reason: text('reason').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/**
- * Subjects whose credentials changed (a password, an API key, a client secret): their tokens issued, and SOAP
- * sessions opened, before `valid_after` are refused.
- */
-export const subjectValidAfter = pgTable('auth_subject_valid_after', {
-  subject: text('subject').primaryKey(),
-  validAfter: timestamp('valid_after', { withTimezone: true }).notNull(),
-});

@@ -10,7 +10,7 @@ import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 import { ALL_STORES, assertRowWritable, clashCondition, inAdminScope, inStoreView, parseWhen, storesById, writableStores } from '../cms/shared.js';
-import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
+import { removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { checkScopeAll, excerptOf, isBackOffice, lockBlog, optDateTime, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogPostDto, BlogPostInput, BlogPostListQueryT } from './schemas.js';
 import { blogCategories, blogCategoryStores, blogPostCategories, blogPosts, blogPostStores } from './tables.js';
@@ -146,17 +146,15 @@ async function readPost(ctx: Ctx, id: number, backOffice: boolean): Promise<Blog
   return (await dtos(ctx, [row]))[0];
 }
 
-/** Whether the URL resolver may show the post in the caller's store view (an unknown post is left to its path). */
+/**
+ * Whether the URL resolver may show the post in the caller's store view (an unknown post is left to its path):
+ * the blog's `urlResolverChecks`.
+ */
 export async function blogPostResolvable(ctx: Ctx, id: number): Promise<boolean> {
   const [row] = await ctx.db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id));
   if (!row) return true;
   const [seen] = await ctx.db.select({ id: blogPosts.id }).from(blogPosts).where(and(eq(blogPosts.id, id), published(ctx), visibleHere(ctx)));
   return !!seen;
-}
-
-/** Lets the URL resolver ask whether a blog post may be shown (called when the routes are registered). */
-export function registerBlogPostResolverCheck(): void {
-  registerResolverCheck('blog_post', blogPostResolvable);
 }
 
 /** Category links from ids or {id, position} objects; position defaults to the place in the list. */

@@ -25,7 +25,6 @@ const filtersOf = (graphql: Args | undefined) => (graphql ?? {}) as Record<strin
 
 /** Blog posts and categories over REST and GraphQL (`blogPosts`, `blogPost`, `createBlogPost`, ... as Maho names them). */
 export function blogOperations(): Operation[] {
-  posts.registerBlogPostResolverCheck();
   const [postList, ...postRest] = crudOperations({
     path: '/blog-posts',
     resource: 'blog-posts',

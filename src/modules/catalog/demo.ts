@@ -8,7 +8,7 @@ import { getProductAttributeByCode } from './attributes/service.js';
 import { createBundleOption } from './product-types/bundle-service.js';
 import { createCategory } from './categories/service.js';
 import { setConfigurable } from './product-types/configurable-service.js';
-import { createCustomOption } from './product-extras/custom-options-service.js';
+import { createCustomOption } from './product-extras/custom-options-write.js';
 import { createDownloadableLink } from './product-types/downloadable-service.js';
 import { replaceGroupedChildren } from './product-types/grouped-service.js';
 import { replaceProductLinks } from './product-extras/links-service.js';

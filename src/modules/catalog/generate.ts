@@ -8,7 +8,6 @@
 import { and, eq, like } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { dec } from '../../platform/money.js';
-import { updateStockBulk } from '../inventory/service.js';
 import { replaceEntityPathsMany } from '../url-resolver/service.js';
 import { defaultAttributeSetId, getProductAttributeByCode } from './attributes/service.js';
 import { createCategory, storeRootId } from './categories/service.js';
@@ -92,7 +91,7 @@ export async function generateProducts(ctx: Ctx, count: number, onProgress?: (p:
         inserted.map((p) => ({ entityId: p.id, paths: storeIds.map((storeId) => ({ storeId, requestPath: `${p.urlKey}${productUrlSuffix(tx, storeId)}` })) })),
       );
       for (let i = 0; i < rows.length; i += STOCK_BATCH) {
-        await updateStockBulk(
+        await tx.app.catalogParts.setStockBySku(
           tx,
           rows.slice(i, i + STOCK_BATCH).map((r) => ({ sku: r.sku, qty: 10 + Math.floor(rnd() * 990), manageStock: true })),
         );

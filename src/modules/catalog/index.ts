@@ -11,11 +11,11 @@ import type { AppModule } from '../../platform/module.js';
 import { attributeOperations } from './attributes/rest.js';
 import { installAttributes } from './attributes/install.js';
 import { categoryOperations } from './categories/rest.js';
-import { registerCategoryResolverCheck } from './categories/service.js';
+import { categoryResolvable } from './categories/service.js';
 import { installCategories } from './categories/install.js';
 import { catalogGraphql } from './graphql.js';
 import { productOperations } from './products/rest.js';
-import { registerProductResolverCheck } from './products/resolver.js';
+import { productResolution } from './products/resolver.js';
 import { mediaOperations, mediaRoutes } from './product-extras/media-rest.js';
 import { customOptionOperations, customOptionRoutes } from './product-extras/custom-options-rest.js';
 import { tierPriceOperations } from './product-extras/tier-prices-rest.js';
@@ -47,12 +47,11 @@ export const catalogModule: AppModule = {
   ],
   // what cannot be a declaration: a multipart upload, a file download
   routes: (app) => {
-    registerProductResolverCheck();
-    registerCategoryResolverCheck();
     mediaRoutes(app);
     customOptionRoutes(app);
   },
   graphql: [catalogGraphql],
+  urlResolverChecks: { product: productResolution, category: categoryResolvable },
   demo: async (ctx) => {
     if (ctx.app.config.demoCatalog) await seedCatalogDemo(ctx);
   },

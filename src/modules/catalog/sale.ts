@@ -9,7 +9,7 @@ import { together, type Ctx } from '../../platform/context.js';
 import { ReadCache, readVersion } from '../../platform/read-cache.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { nameIn, sellableHere } from './products/subresource-shared.js';
-import { productImageUrl } from './product-extras/media-service.js';
+import { productImageUrl } from './product-extras/media-urls.js';
 import { finalPrice, priceDay } from './products/price.js';
 import {
   attributeOptions,

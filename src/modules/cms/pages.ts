@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, isValidDate, wireDate, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { renderContents } from './directives.js';
-import { registerResolverCheck, removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
+import { removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { META_ROBOTS, type CmsListQueryT, type CmsPageDto, type CmsPageInput } from './schemas.js';
 import {
   ALL_STORES,
@@ -122,18 +122,16 @@ async function readPage(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsP
   return (await shown(ctx, [toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice)], backOffice))[0];
 }
 
-/** Whether the URL resolver may show the page in the caller's store view (an unknown page is left to its path). */
+/**
+ * Whether the URL resolver may show the page in the caller's store view (an unknown page is left to its path):
+ * the CMS's `urlResolverChecks`.
+ */
 export async function cmsPageResolvable(ctx: Ctx, id: number): Promise<boolean> {
   const [row] = await ctx.db.select({ isActive: cmsPages.isActive }).from(cmsPages).where(eq(cmsPages.id, id));
   if (!row) return true;
   if (!row.isActive) return false;
   const [seen] = await ctx.db.select({ id: cmsPages.id }).from(cmsPages).where(and(eq(cmsPages.id, id), visibleHere(ctx)));
   return !!seen;
-}
-
-/** Lets the URL resolver ask whether a CMS page may be shown (called when the routes are registered). */
-export function registerCmsPageResolverCheck(): void {
-  registerResolverCheck('cms_page', cmsPageResolvable);
 }
 
 function optText(v: string | null | undefined): string | null {

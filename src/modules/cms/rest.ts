@@ -9,7 +9,6 @@ const LIST_NOTE =
 
 /** CMS pages and blocks over REST and GraphQL (`cmsPages`, `cmsPage`, `createCmsPage`, ... as Maho names them). */
 export function cmsOperations(): Operation[] {
-  pages.registerCmsPageResolverCheck();
   return [
     ...crudOperations({
       path: '/cms-pages',

@@ -2,7 +2,7 @@
 import { verifySecret } from '../../platform/auth/secrets.js';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { guardAttempt } from '../auth/attempts.js';
+import { guardAttempt } from '../../platform/auth/attempts.js';
 
 const field = { details: { field: 'currentPassword' } };
 

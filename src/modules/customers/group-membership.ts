@@ -1,7 +1,15 @@
-/** Which customers belong to which group, changed in bulk (used when a customer group is deleted). */
-import { and, eq } from 'drizzle-orm';
+/**
+ * Which customers belong to which group: as SQL for another module's one-statement read (the catalog's tier
+ * prices), and changed in bulk (used when a customer group is deleted).
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { customers } from './tables.js';
+
+/** The group of the customer `customerId` (an int expression), 0 (not logged in) for no such customer. */
+export function customerGroupIdSql(customerId: SQL): SQL {
+  return sql`coalesce((SELECT ${customers.groupId} FROM ${customers} WHERE ${customers.id} = ${customerId}), 0)`;
+}
 
 /** Moves the customers of one group (of one website, when given) to another group; returns how many moved. */
 export async function moveCustomersToGroup(ctx: Ctx, fromGroupId: number, toGroupId: number, websiteId?: number): Promise<number> {

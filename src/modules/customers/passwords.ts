@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { credentialsChanged } from '../auth/blocked.js';
+import { credentialsChanged } from '../../platform/auth/subjects.js';
 import { checkPassword, normEmail, requireFields } from './fields.js';
 import type { ForgotPasswordBody, PasswordChangeBody, ResetPasswordBody, SuccessReplyDto } from './schemas.js';
 import { selfId } from './service.js';

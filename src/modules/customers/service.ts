@@ -5,15 +5,15 @@
 import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
-import { adminWebsiteScope, assertScopeWritable, customerIdOf, withTx, type Ctx } from '../../platform/context.js';
+import { adminWebsiteScope, assertScopeWritable, customerIdOf, withTx, type AppServices, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
-import { statement, type Db } from '../../platform/db.js';
+import { statement, type Db, type Statement } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
 import { likeEscape } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { setSubjectBlocked } from '../auth/blocked.js';
+import { setSubjectBlocked } from '../../platform/auth/subjects.js';
 import { confirmCurrentPassword } from './current-password.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
 import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
@@ -205,8 +205,8 @@ export async function createCustomer(ctx: Ctx, body: CustomerCreateBody): Promis
   return loadCustomer(ctx, id);
 }
 
-function customerColumns() {
-  return { ...getTableColumns(customers), isSubscribed: subscribedSql() };
+function customerColumns(ctx: Ctx) {
+  return { ...getTableColumns(customers), isSubscribed: subscribedSql(ctx) };
 }
 
 /**
@@ -214,19 +214,32 @@ function customerColumns() {
  * columns under their property names, the addresses as a JSON array in id order. On the embedded database it
  * is answered from memory while nothing has written.
  */
-const customerWithAddresses = statement<CustomerRow & { addresses: AddressRow[] }>('customers_with_addresses', () => {
-  const cols = Object.entries(getTableColumns(customers))
-    .filter(([key]) => key !== 'passwordHash')
-    .map(([key, col]) => (col.columnType === 'PgDateString' ? sql`${col}::text AS ${sql.identifier(key)}` : sql`${col} AS ${sql.identifier(key)}`));
-  const fields = Object.entries(getTableColumns(customerAddresses)).map(([key, col]) => sql`${key}::text, ${col}`);
-  return sql`SELECT ${sql.join(cols, sql`, `)}, ${subscribedSql()} AS "isSubscribed",
-      COALESCE((SELECT json_agg(json_build_object(${sql.join(fields, sql`, `)}) ORDER BY ${customerAddresses.id})
-                  FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id}), '[]'::json) AS addresses
-    FROM ${customers} WHERE ${customers.id} = ${sql.placeholder('id')}`;
-}, { memo: true });
+type CustomerWithAddresses = Statement<CustomerRow & { addresses: AddressRow[] }>;
+
+/** The statement per app: it embeds the newsletter's SQL (`ctx.app.customerSubscriptions`, fixed for the app's lifetime). */
+const withAddressesByApp = new WeakMap<AppServices, CustomerWithAddresses>();
+
+function customerWithAddresses(ctx: Ctx): CustomerWithAddresses {
+  let built = withAddressesByApp.get(ctx.app);
+  if (!built) {
+    const subscribed = subscribedSql(ctx);
+    built = statement<CustomerRow & { addresses: AddressRow[] }>('customers_with_addresses', () => {
+      const cols = Object.entries(getTableColumns(customers))
+        .filter(([key]) => key !== 'passwordHash')
+        .map(([key, col]) => (col.columnType === 'PgDateString' ? sql`${col}::text AS ${sql.identifier(key)}` : sql`${col} AS ${sql.identifier(key)}`));
+      const fields = Object.entries(getTableColumns(customerAddresses)).map(([key, col]) => sql`${key}::text, ${col}`);
+      return sql`SELECT ${sql.join(cols, sql`, `)}, ${subscribed} AS "isSubscribed",
+          COALESCE((SELECT json_agg(json_build_object(${sql.join(fields, sql`, `)}) ORDER BY ${customerAddresses.id})
+                      FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id}), '[]'::json) AS addresses
+        FROM ${customers} WHERE ${customers.id} = ${sql.placeholder('id')}`;
+    }, { memo: true });
+    withAddressesByApp.set(ctx.app, built);
+  }
+  return built;
+}
 
 async function loadCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
-  const [c] = await customerWithAddresses.run(ctx.db, { id });
+  const [c] = await customerWithAddresses(ctx).run(ctx.db, { id });
   if (!c) throw notFound('Customer not found');
   return toCustomerDto(c, c.addresses);
 }
@@ -290,7 +303,7 @@ export async function listCustomers(
   if (scope) conds.push(scope);
   const where = conds.length ? and(...conds) : undefined;
   const [rows, counted] = await Promise.all([
-    ctx.db.select(customerColumns()).from(customers).where(where).orderBy(asc(customers.id)).limit(page.size).offset(page.offset),
+    ctx.db.select(customerColumns(ctx)).from(customers).where(where).orderBy(asc(customers.id)).limit(page.size).offset(page.offset),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(customers).where(where),
   ]);
   const billingIds = rows.flatMap((r) => (r.defaultBillingId === null ? [] : [r.defaultBillingId]));

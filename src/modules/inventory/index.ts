@@ -1,4 +1,5 @@
 import type { AppModule } from '../../platform/module.js';
+import { inventoryCatalogParts } from './catalog-parts.js';
 import { inventoryGraphql } from './graphql.js';
 import { operations, routes } from './rest.js';
 import { stockEvents } from './events.js';
@@ -9,4 +10,5 @@ export const inventoryModule: AppModule = {
   operations,
   routes,
   graphql: inventoryGraphql,
+  catalogParts: inventoryCatalogParts,
 };

@@ -5,7 +5,9 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers
 import { withTx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { checkAvailability, releaseStock, reserveStock, setStock, stockOf, stockRulesAt, type StockRow } from './service.js';
+import { checkAvailability, releaseStock, reserveStock, stockOf, stockRulesAt } from './service.js';
+import { setStock } from './admin.js';
+import type { StockRow } from './stock-rows.js';
 import { readVersion } from '../../platform/read-cache.js';
 import { stockItems } from './tables.js';
 

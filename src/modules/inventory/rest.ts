@@ -6,6 +6,7 @@ import type { RestApp } from '../../platform/module.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { StockBulkResult, StockBulkUpdate, StockRecordSchema, StockUpdate } from './schemas.js';
 import * as inventory from './service.js';
+import { updateStockBulk, updateStockBySku } from './admin.js';
 
 const tags = ['inventory'];
 const BULK_PATH = '/inventory/bulk';
@@ -46,7 +47,7 @@ export const operations: Operation[] = [
     body: StockUpdate,
     response: StockRecordSchema,
     graphql: { name: 'updateStock', input: ({ clientMutationId: _, ...a }) => ({ body: stockInput(a) }) },
-    run: (ctx, { body }) => inventory.updateStockBySku(ctx, body),
+    run: (ctx, { body }) => updateStockBySku(ctx, body),
   }),
   op({
     id: 'inventory.bulkUpdate',
@@ -66,7 +67,7 @@ export const operations: Operation[] = [
       // a bad item names its index, as over REST
       around: (args, next) => next(args).catch((err: unknown) => Promise.reject(bulkValidationError(err))),
     },
-    run: (ctx, { body }) => inventory.updateStockBulk(ctx, body.items),
+    run: (ctx, { body }) => updateStockBulk(ctx, body.items),
   }),
 ];
 

@@ -12,93 +12,19 @@
  *   threshold). Reservations decrement it with one conditional UPDATE per product, in ascending product id
  *   order, so that concurrent orders never oversell and never deadlock; releases are the reverse and never
  *   raise qty above 99,999,999.
- * Every writer locks stock rows in ascending product id order.
+ * Every writer locks stock rows in ascending product id order. Admin updates are in admin.ts, the keys they take
+ * in stock-input.ts, the row handling every writer shares in stock-rows.ts.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
 import { ReadCache } from '../../platform/read-cache.js';
-import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import { compact } from '../../platform/format.js';
-import { products } from '../catalog/tables.js';
-import { MAX_BULK_ITEMS, MAX_STOCK_QTY } from './schemas.js';
+import { conflict, notFound, unprocessable } from '../../platform/errors.js';
+import { productIdBySkuSql, productInWebsitesSql, productKey, productSkuSql } from '../catalog/products/keys.js';
+import { MAX_STOCK_QTY } from './schemas.js';
+import { fmt, invalid } from './stock-input.js';
+import { intArray, missingRow, normalize, salableQty, STOCK_COLUMNS, stockMoved, type StockRow } from './stock-rows.js';
 import { stockItems } from './tables.js';
-import { stockEvents } from './events.js';
-
-export type StockRow = typeof stockItems.$inferSelect;
-
-/** The stock keys of an update (wire 2.11); every key optional, at least one required. */
-export interface StockInput {
-  qty?: number;
-  isInStock?: boolean;
-  manageStock?: boolean;
-  minQty?: number;
-  minSaleQty?: number;
-  /** null: no maximum */
-  maxSaleQty?: number | null;
-  /** 0 no backorders, 1 allow qty below 0, 2 allow and notify */
-  backorders?: number;
-  notifyStockQty?: number | null;
-  /** null: any qty */
-  qtyIncrements?: number | null;
-  /** quantities are integers: only false is accepted */
-  isQtyDecimal?: boolean;
-  /** false clears qtyIncrements; true needs qtyIncrements (sent or stored) */
-  enableQtyIncrements?: boolean;
-  useConfigMinQty?: boolean;
-  useConfigMinSaleQty?: boolean;
-  useConfigMaxSaleQty?: boolean;
-  useConfigBackorders?: boolean;
-  useConfigNotifyStockQty?: boolean;
-  useConfigQtyIncrements?: boolean;
-  useConfigEnableQtyInc?: boolean;
-  useConfigManageStock?: boolean;
-}
-
-export interface StockUpdateInput extends StockInput {
-  sku: string;
-}
-
-/** A bulk item; a missing SKU is refused with the item's index. */
-export interface StockBulkItemInput extends StockInput {
-  sku?: string;
-}
-
-/** Extended keys echoed back in the stock record when they were sent. */
-export interface StockEcho {
-  minQty?: number;
-  minSaleQty?: number;
-  maxSaleQty?: number;
-  backorders?: number;
-  notifyStockQty?: number;
-  qtyIncrements?: number;
-  isQtyDecimal?: boolean;
-  enableQtyIncrements?: boolean;
-  useConfigMinQty?: boolean;
-  useConfigMinSaleQty?: boolean;
-  useConfigMaxSaleQty?: boolean;
-  useConfigBackorders?: boolean;
-  useConfigNotifyStockQty?: boolean;
-  useConfigQtyIncrements?: boolean;
-  useConfigEnableQtyInc?: boolean;
-  useConfigManageStock?: boolean;
-}
-
-export interface StockRecord extends StockEcho {
-  sku: string;
-  qty: number;
-  isInStock: boolean;
-  manageStock: boolean;
-  previousQty: number;
-  success: true;
-}
-
-export interface StockBulkResult {
-  sku: 'bulk';
-  qty: 0;
-  success: true;
-  results: { sku: string; qty: number; isInStock: boolean; manageStock: boolean; previousQty: number; success: boolean }[];
-}
 
 export interface StockLine {
   productId: number;
@@ -121,470 +47,6 @@ export interface LineAvailability {
   qtyIncrements?: number;
   reason?: AvailabilityReason;
   message?: string;
-}
-
-// ---- validation ----
-
-const BOOLEAN_KEYS = [
-  'isInStock',
-  'manageStock',
-  'isQtyDecimal',
-  'enableQtyIncrements',
-  'useConfigMinQty',
-  'useConfigMinSaleQty',
-  'useConfigMaxSaleQty',
-  'useConfigBackorders',
-  'useConfigNotifyStockQty',
-  'useConfigQtyIncrements',
-  'useConfigEnableQtyInc',
-  'useConfigManageStock',
-] as const;
-
-/** Integer keys: [min, max, nullable]. */
-const INTEGER_KEYS = {
-  qty: [0, MAX_STOCK_QTY, false],
-  minQty: [-MAX_STOCK_QTY, MAX_STOCK_QTY, false],
-  minSaleQty: [1, MAX_STOCK_QTY, false],
-  maxSaleQty: [1, MAX_STOCK_QTY, true],
-  backorders: [0, 2, false],
-  notifyStockQty: [-MAX_STOCK_QTY, MAX_STOCK_QTY, true],
-  qtyIncrements: [1, MAX_STOCK_QTY, true],
-} as const satisfies Record<string, readonly [number, number, boolean]>;
-
-type IntegerKey = keyof typeof INTEGER_KEYS;
-type StockKey = IntegerKey | (typeof BOOLEAN_KEYS)[number];
-const STOCK_KEYS: StockKey[] = [...(Object.keys(INTEGER_KEYS) as IntegerKey[]), ...BOOLEAN_KEYS];
-
-/** Columns a `useConfig*: true` resets to the default, and the value. */
-const USE_CONFIG: Record<string, { field: IntegerKey | 'manageStock'; value: number | boolean | null }> = {
-  useConfigMinQty: { field: 'minQty', value: 0 },
-  useConfigMinSaleQty: { field: 'minSaleQty', value: 1 },
-  useConfigMaxSaleQty: { field: 'maxSaleQty', value: null },
-  useConfigBackorders: { field: 'backorders', value: 0 },
-  useConfigNotifyStockQty: { field: 'notifyStockQty', value: null },
-  useConfigQtyIncrements: { field: 'qtyIncrements', value: null },
-  useConfigEnableQtyInc: { field: 'qtyIncrements', value: null },
-  useConfigManageStock: { field: 'manageStock', value: true },
-};
-
-function invalid(field: string, message: string, constraint = 'invalid'): AppError {
-  return badRequest(message, { reason: 'VALIDATION_FAILED', details: { field, constraint } });
-}
-
-const fmt = (n: number) => n.toLocaleString('en-US');
-
-/** A checked update: the keys that were sent, with their (checked) values. */
-interface StockPlan {
-  input: Partial<Record<StockKey, number | boolean | null>>;
-  sent: StockKey[];
-}
-
-/** Checks types, ranges and the rules that need no stored row; throws a 400 naming the field. */
-function checkStockInput(input: unknown): StockPlan {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw invalid('body', 'The stock update must be an object', 'type');
-  const src = input as Record<string, unknown>;
-  const plan: StockPlan = { input: {}, sent: [] };
-  for (const key of STOCK_KEYS) {
-    const v = src[key];
-    if (v === undefined) continue;
-    if (key in INTEGER_KEYS) {
-      const [min, max, nullable] = INTEGER_KEYS[key as IntegerKey];
-      if (v === null && nullable) {
-        plan.input[key] = null;
-      } else if (typeof v !== 'number' || !Number.isInteger(v)) {
-        throw invalid(key, `${key} must be an integer${key === 'qty' ? ` from 0 to ${fmt(MAX_STOCK_QTY)}` : ''}`, 'type');
-      } else if (v < min || v > max) {
-        throw invalid(key, `${key} must be an integer from ${fmt(min)} to ${fmt(max)}`, v < min ? 'minimum' : 'maximum');
-      } else {
-        plan.input[key] = v;
-      }
-    } else {
-      if (typeof v !== 'boolean') throw invalid(key, `${key} must be a boolean`, 'type');
-      plan.input[key] = v;
-    }
-    plan.sent.push(key);
-  }
-  if (!plan.sent.length) {
-    throw badRequest('At least one stock field is required (qty, isInStock, manageStock, or an extended stock key)', {
-      reason: 'NO_STOCK_FIELDS',
-      details: { field: 'qty', constraint: 'required' },
-    });
-  }
-  if (plan.input.isQtyDecimal === true) {
-    throw invalid('isQtyDecimal', 'isQtyDecimal cannot be true: stock quantities are integers');
-  }
-  for (const [flag, target] of Object.entries(USE_CONFIG)) {
-    if (plan.input[flag as StockKey] === true && target.field !== 'manageStock' && plan.input[target.field] !== undefined) {
-      throw invalid(flag, `Send either ${target.field} or ${flag}: true, not both`, 'conflict');
-    }
-  }
-  if (plan.input.useConfigManageStock === true && plan.input.manageStock === false) {
-    throw invalid('useConfigManageStock', 'Send either manageStock: false or useConfigManageStock: true, not both', 'conflict');
-  }
-  if (plan.input.enableQtyIncrements === false && typeof plan.input.qtyIncrements === 'number') {
-    throw invalid('enableQtyIncrements', 'qtyIncrements cannot be set while enableQtyIncrements is false', 'conflict');
-  }
-  return plan;
-}
-
-/** The column values an update writes, given the stored row; throws a 400 for rules that need the row. */
-function applyPlan(plan: StockPlan, row: StockRow): Partial<StockRow> {
-  const i = plan.input;
-  const set: Partial<StockRow> = {};
-  for (const [flag, target] of Object.entries(USE_CONFIG)) {
-    if (i[flag as StockKey] === true) (set as Record<string, unknown>)[target.field] = target.value;
-  }
-  for (const key of ['minQty', 'minSaleQty', 'maxSaleQty', 'backorders', 'notifyStockQty', 'qtyIncrements'] as const) {
-    if (i[key] !== undefined) (set as Record<string, unknown>)[key] = i[key];
-  }
-  if (i.enableQtyIncrements === false) set.qtyIncrements = null;
-  if (i.qty !== undefined) set.qty = i.qty as number;
-  set.manageStock = (i.manageStock as boolean | undefined) ?? true;
-
-  const next = { ...row, ...set };
-  if (i.enableQtyIncrements === true && next.qtyIncrements === null) {
-    throw invalid('qtyIncrements', 'qtyIncrements is required when enableQtyIncrements is true', 'required');
-  }
-  if (next.minQty < 0 && next.backorders === 0) {
-    throw invalid('minQty', 'minQty can be negative only when backorders are allowed', 'minimum');
-  }
-  if (next.maxSaleQty !== null && next.maxSaleQty < next.minSaleQty) {
-    throw invalid(i.maxSaleQty !== undefined ? 'maxSaleQty' : 'minSaleQty', 'maxSaleQty must not be less than minSaleQty', 'range');
-  }
-  if (i.isInStock !== undefined) set.isInStock = i.isInStock as boolean;
-  else if (i.qty !== undefined) set.isInStock = next.qty > 0;
-  return set;
-}
-
-function echoOf(plan: StockPlan, row: StockRow): StockEcho {
-  const out: Record<string, unknown> = {};
-  for (const key of plan.sent) {
-    if (key === 'qty' || key === 'isInStock' || key === 'manageStock') continue;
-    out[key] = key in row ? row[key as keyof StockRow] : plan.input[key];
-  }
-  return compact(out) as StockEcho;
-}
-
-// ---- stock rows ----
-
-/** Stock columns under the keys of a StockRow, for raw statements. */
-const STOCK_COLUMNS = sql.raw(
-  `product_id AS "productId", qty, is_in_stock AS "isInStock", manage_stock AS "manageStock", min_qty AS "minQty",
-   min_sale_qty AS "minSaleQty", max_sale_qty AS "maxSaleQty", backorders, notify_stock_qty AS "notifyStockQty",
-   qty_increments AS "qtyIncrements", updated_at AS "updatedAt"`,
-);
-
-/** A PostgreSQL int[] literal of checked integers, bound as one parameter. */
-const intArray = (ids: number[]) => `{${ids.join(',')}}`;
-
-function normalize(r: StockRow): StockRow {
-  return r.updatedAt instanceof Date ? r : { ...r, updatedAt: new Date(r.updatedAt as unknown as string) };
-}
-
-/**
- * How a product without a stock row is treated: as the row it would get (the table defaults): managed, qty 0,
- * out of stock. Kept in step with the column defaults in tables.ts.
- */
-function missingRow(productId: number): Omit<StockRow, 'updatedAt'> {
-  return {
-    productId,
-    qty: 0,
-    isInStock: false,
-    manageStock: true,
-    minQty: 0,
-    minSaleQty: 1,
-    maxSaleQty: null,
-    backorders: 0,
-    notifyStockQty: null,
-    qtyIncrements: null,
-  };
-}
-
-/**
- * What can still be sold of a managed row without backorders: qty above the out-of-stock threshold minQty
- * (a negative minQty only exists with backorders, so it never lowers the floor below 0 here).
- */
-function salableQty(row: Pick<StockRow, 'qty' | 'minQty' | 'isInStock'>): number {
-  return row.isInStock ? Math.max(0, row.qty - Math.max(0, row.minQty)) : 0;
-}
-
-interface ProductRef {
-  id: number;
-  sku: string;
-}
-
-/**
- * Makes sure each product has a stock row and locks the rows, in ascending product id order (the order every
- * stock writer uses). Returns the rows as they were, by product id; a new row has the table defaults.
- */
-async function lockStockRows(ctx: Ctx, productIds: number[]): Promise<Map<number, StockRow>> {
-  const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  const locked = new Map<number, StockRow>();
-  if (!ids.length) return locked;
-  // the no-op update on conflict locks an existing row as FOR UPDATE would, and returns it as stored
-  const result = await rows<StockRow>(
-    ctx.db,
-    sql`INSERT INTO stock_items (product_id)
-        SELECT x FROM unnest(${intArray(ids)}::int[]) AS x ORDER BY x
-        ON CONFLICT (product_id) DO UPDATE SET product_id = excluded.product_id
-        RETURNING ${STOCK_COLUMNS}`,
-  );
-  for (const r of result) locked.set(r.productId, normalize(r));
-  return locked;
-}
-
-async function writeStock(ctx: Ctx, productId: number, set: Partial<StockRow>): Promise<StockRow> {
-  const [row] = await ctx.db
-    .update(stockItems)
-    .set({ ...set, updatedAt: ctx.now })
-    .where(eq(stockItems.productId, productId))
-    .returning();
-  return row;
-}
-
-/** What a stock.changed event says: the first qty the transaction found and the last it left. */
-interface StockChange {
-  productId: number;
-  sku: string;
-  oldQty: number;
-  newQty: number;
-  isInStock: boolean;
-}
-
-const stockChanges = new WeakMap<object, Map<number, StockChange>>();
-
-/** stock.changed for a product whose qty or availability the transaction changed (one event per product). */
-function stockChanged(tx: Ctx, c: StockChange, wasInStock: boolean): void {
-  if (!tx.tx || (c.oldQty === c.newQty && c.isInStock === wasInStock) || !tx.app.events.wants('stock.changed', null)) return;
-  let changes = stockChanges.get(tx.tx);
-  if (!changes) stockChanges.set(tx.tx, (changes = new Map()));
-  const first = changes.get(c.productId);
-  changes.set(c.productId, first ? { ...c, oldQty: first.oldQty } : c);
-  const all = changes;
-  stockEvents.emit(tx, 'stock.changed', { resource: 'stock', id: c.productId, storeId: null }, () => all.get(c.productId) ?? null);
-}
-
-/** stock.changed for each product a reservation or release moved by `delta` per unit of its line (−1 or +1). */
-async function stockMoved(tx: Ctx, totals: [number, number][], delta: -1 | 1): Promise<void> {
-  if (!tx.app.events.wants('stock.changed', null)) return;
-  const ids = totals.map(([id]) => id);
-  const now = await rows<{ productId: number; sku: string; qty: number; isInStock: boolean }>(
-    tx.db,
-    sql`SELECT s.product_id AS "productId", p.sku, s.qty, s.is_in_stock AS "isInStock"
-          FROM stock_items s JOIN products p ON p.id = s.product_id
-         WHERE s.product_id = ANY(${intArray(ids)}::int[]) AND s.manage_stock`,
-  );
-  const moved = new Map(totals);
-  for (const r of now) {
-    const qty = moved.get(r.productId) ?? 0;
-    stockChanged(tx, { productId: r.productId, sku: r.sku, oldQty: r.qty - delta * qty, newQty: r.qty, isInStock: r.isInStock }, r.isInStock);
-  }
-}
-
-function recordOf(sku: string, before: StockRow, after: StockRow, plan: StockPlan): StockRecord {
-  return {
-    sku,
-    qty: after.qty,
-    isInStock: after.isInStock,
-    manageStock: after.manageStock,
-    previousQty: before.qty,
-    success: true,
-    ...echoOf(plan, after),
-  };
-}
-
-const productNotFound = (sku: string) =>
-  notFound(`Product with SKU '${sku}' not found`, { reason: 'PRODUCT_NOT_FOUND', details: { field: 'sku' } });
-
-function checkSku(sku: unknown): string {
-  if (typeof sku !== 'string' || !sku.length) throw invalid('sku', 'sku is required', 'required');
-  if (sku.length > 255) throw invalid('sku', 'sku has at most 255 characters', 'maxLength');
-  return sku;
-}
-
-/** Products by SKU (case-insensitively, as SKUs are unique), keyed by the lowercased SKU. */
-async function productsBySku(ctx: Ctx, skus: string[]): Promise<Map<string, ProductRef>> {
-  const lowered = [...new Set(skus.map((s) => s.toLowerCase()))];
-  const found = await ctx.db
-    .select({ id: products.id, sku: products.sku })
-    .from(products)
-    .where(and(inArray(sql`lower(${products.sku})`, lowered), websiteScope(ctx)));
-  return new Map(found.map((p) => [p.sku.toLowerCase(), p]));
-}
-
-/**
- * For a principal limited to some store views: the products of their websites, the only ones whose stock it may
- * change (another website's product is not found); undefined for every other caller.
- */
-function websiteScope(ctx: Ctx): SQL | undefined {
-  const scope = adminWebsiteScope(ctx);
-  return scope ? sql`${products.websiteIds} && ${`{${scope.join(',')}}`}::int[]` : undefined;
-}
-
-/** 404 for a SKU of a product outside a store-limited principal's websites (before anything is written). */
-async function assertSkuInScope(ctx: Ctx, sku: string): Promise<void> {
-  if (!adminWebsiteScope(ctx)) return;
-  const lowered = sku.toLowerCase();
-  const [outside] = await ctx.db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(sql`lower(${products.sku}) = ${lowered}`, sql`NOT (${websiteScope(ctx)})`))
-    .limit(1);
-  if (outside) throw productNotFound(sku);
-}
-
-// ---- admin updates ----
-
-/** Creates or updates the stock of a product (by id); 404 when the product does not exist. */
-export async function setStock(ctx: Ctx, productId: number, input: StockInput): Promise<StockRecord> {
-  const plan = checkStockInput(input);
-  if (!Number.isInteger(productId) || productId < 1 || productId > 2147483647) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
-  return withTx(ctx, async (tx) => {
-    const [product] = await tx.db.select({ id: products.id, sku: products.sku }).from(products).where(eq(products.id, productId));
-    if (!product) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
-    const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
-    const after = await writeStock(tx, product.id, applyPlan(plan, before));
-    stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
-    return recordOf(product.sku, before, after, plan);
-  });
-}
-
-/** PUT /inventory: the stock of one product by SKU. */
-export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promise<StockRecord> {
-  const sku = checkSku(input?.sku);
-  const plan = checkStockInput(input);
-  await assertSkuInScope(ctx, sku);
-  // (the one-statement path writes no event: with a stock.changed subscription the update takes the other)
-  if (!ctx.tx && plan.sent.every((k) => QUICK_KEYS.has(k)) && !ctx.app.events.wants('stock.changed', null)) {
-    const [row] = await quickUpdateStatement.run(ctx.db, {
-      sku: sku.toLowerCase(),
-      qty: plan.input.qty ?? null,
-      isInStock: plan.input.isInStock ?? null,
-      manageStock: plan.input.manageStock ?? true,
-      now: ctx.now.toISOString(),
-    });
-    if (row) {
-      const { sku: stored, previousQty, ...after } = row;
-      return recordOf(stored, { ...after, qty: previousQty }, normalize(after), plan);
-    }
-  }
-  return withTx(ctx, async (tx) => {
-    const locked = await lockStockBySku(tx, sku);
-    if (!locked) throw productNotFound(sku);
-    const { sku: stored, ...before } = locked;
-    const after = await writeStock(tx, before.productId, applyPlan(plan, before));
-    stockChanged(tx, { productId: before.productId, sku: stored, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
-    return recordOf(stored, before, after, plan);
-  });
-}
-
-/** The keys of the everyday stock update (a new qty, an availability), which the one-statement path takes. */
-const QUICK_KEYS = new Set<StockKey>(['qty', 'isInStock', 'manageStock']);
-
-/**
- * applyPlan for an update of QUICK_KEYS only, as one statement that is its own transaction: it locks the
- * product's stock row (a sub-select FOR UPDATE, so the previous qty is the one this update replaces even under
- * concurrent writers) and writes it. It returns nothing when the product has no stock row yet, does not exist,
- * or its stored row breaks a rule applyPlan checks: the transactional path then creates the row or answers the
- * error.
- */
-const quickUpdateStatement = statement<StockRow & { sku: string; previousQty: number }>(
-  'stock_quick_update',
-  () => sql`UPDATE stock_items s SET
-      qty = COALESCE(${sql.placeholder('qty')}::int, s.qty),
-      is_in_stock = COALESCE(${sql.placeholder('isInStock')}::boolean, ${sql.placeholder('qty')}::int > 0, s.is_in_stock),
-      manage_stock = ${sql.placeholder('manageStock')}::boolean,
-      updated_at = ${sql.placeholder('now')}::timestamptz
-    FROM (SELECT st.product_id, st.qty, p.sku FROM stock_items st JOIN products p ON p.id = st.product_id
-          WHERE lower(p.sku) = ${sql.placeholder('sku')}::text
-            AND NOT (st.min_qty < 0 AND st.backorders = 0)
-            AND (st.max_sale_qty IS NULL OR st.max_sale_qty >= st.min_sale_qty)
-          FOR UPDATE OF st) old
-    WHERE s.product_id = old.product_id
-    RETURNING s.product_id AS "productId", s.qty, s.is_in_stock AS "isInStock", s.manage_stock AS "manageStock",
-      s.min_qty AS "minQty", s.min_sale_qty AS "minSaleQty", s.max_sale_qty AS "maxSaleQty", s.backorders,
-      s.notify_stock_qty AS "notifyStockQty", s.qty_increments AS "qtyIncrements", s.updated_at AS "updatedAt",
-      old.qty AS "previousQty", old.sku`,
-);
-
-/** As lockStockRows for the product with this SKU (any case), with its SKU as stored; undefined when none has it. */
-async function lockStockBySku(ctx: Ctx, sku: string): Promise<(StockRow & { sku: string }) | undefined> {
-  const [row] = await rows<StockRow & { sku: string }>(
-    ctx.db,
-    sql`INSERT INTO stock_items (product_id)
-        SELECT p.id FROM products p WHERE lower(p.sku) = ${sku.toLowerCase()}::text
-        ON CONFLICT (product_id) DO UPDATE SET product_id = excluded.product_id
-        RETURNING ${STOCK_COLUMNS}, (SELECT p.sku FROM products p WHERE p.id = stock_items.product_id) AS "sku"`,
-  );
-  return row ? { ...normalize(row), sku: row.sku } : undefined;
-}
-
-function atIndex(index: number, err: unknown): unknown {
-  if (!(err instanceof AppError)) return err;
-  return new AppError(err.status === 404 ? 'bad_request' : err.kind, `Item at index ${index}: ${err.message}`, {
-    error: err.status === 404 ? undefined : err.error,
-    reason: err.reason,
-    details: { ...(err.details ?? {}), index },
-  });
-}
-
-/**
- * PUT /inventory/bulk: 1 to 100 items. Every item is checked (SKU, types, ranges) before anything is
- * written; then all are applied in one transaction, and a failure rolls every item back.
- */
-export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Promise<StockBulkResult> {
-  if (!Array.isArray(items) || !items.length) {
-    throw badRequest('items must hold at least one item', { reason: 'VALIDATION_FAILED', details: { field: 'items', constraint: 'minItems' } });
-  }
-  if (items.length > MAX_BULK_ITEMS) {
-    throw badRequest(`Maximum ${MAX_BULK_ITEMS} items per bulk update`, {
-      reason: 'TOO_MANY_ITEMS',
-      details: { field: 'items', constraint: 'maxItems' },
-    });
-  }
-  const checked = items.map((item, index) => {
-    try {
-      return { sku: checkSku(item?.sku), plan: checkStockInput(item) };
-    } catch (err) {
-      throw atIndex(index, err);
-    }
-  });
-  return withTx(ctx, async (tx) => {
-    const found = await productsBySku(tx, checked.map((c) => c.sku));
-    const refs = checked.map((c, index) => {
-      const product = found.get(c.sku.toLowerCase());
-      if (!product) throw atIndex(index, productNotFound(c.sku));
-      return product;
-    });
-    const locked = await lockStockRows(
-      tx,
-      refs.map((p) => p.id),
-    );
-    const results: StockBulkResult['results'] = [];
-    for (const [index, c] of checked.entries()) {
-      const product = refs[index];
-      const before = locked.get(product.id)!;
-      let set: Partial<StockRow>;
-      try {
-        set = applyPlan(c.plan, before);
-      } catch (err) {
-        throw atIndex(index, err);
-      }
-      const after = await writeStock(tx, product.id, set);
-      stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
-      // a SKU named twice sees the first item's result
-      locked.set(product.id, after);
-      results.push({
-        sku: product.sku,
-        qty: after.qty,
-        isInStock: after.isInStock,
-        manageStock: after.manageStock,
-        previousQty: before.qty,
-        success: true,
-      });
-    }
-    return { sku: 'bulk', qty: 0, success: true, results };
-  });
 }
 
 // ---- reservations ----
@@ -610,8 +72,7 @@ function checkLines(lines: StockLine[]): [number, number][] {
 }
 
 async function skuOf(ctx: Ctx, productId: number): Promise<string | undefined> {
-  const [p] = await ctx.db.select({ sku: products.sku }).from(products).where(eq(products.id, productId));
-  return p?.sku;
+  return (await productKey(ctx, productId))?.sku;
 }
 
 /** The row of one product, locked until the transaction ends (undefined when it has none). */
@@ -740,7 +201,6 @@ export async function releaseStock(ctx: Ctx, lines: StockLine[]): Promise<void> 
     await stockMoved(tx, totals, 1);
   });
 }
-
 // ---- reads ----
 
 const stockByIds = statement<StockRow>(
@@ -878,14 +338,23 @@ function viewOf(sku: string, r: StockRow): StockView {
 
 /** The stock of a product by SKU (any case); 404 when no product has it or it keeps no stock row. */
 export async function stockBySku(ctx: Ctx, sku: string): Promise<StockView> {
+  const scope = websiteScope(ctx);
   const [row] = await ctx.db
-    .select({ sku: products.sku, stock: stockItems })
+    .select({ sku: productSkuSql(stockItems.productId).mapWith(String), stock: stockItems })
     .from(stockItems)
-    .innerJoin(products, eq(products.id, stockItems.productId))
-    .where(and(sql`lower(${products.sku}) = ${sku.toLowerCase()}`, websiteScope(ctx)))
+    .where(and(eq(stockItems.productId, productIdBySkuSql(sql`${sku.toLowerCase()}::text`)), scope))
     .limit(1);
   if (!row) throw notFound(`No stock for SKU: ${sku}`, { reason: 'STOCK_NOT_FOUND' });
   return viewOf(row.sku, row.stock);
+}
+
+/**
+ * For a principal limited to some store views: the stock of the products of their websites, the only ones it
+ * may see; undefined for every other caller.
+ */
+function websiteScope(ctx: Ctx): SQL | undefined {
+  const scope = adminWebsiteScope(ctx);
+  return scope ? productInWebsitesSql(stockItems.productId, scope) : undefined;
 }
 
 /** Every stock row, by product id (of a store-limited principal's websites' products). */
@@ -893,16 +362,13 @@ export async function listStock(ctx: Ctx, page: { size: number; offset: number }
   const scope = websiteScope(ctx);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db
-      .select({ sku: products.sku, stock: stockItems })
+      .select({ sku: productSkuSql(stockItems.productId).mapWith(String), stock: stockItems })
       .from(stockItems)
-      .innerJoin(products, eq(products.id, stockItems.productId))
       .where(scope)
       .orderBy(stockItems.productId)
       .limit(page.size)
       .offset(page.offset),
-    scope
-      ? ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems).innerJoin(products, eq(products.id, stockItems.productId)).where(scope)
-      : ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems).where(scope),
   ]);
   return { items: rows.map((r) => viewOf(r.sku, r.stock)), total: n };
 }

@@ -7,16 +7,15 @@
 import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, safeEqual, sha256Hex } from '../../platform/auth/secrets.js';
-import { withTx, type Ctx } from '../../platform/context.js';
+import { withTx, type Ctx, type CustomerSubscriptions } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { compact, isEmailAddress, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
-import type { SubscribedExpression, SubscriptionLinker } from '../customers/subscription.js';
-import { customers } from '../customers/tables.js';
-import { stores } from '../stores/tables.js';
+import { customerIdByEmail, subscriberAccount } from '../customers/subscription.js';
+import { storeIdsOfWebsiteSql } from '../stores/service.js';
 import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
@@ -50,11 +49,11 @@ type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
  * account's email is linked to it (at subscribe time when the account exists, by `linkCustomerSubscriptions`
  * when the account comes later), so one index probe answers it.
  */
-export const subscribedExpression: SubscribedExpression = (c) => sql<boolean>`EXISTS (
-    SELECT 1 FROM ${newsletterSubscribers} WHERE ${newsletterSubscribers.customerId} = ${c.id} AND ${newsletterSubscribers.status} = 'subscribed')`;
+export const subscribedExpression: CustomerSubscriptions['subscribedSql'] = (customerId) => sql<boolean>`EXISTS (
+    SELECT 1 FROM ${newsletterSubscribers} WHERE ${newsletterSubscribers.customerId} = ${customerId} AND ${newsletterSubscribers.status} = 'subscribed')`;
 
 /** A new account takes over the unlinked subscriptions of its email in the store views of its website. */
-export const linkCustomerSubscriptions: SubscriptionLinker = async (ctx, customer) => {
+export const linkCustomerSubscriptions: CustomerSubscriptions['link'] = async (ctx, customer) => {
   await ctx.db
     .update(newsletterSubscribers)
     .set({ customerId: customer.id })
@@ -62,7 +61,7 @@ export const linkCustomerSubscriptions: SubscriptionLinker = async (ctx, custome
       and(
         isNull(newsletterSubscribers.customerId),
         sql`lower(${newsletterSubscribers.email}) = ${customer.email.toLowerCase()}`,
-        sql`${newsletterSubscribers.storeId} IN (SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${customer.websiteId})`,
+        inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(customer.websiteId)),
       ),
     );
 };
@@ -119,10 +118,7 @@ interface Account {
 
 async function account(ctx: Ctx): Promise<Account | undefined> {
   if (ctx.actor.kind !== 'customer') return undefined;
-  const [c] = await ctx.db
-    .select({ id: customers.id, email: customers.email, websiteId: customers.websiteId })
-    .from(customers)
-    .where(eq(customers.id, ctx.actor.customerId));
+  const c = await subscriberAccount(ctx, ctx.actor.customerId);
   if (!c) throw notFound('Customer not found');
   return { ...c, email: c.email.toLowerCase() };
 }
@@ -220,11 +216,7 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
   return withTx(ctx, async (tx) => {
     let customerId = me?.id ?? null;
     if (customerId === null) {
-      const [owner] = await tx.db
-        .select({ id: customers.id })
-        .from(customers)
-        .where(and(eq(customers.websiteId, websiteId), eq(customers.email, email)));
-      customerId = owner?.id ?? null;
+      customerId = (await customerIdByEmail(tx, websiteId, email)) ?? null;
     }
     const { row, created } = await lockOrCreate(tx, email, storeId, { status: wanted, customerId });
     let current = row;
@@ -300,7 +292,7 @@ export async function unsubscribe(ctx: Ctx, input: UnsubscribeInput): Promise<Ne
   const email = me.email;
   const inWebsite = and(
     sql`lower(${newsletterSubscribers.email}) = ${email}`,
-    inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${me.websiteId})`),
+    inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(me.websiteId)),
   )!;
   await withTx(ctx, async (tx) => {
     const left = await tx.db
@@ -341,7 +333,7 @@ async function unsubscribeByCode(ctx: Ctx, input: UnsubscribeInput): Promise<New
       .where(
         and(
           sql`lower(${newsletterSubscribers.email}) = ${email}`,
-          inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${websiteId})`),
+          inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(websiteId)),
         ),
       );
   }
@@ -371,7 +363,7 @@ export async function status(ctx: Ctx): Promise<NewsletterSubscriptionDto> {
         eq(newsletterSubscribers.customerId, me.id),
         and(
           sql`lower(${newsletterSubscribers.email}) = ${me.email}`,
-          inArray(newsletterSubscribers.storeId, sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${me.websiteId})`),
+          inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(me.websiteId)),
         ),
       ),
     )

@@ -4,7 +4,7 @@
  * store view: approved reviews whose store views include it. The average is the mean of each counted
  * review's average vote, two decimals, null when none of them has votes.
  *
- * Only this module's tables are named here (no service imports), so the catalog may import this file.
+ * The module lends it to the catalog as `catalogParts.reviewSummary` (index.ts).
  */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { reviewVotes, reviews } from './tables.js';

@@ -2,7 +2,7 @@
  * Store views, websites and currencies as the storefront sees them, and the writes operators make to them
  * (CLI, tests, demo seed). Reads come from the in-memory registry.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -12,6 +12,14 @@ import type { StoreRegistry, StoreView } from './registry.js';
 import type { CurrencyDto, StoreConfigDto, StoreDto } from './schemas.js';
 import { configValues, currencyRates, storeGroups, stores, websites } from './tables.js';
 import './defaults.js';
+
+/**
+ * The ids of the store views of a website, as a subquery for another module's statement (store views made in
+ * the caller's open transaction included, which the in-memory registry does not know yet).
+ */
+export function storeIdsOfWebsiteSql(websiteId: number | SQL): SQL {
+  return sql`(SELECT ${stores.id} FROM ${stores} WHERE ${stores.websiteId} = ${websiteId})`;
+}
 
 function reg(ctx: Ctx): StoreRegistry {
   return ctx.app.settings;

@@ -4,7 +4,8 @@
  *
  * Paths are stored normalized: no leading or trailing slash, lower case. A path belongs to one entity per
  * store view. Whether an entity may be shown (a disabled product, an inactive category) is not known here:
- * its module registers a check with `registerResolverCheck`, asked for every hit of that entity type.
+ * its module contributes a check (`AppModule.urlResolverChecks`, read as `ctx.app.urlResolverChecks`), asked for
+ * every hit of that entity type.
  *
  * Three rules keep stored paths from going stale, so that nothing has to be registered again when store
  * config or the store views change:
@@ -44,23 +45,6 @@ export interface ResolvedUrl {
   redirectUrl?: string;
   /** 301 or 302 for redirects, else 0 */
   redirectType: number;
-}
-
-/**
- * Whether the entity may be shown to the caller of `ctx` in its store view; a number instead names the entity
- * of the same type the path leads to (a product that is only sold as a variant leads to its parent).
- */
-export type ResolverCheck = (ctx: Ctx, id: number) => Promise<boolean | number>;
-
-const checks = new Map<UrlEntityType, ResolverCheck>();
-
-/**
- * Registers the visibility check of an entity type (one per type; a later registration replaces the earlier).
- * Without a check, every entity of the type with a path resolves.
- */
-export function registerResolverCheck(entityType: UrlEntityType, fn: ResolverCheck): void {
-  if (!URL_ENTITY_TYPES.includes(entityType)) throw new Error(`Unknown URL entity type: ${String(entityType)}`);
-  checks.set(entityType, fn);
 }
 
 /** Longest stored or resolved path. */
@@ -412,7 +396,8 @@ async function toResolved(ctx: Ctx, row: LookupRow): Promise<ResolvedUrl | undef
   }
   const type = row.entityType as UrlEntityType;
   if (!URL_ENTITY_TYPES.includes(type) || row.entityId === null) return undefined;
-  const check = checks.get(type);
+  // without a check, every entity of the type with a path resolves
+  const check = ctx.app.urlResolverChecks.get(type);
   const verdict = check ? await check(ctx, row.entityId) : true;
   if (verdict === false) return undefined;
   if (row.redirectType !== 0) {
@@ -462,7 +447,7 @@ async function homePage(ctx: Ctx): Promise<ResolvedUrl> {
   const rows = await runLookup(ctx, key);
   const row = rows.find((r) => r.entityType === 'cms_page' && r.entityId !== null && r.redirectType === 0);
   if (row) {
-    const check = checks.get('cms_page');
+    const check = ctx.app.urlResolverChecks.get('cms_page');
     const verdict = check ? await check(ctx, row.entityId!) : true;
     if (verdict !== false) out.id = typeof verdict === 'number' ? verdict : row.entityId!;
   }

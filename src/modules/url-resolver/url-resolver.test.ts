@@ -1,10 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
+import type { UrlResolverCheck } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { createStoreView, setConfig } from '../stores/service.js';
-import { registerResolverCheck, removeEntityPaths, replaceEntityPaths, resolvePath } from './service.js';
+import { removeEntityPaths, replaceEntityPaths, resolvePath } from './service.js';
 import { urlRewrites } from './tables.js';
 
 let t: TestApp;
@@ -204,15 +205,19 @@ describe('replaceEntityPaths', () => {
 });
 
 describe('visibility checks', () => {
-  test('a registered check hides entities it refuses; without one an entity resolves', async () => {
-    const ctx = t.systemCtx();
-    await replaceEntityPaths(ctx, 'blog_post', 20, [{ storeId: 1, requestPath: 'draft-post' }]);
-    await replaceEntityPaths(ctx, 'blog_post', 21, [{ storeId: 1, requestPath: 'live-post' }]);
-    assert.equal((await resolvePath(ctx, 'draft-post'))?.id, 20);
-    registerResolverCheck('blog_post', async (_ctx, id) => id !== 20);
+  test('a contributed check hides entities it refuses; without one an entity resolves', async () => {
+    const base = t.systemCtx();
+    await replaceEntityPaths(base, 'blog_post', 20, [{ storeId: 1, requestPath: 'draft-post' }]);
+    await replaceEntityPaths(base, 'blog_post', 21, [{ storeId: 1, requestPath: 'live-post' }]);
+    const withChecks = (checks: [string, UrlResolverCheck][]) => ({ ...base, app: { ...base.app, urlResolverChecks: new Map(checks) } });
+    assert.equal((await resolvePath(withChecks([]), 'draft-post'))?.id, 20);
+    const ctx = withChecks([['blog_post', async (_ctx, id) => id !== 20]]);
     assert.equal(await resolvePath(ctx, 'draft-post'), undefined);
-    assert.deepEqual((await resolve('draft-post')).body, []);
     assert.equal((await resolvePath(ctx, '/live-post'))?.id, 21);
+  });
+
+  test('every module that owns an entity type checks its paths', async () => {
+    assert.deepEqual([...t.systemCtx().app.urlResolverChecks.keys()].sort(), ['blog_post', 'category', 'cms_page', 'product']);
   });
 
   test('an inactive category does not resolve', async () => {

@@ -12,7 +12,7 @@ import { compact, wireDateTime } from '../../platform/format.js';
 import { dec, toWire, type Decimal } from '../../platform/money.js';
 import { productsForSale, unitPriceFor, type SaleProduct } from '../catalog/sale.js';
 import { productUrlSuffix, urlKeyIn } from '../catalog/products/urls.js';
-import { products, type StoreValues } from '../catalog/tables.js';
+import { productListFields } from '../catalog/products/keys.js';
 import { addItem } from '../carts/lines.js';
 import { MASKED, type CartRef } from '../carts/load.js';
 import { activeCustomerCart, createCustomerCart } from '../carts/service.js';
@@ -43,10 +43,7 @@ async function itemsToDto(ctx: Ctx, customerId: number, list: ItemRow[]): Promis
   const ids = [...new Set(list.map((r) => r.productId))];
   const [sale, catalogRows, stock, group] = await together(ctx, [
     () => productsForSale(ctx, ids),
-    () => ctx.db
-      .select({ id: products.id, urlKey: products.urlKey, storeValues: products.storeValues, price: products.price })
-      .from(products)
-      .where(inArray(products.id, ids)),
+    () => productListFields(ctx, ids),
     () => stockOf(ctx, ids),
     () => pricingGroup(ctx, { customerId }),
   ] as const);
@@ -64,7 +61,7 @@ async function itemsToDto(ctx: Ctx, customerId: number, list: ItemRow[]): Promis
     const p: SaleProduct | undefined = sale.get(r.productId);
     const c = byId.get(r.productId);
     if (!p || !c) continue;
-    const key = urlKeyIn((c.storeValues ?? {}) as StoreValues, storeId, c.urlKey);
+    const key = urlKeyIn(c.storeValues ?? {}, storeId, c.urlKey);
     out.push(
       compact({
         id: r.id,

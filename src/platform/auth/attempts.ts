@@ -1,12 +1,12 @@
 /**
- * The login limit: failed credential checks counted per client IP and per account. Its own file so that the
- * customers module can count a wrong current password against it without importing the auth service, which
- * imports customers.
+ * The login limit: failed credential checks counted per client IP and per account. Every credential check takes
+ * part (the auth module's logins, the customers module's current password before a change), so it lives here,
+ * below both.
  */
-import type { Ctx } from '../../platform/context.js';
-import { AppError } from '../../platform/errors.js';
-import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import type { Ctx } from '../context.js';
+import { AppError } from '../errors.js';
+import { configuredRule } from '../rate-limit.js';
+import { declareDefaults } from '../settings.js';
 
 declareDefaults({
   /** failed /auth/token attempts per client IP per minute */

@@ -1,12 +1,13 @@
 /**
  * Blocked token subjects: every token of a blocked subject is refused; and credential changes, which end the
- * tokens issued before them. Its own file so that the customers module can block a deactivated customer, or end
- * the tokens of a changed password, without importing the auth service, which imports customers.
+ * tokens issued before them. Tokens of every kind of subject (customers, API users, OAuth clients) are checked
+ * against these, and the modules owning those subjects write them (the customers module blocks a deactivated
+ * customer and ends the tokens of a changed password), so they live with the tokens, in the platform.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../platform/context.js';
-import type { Db } from '../../platform/db.js';
-import { blockedSubjects, subjectValidAfter } from './tables.js';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db.js';
+import { blockedSubjects, subjectValidAfter } from '../tables.js';
 
 /** Every token of the subject is refused until unblocked (a deactivated customer). */
 export async function setSubjectBlocked(ctx: Ctx, subject: string, blocked: boolean, reason = 'inactive'): Promise<void> {

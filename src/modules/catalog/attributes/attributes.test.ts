@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../../test/helpers.js';
-import { describeAttributeValues, normalizeCustomAttributes } from './service.js';
+import { describeAttributeValues, normalizeCustomAttributes } from './values.js';
 import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, productAttributes, products } from '../tables.js';
 

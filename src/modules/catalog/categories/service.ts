@@ -12,7 +12,7 @@ import { withTx, type Ctx } from '../../../platform/context.js';
 import { rows } from '../../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
 import { dec } from '../../../platform/money.js';
-import { registerResolverCheck, removeEntityPathsMany } from '../../url-resolver/service.js';
+import { removeEntityPathsMany } from '../../url-resolver/service.js';
 import { categoryResolvable, getCategory, pathWithin, storeRootId, storeRootIds, TREE_ROOT_ID } from './read.js';
 import type { CategoryDto, CategoryWriteBody } from './schemas.js';
 import { rewriteCategoryUrlPaths } from './urls.js';
@@ -22,11 +22,6 @@ import { LOCKS } from '../../../platform/locks.js';
 
 export { categoryResolvable, getCategory, listCategories, listCategoriesByUrlKey, storeRootId, TREE_ROOT_ID, DEFAULT_ROOT_ID } from './read.js';
 export { categoryUrlSuffix } from './urls.js';
-
-/** Lets the URL resolver ask whether a category may be shown (called when the routes are registered). */
-export function registerCategoryResolverCheck(): void {
-  registerResolverCheck('category', categoryResolvable);
-}
 
 type CategoryRow = typeof categories.$inferSelect;
 type NewCategory = typeof categories.$inferInsert;

@@ -16,7 +16,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { rows } from '../../../platform/db.js';
 import { dec, type Decimal } from '../../../platform/money.js';
 import { currencySymbol } from '../../stores/service.js';
-import { readView } from '../products/mapper.js';
+import { readView } from '../products/read-view.js';
 import { attributeSources, attributeValues, listingParams, listingWhere, searchText } from '../products/listing.js';
 import type { ProductListQueryT } from '../products/schemas.js';
 import { attributeOptions, categories, productAttributes, products } from '../tables.js';

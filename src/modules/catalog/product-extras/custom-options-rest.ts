@@ -12,6 +12,7 @@ import {
   ProductParams,
 } from './custom-options-schemas.js';
 import * as options from './custom-options-service.js';
+import { createCustomOption, deleteCustomOption, updateCustomOption } from './custom-options-write.js';
 
 const tags = ['products'];
 
@@ -49,7 +50,7 @@ export const customOptionOperations: Operation[] = [
     response: CustomOption,
     status: 201,
     graphql: { name: 'createProductCustomOption' },
-    run: (ctx, { params, body }) => options.createCustomOption(ctx, params.productId, body),
+    run: (ctx, { params, body }) => createCustomOption(ctx, params.productId, body),
   }),
   op({
     id: 'products.customOptions.update',
@@ -63,7 +64,7 @@ export const customOptionOperations: Operation[] = [
     body: CustomOptionUpdate,
     response: CustomOption,
     graphql: { name: 'updateProductCustomOption' },
-    run: (ctx, { params, body }) => options.updateCustomOption(ctx, params.productId, params.id, body),
+    run: (ctx, { params, body }) => updateCustomOption(ctx, params.productId, params.id, body),
   }),
   op({
     id: 'products.customOptions.delete',
@@ -76,7 +77,7 @@ export const customOptionOperations: Operation[] = [
     params: ProductOptionParams,
     status: 204,
     graphql: { name: 'deleteProductCustomOption' },
-    run: (ctx, { params }) => options.deleteCustomOption(ctx, params.productId, params.id),
+    run: (ctx, { params }) => deleteCustomOption(ctx, params.productId, params.id),
   }),
 ];
 

@@ -18,6 +18,10 @@ import { MEDIA_ROLES, type MediaRole, type ProductMediaCreateInput, type Product
 import { requireProduct } from '../products/shared.js';
 import { touchProduct } from '../products/touch.js';
 import { productMedia } from '../tables.js';
+import { PRODUCT_MEDIA_FOLDER, productImageUrl } from './media-urls.js';
+
+// the media root is named by other modules' pages (CMS, blog, media library) too
+export { baseMediaUrl } from './media-urls.js';
 
 declareDefaults({
   /** webp, jpeg or png */
@@ -29,9 +33,6 @@ declareDefaults({
   /** 1 lets imageUrl reach private and loopback addresses (a local image server) */
   'catalog/media/allow_private_urls': false,
 });
-
-/** The folder under the media root that product image paths are relative to. */
-export const PRODUCT_MEDIA_FOLDER = 'catalog/product';
 
 const OUTPUT_FORMATS = { webp: 'webp', jpeg: 'jpg', png: 'png' } as const;
 type OutputFormat = keyof typeof OUTPUT_FORMATS;
@@ -45,18 +46,6 @@ const MAX_NAME = 80;
 type MediaRow = typeof productMedia.$inferSelect;
 
 // ---- reads ----
-
-/** Where media files are served from in a store view, with a trailing slash. */
-export function baseMediaUrl(ctx: Ctx, storeId = ctx.store.storeId): string {
-  const configured = ctx.app.settings.get('web/unsecure/base_media_url', storeId);
-  const url = configured || `${ctx.app.settings.baseUrl(storeId)}media/`;
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
-/** The full URL of a product image file (`/a/b/name.webp`). */
-export function productImageUrl(ctx: Ctx, file: string): string {
-  return `${baseMediaUrl(ctx)}${PRODUCT_MEDIA_FOLDER}${file}`;
-}
 
 function sortRoles(types: readonly string[]): MediaRole[] {
   return MEDIA_ROLES.filter((r) => types.includes(r));

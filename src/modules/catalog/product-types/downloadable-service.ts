@@ -24,7 +24,7 @@ import { refreshPriceRanges } from '../products/price.js';
 import { touchProduct } from '../products/touch.js';
 import { MONEY_MAX, decimalField, invalidField, isCatalogReader, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
 import type { DownloadableLinkCreateT, DownloadableLinkDto, DownloadableLinkUpdateT } from '../products/subresource-schemas.js';
-import { baseMediaUrl } from '../product-extras/media-service.js';
+import { baseMediaUrl } from '../product-extras/media-urls.js';
 import { downloadableLinks } from '../tables.js';
 
 type LinkRow = typeof downloadableLinks.$inferSelect;

@@ -27,7 +27,7 @@ import {
   productAttributes,
   products,
 } from '../tables.js';
-import { readView, viewStoreKey } from './mapper.js';
+import { readView, viewStoreKey } from './read-view.js';
 import { boundParams, inScope, sellable, storeName, storeUrlKey, type ReadParams, type ReadValues } from './read-sql.js';
 import { PRODUCT_TYPES } from './shared.js';
 import type { ProductListQueryT, ProductSortField } from './schemas.js';
@@ -52,7 +52,7 @@ export function readValues(ctx: Ctx): ReadValues {
 
 /** The read parameters of the caller, bound as values. */
 export function listingParams(ctx: Ctx): ReadParams {
-  return boundParams(readValues(ctx));
+  return boundParams(readValues(ctx), ctx.app.catalogParts);
 }
 
 /** The search text of the query (`search`, alias `q`), trimmed; undefined when empty. */

@@ -5,13 +5,13 @@
  * names are the keys `mapper.ts` reads.
  *
  * Values come in as `ReadParams` chunks, so that the same fragments serve prepared statements (placeholders)
- * and the dynamically built listing (bound values). Each chunk carries its cast.
+ * and the dynamically built listing (bound values). Each chunk carries its cast. The stock and review columns
+ * are SQL the inventory and reviews modules lend (`ctx.app.catalogParts`), carried in the params too.
  */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { customers } from '../../customers/tables.js';
-import { stockItems } from '../../inventory/tables.js';
-import { reviewSummarySql } from '../../reviews/summary-sql.js';
+import type { CatalogParts } from '../../../platform/context.js';
+import { customerGroupIdSql } from '../../customers/group-membership.js';
 import {
   attributeOptions,
   bundleOptions,
@@ -41,6 +41,8 @@ export interface ReadParams {
   backend: SQL;
   /** websites a store-restricted backend reader may see (int[] literal), null for every website */
   scope: SQL;
+  /** the stock and review SQL other modules lend the read */
+  parts: CatalogParts;
 }
 
 /** Other products read inside a product (variants, linked, grouped and bundle products) go by this alias. */
@@ -49,16 +51,19 @@ type ProductTable = typeof products | typeof child;
 const childFrom = sql`${products} "c"`;
 
 /** Placeholders of a prepared statement. */
-export const placeholderParams: ReadParams = {
-  sid: sql`${sql.placeholder('sid')}::text`,
-  wid: sql`${sql.placeholder('wid')}::int`,
-  cid: sql`${sql.placeholder('cid')}::int`,
-  backend: sql`${sql.placeholder('backend')}::boolean`,
-  scope: sql`${sql.placeholder('scope')}::int[]`,
-};
+export function placeholderParams(parts: CatalogParts): ReadParams {
+  return {
+    sid: sql`${sql.placeholder('sid')}::text`,
+    wid: sql`${sql.placeholder('wid')}::int`,
+    cid: sql`${sql.placeholder('cid')}::int`,
+    backend: sql`${sql.placeholder('backend')}::boolean`,
+    scope: sql`${sql.placeholder('scope')}::int[]`,
+    parts,
+  };
+}
 
 /** Bound values, for dynamically built queries. */
-export function boundParams(v: ReadValues): ReadParams {
+export function boundParams(v: ReadValues, parts: CatalogParts): ReadParams {
   const values = readValueParams(v);
   return {
     sid: sql`${values.sid}::text`,
@@ -66,6 +71,7 @@ export function boundParams(v: ReadValues): ReadParams {
     cid: sql`${values.cid}::int`,
     backend: sql`${values.backend}::boolean`,
     scope: sql`${values.scope}::int[]`,
+    parts,
   };
 }
 
@@ -121,17 +127,9 @@ function childVisible(t: ProductTable, p: ReadParams, needsVisibility = false): 
 
 const utc = (col: SQL | AnyColumn) => sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
 
-/** The stock row as JSON (null when the product keeps none). */
-function stockJson(idCol: SQL | AnyColumn): SQL {
-  return sql`(SELECT json_build_object('qty', s.qty, 'isInStock', s.is_in_stock, 'manageStock', s.manage_stock, 'minQty', s.min_qty,
-    'minSaleQty', s.min_sale_qty, 'maxSaleQty', s.max_sale_qty, 'backorders', s.backorders, 'notifyStockQty', s.notify_stock_qty,
-    'qtyIncrements', s.qty_increments) FROM ${stockItems} s WHERE s.product_id = ${idCol})`;
-}
-
 /** Configurable, grouped and bundle products: whether any child is in stock (null for other types). */
-function childInStock(t: ProductTable): SQL {
-  const inStock = (id: SQL) =>
-    sql`EXISTS (SELECT 1 FROM ${stockItems} cs WHERE cs.product_id = ${id} AND (NOT cs.manage_stock OR cs.is_in_stock))`;
+function childInStock(t: ProductTable, p: ReadParams): SQL {
+  const inStock = (id: SQL) => p.parts.sellableFromStock(id);
   return sql`(CASE ${t.type}
     WHEN 'configurable' THEN EXISTS (SELECT 1 FROM ${configurableChildren} k JOIN ${products} kp ON kp.id = k.child_id
       WHERE k.parent_id = ${t.id} AND kp.is_active AND ${inStock(sql`k.child_id`)})
@@ -151,7 +149,7 @@ function roleImagesJson(idCol: SQL | AnyColumn): SQL {
 /** The columns every product read has (list items and the detail). */
 export function baseColumns(t: ProductTable, p: ReadParams): SQL {
   // the store view's review summary: what its review list shows; back-office reads of the defaults count all
-  const reviews = reviewSummarySql(t.id, sql`${p.sid}::int`);
+  const reviews = p.parts.reviewSummary(t.id, sql`${p.sid}::int`);
   return sql`${t.id} AS "id", ${t.sku} AS "sku", ${t.type} AS "type", ${t.attributeSetId} AS "attributeSetId",
     ${t.taxClassId} AS "taxClassId", ${storeName(t, p)} AS "name", ${storeUrlKey(t, p)} AS "urlKey",
     ${storeActive(t, p)} AS "isActive", ${t.visibility} AS "visibility",
@@ -174,7 +172,7 @@ export function baseColumns(t: ProductTable, p: ReadParams): SQL {
     ${utc(t.createdAt)} AS "createdAt", ${utc(t.updatedAt)} AS "updatedAt",
     (SELECT o.label FROM ${attributeOptions} o JOIN ${productAttributes} a ON a.id = o.attribute_id
       WHERE a.code = 'country_of_manufacture' AND o.id::text = ${t.attributes} ->> 'country_of_manufacture') AS "countryOfManufacture",
-    ${stockJson(t.id)} AS "stock", ${childInStock(t)} AS "childInStock", ${roleImagesJson(t.id)} AS "roleImages",
+    ${p.parts.stockJson(t.id)} AS "stock", ${childInStock(t, p)} AS "childInStock", ${roleImagesJson(t.id)} AS "roleImages",
     (SELECT coalesce(json_agg(cp.category_id ORDER BY cp.category_id), '[]') FROM ${categoryProducts} cp
       WHERE cp.product_id = ${t.id}) AS "categoryIds"`;
 }
@@ -185,7 +183,7 @@ function childJson(p: ReadParams, extra: SQL = sql``): SQL {
   return sql`json_build_object('id', ${c.id}, 'sku', ${c.sku}, 'type', ${c.type}, 'name', ${storeName(c, p)},
     'urlKey', ${storeUrlKey(c, p)}, 'price', ${c.price}::text, 'specialPrice', ${c.specialPrice}::text,
     'specialFromDate', ${c.specialFromDate}::text, 'specialToDate', ${c.specialToDate}::text, 'minPrice', ${c.minPrice}::text,
-    'stock', ${stockJson(c.id)}, 'childInStock', ${childInStock(c)}, 'roleImages', ${roleImagesJson(c.id)}${extra})`;
+    'stock', ${p.parts.stockJson(c.id)}, 'childInStock', ${childInStock(c, p)}, 'roleImages', ${roleImagesJson(c.id)}${extra})`;
 }
 
 const jsonList = (agg: SQL) => sql`coalesce(${agg}, '[]')`;
@@ -213,7 +211,7 @@ function childrenJson(p: ReadParams): SQL {
 export function detailColumns(p: ReadParams): SQL {
   const t = products;
   const c = child;
-  const group = sql`coalesce((SELECT ${customers.groupId} FROM ${customers} WHERE ${customers.id} = ${p.cid}), 0)`;
+  const group = customerGroupIdSql(p.cid);
   const optionLabel = sql`coalesce(o.store_labels ->> ${p.sid}, o.label)`;
   return sql`${childrenJson(p)},
     (SELECT ${jsonList(sql`json_agg(json_build_object('qty', tp.qty::text, 'price', tp.price::text) ORDER BY tp.qty)`)}

@@ -10,15 +10,17 @@
  *   statement when it filters nothing and sorts by name.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.js';
+import type { CatalogParts, Ctx } from '../../../platform/context.js';
 import { rows, statement, type Statement } from '../../../platform/db.js';
 import { notFound } from '../../../platform/errors.js';
 import { ReadCache } from '../../../platform/read-cache.js';
 import { pageOf, type CollectionResult, type Page } from '../../../platform/pagination.js';
 import { products } from '../tables.js';
 import { isUnfiltered, listingOrder, listingParams, listingWhere, nameOrder, readValues, unfilteredWhere } from './listing.js';
-import { detailFields, readView, resolveDetail, toProductDto, type BaseRow, type DetailSqlRow } from './mapper.js';
-import { baseColumns, detailColumns, placeholderParams, readable, readValueParams } from './read-sql.js';
+import { detailFields, toProductDto } from './mapper.js';
+import { resolveDetail, type BaseRow, type DetailSqlRow } from './read-rows.js';
+import { readView } from './read-view.js';
+import { baseColumns, detailColumns, placeholderParams, readable, readValueParams, type ReadParams } from './read-sql.js';
 import type { ProductDto, ProductListQueryT } from './schemas.js';
 import { priceDay } from './price.js';
 
@@ -27,18 +29,45 @@ const INT_MAX = 2147483647;
 /** Page sizes of the product listing: 20 by default, 100 at most. */
 export const PRODUCT_PAGE = { defaultSize: 20, maxSize: 100 };
 
-const detailStatement = statement<BaseRow & DetailSqlRow>(
-  'catalog_product_detail',
-  () => sql`SELECT ${baseColumns(products, placeholderParams)}, ${detailColumns(placeholderParams)}
-    FROM ${products} WHERE ${products.id} = ${sql.placeholder('id')}::int AND ${readable(placeholderParams)}`,
-);
+interface ReadStatements {
+  detail: Statement<BaseRow & DetailSqlRow>;
+  /** detail of several products at once (list items with fullDetail), by id */
+  detailMany: Statement<DetailSqlRow>;
+  /** the listing without filters in the default order, for any caller: one per direction */
+  unfiltered: Record<'ASC' | 'DESC', Statement<BaseRow & { total: number }>>;
+}
 
-/** Detail of several products at once (list items with fullDetail), by id. */
-const detailManyStatement = statement<DetailSqlRow>(
-  'catalog_product_detail_many',
-  () => sql`SELECT ${products.id} AS "id", ${detailColumns(placeholderParams)}
-    FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('ids')}::int[])`,
-);
+/**
+ * The prepared statements of product reads, built once per app: they embed the SQL other modules lend
+ * (`ctx.app.catalogParts`, the same object for the app's lifetime).
+ */
+const statementsByParts = new WeakMap<CatalogParts, ReadStatements>();
+
+function readStatements(ctx: Ctx): ReadStatements {
+  const parts = ctx.app.catalogParts;
+  let built = statementsByParts.get(parts);
+  if (!built) {
+    const p = placeholderParams(parts);
+    built = {
+      detail: statement<BaseRow & DetailSqlRow>(
+        'catalog_product_detail',
+        () => sql`SELECT ${baseColumns(products, p)}, ${detailColumns(p)}
+          FROM ${products} WHERE ${products.id} = ${sql.placeholder('id')}::int AND ${readable(p)}`,
+      ),
+      detailMany: statement<DetailSqlRow>(
+        'catalog_product_detail_many',
+        () => sql`SELECT ${products.id} AS "id", ${detailColumns(p)}
+          FROM ${products} WHERE ${products.id} = ANY(${sql.placeholder('ids')}::int[])`,
+      ),
+      unfiltered: {
+        ASC: unfilteredStatement(p, 'ASC'),
+        DESC: unfilteredStatement(p, 'DESC'),
+      },
+    };
+    statementsByParts.set(parts, built);
+  }
+  return built;
+}
 
 const productNotFound = () => notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
 
@@ -68,7 +97,7 @@ export async function getProduct(ctx: Ctx, id: number): Promise<ProductDto> {
 
 async function readProduct(ctx: Ctx, id: number): Promise<ProductDto> {
   const view = readView(ctx);
-  const [row] = await detailStatement.run(ctx.db, { ...readValueParams(readValues(ctx)), id });
+  const [row] = await readStatements(ctx).detail.run(ctx.db, { ...readValueParams(readValues(ctx)), id });
   if (!row) throw productNotFound();
   return { ...toProductDto(view, row), ...detailFields(view, row, resolveDetail(row)) };
 }
@@ -87,20 +116,17 @@ function pageSql(columns: SQL, where: SQL, order: SQL, limit: SQL, offset: SQL):
 }
 
 /** The listing without filters in the default order, for any caller: one prepared statement per direction. */
-const unfilteredStatements = Object.fromEntries(
-  (['ASC', 'DESC'] as const).map((dir) => [
-    dir,
-    statement<BaseRow & { total: number }>(`catalog_product_list_${dir.toLowerCase()}`, () =>
-      pageSql(
-        baseColumns(products, placeholderParams),
-        unfilteredWhere(placeholderParams),
-        nameOrder(placeholderParams, sql.raw(dir)),
-        sql`${sql.placeholder('limit')}::int`,
-        sql`${sql.placeholder('offset')}::int`,
-      ),
+function unfilteredStatement(p: ReadParams, dir: 'ASC' | 'DESC'): Statement<BaseRow & { total: number }> {
+  return statement<BaseRow & { total: number }>(`catalog_product_list_${dir.toLowerCase()}`, () =>
+    pageSql(
+      baseColumns(products, p),
+      unfilteredWhere(p),
+      nameOrder(p, sql.raw(dir)),
+      sql`${sql.placeholder('limit')}::int`,
+      sql`${sql.placeholder('offset')}::int`,
     ),
-  ]),
-) as Record<'ASC' | 'DESC', Statement<BaseRow & { total: number }>>;
+  );
+}
 
 /**
  * A page of products: the filters and visibility rules of `listingWhere`, ordered by `listingOrder`
@@ -122,7 +148,7 @@ async function readList(ctx: Ctx, query: ProductListQueryT, page: Page): Promise
   let where: SQL | undefined;
   if (isUnfiltered(query)) {
     const dir = (query.sortDir ?? 'asc').toLowerCase() === 'desc' ? 'DESC' : 'ASC';
-    found = await unfilteredStatements[dir].run(ctx.db, { ...readValueParams(readValues(ctx)), limit: page.size, offset: page.offset });
+    found = await readStatements(ctx).unfiltered[dir].run(ctx.db, { ...readValueParams(readValues(ctx)), limit: page.size, offset: page.offset });
   } else {
     where = await listingWhere(ctx, query);
     const order = listingOrder(ctx, query);
@@ -140,7 +166,7 @@ async function readList(ctx: Ctx, query: ProductListQueryT, page: Page): Promise
   }
   let details: Map<number, DetailSqlRow> | undefined;
   if ((query.fullDetail === '1' || query.fullDetail === 'true') && found.length) {
-    const list = await detailManyStatement.run(ctx.db, {
+    const list = await readStatements(ctx).detailMany.run(ctx.db, {
       ...readValueParams(readValues(ctx)),
       ids: `{${found.map((r) => r.id).join(',')}}`,
     });

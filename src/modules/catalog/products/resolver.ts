@@ -6,7 +6,6 @@
 import { and, inArray, ne } from 'drizzle-orm';
 import { hasPermission } from '../../../platform/auth/access.js';
 import type { Ctx } from '../../../platform/context.js';
-import { registerResolverCheck } from '../../url-resolver/service.js';
 import { parentsOf } from './price.js';
 import { products } from '../tables.js';
 
@@ -28,16 +27,12 @@ async function shownIds(ctx: Ctx, ids: number[]): Promise<Set<number>> {
   );
 }
 
-async function productResolution(ctx: Ctx, id: number): Promise<boolean | number> {
+/** The URL resolver's check of products (the catalog's `urlResolverChecks`). */
+export async function productResolution(ctx: Ctx, id: number): Promise<boolean | number> {
   if (ctx.actor.kind === 'admin' && hasPermission(ctx.actor.permissions, 'products', 'read')) return true;
   if ((await shownIds(ctx, [id])).has(id)) return true;
   const parents = (await parentsOf(ctx, [id])).sort((a, b) => a - b);
   const shown = await shownIds(ctx, parents);
   const parent = parents.find((p) => shown.has(p));
   return parent ?? false;
-}
-
-/** Lets the URL resolver ask about products (called when the routes are registered). */
-export function registerProductResolverCheck(): void {
-  registerResolverCheck('product', productResolution);
 }

@@ -8,10 +8,10 @@ import { adminWebsiteScope, backOffice, withTx, type Ctx } from '../../../platfo
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError } from '../../../platform/errors.js';
 import { isValidDate } from '../../../platform/format.js';
 import { dec } from '../../../platform/money.js';
-import { setStock } from '../../inventory/service.js';
 import { getTaxClass } from '../../tax/service.js';
 import { removeEntityPaths } from '../../url-resolver/service.js';
-import { attributeSetExists, defaultAttributeSetId, normalizeCustomAttributes } from '../attributes/service.js';
+import { attributeSetExists, defaultAttributeSetId } from '../attributes/service.js';
+import { normalizeCustomAttributes } from '../attributes/values.js';
 import { parentsOf, refreshPriceRanges } from './price.js';
 import { purgeProductMediaFiles } from '../product-extras/media-service.js';
 import { getProduct } from './read.js';
@@ -229,10 +229,10 @@ async function mergeAttributes(
   return out;
 }
 
-/** Writes stock through the inventory service. */
+/** Writes stock through the module that keeps it (`ctx.app.catalogParts`). */
 async function writeStock(ctx: Ctx, productId: number, body: ProductWriteBody): Promise<void> {
   if (!body.stockData || !Object.keys(body.stockData).length) return;
-  await setStock(ctx, productId, body.stockData);
+  await ctx.app.catalogParts.setProductStock(ctx, productId, body.stockData);
 }
 
 /** Types that keep a quantity of their own; configurable, grouped and bundle products sell their children's. */
@@ -246,11 +246,11 @@ const STOCK_TYPES: readonly ProductType[] = ['simple', 'virtual', 'downloadable'
  */
 async function createStock(ctx: Ctx, productId: number, type: ProductType, body: ProductWriteBody): Promise<void> {
   if (body.stockData && Object.keys(body.stockData).length) {
-    await setStock(ctx, productId, body.stockData);
+    await ctx.app.catalogParts.setProductStock(ctx, productId, body.stockData);
     return;
   }
   const initial = STOCK_TYPES.includes(type) ? { qty: 0, isInStock: false, manageStock: true } : { qty: 0, isInStock: true, manageStock: false };
-  await setStock(ctx, productId, initial);
+  await ctx.app.catalogParts.setProductStock(ctx, productId, initial);
 }
 
 /** Bundle and downloadable fields, for products of those types (ignored on the others). */
