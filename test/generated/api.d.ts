@@ -2832,6 +2832,166 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was created
+         * @description Sent to subscriptions whose events name `customer.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was changed
+         * @description Sent to subscriptions whose events name `customer.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account was deleted
+         * @description Sent to subscriptions whose events name `customer.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.customer.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was created
+         * @description Sent to subscriptions whose events name `product.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was changed
+         * @description Sent to subscriptions whose events name `product.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was deleted
+         * @description Sent to subscriptions whose events name `product.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.product.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product's stock quantity changed
+         * @description Sent to subscriptions whose events name `stock.changed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.stock.changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product review was submitted
+         * @description Sent to subscriptions whose events name `review.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.review.submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.placed": {
         parameters: {
             query?: never;
@@ -2972,186 +3132,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "product.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A product was created
-         * @description Sent to subscriptions whose events name `product.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.product.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "product.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A product was changed
-         * @description Sent to subscriptions whose events name `product.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.product.updated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "product.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A product was deleted
-         * @description Sent to subscriptions whose events name `product.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.product.deleted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "stock.changed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A product's stock quantity changed
-         * @description Sent to subscriptions whose events name `stock.changed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.stock.changed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "customer.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A customer account was created
-         * @description Sent to subscriptions whose events name `customer.created` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.customer.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "customer.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A customer account was changed
-         * @description Sent to subscriptions whose events name `customer.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.customer.updated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "customer.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A customer account was deleted
-         * @description Sent to subscriptions whose events name `customer.deleted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.customer.deleted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "review.submitted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A product review was submitted
-         * @description Sent to subscriptions whose events name `review.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.review.submitted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "revocation.submitted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A contract revocation was submitted
-         * @description Sent to subscriptions whose events name `revocation.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
-         */
-        post: operations["webhook.revocation.submitted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "newsletter.subscribed": {
         parameters: {
             query?: never;
@@ -3186,6 +3166,26 @@ export interface webhooks {
          * @description Sent to subscriptions whose events name `newsletter.unsubscribed` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
          */
         post: operations["webhook.newsletter.unsubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "revocation.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract revocation was submitted
+         * @description Sent to subscriptions whose events name `revocation.submitted` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.revocation.submitted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -26885,6 +26885,1475 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "webhook.customer.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "customer.deleted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.product.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "product.deleted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.stock.changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "stock.changed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        productId: number;
+                        sku: string;
+                        /** @description the qty before the change */
+                        oldQty: number;
+                        /** @description the qty after it */
+                        newQty: number;
+                        isInStock: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "review.submitted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        productId: number;
+                        /** @description in the current store view */
+                        productName?: string;
+                        title: string;
+                        detail: string;
+                        nickname: string;
+                        /** @description average of the votes, rounded, 1 to 5; absent when the review has no votes */
+                        rating?: number;
+                        /**
+                         * @description approved, pending or not_approved
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "not_approved";
+                        createdAt: string;
+                        ratings: {
+                            /** @description rating code (Quality, Value, Price) */
+                            code: string;
+                            /** @description 1 to 5 */
+                            value: number;
+                            /** @description value as a percentage (value × 20) */
+                            percent: number;
+                        }[];
+                        /** @description store view ids the review shows in */
+                        stores: number[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.order.placed": {
         parameters: {
             query?: never;
@@ -27908,1542 +29377,6 @@ export interface operations {
             };
         };
     };
-    "webhook.product.created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "product.created";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        sku: string;
-                        name: string;
-                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
-                        type: string;
-                        /** @description enabled or disabled (in the current store view) */
-                        status: string;
-                        isActive: boolean;
-                        /** @description not_visible, catalog, search, catalog_search */
-                        visibility: string;
-                        /** @description in_stock or out_of_stock */
-                        stockStatus: string;
-                        stockQty?: number;
-                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
-                        price?: number;
-                        specialPrice?: number;
-                        /** @description YYYY-MM-DD */
-                        specialFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        specialToDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsToDate?: string;
-                        /** @description the price a shopper pays today before options */
-                        finalPrice?: number;
-                        /** @description the price-index minimum */
-                        minimalPrice?: number;
-                        /** @description the price-index maximum */
-                        maximalPrice?: number;
-                        /** @description currency of every price of this object */
-                        currency: string;
-                        msrp?: number;
-                        /** @description 0 no, 1 yes, 2 use config */
-                        msrpEnabled?: number;
-                        msrpDisplayActualPriceType?: number;
-                        weight?: number;
-                        barcode?: string;
-                        gtin?: string;
-                        mpn?: string;
-                        countryOfManufacture?: string;
-                        giftMessageAvailable?: number;
-                        optionsContainer?: string;
-                        urlKey?: string;
-                        /** @description url key and the store view product URL suffix */
-                        urlPath?: string;
-                        metaTitle?: string;
-                        metaDescription?: string;
-                        metaKeywords?: string;
-                        metaRobots?: string;
-                        pageLayout?: string;
-                        description?: string;
-                        shortDescription?: string;
-                        imageLabel?: string;
-                        smallImageLabel?: string;
-                        thumbnailLabel?: string;
-                        imageUrl?: string;
-                        smallImageUrl?: string;
-                        thumbnailUrl?: string;
-                        categoryIds: number[];
-                        attributeSetId: number;
-                        taxClassId: number;
-                        hasRequiredOptions: boolean;
-                        reviewCount: number;
-                        /** @description 1 to 5 */
-                        averageRating?: number;
-                        createdAt: string;
-                        updatedAt: string;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        skuType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        priceType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        weightType?: number;
-                        /** @description bundle: 0 price range, 1 as low as */
-                        priceView?: number;
-                        /** @description bundle: 0 together, 1 separately */
-                        shipmentType?: number;
-                        /** @description backend readers only */
-                        cost?: number;
-                        /** @description backend readers only */
-                        customDesign?: string;
-                        /** @description backend readers only */
-                        customDesignFrom?: string;
-                        /** @description backend readers only */
-                        customDesignTo?: string;
-                        /** @description backend readers only */
-                        customLayoutUpdate?: string;
-                        /** @description backend readers only: attribute code → stored value */
-                        customAttributes?: {
-                            [key: string]: unknown;
-                        };
-                        tierPrices?: {
-                            /** @description from this quantity */
-                            qty: number;
-                            /** @description unit price in the response currency */
-                            price: number;
-                            /** @description saving against the final price, in percent */
-                            savePercent: number;
-                        }[];
-                        configurableOptions?: {
-                            /** @description attribute id */
-                            id: number;
-                            code: string;
-                            label: string;
-                            position?: number;
-                            values: {
-                                /** @description option id */
-                                id: number;
-                                label: string;
-                                /** @description color or text */
-                                swatchType?: string;
-                                swatchValue?: string;
-                            }[];
-                        }[];
-                        variants?: {
-                            id: number;
-                            sku: string;
-                            name?: string;
-                            price?: number;
-                            finalPrice?: number;
-                            stockQty?: number;
-                            inStock: boolean;
-                            /** @description super attribute code → option id */
-                            attributes: {
-                                [key: string]: number;
-                            };
-                            barcode?: string;
-                            imageUrl?: string;
-                        }[];
-                        customOptions?: {
-                            id: number;
-                            title: string;
-                            type: string;
-                            required: boolean;
-                            sortOrder: number;
-                            /** @description for options without values */
-                            price?: number;
-                            /** @description fixed or percent */
-                            priceType?: string;
-                            sku?: string;
-                            maxCharacters?: number;
-                            fileExtensions?: string;
-                            imageSizeX?: number;
-                            imageSizeY?: number;
-                            values: {
-                                id: number;
-                                title: string;
-                                price: number;
-                                /** @description fixed or percent (of the product price) */
-                                priceType: string;
-                                sku?: string;
-                                sortOrder: number;
-                            }[];
-                        }[];
-                        mediaGallery?: {
-                            id: number;
-                            url: string;
-                            label?: string;
-                            position: number;
-                            /** @description image, small_image, thumbnail */
-                            types: string[];
-                        }[];
-                        relatedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        crosssellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        upsellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        groupedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            price?: number;
-                            finalPrice?: number;
-                            imageUrl?: string;
-                            inStock: boolean;
-                            stockQty?: number;
-                            defaultQty: number;
-                            position: number;
-                        }[];
-                        bundleOptions?: {
-                            id: number;
-                            title: string;
-                            /** @description select, radio, checkbox, multi */
-                            type: string;
-                            required: boolean;
-                            position: number;
-                            selections: {
-                                id: number;
-                                productId: number;
-                                sku: string;
-                                name: string;
-                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
-                                price?: number;
-                                /** @description fixed or percent */
-                                priceType: string;
-                                inStock: boolean;
-                                isDefault: boolean;
-                                canChangeQty: boolean;
-                                defaultQty: number;
-                                position: number;
-                            }[];
-                        }[];
-                        downloadableLinks?: {
-                            id: number;
-                            title: string;
-                            price: number;
-                            sortOrder: number;
-                            /** @description 0: unlimited */
-                            numberOfDownloads: number;
-                            sampleUrl?: string;
-                        }[];
-                        linksTitle?: string;
-                        linksPurchasedSeparately?: boolean;
-                        samplesTitle?: string;
-                        additionalAttributes?: {
-                            code: string;
-                            label: string;
-                            value: string;
-                        }[];
-                        websiteIds?: number[];
-                        stockItem?: {
-                            qty: number;
-                            isInStock: boolean;
-                            manageStock: boolean;
-                            minQty: number;
-                            minSaleQty: number;
-                            maxSaleQty?: number;
-                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
-                            backorders: number;
-                            notifyStockQty?: number;
-                            qtyIncrements?: number;
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.product.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "product.updated";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        sku: string;
-                        name: string;
-                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
-                        type: string;
-                        /** @description enabled or disabled (in the current store view) */
-                        status: string;
-                        isActive: boolean;
-                        /** @description not_visible, catalog, search, catalog_search */
-                        visibility: string;
-                        /** @description in_stock or out_of_stock */
-                        stockStatus: string;
-                        stockQty?: number;
-                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
-                        price?: number;
-                        specialPrice?: number;
-                        /** @description YYYY-MM-DD */
-                        specialFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        specialToDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsToDate?: string;
-                        /** @description the price a shopper pays today before options */
-                        finalPrice?: number;
-                        /** @description the price-index minimum */
-                        minimalPrice?: number;
-                        /** @description the price-index maximum */
-                        maximalPrice?: number;
-                        /** @description currency of every price of this object */
-                        currency: string;
-                        msrp?: number;
-                        /** @description 0 no, 1 yes, 2 use config */
-                        msrpEnabled?: number;
-                        msrpDisplayActualPriceType?: number;
-                        weight?: number;
-                        barcode?: string;
-                        gtin?: string;
-                        mpn?: string;
-                        countryOfManufacture?: string;
-                        giftMessageAvailable?: number;
-                        optionsContainer?: string;
-                        urlKey?: string;
-                        /** @description url key and the store view product URL suffix */
-                        urlPath?: string;
-                        metaTitle?: string;
-                        metaDescription?: string;
-                        metaKeywords?: string;
-                        metaRobots?: string;
-                        pageLayout?: string;
-                        description?: string;
-                        shortDescription?: string;
-                        imageLabel?: string;
-                        smallImageLabel?: string;
-                        thumbnailLabel?: string;
-                        imageUrl?: string;
-                        smallImageUrl?: string;
-                        thumbnailUrl?: string;
-                        categoryIds: number[];
-                        attributeSetId: number;
-                        taxClassId: number;
-                        hasRequiredOptions: boolean;
-                        reviewCount: number;
-                        /** @description 1 to 5 */
-                        averageRating?: number;
-                        createdAt: string;
-                        updatedAt: string;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        skuType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        priceType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        weightType?: number;
-                        /** @description bundle: 0 price range, 1 as low as */
-                        priceView?: number;
-                        /** @description bundle: 0 together, 1 separately */
-                        shipmentType?: number;
-                        /** @description backend readers only */
-                        cost?: number;
-                        /** @description backend readers only */
-                        customDesign?: string;
-                        /** @description backend readers only */
-                        customDesignFrom?: string;
-                        /** @description backend readers only */
-                        customDesignTo?: string;
-                        /** @description backend readers only */
-                        customLayoutUpdate?: string;
-                        /** @description backend readers only: attribute code → stored value */
-                        customAttributes?: {
-                            [key: string]: unknown;
-                        };
-                        tierPrices?: {
-                            /** @description from this quantity */
-                            qty: number;
-                            /** @description unit price in the response currency */
-                            price: number;
-                            /** @description saving against the final price, in percent */
-                            savePercent: number;
-                        }[];
-                        configurableOptions?: {
-                            /** @description attribute id */
-                            id: number;
-                            code: string;
-                            label: string;
-                            position?: number;
-                            values: {
-                                /** @description option id */
-                                id: number;
-                                label: string;
-                                /** @description color or text */
-                                swatchType?: string;
-                                swatchValue?: string;
-                            }[];
-                        }[];
-                        variants?: {
-                            id: number;
-                            sku: string;
-                            name?: string;
-                            price?: number;
-                            finalPrice?: number;
-                            stockQty?: number;
-                            inStock: boolean;
-                            /** @description super attribute code → option id */
-                            attributes: {
-                                [key: string]: number;
-                            };
-                            barcode?: string;
-                            imageUrl?: string;
-                        }[];
-                        customOptions?: {
-                            id: number;
-                            title: string;
-                            type: string;
-                            required: boolean;
-                            sortOrder: number;
-                            /** @description for options without values */
-                            price?: number;
-                            /** @description fixed or percent */
-                            priceType?: string;
-                            sku?: string;
-                            maxCharacters?: number;
-                            fileExtensions?: string;
-                            imageSizeX?: number;
-                            imageSizeY?: number;
-                            values: {
-                                id: number;
-                                title: string;
-                                price: number;
-                                /** @description fixed or percent (of the product price) */
-                                priceType: string;
-                                sku?: string;
-                                sortOrder: number;
-                            }[];
-                        }[];
-                        mediaGallery?: {
-                            id: number;
-                            url: string;
-                            label?: string;
-                            position: number;
-                            /** @description image, small_image, thumbnail */
-                            types: string[];
-                        }[];
-                        relatedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        crosssellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        upsellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        groupedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            price?: number;
-                            finalPrice?: number;
-                            imageUrl?: string;
-                            inStock: boolean;
-                            stockQty?: number;
-                            defaultQty: number;
-                            position: number;
-                        }[];
-                        bundleOptions?: {
-                            id: number;
-                            title: string;
-                            /** @description select, radio, checkbox, multi */
-                            type: string;
-                            required: boolean;
-                            position: number;
-                            selections: {
-                                id: number;
-                                productId: number;
-                                sku: string;
-                                name: string;
-                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
-                                price?: number;
-                                /** @description fixed or percent */
-                                priceType: string;
-                                inStock: boolean;
-                                isDefault: boolean;
-                                canChangeQty: boolean;
-                                defaultQty: number;
-                                position: number;
-                            }[];
-                        }[];
-                        downloadableLinks?: {
-                            id: number;
-                            title: string;
-                            price: number;
-                            sortOrder: number;
-                            /** @description 0: unlimited */
-                            numberOfDownloads: number;
-                            sampleUrl?: string;
-                        }[];
-                        linksTitle?: string;
-                        linksPurchasedSeparately?: boolean;
-                        samplesTitle?: string;
-                        additionalAttributes?: {
-                            code: string;
-                            label: string;
-                            value: string;
-                        }[];
-                        websiteIds?: number[];
-                        stockItem?: {
-                            qty: number;
-                            isInStock: boolean;
-                            manageStock: boolean;
-                            minQty: number;
-                            minSaleQty: number;
-                            maxSaleQty?: number;
-                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
-                            backorders: number;
-                            notifyStockQty?: number;
-                            qtyIncrements?: number;
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.product.deleted": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "product.deleted";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        sku: string;
-                        name: string;
-                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
-                        type: string;
-                        /** @description enabled or disabled (in the current store view) */
-                        status: string;
-                        isActive: boolean;
-                        /** @description not_visible, catalog, search, catalog_search */
-                        visibility: string;
-                        /** @description in_stock or out_of_stock */
-                        stockStatus: string;
-                        stockQty?: number;
-                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
-                        price?: number;
-                        specialPrice?: number;
-                        /** @description YYYY-MM-DD */
-                        specialFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        specialToDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsFromDate?: string;
-                        /** @description YYYY-MM-DD */
-                        newsToDate?: string;
-                        /** @description the price a shopper pays today before options */
-                        finalPrice?: number;
-                        /** @description the price-index minimum */
-                        minimalPrice?: number;
-                        /** @description the price-index maximum */
-                        maximalPrice?: number;
-                        /** @description currency of every price of this object */
-                        currency: string;
-                        msrp?: number;
-                        /** @description 0 no, 1 yes, 2 use config */
-                        msrpEnabled?: number;
-                        msrpDisplayActualPriceType?: number;
-                        weight?: number;
-                        barcode?: string;
-                        gtin?: string;
-                        mpn?: string;
-                        countryOfManufacture?: string;
-                        giftMessageAvailable?: number;
-                        optionsContainer?: string;
-                        urlKey?: string;
-                        /** @description url key and the store view product URL suffix */
-                        urlPath?: string;
-                        metaTitle?: string;
-                        metaDescription?: string;
-                        metaKeywords?: string;
-                        metaRobots?: string;
-                        pageLayout?: string;
-                        description?: string;
-                        shortDescription?: string;
-                        imageLabel?: string;
-                        smallImageLabel?: string;
-                        thumbnailLabel?: string;
-                        imageUrl?: string;
-                        smallImageUrl?: string;
-                        thumbnailUrl?: string;
-                        categoryIds: number[];
-                        attributeSetId: number;
-                        taxClassId: number;
-                        hasRequiredOptions: boolean;
-                        reviewCount: number;
-                        /** @description 1 to 5 */
-                        averageRating?: number;
-                        createdAt: string;
-                        updatedAt: string;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        skuType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        priceType?: number;
-                        /** @description bundle: 0 dynamic, 1 fixed */
-                        weightType?: number;
-                        /** @description bundle: 0 price range, 1 as low as */
-                        priceView?: number;
-                        /** @description bundle: 0 together, 1 separately */
-                        shipmentType?: number;
-                        /** @description backend readers only */
-                        cost?: number;
-                        /** @description backend readers only */
-                        customDesign?: string;
-                        /** @description backend readers only */
-                        customDesignFrom?: string;
-                        /** @description backend readers only */
-                        customDesignTo?: string;
-                        /** @description backend readers only */
-                        customLayoutUpdate?: string;
-                        /** @description backend readers only: attribute code → stored value */
-                        customAttributes?: {
-                            [key: string]: unknown;
-                        };
-                        tierPrices?: {
-                            /** @description from this quantity */
-                            qty: number;
-                            /** @description unit price in the response currency */
-                            price: number;
-                            /** @description saving against the final price, in percent */
-                            savePercent: number;
-                        }[];
-                        configurableOptions?: {
-                            /** @description attribute id */
-                            id: number;
-                            code: string;
-                            label: string;
-                            position?: number;
-                            values: {
-                                /** @description option id */
-                                id: number;
-                                label: string;
-                                /** @description color or text */
-                                swatchType?: string;
-                                swatchValue?: string;
-                            }[];
-                        }[];
-                        variants?: {
-                            id: number;
-                            sku: string;
-                            name?: string;
-                            price?: number;
-                            finalPrice?: number;
-                            stockQty?: number;
-                            inStock: boolean;
-                            /** @description super attribute code → option id */
-                            attributes: {
-                                [key: string]: number;
-                            };
-                            barcode?: string;
-                            imageUrl?: string;
-                        }[];
-                        customOptions?: {
-                            id: number;
-                            title: string;
-                            type: string;
-                            required: boolean;
-                            sortOrder: number;
-                            /** @description for options without values */
-                            price?: number;
-                            /** @description fixed or percent */
-                            priceType?: string;
-                            sku?: string;
-                            maxCharacters?: number;
-                            fileExtensions?: string;
-                            imageSizeX?: number;
-                            imageSizeY?: number;
-                            values: {
-                                id: number;
-                                title: string;
-                                price: number;
-                                /** @description fixed or percent (of the product price) */
-                                priceType: string;
-                                sku?: string;
-                                sortOrder: number;
-                            }[];
-                        }[];
-                        mediaGallery?: {
-                            id: number;
-                            url: string;
-                            label?: string;
-                            position: number;
-                            /** @description image, small_image, thumbnail */
-                            types: string[];
-                        }[];
-                        relatedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        crosssellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        upsellProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            urlKey?: string;
-                            price?: number;
-                            specialPrice?: number;
-                            finalPrice?: number;
-                            /** @description in_stock or out_of_stock */
-                            stockStatus: string;
-                            imageUrl?: string;
-                            smallImageUrl?: string;
-                            thumbnailUrl?: string;
-                            position?: number;
-                        }[];
-                        groupedProducts?: {
-                            id: number;
-                            sku: string;
-                            name: string;
-                            price?: number;
-                            finalPrice?: number;
-                            imageUrl?: string;
-                            inStock: boolean;
-                            stockQty?: number;
-                            defaultQty: number;
-                            position: number;
-                        }[];
-                        bundleOptions?: {
-                            id: number;
-                            title: string;
-                            /** @description select, radio, checkbox, multi */
-                            type: string;
-                            required: boolean;
-                            position: number;
-                            selections: {
-                                id: number;
-                                productId: number;
-                                sku: string;
-                                name: string;
-                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
-                                price?: number;
-                                /** @description fixed or percent */
-                                priceType: string;
-                                inStock: boolean;
-                                isDefault: boolean;
-                                canChangeQty: boolean;
-                                defaultQty: number;
-                                position: number;
-                            }[];
-                        }[];
-                        downloadableLinks?: {
-                            id: number;
-                            title: string;
-                            price: number;
-                            sortOrder: number;
-                            /** @description 0: unlimited */
-                            numberOfDownloads: number;
-                            sampleUrl?: string;
-                        }[];
-                        linksTitle?: string;
-                        linksPurchasedSeparately?: boolean;
-                        samplesTitle?: string;
-                        additionalAttributes?: {
-                            code: string;
-                            label: string;
-                            value: string;
-                        }[];
-                        websiteIds?: number[];
-                        stockItem?: {
-                            qty: number;
-                            isInStock: boolean;
-                            manageStock: boolean;
-                            minQty: number;
-                            minSaleQty: number;
-                            maxSaleQty?: number;
-                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
-                            backorders: number;
-                            notifyStockQty?: number;
-                            qtyIncrements?: number;
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.stock.changed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "stock.changed";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        productId: number;
-                        sku: string;
-                        /** @description the qty before the change */
-                        oldQty: number;
-                        /** @description the qty after it */
-                        newQty: number;
-                        isInStock: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.customer.created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "customer.created";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        email: string;
-                        firstname: string;
-                        lastname: string;
-                        prefix?: string;
-                        middlename?: string;
-                        suffix?: string;
-                        gender?: number;
-                        /** @description YYYY-MM-DD */
-                        dob?: string;
-                        taxvat?: string;
-                        fullName: string;
-                        isSubscribed: boolean;
-                        groupId: number;
-                        isActive: boolean;
-                        websiteId: number;
-                        storeId?: number;
-                        createdIn?: string;
-                        disableAutoGroupChange: boolean;
-                        isConfirmed: boolean;
-                        defaultBillingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        defaultShippingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        addresses: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        createdAt: string;
-                        updatedAt: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.customer.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "customer.updated";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        email: string;
-                        firstname: string;
-                        lastname: string;
-                        prefix?: string;
-                        middlename?: string;
-                        suffix?: string;
-                        gender?: number;
-                        /** @description YYYY-MM-DD */
-                        dob?: string;
-                        taxvat?: string;
-                        fullName: string;
-                        isSubscribed: boolean;
-                        groupId: number;
-                        isActive: boolean;
-                        websiteId: number;
-                        storeId?: number;
-                        createdIn?: string;
-                        disableAutoGroupChange: boolean;
-                        isConfirmed: boolean;
-                        defaultBillingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        defaultShippingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        addresses: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        createdAt: string;
-                        updatedAt: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.customer.deleted": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "customer.deleted";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        email: string;
-                        firstname: string;
-                        lastname: string;
-                        prefix?: string;
-                        middlename?: string;
-                        suffix?: string;
-                        gender?: number;
-                        /** @description YYYY-MM-DD */
-                        dob?: string;
-                        taxvat?: string;
-                        fullName: string;
-                        isSubscribed: boolean;
-                        groupId: number;
-                        isActive: boolean;
-                        websiteId: number;
-                        storeId?: number;
-                        createdIn?: string;
-                        disableAutoGroupChange: boolean;
-                        isConfirmed: boolean;
-                        defaultBillingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        defaultShippingAddress?: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        };
-                        addresses: {
-                            id: number;
-                            customerId: number;
-                            firstname: string;
-                            lastname: string;
-                            prefix?: string;
-                            middlename?: string;
-                            suffix?: string;
-                            company?: string;
-                            street: string[];
-                            city: string;
-                            region?: string;
-                            regionId?: number;
-                            postcode?: string;
-                            /** @description ISO 3166-1 alpha-2 */
-                            countryId: string;
-                            telephone: string;
-                            fax?: string;
-                            vatId?: string;
-                            isDefaultBilling: boolean;
-                            isDefaultShipping: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        createdAt: string;
-                        updatedAt: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.review.submitted": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "review.submitted";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        productId: number;
-                        /** @description in the current store view */
-                        productName?: string;
-                        title: string;
-                        detail: string;
-                        nickname: string;
-                        /** @description average of the votes, rounded, 1 to 5; absent when the review has no votes */
-                        rating?: number;
-                        /**
-                         * @description approved, pending or not_approved
-                         * @enum {unknown}
-                         */
-                        status: "approved" | "pending" | "not_approved";
-                        createdAt: string;
-                        ratings: {
-                            /** @description rating code (Quality, Value, Price) */
-                            code: string;
-                            /** @description 1 to 5 */
-                            value: number;
-                            /** @description value as a percentage (value × 20) */
-                            percent: number;
-                        }[];
-                        /** @description store view ids the review shows in */
-                        stores: number[];
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.revocation.submitted": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id */
-                "webhook-id": string;
-                /** @description seconds since the epoch when this attempt was signed */
-                "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
-                    id: string;
-                    /** @constant */
-                    type: "revocation.submitted";
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
-                    storeCode: string | null;
-                    /** @description grows with every event: of two events of one resource, the higher is the later change */
-                    sequence: number;
-                    data: {
-                        id: number;
-                        orderId: number;
-                        /** @description the order increment id */
-                        orderReference: string;
-                        reason?: string;
-                        customerName: string;
-                        email: string;
-                        /** @description true when the order owner submitted it while signed in */
-                        verified: boolean;
-                        storeId: number;
-                        /** @description YYYY-MM-DD HH:MM:SS UTC */
-                        receivedAt: string;
-                        /** @description accepted, rejected or info_requested; absent until processed */
-                        processedStatus?: string;
-                        processedAt?: string;
-                        /** @description set when the customer receipt mail was not sent */
-                        suppressedAt?: string;
-                        /** @description rate_limit_recipient */
-                        suppressedReason?: string;
-                        /** @description admin/API callers only */
-                        adminNote?: string;
-                        /** @description admin/API callers only */
-                        ip?: string;
-                        /** @description admin/API callers only */
-                        userAgent?: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.newsletter.subscribed": {
         parameters: {
             query?: never;
@@ -29542,6 +29475,73 @@ export interface operations {
                         isSubscribed: boolean;
                         confirmationRequired: boolean;
                         message?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.revocation.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "revocation.submitted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        orderId: number;
+                        /** @description the order increment id */
+                        orderReference: string;
+                        reason?: string;
+                        customerName: string;
+                        email: string;
+                        /** @description true when the order owner submitted it while signed in */
+                        verified: boolean;
+                        storeId: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        receivedAt: string;
+                        /** @description accepted, rejected or info_requested; absent until processed */
+                        processedStatus?: string;
+                        processedAt?: string;
+                        /** @description set when the customer receipt mail was not sent */
+                        suppressedAt?: string;
+                        /** @description rate_limit_recipient */
+                        suppressedReason?: string;
+                        /** @description admin/API callers only */
+                        adminNote?: string;
+                        /** @description admin/API callers only */
+                        ip?: string;
+                        /** @description admin/API callers only */
+                        userAgent?: string;
                     };
                 };
             };
