@@ -1,6 +1,6 @@
 /**
  * Many carts priced at once (a list of carts): what priceCart reads for one cart (its products, their stock, the
- * customer group, the gift cards and the coupon) is read for all of them together, so that a list takes a fixed
+ * customer group, the gift cards, the coupon and the tax rates) is read for all of them together, so that a list takes a fixed
  * number of statements whatever its length. Each cart is then priced from what was read, as priceCart prices it
  * alone (in its own store view and currency).
  */
@@ -10,7 +10,7 @@ import { couponsForCarts, type Verdict } from '../coupons/validation.js';
 import { pricingGroups } from '../customers/groups-service.js';
 import { usableGiftcardsFor } from '../giftcards/spend.js';
 import { stockRulesAt } from '../inventory/service.js';
-import { cartContext, priceCart, stockLinesOf, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { cachedRates, cartContext, priceCart, pricedLines, stockLinesOf, taxLookups, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
 
 export interface CartToPrice {
   cart: CartRow;
@@ -53,8 +53,22 @@ export async function priceCarts(ctx: Ctx, list: readonly CartToPrice[], version
   const withCoupon = list.flatMap(({ cart }, i) =>
     cart.couponCode ? [{ i, code: cart.couponCode, who: { customerId: cart.customerId, customerGroupId: groups[i].groupId, websiteId: contexts[i].store.websiteId } }] : [],
   );
-  const [stock, verdicts] = await Promise.all([stockRulesAt(ctx, version, stockIds), withCoupon.length ? couponsForCarts(ctx, withCoupon) : Promise.resolve([])]);
+  // tax: the lookups of every cart, with the lines it prices
+  const lookups = list.map(({ cart, rows }, i) => {
+    const lines = pricedLines(rows, products[i], { customerGroupId: groups[i].groupId, websiteId: contexts[i].store.websiteId });
+    return taxLookups(contexts[i], cart, lines, groups[i]);
+  });
+  const [stock, verdicts, rates] = await Promise.all([
+    stockRulesAt(ctx, version, stockIds),
+    withCoupon.length ? couponsForCarts(ctx, withCoupon) : Promise.resolve([]),
+    cachedRates(
+      version,
+      lookups.flatMap((own, i) => own.map((lookup) => ({ ctx: contexts[i], lookup }))),
+    ),
+  ]);
   const coupons = new Map<number, Verdict>(withCoupon.map((w, k) => [w.i, verdicts[k]]));
+  let at = 0;
+  const taxes = lookups.map((own) => rates.slice(at, (at += own.length)));
 
   const out: { ctx: Ctx; priced: PricedCart }[] = [];
   for (const [i, { cart, rows }] of list.entries()) {
@@ -65,6 +79,7 @@ export async function priceCarts(ctx: Ctx, list: readonly CartToPrice[], version
       group: groups[i],
       cards: cards[i],
       coupon: coupons.get(i) ?? null,
+      tax: taxes[i],
     });
     out.push({ ctx: contexts[i], priced });
   }

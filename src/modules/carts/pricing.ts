@@ -17,7 +17,7 @@ import { giftcardsByCodes } from '../giftcards/spend.js';
 import { availabilityFrom, stockRulesAt, type LineAvailability, type StockLine, type StockRule } from '../inventory/service.js';
 import { availablePaymentMethods } from '../payment/service.js';
 import { shippingRates, type ShippingRate } from '../shipping/service.js';
-import { resolveTaxRates, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
+import { resolveTaxRates, resolveTaxRatesMany, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
 import { ONE_PER_UNIT, stockParts } from './items.js';
 import type { CartAddress, carts, cartItems } from './tables.js';
 import { computeTotals, type Totals, type TotalsLine } from './totals.js';
@@ -201,6 +201,8 @@ export interface Preloaded {
   cards?: UsableGiftcard[];
   /** the verdict on the cart's coupon code for that group (couponForCart); null when the cart has none */
   coupon?: Verdict | null;
+  /** the tax rates of the cart's lookups (taxLookups), in their order */
+  tax?: Map<number, ResolvedTax>[];
 }
 
 export interface PricingGroup {
@@ -212,10 +214,57 @@ export interface PricingGroup {
 const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
 const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<PricingGroup>('catalog', 1_000, false));
 
-function cachedRates(ctx: Ctx, version: bigint, dest: TaxDestination, customerClass: number, classes: number[]): Promise<Map<number, ResolvedTax>> {
-  if (!classes.length) return Promise.resolve(new Map());
-  const key = [ctx.store.storeId, dest.countryId, dest.regionId ?? '', dest.postcode ?? '', customerClass, classes.join(',')].join('|');
-  return taxCache(ctx).at(version, key, () => resolveTaxRates(ctx, dest, customerClass, classes));
+/** A tax lookup of a cart: its customer class and product classes at a destination, in the cart's store view. */
+export interface TaxLookup {
+  dest: TaxDestination;
+  customerClass: number;
+  classes: number[];
+}
+
+function rateKey(ctx: Ctx, l: TaxLookup): string {
+  return [ctx.store.storeId, l.dest.countryId, l.dest.regionId ?? '', l.dest.postcode ?? '', l.customerClass, l.classes.join(',')].join('|');
+}
+
+/**
+ * The tax lookups pricing makes for a cart (`ctx` its context) with these lines: at the destination tax is based
+ * on, then, where prices include tax, at the default destination.
+ */
+export function taxLookups(ctx: Ctx, cart: CartRow, lines: readonly { taxClassId: number }[], group: PricingGroup): TaxLookup[] {
+  const tax = taxConfig(ctx, cart.storeId);
+  const dest =
+    (tax.basedOn === 'billing' ? destinationOf(cart.billingAddress) : tax.basedOn === 'origin' ? tax.originDestination : destinationOf(cart.shippingAddress)) ??
+    tax.defaultDestination;
+  const classes = [...new Set([...lines.map((i) => i.taxClassId), tax.shippingTaxClassId].filter((c) => c > 0))];
+  const at = [{ dest, customerClass: group.taxClassId, classes }];
+  if (tax.priceIncludesTax || tax.shippingIncludesTax) at.push({ dest: tax.defaultDestination, customerClass: group.taxClassId, classes });
+  return at;
+}
+
+/**
+ * The rates of tax lookups, each in its cart's context, from this process's cache, the missing ones resolved in
+ * one query whatever their number.
+ */
+export async function cachedRates(version: bigint, lookups: readonly { ctx: Ctx; lookup: TaxLookup }[]): Promise<Map<number, ResolvedTax>[]> {
+  const wanted = lookups.filter((l) => l.lookup.classes.length);
+  if (!wanted.length) return lookups.map(() => new Map());
+  const byKey = new Map(wanted.map((l) => [rateKey(l.ctx, l.lookup), l]));
+  const got = await taxCache(wanted[0].ctx).atMany(version, [...byKey.keys()], async (missing) => {
+    const asks = missing.map((k) => byKey.get(k)!);
+    const resolved =
+      asks.length === 1
+        ? [await resolveTaxRates(asks[0].ctx, asks[0].lookup.dest, asks[0].lookup.customerClass, asks[0].lookup.classes)]
+        : await resolveTaxRatesMany(
+            asks[0].ctx,
+            asks.map((a) => ({ dest: a.lookup.dest, customerTaxClassId: a.lookup.customerClass, productTaxClassIds: a.lookup.classes, storeId: a.ctx.store.storeId })),
+          );
+    return new Map(missing.map((k, i) => [k, resolved[i]]));
+  });
+  return lookups.map((l) => (l.lookup.classes.length ? got.get(rateKey(l.ctx, l.lookup))! : new Map()));
+}
+
+/** The lines of a cart that can be priced (their products are for sale), each with its unit price and options. */
+export function pricedLines(rows: readonly CartItemRow[], products: Map<number, SaleProduct>, who: { customerGroupId: number; websiteId: number }): Omit<PricedItem, 'inStock'>[] {
+  return rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
 }
 
 /** The stock lines of priced lines: every product each takes, for the line's qty. */
@@ -246,7 +295,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
     (): Promise<UsableGiftcard[]> => (pre.cards ? Promise.resolve(pre.cards) : cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([])),
   ] as const);
   const who = { customerGroupId: group.groupId, websiteId };
-  const lines = rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
+  const lines = pricedLines(rows, products, who);
 
   // stock: every product a line takes, against the cart's total of it
   const stockLines = stockLinesOf(lines.map((l) => l.row), products);
@@ -264,15 +313,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   });
 
   const tax = taxConfig(ctx, storeId);
-  const dest =
-    (tax.basedOn === 'billing' ? destinationOf(cart.billingAddress) : tax.basedOn === 'origin' ? tax.originDestination : destinationOf(cart.shippingAddress)) ??
-    tax.defaultDestination;
-  const classes = [...new Set([...items.map((i) => i.taxClassId), tax.shippingTaxClassId].filter((c) => c > 0))];
-  const needOrigin = tax.priceIncludesTax || tax.shippingIncludesTax;
-  const [rates, originRates] = await together(ctx, [
-    () => cachedRates(ctx, version, dest, group.taxClassId, classes),
-    () => (needOrigin ? cachedRates(ctx, version, tax.defaultDestination, group.taxClassId, classes) : Promise.resolve(new Map<number, ResolvedTax>())),
-  ] as const);
+  const [rates, originRates = new Map<number, ResolvedTax>()] = pre.tax ?? (await cachedRates(version, taxLookups(ctx, cart, items, group).map((lookup) => ({ ctx, lookup }))));
   const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
 
   const coupon =

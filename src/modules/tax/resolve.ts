@@ -10,7 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
-import { statement } from '../../platform/db.js';
+import { rows, statement } from '../../platform/db.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
 
@@ -129,6 +129,25 @@ export function postcodeMatches(rate: { postcode: string; zipIsRange: boolean; z
 
 const HUNDRED = dec(100);
 
+/** A lookup as matched: the classes wanted, the country (upper case), region and postcode (normalized). */
+interface Lookup {
+  customerClass: number;
+  wanted: number[];
+  country: string;
+  region: number | null;
+  postcode: string | null;
+}
+
+/** The lookup of a destination, customer class and product classes; undefined when nothing can match. */
+function lookupOf(dest: TaxDestination, customerTaxClassId: number, productTaxClassIds: number[]): Lookup | undefined {
+  const wanted = [...new Set(productTaxClassIds.filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647))];
+  const country = typeof dest.countryId === 'string' ? dest.countryId.trim().toUpperCase() : '';
+  if (!wanted.length || !country || !Number.isInteger(customerTaxClassId) || customerTaxClassId <= 0 || customerTaxClassId > 2147483647) return undefined;
+  const region = dest.regionId !== null && Number.isInteger(dest.regionId) && dest.regionId > 0 && dest.regionId <= 2147483647 ? dest.regionId : null;
+  const postcode = dest.postcode ? normPostcode(dest.postcode) || null : null;
+  return { customerClass: customerTaxClassId, wanted, country, region, postcode };
+}
+
 /**
  * The tax of each product tax class at a destination for a customer tax class: one query. Keys are the product
  * classes with at least one matching rate; an absent class pays no tax.
@@ -139,21 +158,72 @@ export async function resolveTaxRates(
   customerTaxClassId: number,
   productTaxClassIds: number[],
 ): Promise<Map<number, ResolvedTax>> {
-  const out = new Map<number, ResolvedTax>();
-  const wanted = [...new Set(productTaxClassIds.filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647))];
-  const country = typeof dest.countryId === 'string' ? dest.countryId.trim().toUpperCase() : '';
-  if (!wanted.length || !country || !Number.isInteger(customerTaxClassId) || customerTaxClassId <= 0 || customerTaxClassId > 2147483647) return out;
-  const region = dest.regionId !== null && Number.isInteger(dest.regionId) && dest.regionId > 0 && dest.regionId <= 2147483647 ? dest.regionId : null;
+  const lookup = lookupOf(dest, customerTaxClassId, productTaxClassIds);
+  if (!lookup) return new Map();
   const found = await matchStatement.run(ctx.db, {
-    customerClass: customerTaxClassId,
-    productClasses: `{${wanted.join(',')}}`,
-    country,
-    region,
+    customerClass: lookup.customerClass,
+    productClasses: `{${lookup.wanted.join(',')}}`,
+    country: lookup.country,
+    region: lookup.region,
   });
+  return ratesFrom(found, lookup, ctx.store.storeId);
+}
+
+interface ManyMatchRow extends MatchRow {
+  customerClassIds: number[];
+  country: string;
+  regionId: number | null;
+}
+
+/**
+ * resolveTaxRates for many lookups at once (a list of carts, each in its store view): one query whatever their
+ * number, the answers in the order of `asks`.
+ */
+export async function resolveTaxRatesMany(
+  ctx: Ctx,
+  asks: readonly { dest: TaxDestination; customerTaxClassId: number; productTaxClassIds: number[]; storeId: number }[],
+): Promise<Map<number, ResolvedTax>[]> {
+  const lookups = asks.map((a) => lookupOf(a.dest, a.customerTaxClassId, a.productTaxClassIds));
+  const valid = lookups.filter((l): l is Lookup => l !== undefined);
+  if (!valid.length) return asks.map(() => new Map());
+  const customerClasses = [...new Set(valid.map((l) => l.customerClass))];
+  const productClasses = [...new Set(valid.flatMap((l) => l.wanted))];
+  const countries = [...new Set(valid.map((l) => l.country))];
+  const found = await rows<ManyMatchRow>(
+    ctx.db,
+    sql`SELECT r.priority AS "priority", r.calculate_subtotal AS "calculateSubtotal", r.product_tax_class_ids AS "productClassIds",
+        r.customer_tax_class_ids AS "customerClassIds", t.tax_country_id AS "country", t.tax_region_id AS "regionId",
+        t.id AS "rateId", t.code AS "code", t.rate::text AS "rate", t.titles AS "titles", t.tax_postcode AS "postcode",
+        t.zip_is_range AS "zipIsRange", t.zip_from AS "zipFrom", t.zip_to AS "zipTo"
+      FROM tax_rules r JOIN tax_rates t ON t.id = ANY(r.tax_rate_ids)
+      WHERE r.customer_tax_class_ids && ${`{${customerClasses.join(',')}}`}::int[]
+        AND r.product_tax_class_ids && ${`{${productClasses.join(',')}}`}::int[]
+        AND t.tax_country_id IN (${sql.join(
+          countries.map((c) => sql`${c}`),
+          sql`, `,
+        )})
+      ORDER BY r.priority, r.position, r.id, t.code, t.id`,
+  );
+  return lookups.map((l, i) => {
+    if (!l) return new Map();
+    // the rows resolveTaxRates's statement would have read for this lookup, in its order
+    const mine = found.filter(
+      (r) =>
+        r.customerClassIds.includes(l.customerClass) &&
+        r.productClassIds.some((c) => l.wanted.includes(c)) &&
+        r.country === l.country &&
+        (r.regionId === null || r.regionId === 0 || r.regionId === l.region),
+    );
+    return ratesFrom(mine, l, asks[i].storeId);
+  });
+}
+
+/** The tax of each wanted product class from the (rule, rate) rows matched for a lookup. */
+function ratesFrom(found: MatchRow[], lookup: Lookup, storeId: number): Map<number, ResolvedTax> {
+  const out = new Map<number, ResolvedTax>();
   if (!found.length) return out;
-  const postcode = dest.postcode ? normPostcode(dest.postcode) || null : null;
-  const wantedSet = new Set(wanted);
-  const storeId = ctx.store.storeId;
+  const postcode = lookup.postcode;
+  const wantedSet = new Set(lookup.wanted);
 
   /** per product class: priority → rate id → (row, plain); rows come by priority, so the maps keep that order */
   const byClass = new Map<number, Map<number, Map<number, { row: MatchRow; plain: boolean }>>>();
