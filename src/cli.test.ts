@@ -42,7 +42,16 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 test('help and unknown commands need no database', async () => {
   const [help, unknown, badOption] = await Promise.all([cli('help'), cli('no-such-command'), cli('roles:create', '--nme', 'x')]);
   assert.equal(help.code, 0, help.stderr);
-  for (const name of ['migrate', 'roles:create', 'api-users:create', 'oauth-clients:create', 'oauth-clients:set-secret', 'config:set', 'config:get', 'demo:seed']) {
+  for (const name of [
+    'migrate',
+    'roles:create',
+    'api-users:create',
+    'oauth-clients:create',
+    'oauth-clients:set-secret',
+    'config:set',
+    'config:get',
+    'demo:seed',
+  ]) {
     assert.match(help.stdout, new RegExp(`\\b${name}\\b`));
   }
   assert.equal(unknown.code, 1);
@@ -82,7 +91,10 @@ test('roles, API users and config made with the CLI work through the HTTP API', 
       const r = await built.app.inject({
         method,
         url,
-        headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(opts.body ? { 'content-type': 'application/json' } : {}),
+        },
         payload: opts.body ? JSON.stringify(opts.body) : undefined,
       });
       return { status: r.statusCode, body: JSON.parse(r.body) as Record<string, unknown> };
@@ -92,7 +104,9 @@ test('roles, API users and config made with the CLI work through the HTTP API', 
     assert.deepEqual(tok.body.apiUser, { id: 1, username: 'cli-user' });
     assert.deepEqual(tok.body.permissions, ['customers/read', 'stores/read']);
 
-    const wrong = await inject('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'cli-user', api_key: 'not-the-key' } });
+    const wrong = await inject('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'cli-user', api_key: 'not-the-key' },
+    });
     assert.equal(wrong.status, 401);
 
     const cfg = await inject('GET', `${API}/store-config`, { token: String(tok.body.token) });

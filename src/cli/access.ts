@@ -45,7 +45,13 @@ export const ACCESS_COMMANDS: Record<string, Command> = {
   'api-users:create': {
     usage: 'api-users:create --username <name> --role <role> [--api-key <key>] [--email <email>] [--stores <id|code,...>]',
     summary: 'create an API user (api_user grant); a key is generated and printed when --api-key is omitted',
-    options: { username: { type: 'string' }, role: { type: 'string' }, 'api-key': { type: 'string' }, email: { type: 'string' }, stores: { type: 'string' } },
+    options: {
+      username: { type: 'string' },
+      role: { type: 'string' },
+      'api-key': { type: 'string' },
+      email: { type: 'string' },
+      stores: { type: 'string' },
+    },
     async run({ db, registry }, opts) {
       const username = required(opts, 'username');
       const given = opts['api-key'] as string | undefined;
@@ -63,7 +69,8 @@ export const ACCESS_COMMANDS: Record<string, Command> = {
   },
   'api-users:set-key': {
     usage: 'api-users:set-key --username <name> [--api-key <key>]',
-    summary: "replace an API user's key (its tokens and SOAP sessions end at once); a key is generated and printed when --api-key is omitted",
+    summary:
+      "replace an API user's key (its tokens and SOAP sessions end at once); a key is generated and printed when --api-key is omitted",
     options: { username: { type: 'string' }, 'api-key': { type: 'string' } },
     async run({ db }, opts) {
       const username = required(opts, 'username');
@@ -105,7 +112,13 @@ export const ACCESS_COMMANDS: Record<string, Command> = {
   'oauth-clients:create': {
     usage: 'oauth-clients:create --client-id <id> --role <role> [--secret <secret>] [--name <name>] [--stores <id|code,...>]',
     summary: 'create an OAuth client (client_credentials grant); a secret is generated and printed when --secret is omitted',
-    options: { 'client-id': { type: 'string' }, role: { type: 'string' }, secret: { type: 'string' }, name: { type: 'string' }, stores: { type: 'string' } },
+    options: {
+      'client-id': { type: 'string' },
+      role: { type: 'string' },
+      secret: { type: 'string' },
+      name: { type: 'string' },
+      stores: { type: 'string' },
+    },
     async run({ db, registry }, opts) {
       const clientId = required(opts, 'client-id');
       const given = opts.secret as string | undefined;

@@ -38,7 +38,10 @@ export function required(opts: Record<string, string | boolean | undefined>, nam
 }
 
 export function list(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `--stores 1,german`: store view ids or codes, each of which must exist. */
@@ -53,7 +56,10 @@ export function storeIds(registry: StoreRegistry, value: string | undefined): nu
   });
 }
 
-export function scopeOf(registry: StoreRegistry, opts: Record<string, string | boolean | undefined>): { scope: ConfigScope; scopeId: number } {
+export function scopeOf(
+  registry: StoreRegistry,
+  opts: Record<string, string | boolean | undefined>,
+): { scope: ConfigScope; scopeId: number } {
   const scope = (opts.scope as string | undefined) ?? 'default';
   if (scope !== 'default' && scope !== 'websites' && scope !== 'stores') throw new UsageError('--scope is default, websites or stores');
   const raw = opts['scope-id'] as string | undefined;
@@ -75,7 +81,11 @@ function table(rows: Record<string, unknown>[], columns: string[]): void {
   }
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') || '-' : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   out(line(columns));
   for (const r of rows) out(line(columns.map((c) => cell(r[c]))));
 }

@@ -13,7 +13,8 @@ export const DATA_COMMANDS: Record<string, Command> = {
     options: { count: { type: 'string' } },
     async run(env, opts) {
       const count = Number(required(opts, 'count'));
-      if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new UsageError('--count must be a whole number from 1 to 1000000');
+      if (!Number.isInteger(count) || count < 1 || count > 1_000_000)
+        throw new UsageError('--count must be a whole number from 1 to 1000000');
       const started = Date.now();
       await generateProducts(env.ctx(), count, ({ done, total }) => {
         process.stderr.write(`\r  ${done} / ${total} products (${Math.round((done / total) * 100)} %)`);
@@ -24,7 +25,8 @@ export const DATA_COMMANDS: Record<string, Command> = {
   },
   'tablerates:import': {
     usage: 'tablerates:import --website <id> --condition <package_weight|package_value|package_qty> <file>',
-    summary: "replace a website's table rates for one condition with a CSV file (Country, Region/State, Zip/Postal Code, condition, Shipping Price)",
+    summary:
+      "replace a website's table rates for one condition with a CSV file (Country, Region/State, Zip/Postal Code, condition, Shipping Price)",
     options: { website: { type: 'string' }, condition: { type: 'string' } },
     positionals: 1,
     async run(env, opts, [file]) {

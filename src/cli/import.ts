@@ -10,9 +10,17 @@ import { out, required, UsageError, type Command } from './command.js';
 /** import magento. */
 export const IMPORT_COMMANDS: Record<string, Command> = {
   import: {
-    usage: 'import magento --source mysql://user:password@host:3306/database [--media-dir DIR] [--only GROUPS] [--since TIME] [--dry-run] [--report FILE]',
+    usage:
+      'import magento --source mysql://user:password@host:3306/database [--media-dir DIR] [--only GROUPS] [--since TIME] [--dry-run] [--report FILE]',
     summary: 'import a Magento 1 / OpenMage / Maho database (again: updates what changed); --only takes groups among ' + GROUPS.join(','),
-    options: { source: { type: 'string' }, 'media-dir': { type: 'string' }, only: { type: 'string' }, since: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'string' } },
+    options: {
+      source: { type: 'string' },
+      'media-dir': { type: 'string' },
+      only: { type: 'string' },
+      since: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      report: { type: 'string' },
+    },
     positionals: 1,
     async run(env, opts, [kind]) {
       if (kind !== 'magento') throw new UsageError('the only import is `import magento`');
@@ -49,7 +57,9 @@ export const IMPORT_COMMANDS: Record<string, Command> = {
       }
       for (const line of report.lines()) out(line);
       if (typeof opts.report === 'string') writeFileSync(opts.report, JSON.stringify(report, null, 2));
-      out(opts['dry-run'] ? 'Dry run: nothing was written.' : report.ok ? 'Import complete.' : 'Import complete, with differences (above).');
+      out(
+        opts['dry-run'] ? 'Dry run: nothing was written.' : report.ok ? 'Import complete.' : 'Import complete, with differences (above).',
+      );
     },
   },
 };

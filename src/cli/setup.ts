@@ -21,8 +21,12 @@ export const demoSeedCommand: Command = {
   usage: 'demo:seed',
   summary: 'add the demo data (stores, customer, API user, OAuth client) once; does nothing when present',
   async run(env) {
-    if (env.config.env === 'production') throw new UsageError('demo:seed is refused in production (NODE_ENV=production): demo credentials are public');
-    const [done] = await env.db.select().from(installState).where(sql`${installState.module} = 'demo'`);
+    if (env.config.env === 'production')
+      throw new UsageError('demo:seed is refused in production (NODE_ENV=production): demo credentials are public');
+    const [done] = await env.db
+      .select()
+      .from(installState)
+      .where(sql`${installState.module} = 'demo'`);
     if (done) {
       out('Demo data is already present.');
       return;

@@ -35,9 +35,14 @@ describe('import magento from the command line', { skip: !available }, () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
     return new Promise((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: 180_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', ...args],
+        { cwd: ROOT, env, timeout: 180_000 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+        },
+      );
     });
   };
 

@@ -35,7 +35,18 @@ const MINE = [
   'blog posts',
   'revocation requests',
 ];
-const ONLY: Group[] = ['stores', 'customers', 'content', 'promotions', 'newsletter', 'reviews', 'wishlists', 'giftcards', 'blog', 'revocation'];
+const ONLY: Group[] = [
+  'stores',
+  'customers',
+  'content',
+  'promotions',
+  'newsletter',
+  'reviews',
+  'wishlists',
+  'giftcards',
+  'blog',
+  'revocation',
+];
 
 let src: SourceDatabase;
 let shop: GeneratedShop;
@@ -83,23 +94,34 @@ async function addSourceRows(): Promise<void> {
   // CART20: used 3 times, by customers 1 and 2 (counted on the coupon) and 3 (counted on its rule only)
   await src.pool.query('DELETE FROM salesrule_coupon_usage WHERE coupon_id = ?', [cart20.coupon_id]);
   await src.pool.query('DELETE FROM salesrule_customer WHERE rule_id = 3');
-  await src.pool.query('INSERT INTO salesrule_coupon_usage (coupon_id, customer_id, times_used) VALUES (?, 1, 1), (?, 2, 1), (?, 999999, 1)', [
-    cart20.coupon_id,
-    cart20.coupon_id,
-    cart20.coupon_id,
-  ]);
+  await src.pool.query(
+    'INSERT INTO salesrule_coupon_usage (coupon_id, customer_id, times_used) VALUES (?, 1, 1), (?, 2, 1), (?, 999999, 1)',
+    [cart20.coupon_id, cart20.coupon_id, cart20.coupon_id],
+  );
   await src.pool.query('INSERT INTO salesrule_customer (rule_id, customer_id, times_used) VALUES (3, 1, 1), (3, 3, 1)');
   // a rule whose conditions do not convert (PHP), and one with a minimum subtotal in Maho's JSON
   const countryDe = phpSerialize({
-    type: 'salesrule/rule_condition_combine', attribute: null, operator: null, value: '1', is_value_processed: null, aggregator: 'all',
+    type: 'salesrule/rule_condition_combine',
+    attribute: null,
+    operator: null,
+    value: '1',
+    is_value_processed: null,
+    aggregator: 'all',
     conditions: [
       { type: 'salesrule/rule_condition_address', attribute: 'country_id', operator: '==', value: 'DE', is_value_processed: false },
       { type: 'salesrule/rule_condition_address', attribute: 'base_subtotal', operator: '>=', value: '75.5', is_value_processed: false },
     ],
   });
   const json50 = JSON.stringify({
-    type: 'salesrule/rule_condition_combine', attribute: null, operator: null, value: '1', is_value_processed: null, aggregator: 'all',
-    conditions: [{ type: 'salesrule/rule_condition_address', attribute: 'base_subtotal', operator: '>=', value: '50', is_value_processed: false }],
+    type: 'salesrule/rule_condition_combine',
+    attribute: null,
+    operator: null,
+    value: '1',
+    is_value_processed: null,
+    aggregator: 'all',
+    conditions: [
+      { type: 'salesrule/rule_condition_address', attribute: 'base_subtotal', operator: '>=', value: '50', is_value_processed: false },
+    ],
   });
   const rule = `INSERT INTO salesrule (rule_id, name, is_active, conditions_serialized, actions_serialized, simple_action, discount_amount, discount_step, coupon_type, uses_per_customer)
                 VALUES (?, ?, 1, ?, NULL, 'by_percent', ?, 0, 2, 0)`;
@@ -107,13 +129,23 @@ async function addSourceRows(): Promise<void> {
   await src.pool.query(rule, [907, 'Fifty and up', json50, '5.0000']);
   await src.pool.query('INSERT INTO salesrule_website (rule_id, website_id) VALUES (906, 1), (907, 1)');
   await src.pool.query('INSERT INTO salesrule_customer_group (rule_id, customer_group_id) VALUES (906, 1), (907, 0), (907, 1)');
-  await src.pool.query("INSERT INTO salesrule_coupon (rule_id, code, usage_limit, times_used, is_primary, type) VALUES (906, 'GERMANY', NULL, 0, 1, 0), (907, 'Json50', 5, 7, 1, 0)");
+  await src.pool.query(
+    "INSERT INTO salesrule_coupon (rule_id, code, usage_limit, times_used, is_primary, type) VALUES (906, 'GERMANY', NULL, 0, 1, 0), (907, 'Json50', 5, 7, 1, 0)",
+  );
   // a subscriber of the admin store view, a review of a product that does not exist
-  await src.pool.query("INSERT INTO newsletter_subscriber (store_id, customer_id, subscriber_email, subscriber_status) VALUES (0, 0, 'admin.scope@example.org', 1)");
-  await src.pool.query('INSERT INTO review (review_id, created_at, entity_id, entity_pk_value, status_id) VALUES (900000, NOW(), 1, 999999, 1)');
-  await src.pool.query("INSERT INTO review_detail (review_id, store_id, title, detail, nickname) VALUES (900000, 1, 'Gone', 'Product gone', 'X')");
+  await src.pool.query(
+    "INSERT INTO newsletter_subscriber (store_id, customer_id, subscriber_email, subscriber_status) VALUES (0, 0, 'admin.scope@example.org', 1)",
+  );
+  await src.pool.query(
+    'INSERT INTO review (review_id, created_at, entity_id, entity_pk_value, status_id) VALUES (900000, NOW(), 1, 999999, 1)',
+  );
+  await src.pool.query(
+    "INSERT INTO review_detail (review_id, store_id, title, detail, nickname) VALUES (900000, 1, 'Gone', 'Product gone', 'X')",
+  );
   // the choices made for the first wishlist item
-  const [item] = await q<{ wishlist_item_id: number; product_id: number }>('SELECT wishlist_item_id, product_id FROM wishlist_item ORDER BY wishlist_item_id LIMIT 1');
+  const [item] = await q<{ wishlist_item_id: number; product_id: number }>(
+    'SELECT wishlist_item_id, product_id FROM wishlist_item ORDER BY wishlist_item_id LIMIT 1',
+  );
   await src.pool.query('DELETE FROM wishlist_item_option WHERE wishlist_item_id = ?', [item.wishlist_item_id]);
   await src.pool.query("INSERT INTO wishlist_item_option (wishlist_item_id, product_id, code, value) VALUES (?, ?, 'info_buyRequest', ?)", [
     item.wishlist_item_id,
@@ -185,7 +217,11 @@ describe('import of content and promotions', () => {
   test('the checks pass', () => {
     const failed = first.checks.filter((c) => !c.ok);
     assert.deepEqual(failed, [], first.lines().join('\n'));
-    for (const name of MINE) assert.ok(first.entities.some((e) => e.entity === name), `${name} reported`);
+    for (const name of MINE)
+      assert.ok(
+        first.entities.some((e) => e.entity === name),
+        `${name} reported`,
+      );
   });
 
   test('CMS pages and blocks with their store views; page identifiers resolve as URL paths', async () => {
@@ -199,19 +235,28 @@ describe('import of content and promotions', () => {
     assert.deepEqual(about.stores, [0]);
     assert.equal(about.isActive, true);
     const homes = pages.items.filter((p) => p.identifier === 'home').sort((a, b) => a.id - b.id);
-    assert.deepEqual(homes.map((p) => p.stores), [[1, 3], [2]]);
+    assert.deepEqual(
+      homes.map((p) => p.stores),
+      [[1, 3], [2]],
+    );
     assert.equal(homes[1].title, "Page d'accueil");
     assert.equal(homes[0].layoutUpdateXml, '<reference name="head"><action method="setTitle"><title>Home</title></action></reference>');
     assert.equal(pages.items.find((p) => p.identifier === 'no-route').metaRobots, 'NOINDEX,NOFOLLOW');
     assert.equal(pages.items.find((p) => p.identifier === 'summer-2019').isActive, false);
-    const french = await t.req('GET', `${API}/url-resolver`, { query: { path: 'home', store: 'french' }, headers: { accept: 'application/json' } });
+    const french = await t.req('GET', `${API}/url-resolver`, {
+      query: { path: 'home', store: 'french' },
+      headers: { accept: 'application/json' },
+    });
     assert.equal(french.status, 200, french.text);
     assert.deepEqual(french.body, [{ type: 'cms_page', id: homes[1].id, identifier: 'home', redirectType: 0 }]);
 
     const blocks = await list('/cms-blocks', { scope: 'all' });
     assert.equal(blocks.total, shop.counts.cmsBlocks);
     const promos = blocks.items.filter((b) => b.identifier === 'promo').sort((a, b) => a.id - b.id);
-    assert.deepEqual(promos.map((b) => b.stores), [[1], [2], [3]]);
+    assert.deepEqual(
+      promos.map((b) => b.stores),
+      [[1], [2], [3]],
+    );
     assert.equal(promos[1].content, '<p>Livraison gratuite dès 100 € !</p>');
   });
 
@@ -290,8 +335,12 @@ describe('import of content and promotions', () => {
     assert.equal(got.customerId, Number(s.customer_id));
     assert.equal(got.storeId, Number(s.store_id));
     // a subscription waiting for confirmation is confirmed by the code Magento mailed
-    const [waiting] = await q<{ subscriber_email: string; subscriber_confirm_code: string }>('SELECT * FROM newsletter_subscriber WHERE subscriber_status = 2 LIMIT 1');
-    const confirm = await t.req('POST', `${API}/newsletter/confirm`, { body: { code: waiting.subscriber_confirm_code, email: waiting.subscriber_email } });
+    const [waiting] = await q<{ subscriber_email: string; subscriber_confirm_code: string }>(
+      'SELECT * FROM newsletter_subscriber WHERE subscriber_status = 2 LIMIT 1',
+    );
+    const confirm = await t.req('POST', `${API}/newsletter/confirm`, {
+      body: { code: waiting.subscriber_confirm_code, email: waiting.subscriber_email },
+    });
     assert.equal(confirm.status, 201, confirm.text);
     assert.equal(confirm.body.status, 'subscribed');
   });
@@ -353,7 +402,9 @@ describe('import of content and promotions', () => {
     assert.equal(got.body.initialBalance, Number(card.initial_balance));
     assert.equal(got.body.currencyCode, 'USD');
     const history = await q('SELECT * FROM giftcard_history WHERE giftcard_id = ?', [card.giftcard_id]);
-    const [{ h }] = await target<{ h: number }>(sql`SELECT count(*)::int AS h FROM giftcard_history WHERE giftcard_id = ${card.giftcard_id}`);
+    const [{ h }] = await target<{ h: number }>(
+      sql`SELECT count(*)::int AS h FROM giftcard_history WHERE giftcard_id = ${card.giftcard_id}`,
+    );
     assert.equal(h, history.length);
   });
 
@@ -375,7 +426,9 @@ describe('import of content and promotions', () => {
   test('revocation requests', async () => {
     const reqs = await list('/revocation-requests');
     assert.equal(reqs.total, shop.counts.revocationRequests);
-    const [src1] = await q<{ request_id: number; order_id: number; email: string; processed_status: string | null }>('SELECT * FROM revocation_request ORDER BY request_id LIMIT 1');
+    const [src1] = await q<{ request_id: number; order_id: number; email: string; processed_status: string | null }>(
+      'SELECT * FROM revocation_request ORDER BY request_id LIMIT 1',
+    );
     const got = reqs.items.find((r) => r.id === Number(src1.request_id));
     assert.equal(got.orderId, Number(src1.order_id));
     assert.equal(got.email, src1.email.toLowerCase());
@@ -388,11 +441,22 @@ describe('import of content and promotions', () => {
       assert.equal(e.imported, 0, `${name} imported again`);
       assert.equal(e.updated, 0, `${name} updated again`);
     }
-    assert.deepEqual(second.checks.filter((c) => !c.ok), []);
+    assert.deepEqual(
+      second.checks.filter((c) => !c.ok),
+      [],
+    );
   });
   test('--since reads only the rows changed since (tables without a change time are read whole)', async () => {
     const later = await importMagento({ source: src.url, db: t.database.db, only: ONLY, since: new Date(Date.now() + 86_400_000) });
-    for (const name of ['cms pages', 'cms blocks', 'newsletter subscribers', 'wishlist items', 'gift cards', 'blog categories', 'blog posts']) {
+    for (const name of [
+      'cms pages',
+      'cms blocks',
+      'newsletter subscribers',
+      'wishlist items',
+      'gift cards',
+      'blog categories',
+      'blog posts',
+    ]) {
       assert.equal(stats(later, name).found, 0, name);
     }
     assert.equal(stats(later, 'coupons').found, shop.counts.coupons + 2);
@@ -425,8 +489,13 @@ describe('a Magento 1.9 shop, imported without its catalog and customers', () =>
   });
 
   test('Maho-only entities are absent; what needs a product or customer is skipped with its reason', async () => {
-    assert.deepEqual(report.checks.filter((c) => !c.ok), [], report.lines().join('\n'));
-    for (const name of ['gift cards', 'gift card history', 'blog categories', 'blog posts', 'revocation requests']) assert.equal(stats(report, name).found, 0, name);
+    assert.deepEqual(
+      report.checks.filter((c) => !c.ok),
+      [],
+      report.lines().join('\n'),
+    );
+    for (const name of ['gift cards', 'gift card history', 'blog categories', 'blog posts', 'revocation requests'])
+      assert.equal(stats(report, name).found, 0, name);
     assert.equal(stats(report, 'cms pages').imported, m19.counts.cmsPages);
     assert.equal(stats(report, 'cms blocks').imported, m19.counts.cmsBlocks);
     assert.equal(stats(report, 'coupons').imported, m19.counts.coupons);
@@ -450,13 +519,29 @@ describe('values as Magento stores them', () => {
 
   test('rule conditions: only a minimum subtotal converts', () => {
     const combine = (aggregator: string, conditions: unknown[], value = '1') =>
-      phpSerialize({ type: 'salesrule/rule_condition_combine', attribute: null, operator: null, value, is_value_processed: null, aggregator, conditions });
-    const subtotal = (operator: string, value: string) => ({ type: 'salesrule/rule_condition_address', attribute: 'base_subtotal', operator, value });
+      phpSerialize({
+        type: 'salesrule/rule_condition_combine',
+        attribute: null,
+        operator: null,
+        value,
+        is_value_processed: null,
+        aggregator,
+        conditions,
+      });
+    const subtotal = (operator: string, value: string) => ({
+      type: 'salesrule/rule_condition_address',
+      attribute: 'base_subtotal',
+      operator,
+      value,
+    });
     assert.deepEqual(convertConditions(null), { minimumSubtotal: null, complete: true });
     assert.deepEqual(convertConditions('a:0:{}'), { minimumSubtotal: null, complete: true });
     assert.deepEqual(convertConditions(combine('all', [subtotal('>=', '100')])), { minimumSubtotal: '100', complete: true });
     assert.deepEqual(convertConditions(combine('any', [subtotal('>=', '100')])), { minimumSubtotal: '100', complete: true });
-    assert.deepEqual(convertConditions(combine('any', [subtotal('>=', '100'), subtotal('>=', '5')])), { minimumSubtotal: null, complete: false });
+    assert.deepEqual(convertConditions(combine('any', [subtotal('>=', '100'), subtotal('>=', '5')])), {
+      minimumSubtotal: null,
+      complete: false,
+    });
     assert.deepEqual(convertConditions(combine('all', [subtotal('>=', '100')], '0')), { minimumSubtotal: null, complete: false });
     assert.deepEqual(convertConditions(combine('all', [subtotal('>', '100')])), { minimumSubtotal: null, complete: false });
     assert.deepEqual(convertConditions('not serialized'), { minimumSubtotal: null, complete: false });

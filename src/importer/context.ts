@@ -15,9 +15,40 @@ import { Progress, Report, type EntityStats } from './report.js';
 import type { Source, SourceRow } from './source.js';
 import { importIdMap } from './tables.js';
 
-export type Group = 'stores' | 'config' | 'customers' | 'api' | 'catalog' | 'urls' | 'content' | 'promotions' | 'sales' | 'newsletter' | 'reviews' | 'wishlists' | 'giftcards' | 'blog' | 'revocation';
+export type Group =
+  | 'stores'
+  | 'config'
+  | 'customers'
+  | 'api'
+  | 'catalog'
+  | 'urls'
+  | 'content'
+  | 'promotions'
+  | 'sales'
+  | 'newsletter'
+  | 'reviews'
+  | 'wishlists'
+  | 'giftcards'
+  | 'blog'
+  | 'revocation';
 
-export const GROUPS: Group[] = ['stores', 'config', 'customers', 'api', 'catalog', 'urls', 'content', 'promotions', 'sales', 'newsletter', 'reviews', 'wishlists', 'giftcards', 'blog', 'revocation'];
+export const GROUPS: Group[] = [
+  'stores',
+  'config',
+  'customers',
+  'api',
+  'catalog',
+  'urls',
+  'content',
+  'promotions',
+  'sales',
+  'newsletter',
+  'reviews',
+  'wishlists',
+  'giftcards',
+  'blog',
+  'revocation',
+];
 
 export interface ImportContext {
   source: Source;
@@ -50,7 +81,12 @@ export interface EntityImporter {
 }
 
 /** `AND updated_at >= ?` for --since, on a source table that has the column. */
-export function sinceWhere(ctx: ImportContext, table: string, column = 'updated_at', alias?: string): { where?: string; params: unknown[] } {
+export function sinceWhere(
+  ctx: ImportContext,
+  table: string,
+  column = 'updated_at',
+  alias?: string,
+): { where?: string; params: unknown[] } {
   if (!ctx.since || !ctx.source.hasColumn(table, column)) return { params: [] };
   return { where: `${alias ? `${alias}.` : ''}${column} >= ?`, params: [ctx.since.toISOString().slice(0, 19).replace('T', ' ')] };
 }
@@ -97,7 +133,9 @@ export async function upsert<T extends PgTable>(
   const keys = Object.keys(values[0] as object);
   const columns = keys.map((k) => cols[k]);
   const targetNames = new Set(target.map((c) => c.name));
-  const select = columns.map((c, i) => (c.getSQLType() === 'jsonb' ? `(e->${i})::jsonb` : c.getSQLType() === 'json' ? `(e->${i})::json` : `(e->>${i})::${castOf(c)}`));
+  const select = columns.map((c, i) =>
+    c.getSQLType() === 'jsonb' ? `(e->${i})::jsonb` : c.getSQLType() === 'json' ? `(e->${i})::json` : `(e->>${i})::${castOf(c)}`,
+  );
   const arrays = columns.map((c) => c.getSQLType().endsWith('[]'));
   const set = keys.filter((k) => !targetNames.has(cols[k].name));
   const next = (k: string) => rules[k] ?? `excluded.${quote(cols[k].name)}`;
@@ -130,7 +168,14 @@ export async function upsert<T extends PgTable>(
  * Makes the rows of a table that belong to some owners (products, say) those given: rows of these owners whose
  * key is not among the values are deleted, the rest upserted on the key (which the table must constrain).
  */
-export async function sync<T extends PgTable>(db: Db, table: T, owner: PgColumn, ownerIds: number[], values: T['$inferInsert'][], key: PgColumn[]): Promise<UpsertResult & { deleted: number }> {
+export async function sync<T extends PgTable>(
+  db: Db,
+  table: T,
+  owner: PgColumn,
+  ownerIds: number[],
+  values: T['$inferInsert'][],
+  key: PgColumn[],
+): Promise<UpsertResult & { deleted: number }> {
   if (!ownerIds.length) return { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const cols = getTableColumns(table) as Record<string, PgColumn>;
   const prop = (c: PgColumn) => Object.keys(cols).find((k) => cols[k] === c)!;
@@ -145,7 +190,13 @@ export async function sync<T extends PgTable>(db: Db, table: T, owner: PgColumn,
     const part = gone.slice(i, i + 500);
     await db.delete(table as never).where(
       sql`(${sql.join(key, sql`, `)}) IN (${sql.join(
-        part.map((g) => sql`(${sql.join(key.map((c) => sql`${g[prop(c)]}`), sql`, `)})`),
+        part.map(
+          (g) =>
+            sql`(${sql.join(
+              key.map((c) => sql`${g[prop(c)]}`),
+              sql`, `,
+            )})`,
+        ),
         sql`, `,
       )})`,
     );
@@ -174,7 +225,11 @@ export async function recordIds(db: Db, entity: string, pairs: [unknown, number]
   await db
     .insert(importIdMap)
     .values(pairs.map(([s, t]) => ({ entity, sourceId: String(s), targetId: t })))
-    .onConflictDoUpdate({ target: [importIdMap.entity, importIdMap.sourceId], set: { targetId: sql`excluded.target_id` }, setWhere: sql`${importIdMap.targetId} <> excluded.target_id` });
+    .onConflictDoUpdate({
+      target: [importIdMap.entity, importIdMap.sourceId],
+      set: { targetId: sql`excluded.target_id` },
+      setWhere: sql`${importIdMap.targetId} <> excluded.target_id`,
+    });
 }
 
 /** Our ids of source ids of an entity recorded by earlier runs. */
@@ -239,7 +294,10 @@ export async function existingIds(db: Db, table: string, ids: Iterable<number>):
 
 /** Our ids by source id of an entity, as the id map holds them. */
 export async function idMap(db: Db, entity: string): Promise<Map<number, number>> {
-  const found = await rows<{ s: string; t: number }>(db, sql`SELECT source_id AS s, target_id AS t FROM import_id_map WHERE entity = ${entity}`);
+  const found = await rows<{ s: string; t: number }>(
+    db,
+    sql`SELECT source_id AS s, target_id AS t FROM import_id_map WHERE entity = ${entity}`,
+  );
   return new Map(found.map((r) => [Number(r.s), r.t]));
 }
 

@@ -37,7 +37,12 @@ async function readAttributes(source: Source, type: EntityTypeCode): Promise<Map
   return new Map(
     found.map((r) => [
       String(r.attribute_code),
-      { id: Number(r.attribute_id), code: String(r.attribute_code), backendType: String(r.backend_type), frontendInput: r.frontend_input === null ? null : String(r.frontend_input) },
+      {
+        id: Number(r.attribute_id),
+        code: String(r.attribute_code),
+        backendType: String(r.backend_type),
+        frontendInput: r.frontend_input === null ? null : String(r.frontend_input),
+      },
     ]),
   );
 }
@@ -49,7 +54,13 @@ export type EavValues = Map<number, Map<number, Record<string, unknown>>>;
  * The values of the named attributes for a batch of entities, one query per backend type that holds any of
  * them. Attributes the source does not have are left out.
  */
-export async function eavValues(source: Source, table: string, ids: number[], attributes: Map<string, EavAttribute>, codes: string[]): Promise<EavValues> {
+export async function eavValues(
+  source: Source,
+  table: string,
+  ids: number[],
+  attributes: Map<string, EavAttribute>,
+  codes: string[],
+): Promise<EavValues> {
   const out: EavValues = new Map();
   if (!ids.length) return out;
   const byId = new Map<number, string>();

@@ -77,7 +77,8 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
     shop = await generateShop(source.pool, { variant: 'maho', products: 12, customers: 3, orders: 2 });
     t = await buildTestApp();
     // the target as a production install leaves it: the test database's demo blog goes
-    for (const table of ['blog_post_categories', 'blog_post_stores', 'blog_posts', 'blog_category_stores', 'blog_categories']) await t.database.db.execute(sql`DELETE FROM ${sql.identifier(table)}`);
+    for (const table of ['blog_post_categories', 'blog_post_stores', 'blog_posts', 'blog_category_stores', 'blog_categories'])
+      await t.database.db.execute(sql`DELETE FROM ${sql.identifier(table)}`);
     await t.database.db.execute(sql`DELETE FROM url_rewrites WHERE entity_type = 'blog_post'`);
 
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'import-fidelity-'));
@@ -113,7 +114,9 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
     await q("UPDATE api_user SET username = 'demo-admin' WHERE username = 'erp'");
 
     // a product name with a leading and a trailing space in every store view, and a SKU with a trailing one
-    const [p] = await q<{ entity_id: number; sku: string }>("SELECT entity_id, sku FROM catalog_product_entity WHERE type_id = 'simple' ORDER BY entity_id LIMIT 1");
+    const [p] = await q<{ entity_id: number; sku: string }>(
+      "SELECT entity_id, sku FROM catalog_product_entity WHERE type_id = 'simple' ORDER BY entity_id LIMIT 1",
+    );
     spaced = { id: Number(p.entity_id), name: ' Linen shirt, spaced ', sku: `${p.sku} ` };
     await q(
       `UPDATE catalog_product_entity_varchar SET value = ? WHERE entity_id = ? AND attribute_id =
@@ -139,18 +142,30 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
   });
 
   test('only regular files inside the media folder are copied, into our media folder only', () => {
-    assert.deepEqual(filesUnder(mediaTarget), [`blog/blog/post-5.jpg`, `catalog/product${gallery[0].value}`, `catalog/product${gallery[3].value}`].sort());
+    assert.deepEqual(
+      filesUnder(mediaTarget),
+      [`blog/blog/post-5.jpg`, `catalog/product${gallery[0].value}`, `catalog/product${gallery[3].value}`].sort(),
+    );
     assert.equal(fs.readFileSync(path.join(mediaTarget, `catalog/product${gallery[3].value}`), 'utf8'), 'image 0');
     assert.deepEqual(filesUnder(outside), ['secret.txt']);
-    assert.deepEqual(filesUnder(work).filter((f) => !f.startsWith('magento-media/') && !f.startsWith('our-media/')), ['outside/secret.txt']);
+    assert.deepEqual(
+      filesUnder(work).filter((f) => !f.startsWith('magento-media/') && !f.startsWith('our-media/')),
+      ['outside/secret.txt'],
+    );
   });
 
   test('refused files are in the report, with the reason', () => {
     const images = stats(report, 'product images');
     assert.equal(images.skips.get('image file refused, not copied (the row is imported)')?.count, 2);
     const notes = report.notes.filter((n) => n.entity === 'product images');
-    assert.deepEqual(notes.map((n) => Number(n.sourceId)).sort((a, b) => a - b), [Number(gallery[1].value_id), Number(gallery[2].value_id)].sort((a, b) => a - b));
-    assert.match(notes.find((n) => Number(n.sourceId) === Number(gallery[1].value_id))!.message, /symlink to a file outside the media folder/);
+    assert.deepEqual(
+      notes.map((n) => Number(n.sourceId)).sort((a, b) => a - b),
+      [Number(gallery[1].value_id), Number(gallery[2].value_id)].sort((a, b) => a - b),
+    );
+    assert.match(
+      notes.find((n) => Number(n.sourceId) === Number(gallery[1].value_id))!.message,
+      /symlink to a file outside the media folder/,
+    );
     assert.match(notes.find((n) => Number(n.sourceId) === Number(gallery[2].value_id))!.message, /not a regular file/);
     const blog = report.notes.filter((n) => n.entity === 'blog posts');
     assert.deepEqual(blog.map((n) => n.sourceId).sort(), ['1', '3']);
@@ -160,28 +175,41 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
   });
 
   test('an existing role or API user of ours is not overwritten: the source one arrives under a new name', async () => {
-    const roles = await rows<{ name: string; permissions: string[] }>(t.database.db, sql`SELECT name, permissions FROM api_roles ORDER BY name`);
+    const roles = await rows<{ name: string; permissions: string[] }>(
+      t.database.db,
+      sql`SELECT name, permissions FROM api_roles ORDER BY name`,
+    );
     assert.deepEqual(roles.find((r) => r.name === 'Administrators')?.permissions, ['all']);
     const imported = roles.find((r) => r.name === 'Administrators (imported)');
     assert.ok(imported, JSON.stringify(roles));
     assert.ok(!imported.permissions.includes('all') && imported.permissions.includes('customers/all'), imported.permissions.join(','));
     // our demo-admin logs in as before, with every permission; the shop's arrives as "demo-admin (imported)"
-    const ours = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' } });
+    const ours = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' },
+    });
     assert.equal(ours.status, 200, ours.text);
     assert.deepEqual(ours.body.permissions, ['all']);
-    const theirs = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'demo-admin (imported)', api_key: erp.apiKey } });
+    const theirs = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'demo-admin (imported)', api_key: erp.apiKey },
+    });
     assert.equal(theirs.status, 200, theirs.text);
     assert.ok(!theirs.body.permissions.includes('all'));
-    const stolen = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'demo-admin', api_key: erp.apiKey } });
+    const stolen = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'demo-admin', api_key: erp.apiKey },
+    });
     assert.equal(stolen.status, 401);
-    const notes = report.notes.filter((n) => n.entity === 'api roles' || n.entity === 'api users').map((n) => `${n.entity} ${n.sourceId}: ${n.message}`);
+    const notes = report.notes
+      .filter((n) => n.entity === 'api roles' || n.entity === 'api users')
+      .map((n) => `${n.entity} ${n.sourceId}: ${n.message}`);
     assert.equal(notes.length, 2, notes.join('\n'));
     assert.match(notes[0], /^api roles 2: .*"Administrators".*"Administrators \(imported\)"/);
     assert.match(notes[1], /^api users 2: .*"demo-admin".*"demo-admin \(imported\)"/);
   });
 
   test('a category goes under the parent its path names, at the path level; the disagreement is reported', async () => {
-    const [stale] = await q<{ entity_id: number; parent_id: number; path: string }>('SELECT entity_id, parent_id, path FROM catalog_category_entity WHERE entity_id = 13');
+    const [stale] = await q<{ entity_id: number; parent_id: number; path: string }>(
+      'SELECT entity_id, parent_id, path FROM catalog_category_entity WHERE entity_id = 13',
+    );
     const fromPath = Number(stale.path.split('/').at(-2));
     assert.notEqual(Number(stale.parent_id), fromPath, 'the fixture has a category whose parent_id and path disagree');
     const admin = await t.tokens.admin();
@@ -190,11 +218,17 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
     assert.equal(res.body.parentId, fromPath);
     assert.equal(res.body.level, stale.path.split('/').length - 1);
     const parent = await t.req('GET', `${API}/categories/${fromPath}`, { token: admin });
-    assert.ok(parent.body.children.some((c: { id: number }) => c.id === 13), JSON.stringify(parent.body.children));
+    assert.ok(
+      parent.body.children.some((c: { id: number }) => c.id === 13),
+      JSON.stringify(parent.body.children),
+    );
     const notes = report.notes.filter((n) => n.entity === 'categories');
     assert.equal(notes.length, 1, JSON.stringify(notes));
     assert.equal(notes[0].sourceId, '13');
-    assert.ok(notes[0].message.includes(`parent_id ${stale.parent_id}`) && notes[0].message.includes(`placed under ${fromPath}`), notes[0].message);
+    assert.ok(
+      notes[0].message.includes(`parent_id ${stale.parent_id}`) && notes[0].message.includes(`placed under ${fromPath}`),
+      notes[0].message,
+    );
   });
 
   test('a product name with a leading and a trailing space, and a SKU with a trailing one, arrive unchanged', async () => {
@@ -218,7 +252,10 @@ describe('import magento: untrusted paths and names, the tree as Magento builds 
     }
     assert.deepEqual(await rows(t.database.db, sql`SELECT id, name, permissions FROM api_roles ORDER BY id`), before);
     assert.deepEqual(await rows(t.database.db, sql`SELECT id, username, role_id, api_key_hash FROM api_users ORDER BY id`), usersBefore);
-    assert.deepEqual(again.notes.filter((n) => n.entity === 'api roles' || n.entity === 'api users'), []);
+    assert.deepEqual(
+      again.notes.filter((n) => n.entity === 'api roles' || n.entity === 'api users'),
+      [],
+    );
     assert.deepEqual(filesUnder(outside), ['secret.txt']);
   });
 });

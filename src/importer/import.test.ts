@@ -128,7 +128,11 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
       assert.equal(res.body.name, sample.stores.admin.name);
       const french = sample.stores.french;
       if (french && french.name !== sample.stores.admin.name) {
-        const fr = await t.req('GET', `${API}/products/${sample.entityId}`, { token: admin, headers: { 'x-store-code': 'french' }, query: { store: 'french' } });
+        const fr = await t.req('GET', `${API}/products/${sample.entityId}`, {
+          token: admin,
+          headers: { 'x-store-code': 'french' },
+          query: { store: 'french' },
+        });
         assert.equal(fr.status, 200, fr.text);
         assert.equal(fr.body.name, french.name, `${type} in the french store`);
       }
@@ -154,15 +158,21 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
   test('an imported API user gets a token with its key and reads what its role allows', async () => {
     const user = shop.apiUsers.find((u) => u.isActive);
     assert.ok(user);
-    const res = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: user.username, api_key: user.apiKey } });
+    const res = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: user.username, api_key: user.apiKey },
+    });
     assert.equal(res.status, 200, res.text);
     // and a session of the legacy SOAP API with the same key
     const soap = await t.req('POST', '/api/soap/', {
-      raw: envelope(`<ns1:login><username xsi:type="xsd:string">${user.username}</username><apiKey xsi:type="xsd:string">${user.apiKey}</apiKey></ns1:login>`),
+      raw: envelope(
+        `<ns1:login><username xsi:type="xsd:string">${user.username}</username><apiKey xsi:type="xsd:string">${user.apiKey}</apiKey></ns1:login>`,
+      ),
       headers: { 'content-type': 'text/xml; charset=utf-8' },
     });
     assert.match(soap.text, /<loginReturn[^>]*>[0-9a-f]{32}<\/loginReturn>/, soap.text);
-    const wrong = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: user.username, api_key: `${user.apiKey}x` } });
+    const wrong = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: user.username, api_key: `${user.apiKey}x` },
+    });
     assert.equal(wrong.status, 401);
   });
 
@@ -171,7 +181,10 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
     assert.ok(old);
     const res = await t.req('GET', `${API}/url-resolver`, { query: { path: old.requestPath }, headers: { 'x-store-code': old.store } });
     assert.equal(res.status, 200, res.text);
-    assert.ok(JSON.stringify(res.body).includes(String(old.productId)) || JSON.stringify(res.body).includes(old.targetPath), JSON.stringify(res.body));
+    assert.ok(
+      JSON.stringify(res.body).includes(String(old.productId)) || JSON.stringify(res.body).includes(old.targetPath),
+      JSON.stringify(res.body),
+    );
   });
 
   test('a second run changes nothing', async () => {
@@ -226,7 +239,9 @@ describe('import magento: a dry run, and the Magento 1.9 shape', { skip: !availa
     const report = await importMagento({ source: source.url, db: t.database.db, only: ['customers', 'catalog'], since });
     assert.equal(stats(report, 'customers').found, 0);
     assert.equal(stats(report, 'products').found, 0);
-    await source.pool.query("UPDATE customer_entity SET updated_at = '2030-06-01 00:00:00' WHERE entity_id = (SELECT MIN(entity_id) FROM (SELECT entity_id FROM customer_entity) x)");
+    await source.pool.query(
+      "UPDATE customer_entity SET updated_at = '2030-06-01 00:00:00' WHERE entity_id = (SELECT MIN(entity_id) FROM (SELECT entity_id FROM customer_entity) x)",
+    );
     await source.pool.query(
       "UPDATE customer_entity_varchar SET value = 'Renamed' WHERE attribute_id = (SELECT attribute_id FROM eav_attribute WHERE attribute_code = 'firstname' AND entity_type_id = 1) AND entity_id = (SELECT MIN(entity_id) FROM (SELECT entity_id FROM customer_entity) x)",
     );

@@ -90,7 +90,14 @@ export async function copyMedia(ctx: ImportContext, folder: string, relative: st
   // a symlink may lead anywhere: what counts is where the file really is
   if (!inside(r.from, real)) return refused('it is a symlink to a file outside the media folder');
   if (!(await fs.stat(real)).isFile()) return refused('it is not a regular file');
-  if (!opts.replace && (await fs.lstat(to).then(() => true, () => false))) return { ok: true };
+  if (
+    !opts.replace &&
+    (await fs.lstat(to).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { ok: true };
   if (ctx.dryRun) return { ok: true };
   const folderProblem = await makeFolders(r.to, path.dirname(to));
   if (folderProblem) return refused(folderProblem);

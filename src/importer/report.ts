@@ -88,7 +88,8 @@ export class Report {
     if (skipped.length) {
       out.push('', 'Skipped:');
       for (const e of skipped) {
-        for (const [reason, s] of e.skips) out.push(`  ${e.entity}: ${s.count} × ${reason} (source ids ${s.samples.join(', ')}${s.count > s.samples.length ? ', …' : ''})`);
+        for (const [reason, s] of e.skips)
+          out.push(`  ${e.entity}: ${s.count} × ${reason} (source ids ${s.samples.join(', ')}${s.count > s.samples.length ? ', …' : ''})`);
       }
     }
     if (this.notes.length) {
@@ -117,7 +118,10 @@ export class Report {
 export class Progress {
   private last = 0;
 
-  constructor(private readonly write: ((line: string) => void) | undefined, private readonly tty = false) {}
+  constructor(
+    private readonly write: ((line: string) => void) | undefined,
+    private readonly tty = false,
+  ) {}
 
   update(entity: string, done: number, total: number, startedAt: number, final = false): void {
     if (!this.write) return;

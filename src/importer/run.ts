@@ -53,9 +53,13 @@ export interface ImportOptions {
 class DryRunDone extends Error {}
 
 export function parseGroups(value: string): Group[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = items.filter((i) => !(GROUPS as string[]).includes(i));
-  if (!items.length || unknown.length) throw new ImportRefused(`--only names groups among ${GROUPS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  if (!items.length || unknown.length)
+    throw new ImportRefused(`--only names groups among ${GROUPS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   return items as Group[];
 }
 
@@ -65,7 +69,18 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
   const progress = new Progress(opts.progress, opts.tty);
   const selected = IMPORTERS.filter((i) => !opts.only || opts.only.includes(i.group));
   const run = async (db: Db) => {
-    const ctx: ImportContext = { source, db, since: opts.since, mediaDir: opts.mediaDir, mediaTarget: opts.mediaTarget, dryRun: opts.dryRun, report, progress, sequences: new Set(), memo: new Map() };
+    const ctx: ImportContext = {
+      source,
+      db,
+      since: opts.since,
+      mediaDir: opts.mediaDir,
+      mediaTarget: opts.mediaTarget,
+      dryRun: opts.dryRun,
+      report,
+      progress,
+      sequences: new Set(),
+      memo: new Map(),
+    };
     for (const importer of selected) {
       const stats = report.entity(importer.name);
       const total = await importer.count(ctx);

@@ -28,7 +28,10 @@ const ONLY = ['stores', 'config', 'customers', 'sales'] as const;
 /** Inserts a row into a source table. */
 async function insert(table: string, row: Record<string, unknown>): Promise<void> {
   const cols = Object.keys(row);
-  await src.pool.query(`INSERT INTO ${table} (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, Object.values(row));
+  await src.pool.query(
+    `INSERT INTO ${table} (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    Object.values(row),
+  );
 }
 
 /** Orders the generator does not write: a dynamic-price bundle shipped separately, and two of missing store views. */
@@ -86,7 +89,13 @@ async function addHandMadeOrders(): Promise<void> {
     region_id: 49,
     telephone: '555-0100',
   });
-  await insert('sales_flat_order_payment', { entity_id: 50001, parent_id: BUNDLE_ORDER, method: 'checkmo', base_amount_ordered: '53.3000', amount_ordered: '53.3000' });
+  await insert('sales_flat_order_payment', {
+    entity_id: 50001,
+    parent_id: BUNDLE_ORDER,
+    method: 'checkmo',
+    base_amount_ordered: '53.3000',
+    amount_ordered: '53.3000',
+  });
   const options = phpSerialize({
     info_buyRequest: { product: '901', qty: 2, bundle_option: { '1': '11', '2': ['21'] }, bundle_option_qty: { '1': 1, '2': 2 } },
     product_calculations: 0,
@@ -107,28 +116,199 @@ async function addHandMadeOrders(): Promise<void> {
     ...extra,
   });
   // Magento's dummy parent: the quantities of a dynamic bundle's parent say nothing, its children carry them
-  await insert('sales_flat_order_item', item(50001, null, { product_id: 901, product_type: 'bundle', product_options: options, sku: 'bundle-dyn', name: 'Dynamic bundle', qty_ordered: 2, qty_invoiced: 2, qty_shipped: 1, price: '20.0000', base_price: '20.0000', row_total: '40.0000', base_row_total: '40.0000', tax_amount: '0.0000', base_tax_amount: '0.0000' }));
-  await insert('sales_flat_order_item', item(50002, 50001, { product_id: 902, product_type: 'simple', sku: 'part-a', name: 'Part A', qty_ordered: 2, qty_invoiced: 2, qty_shipped: 2, price: '10.0000', base_price: '10.0000', row_total: '20.0000', base_row_total: '20.0000', tax_amount: '1.6500', base_tax_amount: '1.6500', row_invoiced: '20.0000', base_row_invoiced: '20.0000', tax_percent: '8.2500' }));
-  await insert('sales_flat_order_item', item(50003, 50001, { product_id: 903, product_type: 'simple', sku: 'part-b', name: 'Part B', qty_ordered: 4, qty_invoiced: 4, qty_shipped: 4, price: '5.0000', base_price: '5.0000', row_total: '20.0000', base_row_total: '20.0000', tax_amount: '1.6500', base_tax_amount: '1.6500', row_invoiced: '20.0000', base_row_invoiced: '20.0000', tax_percent: '8.2500' }));
-  await insert('sales_flat_order_status_history', { entity_id: 50001, parent_id: BUNDLE_ORDER, is_customer_notified: 2, is_visible_on_front: 1, comment: 'Bundle paid', status: null, created_at: '2024-03-01 11:00:00', entity_name: 'invoice' });
-  await insert('sales_flat_invoice', { entity_id: 5001, store_id: 1, order_id: BUNDLE_ORDER, increment_id: '200000077', state: 2, base_grand_total: '53.3000', grand_total: '53.3000', subtotal: '40.0000', base_subtotal: '40.0000', tax_amount: '3.3000', base_tax_amount: '3.3000', shipping_amount: '10.0000', base_shipping_amount: '10.0000', total_qty: 8, created_at: '2024-03-01 11:00:00', updated_at: '2024-03-01 11:00:00' });
-  const docItem = (id: number, parent: number, orderItem: number, extra: Record<string, unknown>) => ({ entity_id: id, parent_id: parent, order_item_id: orderItem, ...extra });
-  await insert('sales_flat_invoice_item', docItem(50001, 5001, 50001, { qty: 2, price: '0.0000', base_price: '0.0000', row_total: '0.0000', base_row_total: '0.0000', product_id: 901, sku: 'bundle-dyn', name: 'Dynamic bundle' }));
-  await insert('sales_flat_invoice_item', docItem(50002, 5001, 50002, { qty: 2, price: '10.0000', base_price: '10.0000', row_total: '20.0000', base_row_total: '20.0000', tax_amount: '1.6500', base_tax_amount: '1.6500', product_id: 902, sku: 'part-a', name: 'Part A' }));
-  await insert('sales_flat_invoice_item', docItem(50003, 5001, 50003, { qty: 4, price: '5.0000', base_price: '5.0000', row_total: '20.0000', base_row_total: '20.0000', tax_amount: '1.6500', base_tax_amount: '1.6500', product_id: 903, sku: 'part-b', name: 'Part B' }));
-  await insert('sales_flat_shipment', { entity_id: 5001, store_id: 1, order_id: BUNDLE_ORDER, increment_id: 'WEB-S-5001', total_qty: 6, created_at: '2024-03-02 10:00:00', updated_at: '2024-03-02 10:00:00' });
-  await insert('sales_flat_shipment_item', docItem(50001, 5001, 50002, { qty: 2, price: '10.0000', row_total: '20.0000', product_id: 902, sku: 'part-a', name: 'Part A' }));
-  await insert('sales_flat_shipment_item', docItem(50002, 5001, 50003, { qty: 4, price: '5.0000', row_total: '20.0000', product_id: 903, sku: 'part-b', name: 'Part B' }));
+  await insert(
+    'sales_flat_order_item',
+    item(50001, null, {
+      product_id: 901,
+      product_type: 'bundle',
+      product_options: options,
+      sku: 'bundle-dyn',
+      name: 'Dynamic bundle',
+      qty_ordered: 2,
+      qty_invoiced: 2,
+      qty_shipped: 1,
+      price: '20.0000',
+      base_price: '20.0000',
+      row_total: '40.0000',
+      base_row_total: '40.0000',
+      tax_amount: '0.0000',
+      base_tax_amount: '0.0000',
+    }),
+  );
+  await insert(
+    'sales_flat_order_item',
+    item(50002, 50001, {
+      product_id: 902,
+      product_type: 'simple',
+      sku: 'part-a',
+      name: 'Part A',
+      qty_ordered: 2,
+      qty_invoiced: 2,
+      qty_shipped: 2,
+      price: '10.0000',
+      base_price: '10.0000',
+      row_total: '20.0000',
+      base_row_total: '20.0000',
+      tax_amount: '1.6500',
+      base_tax_amount: '1.6500',
+      row_invoiced: '20.0000',
+      base_row_invoiced: '20.0000',
+      tax_percent: '8.2500',
+    }),
+  );
+  await insert(
+    'sales_flat_order_item',
+    item(50003, 50001, {
+      product_id: 903,
+      product_type: 'simple',
+      sku: 'part-b',
+      name: 'Part B',
+      qty_ordered: 4,
+      qty_invoiced: 4,
+      qty_shipped: 4,
+      price: '5.0000',
+      base_price: '5.0000',
+      row_total: '20.0000',
+      base_row_total: '20.0000',
+      tax_amount: '1.6500',
+      base_tax_amount: '1.6500',
+      row_invoiced: '20.0000',
+      base_row_invoiced: '20.0000',
+      tax_percent: '8.2500',
+    }),
+  );
+  await insert('sales_flat_order_status_history', {
+    entity_id: 50001,
+    parent_id: BUNDLE_ORDER,
+    is_customer_notified: 2,
+    is_visible_on_front: 1,
+    comment: 'Bundle paid',
+    status: null,
+    created_at: '2024-03-01 11:00:00',
+    entity_name: 'invoice',
+  });
+  await insert('sales_flat_invoice', {
+    entity_id: 5001,
+    store_id: 1,
+    order_id: BUNDLE_ORDER,
+    increment_id: '200000077',
+    state: 2,
+    base_grand_total: '53.3000',
+    grand_total: '53.3000',
+    subtotal: '40.0000',
+    base_subtotal: '40.0000',
+    tax_amount: '3.3000',
+    base_tax_amount: '3.3000',
+    shipping_amount: '10.0000',
+    base_shipping_amount: '10.0000',
+    total_qty: 8,
+    created_at: '2024-03-01 11:00:00',
+    updated_at: '2024-03-01 11:00:00',
+  });
+  const docItem = (id: number, parent: number, orderItem: number, extra: Record<string, unknown>) => ({
+    entity_id: id,
+    parent_id: parent,
+    order_item_id: orderItem,
+    ...extra,
+  });
+  await insert(
+    'sales_flat_invoice_item',
+    docItem(50001, 5001, 50001, {
+      qty: 2,
+      price: '0.0000',
+      base_price: '0.0000',
+      row_total: '0.0000',
+      base_row_total: '0.0000',
+      product_id: 901,
+      sku: 'bundle-dyn',
+      name: 'Dynamic bundle',
+    }),
+  );
+  await insert(
+    'sales_flat_invoice_item',
+    docItem(50002, 5001, 50002, {
+      qty: 2,
+      price: '10.0000',
+      base_price: '10.0000',
+      row_total: '20.0000',
+      base_row_total: '20.0000',
+      tax_amount: '1.6500',
+      base_tax_amount: '1.6500',
+      product_id: 902,
+      sku: 'part-a',
+      name: 'Part A',
+    }),
+  );
+  await insert(
+    'sales_flat_invoice_item',
+    docItem(50003, 5001, 50003, {
+      qty: 4,
+      price: '5.0000',
+      base_price: '5.0000',
+      row_total: '20.0000',
+      base_row_total: '20.0000',
+      tax_amount: '1.6500',
+      base_tax_amount: '1.6500',
+      product_id: 903,
+      sku: 'part-b',
+      name: 'Part B',
+    }),
+  );
+  await insert('sales_flat_shipment', {
+    entity_id: 5001,
+    store_id: 1,
+    order_id: BUNDLE_ORDER,
+    increment_id: 'WEB-S-5001',
+    total_qty: 6,
+    created_at: '2024-03-02 10:00:00',
+    updated_at: '2024-03-02 10:00:00',
+  });
+  await insert(
+    'sales_flat_shipment_item',
+    docItem(50001, 5001, 50002, { qty: 2, price: '10.0000', row_total: '20.0000', product_id: 902, sku: 'part-a', name: 'Part A' }),
+  );
+  await insert(
+    'sales_flat_shipment_item',
+    docItem(50002, 5001, 50003, { qty: 4, price: '5.0000', row_total: '20.0000', product_id: 903, sku: 'part-b', name: 'Part B' }),
+  );
   // the generated schema has no comment tables: they are made here as Magento has them
   for (const kind of ['invoice', 'shipment', 'creditmemo']) {
     await src.pool.query(`CREATE TABLE sales_flat_${kind}_comment (
       entity_id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, parent_id int unsigned NOT NULL, is_customer_notified int NULL,
       is_visible_on_front smallint unsigned NOT NULL DEFAULT 0, comment text NULL, created_at timestamp NULL DEFAULT NULL)`);
   }
-  await insert('sales_flat_invoice_comment', { entity_id: 7, parent_id: 5001, is_customer_notified: 1, is_visible_on_front: 1, comment: 'Paid by cheque', created_at: '2024-03-01 12:00:00' });
-  await insert('sales_flat_shipment_comment', { entity_id: 8, parent_id: 5001, is_customer_notified: 0, comment: 'Left at the door', created_at: '2024-03-02 12:00:00' });
-  await insert('sales_flat_shipment_comment', { entity_id: 9, parent_id: 5001, is_customer_notified: 0, comment: '  ', created_at: '2024-03-02 12:00:00' });
-  await insert('sales_flat_shipment_track', { entity_id: 50001, parent_id: 5001, order_id: BUNDLE_ORDER, track_number: 'TRACK-5001', title: null, carrier_code: 'ups', created_at: '2024-03-02 10:00:00', updated_at: '2024-03-02 10:00:00' });
+  await insert('sales_flat_invoice_comment', {
+    entity_id: 7,
+    parent_id: 5001,
+    is_customer_notified: 1,
+    is_visible_on_front: 1,
+    comment: 'Paid by cheque',
+    created_at: '2024-03-01 12:00:00',
+  });
+  await insert('sales_flat_shipment_comment', {
+    entity_id: 8,
+    parent_id: 5001,
+    is_customer_notified: 0,
+    comment: 'Left at the door',
+    created_at: '2024-03-02 12:00:00',
+  });
+  await insert('sales_flat_shipment_comment', {
+    entity_id: 9,
+    parent_id: 5001,
+    is_customer_notified: 0,
+    comment: '  ',
+    created_at: '2024-03-02 12:00:00',
+  });
+  await insert('sales_flat_shipment_track', {
+    entity_id: 50001,
+    parent_id: 5001,
+    order_id: BUNDLE_ORDER,
+    track_number: 'TRACK-5001',
+    title: null,
+    carrier_code: 'ups',
+    created_at: '2024-03-02 10:00:00',
+    updated_at: '2024-03-02 10:00:00',
+  });
 }
 
 const entity = (r: Report, name: string) => r.entities.find((e) => e.entity === name)!;
@@ -215,7 +395,12 @@ describe('import magento: sales from a Maho shop', () => {
     assert.ok(o.paymentMethodTitle && o.paymentMethodTitle !== s.paymentMethod, o.paymentMethodTitle);
     const lines = s.items.filter((i) => i.parentSku === null);
     assert.deepEqual(
-      o.items.map((i: { sku: string; productType: string; qtyOrdered: number; basePrice: number }) => [i.sku, i.productType, i.qtyOrdered, i.basePrice]),
+      o.items.map((i: { sku: string; productType: string; qtyOrdered: number; basePrice: number }) => [
+        i.sku,
+        i.productType,
+        i.qtyOrdered,
+        i.basePrice,
+      ]),
       lines.map((i) => [i.sku, i.productType, Number(i.qtyOrdered), Number(i.basePrice)]),
     );
     for (const i of o.items) {
@@ -298,8 +483,16 @@ describe('import magento: sales from a Maho shop', () => {
     assert.equal(line.rowTotal, 40);
     assert.equal(line.taxAmount, 3.3);
     assert.equal(line.price, 20);
-    assert.deepEqual(line.productOptions, { options: [{ label: 'Main', value: '1 x Part A' }, { label: 'Extras', value: '2 x Part B' }] });
-    const [stored] = await rows<{ stockParts: unknown; buyRequest: unknown }>(t.database.db, sql`SELECT stock_parts AS "stockParts", buy_request AS "buyRequest" FROM order_items WHERE id = 50001`);
+    assert.deepEqual(line.productOptions, {
+      options: [
+        { label: 'Main', value: '1 x Part A' },
+        { label: 'Extras', value: '2 x Part B' },
+      ],
+    });
+    const [stored] = await rows<{ stockParts: unknown; buyRequest: unknown }>(
+      t.database.db,
+      sql`SELECT stock_parts AS "stockParts", buy_request AS "buyRequest" FROM order_items WHERE id = 50001`,
+    );
     assert.deepEqual(stored.stockParts, [
       { productId: 902, per: '1' },
       { productId: 903, per: '2' },
@@ -319,7 +512,11 @@ describe('import magento: sales from a Maho shop', () => {
     assert.equal(invoice.items[0].taxAmount, 3.3);
     assert.equal(invoice.items[0].price, 20);
     assert.deepEqual(
-      invoice.comments.map((c: { comment: string; isCustomerNotified: boolean; isVisibleOnFront: boolean }) => [c.comment, c.isCustomerNotified, c.isVisibleOnFront]),
+      invoice.comments.map((c: { comment: string; isCustomerNotified: boolean; isVisibleOnFront: boolean }) => [
+        c.comment,
+        c.isCustomerNotified,
+        c.isVisibleOnFront,
+      ]),
       [['Paid by cheque', true, true]],
     );
 
@@ -363,7 +560,12 @@ describe('import magento: sales from a Maho shop', () => {
     const placed = await placeTestOrder(t, { guestEmail: 'after.import@example.com', storeId: 1 });
     assert.equal(placed.incrementId, `1${String(Number(last.slice(1)) + 1).padStart(8, '0')}`);
     const seq = async (entity: string, storeId: number) =>
-      (await rows<{ n: number }>(t.database.db, sql`SELECT last_value AS n FROM sales_sequences WHERE entity = ${entity} AND store_id = ${storeId}`))[0]?.n;
+      (
+        await rows<{ n: number }>(
+          t.database.db,
+          sql`SELECT last_value AS n FROM sales_sequences WHERE entity = ${entity} AND store_id = ${storeId}`,
+        )
+      )[0]?.n;
     assert.equal(await seq('invoice', 3), Number(shop.lastIncrementIds.invoice.second_en.slice(1)));
     assert.equal(await seq('shipment', 1), Number(shop.lastIncrementIds.shipment.default.slice(1)));
     // the bundle order's invoice is numbered as one of store 2 would be: store 2 must not give that number again
@@ -402,7 +604,11 @@ describe('import magento: sales from a Magento 1.9 shop', () => {
     assert.equal(entity(report19, 'invoices').imported, shop19.counts.invoices);
     assert.equal(entity(report19, 'shipments').imported, shop19.counts.shipments);
     assert.equal(entity(report19, 'credit memos').imported, shop19.counts.creditmemos);
-    const [configurable] = await rows<{ orderId: number; options: { options: { label: string; value: string }[] }; childProductId: number | null }>(
+    const [configurable] = await rows<{
+      orderId: number;
+      options: { options: { label: string; value: string }[] };
+      childProductId: number | null;
+    }>(
       t19.database.db,
       sql`SELECT order_id AS "orderId", product_options AS options, child_product_id AS "childProductId" FROM order_items WHERE product_type = 'configurable' ORDER BY id LIMIT 1`,
     );
@@ -414,6 +620,9 @@ describe('import magento: sales from a Magento 1.9 shop', () => {
     );
     const r = await t19.req('GET', `${API}/orders/${configurable.orderId}`, { token: await t19.tokens.admin() });
     assert.equal(r.status, 200, r.text);
-    assert.ok(r.body.items.every((i: { createdAt: string }) => !i.createdAt.startsWith('1970')), 'zero dates fall back to the order date');
+    assert.ok(
+      r.body.items.every((i: { createdAt: string }) => !i.createdAt.startsWith('1970')),
+      'zero dates fall back to the order date',
+    );
   });
 });

@@ -106,7 +106,8 @@ export class Source {
     const size = q.size ?? 1000;
     const keyName = q.key.includes('.') ? q.key.slice(q.key.indexOf('.') + 1) : q.key;
     const where = [`${q.key} > ?`, ...(q.where ? [`(${q.where})`] : [])].join(' AND ');
-    const read = (after: number) => this.query(`SELECT ${q.columns ?? '*'} FROM ${q.from} WHERE ${where} ORDER BY ${q.key} LIMIT ${size}`, [after, ...(q.params ?? [])]);
+    const read = (after: number) =>
+      this.query(`SELECT ${q.columns ?? '*'} FROM ${q.from} WHERE ${where} ORDER BY ${q.key} LIMIT ${size}`, [after, ...(q.params ?? [])]);
     let next: Promise<SourceRow[]> | undefined = read(-1);
     while (next) {
       const rows: SourceRow[] = await next;

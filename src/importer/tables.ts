@@ -9,5 +9,8 @@ export const importIdMap = pgTable(
     targetId: integer('target_id').notNull(),
     importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: 'import_id_map_pk', columns: [t.entity, t.sourceId] }), index('import_id_map_target_idx').on(t.entity, t.targetId)],
+  (t) => [
+    primaryKey({ name: 'import_id_map_pk', columns: [t.entity, t.sourceId] }),
+    index('import_id_map_target_idx').on(t.entity, t.targetId),
+  ],
 );

@@ -29,7 +29,11 @@ let base: string;
 const config = () => ({ dataDir });
 
 /** A GET with the path sent exactly as written (no client-side normalization). */
-function rawGet(p: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  p: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path: p, method, headers }, (res) => {
@@ -121,7 +125,10 @@ describe('checkRelativePath', () => {
 describe('resolveMediaPath', () => {
   test('resolves inside the media root, for files that do not exist yet too', async () => {
     assert.equal(await resolveMediaPath(config(), 'catalog/product/a/b/ab.webp'), path.join(dataDir, 'media/catalog/product/a/b/ab.webp'));
-    assert.equal(await resolveMediaPath(config(), 'catalog/product/n/e/new.webp'), path.join(dataDir, 'media/catalog/product/n/e/new.webp'));
+    assert.equal(
+      await resolveMediaPath(config(), 'catalog/product/n/e/new.webp'),
+      path.join(dataDir, 'media/catalog/product/n/e/new.webp'),
+    );
     assert.ok((await resolveMediaPath(config(), 'catalog/product/a/b/alias.webp')).endsWith('alias.webp'));
   });
 
@@ -149,16 +156,25 @@ describe('writeMediaFile and deleteMediaFile', () => {
   });
 
   test('refuses to write through a symlink out of the root, and writes nothing there', async () => {
-    await assert.rejects(writeMediaFile(config(), 'catalog/product/out/planted.png', Buffer.from('x')), (err: unknown) => err instanceof AppError && err.status === 400);
+    await assert.rejects(
+      writeMediaFile(config(), 'catalog/product/out/planted.png', Buffer.from('x')),
+      (err: unknown) => err instanceof AppError && err.status === 400,
+    );
     assert.equal(fs.existsSync(path.join(outside, 'planted.png')), false);
-    await assert.rejects(writeMediaFile(config(), '../escape.png', Buffer.from('x')), (err: unknown) => err instanceof AppError && err.status === 400);
+    await assert.rejects(
+      writeMediaFile(config(), '../escape.png', Buffer.from('x')),
+      (err: unknown) => err instanceof AppError && err.status === 400,
+    );
     assert.equal(fs.existsSync(path.join(dataDir, 'escape.png')), false);
   });
 
   test('deletes a file; a missing one is no error; a symlink out of the root is refused', async () => {
     assert.equal(await deleteMediaFile(config(), 'wysiwyg/new/two.png'), true);
     assert.equal(await deleteMediaFile(config(), 'wysiwyg/new/two.png'), false);
-    await assert.rejects(deleteMediaFile(config(), 'catalog/product/out/secret.png'), (err: unknown) => err instanceof AppError && err.status === 400);
+    await assert.rejects(
+      deleteMediaFile(config(), 'catalog/product/out/secret.png'),
+      (err: unknown) => err instanceof AppError && err.status === 400,
+    );
     assert.equal(fs.existsSync(path.join(outside, 'secret.png')), true);
   });
 
@@ -255,7 +271,11 @@ describe('GET /media/* in the downloadable samples folder', () => {
   });
 
   test('HTML and SVG are never served, there or anywhere; PDF only from the samples folder', async () => {
-    for (const p of ['/media/catalog/downloadable_samples/s/a/sample.html', '/media/catalog/downloadable_samples/s/a/sample.svg', '/media/catalog/product/a/b/doc.pdf']) {
+    for (const p of [
+      '/media/catalog/downloadable_samples/s/a/sample.html',
+      '/media/catalog/downloadable_samples/s/a/sample.svg',
+      '/media/catalog/product/a/b/doc.pdf',
+    ]) {
       const r = await rawGet(p);
       assert.equal(r.status, 404, p);
       assert.doesNotMatch(r.body.toString(), /script|onload|PDF/, p);
@@ -281,7 +301,10 @@ describe('sniffContentType', () => {
       [Buffer.concat([Buffer.from([0, 0, 0, 0x1c]), Buffer.from('ftypavif\x00\x00\x00\x00avifmif1miaf', 'latin1')]), 'image/avif'],
       [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmif1\x00\x00\x00\x00mif1avif', 'latin1')]), 'image/avif'],
       [Buffer.from('%PDF-1.7\n'), 'application/pdf'],
-      [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom\x00\x00\x00\x00isommp42', 'latin1')]), 'application/octet-stream'],
+      [
+        Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom\x00\x00\x00\x00isommp42', 'latin1')]),
+        'application/octet-stream',
+      ],
       [Buffer.from('<!DOCTYPE html><script>alert(1)</script>'), 'application/octet-stream'],
       [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'application/octet-stream'],
       [Buffer.from('RIFF\x10\x00\x00\x00WAVEfmt ', 'latin1'), 'application/octet-stream'],
@@ -340,7 +363,22 @@ describe('mediaContentType', () => {
 
 describe('isPrivateAddress', () => {
   test('loopback, private, link-local and mapped addresses are private; public ones are not', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'nonsense']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'nonsense',
+    ]) {
       assert.equal(isPrivateAddress(a), true, a);
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
@@ -403,7 +441,8 @@ describe('fetchRemoteFile', () => {
     if (!resolved || !isPrivateAddress(resolved.address)) return tc.skip('the host name does not resolve to a private address here');
     const port = new URL(origin).port;
     await assert.rejects(fetchRemoteFile(`http://${host}:${port}/file`, { ...opts, allowPrivate: false }), status(400));
-    if (resolved.address === '127.0.0.1') assert.equal((await fetchRemoteFile(`http://${host}:${port}/file`, opts)).data.toString(), 'hello');
+    if (resolved.address === '127.0.0.1')
+      assert.equal((await fetchRemoteFile(`http://${host}:${port}/file`, opts)).data.toString(), 'hello');
   });
 
   test('refuses other schemes, credentials and malformed URLs', async () => {
@@ -428,7 +467,10 @@ describe('attachmentDisposition', () => {
   test('keeps a clean name and drops paths, quotes and control characters', () => {
     assert.equal(attachmentDisposition('photo.png'), `attachment; filename="photo.png"; filename*=UTF-8''photo.png`);
     assert.equal(attachmentDisposition('../../etc/pa"ss\r\nwd.txt'), `attachment; filename="passwd.txt"; filename*=UTF-8''passwd.txt`);
-    assert.equal(attachmentDisposition('Café menü.pdf'), `attachment; filename="Cafe menu.pdf"; filename*=UTF-8''Caf%C3%A9%20men%C3%BC.pdf`);
+    assert.equal(
+      attachmentDisposition('Café menü.pdf'),
+      `attachment; filename="Cafe menu.pdf"; filename*=UTF-8''Caf%C3%A9%20men%C3%BC.pdf`,
+    );
     assert.equal(attachmentDisposition('...'), `attachment; filename="download"; filename*=UTF-8''download`);
   });
 });

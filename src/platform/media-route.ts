@@ -3,7 +3,15 @@
  * uploads, samples of downloadable products) and nothing else, and the Content-Disposition of a download.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { checkRelativePath, mediaContentType, openMediaStream, publicFolderOf, statMediaFile, type FilesConfig, type MediaFileInfo } from './files.js';
+import {
+  checkRelativePath,
+  mediaContentType,
+  openMediaStream,
+  publicFolderOf,
+  statMediaFile,
+  type FilesConfig,
+  type MediaFileInfo,
+} from './files.js';
 
 function sendNotFound(reply: FastifyReply): FastifyReply {
   return reply
@@ -78,7 +86,11 @@ export function attachmentDisposition(name: string): string {
     .trim()
     .slice(0, 200);
   const clean = base.replace(/^\.+/, '') || 'download';
-  const ascii = clean.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/[%\\]/g, '_');
+  const ascii = clean
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/[%\\]/g, '_');
   const encoded = encodeURIComponent(clean).replace(/['()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -60,7 +60,10 @@ function checkUrl(raw: string, field: string, allowPrivate: boolean): URL {
 }
 
 function tooLarge(field: string, maxBytes: number): AppError {
-  return new AppError('payload_too_large', `${field}: the file is larger than ${maxBytes} bytes`, { reason: 'FILE_TOO_LARGE', details: { field, maxBytes } });
+  return new AppError('payload_too_large', `${field}: the file is larger than ${maxBytes} bytes`, {
+    reason: 'FILE_TOO_LARGE',
+    details: { field, maxBytes },
+  });
 }
 
 function fetchOnce(u: URL, opts: FetchOptions, deadline: number): Promise<{ redirect?: string; file?: FetchedFile }> {
@@ -141,13 +144,19 @@ export async function fetchRemoteFile(rawUrl: string, opts: FetchOptions): Promi
     const res = await fetchOnce(u, opts, deadline);
     if (res.file) return res.file;
     if (hop >= (opts.maxRedirects ?? 3)) {
-      throw badRequest(`${opts.field} could not be fetched: too many redirects`, { reason: 'URL_FETCH_FAILED', details: { field: opts.field } });
+      throw badRequest(`${opts.field} could not be fetched: too many redirects`, {
+        reason: 'URL_FETCH_FAILED',
+        details: { field: opts.field },
+      });
     }
     let next: string;
     try {
       next = new URL(res.redirect!, u).toString();
     } catch {
-      throw badRequest(`${opts.field} could not be fetched: invalid redirect`, { reason: 'URL_FETCH_FAILED', details: { field: opts.field } });
+      throw badRequest(`${opts.field} could not be fetched: invalid redirect`, {
+        reason: 'URL_FETCH_FAILED',
+        details: { field: opts.field },
+      });
     }
     u = checkUrl(next, opts.field, opts.allowPrivate);
   }

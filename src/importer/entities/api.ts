@@ -39,7 +39,16 @@ function operationOf(segment: string | undefined): string | undefined {
   if (!segment) return undefined;
   if (['info', 'list', 'items', 'search', 'currentstore'].includes(segment)) return 'read';
   if (segment === 'create' || segment === 'add') return 'create';
-  if (segment === 'update' || segment === 'assign' || segment === 'move' || segment === 'addcomment' || segment === 'hold' || segment === 'unhold' || segment === 'cancel') return 'write';
+  if (
+    segment === 'update' ||
+    segment === 'assign' ||
+    segment === 'move' ||
+    segment === 'addcomment' ||
+    segment === 'hold' ||
+    segment === 'unhold' ||
+    segment === 'cancel'
+  )
+    return 'write';
   if (segment === 'delete' || segment === 'remove') return 'delete';
   return undefined;
 }
@@ -74,8 +83,15 @@ async function placeByName(
   column: 'name' | 'username',
   wanted: { sourceId: unknown; name: string }[],
 ): Promise<{ id?: number; name: string; renamedFrom?: string }[]> {
-  const mapped = await mappedIds(ctx.db, entity, wanted.map((w) => w.sourceId));
-  const ours = await rows<{ id: number; name: string }>(ctx.db, sql`SELECT id, ${sql.identifier(column)} AS name FROM ${sql.identifier(table)}`);
+  const mapped = await mappedIds(
+    ctx.db,
+    entity,
+    wanted.map((w) => w.sourceId),
+  );
+  const ours = await rows<{ id: number; name: string }>(
+    ctx.db,
+    sql`SELECT id, ${sql.identifier(column)} AS name FROM ${sql.identifier(table)}`,
+  );
   const nameOf = new Map(ours.map((r) => [r.id, r.name]));
   const taken = new Set(ours.map((r) => r.name));
   const out: { id?: number; name: string; renamedFrom?: string }[] = [];
@@ -110,7 +126,13 @@ export const apiRolesImporter: EntityImporter = {
     const roles = await ctx.source.query("SELECT * FROM api_role WHERE role_type = 'G' ORDER BY role_id");
     const rules = await ctx.source.query("SELECT role_id, resource_id FROM api_rule WHERE api_permission = 'allow' ORDER BY rule_id");
     stats.found = roles.length;
-    const places = await placeByName(ctx, 'api roles', 'api_roles', 'name', roles.map((r) => ({ sourceId: r.role_id, name: text(r.role_name) ?? `role-${r.role_id}` })));
+    const places = await placeByName(
+      ctx,
+      'api roles',
+      'api_roles',
+      'name',
+      roles.map((r) => ({ sourceId: r.role_id, name: text(r.role_name) ?? `role-${r.role_id}` })),
+    );
     const values = roles.map((r, i) => ({
       ...(places[i].id !== undefined ? { id: places[i].id } : {}),
       name: places[i].name,
@@ -118,13 +140,38 @@ export const apiRolesImporter: EntityImporter = {
     }));
     roles.forEach((r, i) => {
       const from = places[i].renamedFrom;
-      if (from) ctx.report.note(stats, r.role_id, `"${from}" is already the name of another role here, which keeps its permissions: this one is imported as "${places[i].name}"`);
+      if (from)
+        ctx.report.note(
+          stats,
+          r.role_id,
+          `"${from}" is already the name of another role here, which keeps its permissions: this one is imported as "${places[i].name}"`,
+        );
     });
     // rows of an earlier run are updated by id, new ones inserted under their free names
-    count(stats, await upsert(ctx.db, apiRoles, values.filter((v) => v.id !== undefined), [apiRoles.id]));
-    count(stats, await upsert(ctx.db, apiRoles, values.filter((v) => v.id === undefined), [apiRoles.name]));
+    count(
+      stats,
+      await upsert(
+        ctx.db,
+        apiRoles,
+        values.filter((v) => v.id !== undefined),
+        [apiRoles.id],
+      ),
+    );
+    count(
+      stats,
+      await upsert(
+        ctx.db,
+        apiRoles,
+        values.filter((v) => v.id === undefined),
+        [apiRoles.name],
+      ),
+    );
     const ids = new Map((await rows<{ id: number; name: string }>(ctx.db, sql`SELECT id, name FROM api_roles`)).map((r) => [r.name, r.id]));
-    await recordIds(ctx.db, 'api roles', roles.map((r, i) => [r.role_id, ids.get(values[i].name)!]));
+    await recordIds(
+      ctx.db,
+      'api roles',
+      roles.map((r, i) => [r.role_id, ids.get(values[i].name)!]),
+    );
     tick(roles.length);
   },
 };
@@ -150,7 +197,13 @@ export const apiUsersImporter: EntityImporter = {
       else if (!key) ctx.report.skip(stats, id, 'no API key');
       else kept.push({ source: u, roleId, key });
     }
-    const places = await placeByName(ctx, 'api users', 'api_users', 'username', kept.map((k) => ({ sourceId: k.source.user_id, name: String(k.source.username) })));
+    const places = await placeByName(
+      ctx,
+      'api users',
+      'api_users',
+      'username',
+      kept.map((k) => ({ sourceId: k.source.user_id, name: String(k.source.username) })),
+    );
     const values = kept.map(({ source: u, roleId, key }, i) => ({
       ...(places[i].id !== undefined ? { id: places[i].id } : {}),
       username: places[i].name,
@@ -163,14 +216,43 @@ export const apiUsersImporter: EntityImporter = {
     }));
     kept.forEach((k, i) => {
       const from = places[i].renamedFrom;
-      if (from) ctx.report.note(stats, k.source.user_id, `"${from}" is already the name of another API user here, which is left as it is: this one is imported as "${places[i].name}"`);
+      if (from)
+        ctx.report.note(
+          stats,
+          k.source.user_id,
+          `"${from}" is already the name of another API user here, which is left as it is: this one is imported as "${places[i].name}"`,
+        );
     });
     // a key re-hashed at a login since the last run is kept unless the user changed in the source since
     const keep = `CASE WHEN t.api_key_hash LIKE 'scrypt$%' AND excluded.updated_at <= t.updated_at THEN t.api_key_hash ELSE excluded.api_key_hash END`;
-    count(stats, await upsert(ctx.db, apiUsers, values.filter((v) => v.id !== undefined), [apiUsers.id], { apiKeyHash: keep }));
-    count(stats, await upsert(ctx.db, apiUsers, values.filter((v) => v.id === undefined), [apiUsers.username], { apiKeyHash: keep }));
-    const ours = new Map((await ctx.db.select({ id: apiUsers.id, username: apiUsers.username }).from(apiUsers)).map((u) => [u.username, u.id]));
-    await recordIds(ctx.db, 'api users', kept.map((k, i) => [k.source.user_id, ours.get(values[i].username)!]));
+    count(
+      stats,
+      await upsert(
+        ctx.db,
+        apiUsers,
+        values.filter((v) => v.id !== undefined),
+        [apiUsers.id],
+        { apiKeyHash: keep },
+      ),
+    );
+    count(
+      stats,
+      await upsert(
+        ctx.db,
+        apiUsers,
+        values.filter((v) => v.id === undefined),
+        [apiUsers.username],
+        { apiKeyHash: keep },
+      ),
+    );
+    const ours = new Map(
+      (await ctx.db.select({ id: apiUsers.id, username: apiUsers.username }).from(apiUsers)).map((u) => [u.username, u.id]),
+    );
+    await recordIds(
+      ctx.db,
+      'api users',
+      kept.map((k, i) => [k.source.user_id, ours.get(values[i].username)!]),
+    );
     tick(users.length);
   },
 };

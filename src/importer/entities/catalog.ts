@@ -14,12 +14,24 @@ import { PRODUCT_IMPORTERS } from './products.js';
 import { urlRewritesImporter } from './urls.js';
 
 /** Magento frontend inputs → ours (the rest keep their name). */
-const INPUTS: Record<string, string> = { price: 'price', weight: 'weight', media_image: 'media_image', gallery: 'gallery', boolean: 'boolean', date: 'date', datetime: 'date' };
+const INPUTS: Record<string, string> = {
+  price: 'price',
+  weight: 'weight',
+  media_image: 'media_image',
+  gallery: 'gallery',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'date',
+};
 
 export const attributesImporter: EntityImporter = {
   name: 'product attributes',
   group: 'catalog',
-  count: (ctx) => ctx.source.count('eav_attribute a JOIN eav_entity_type t ON t.entity_type_id = a.entity_type_id', "t.entity_type_code = 'catalog_product'"),
+  count: (ctx) =>
+    ctx.source.count(
+      'eav_attribute a JOIN eav_entity_type t ON t.entity_type_id = a.entity_type_id',
+      "t.entity_type_code = 'catalog_product'",
+    ),
   async run(ctx, stats, tick) {
     const all = await ctx.source.query(
       `SELECT a.*, c.* FROM eav_attribute a JOIN eav_entity_type t ON t.entity_type_id = a.entity_type_id
@@ -27,7 +39,13 @@ export const attributesImporter: EntityImporter = {
         WHERE t.entity_type_code = 'catalog_product' ORDER BY a.attribute_id`,
     );
     stats.found = all.length;
-    const ours = new Map((await ctx.db.select({ id: productAttributes.id, code: productAttributes.code, isSystem: productAttributes.isSystem }).from(productAttributes)).map((a) => [a.code, a]));
+    const ours = new Map(
+      (
+        await ctx.db
+          .select({ id: productAttributes.id, code: productAttributes.code, isSystem: productAttributes.isSystem })
+          .from(productAttributes)
+      ).map((a) => [a.code, a]),
+    );
     const values: (typeof productAttributes.$inferInsert)[] = [];
     for (const a of all) {
       const code = String(a.attribute_code);
@@ -70,7 +88,9 @@ export const attributesImporter: EntityImporter = {
     }
     count(stats, await upsert(ctx.db, productAttributes, values, [productAttributes.code]));
     stats.unchanged += all.length - values.length - stats.skipped;
-    const ids = new Map((await ctx.db.select({ id: productAttributes.id, code: productAttributes.code }).from(productAttributes)).map((a) => [a.code, a.id]));
+    const ids = new Map(
+      (await ctx.db.select({ id: productAttributes.id, code: productAttributes.code }).from(productAttributes)).map((a) => [a.code, a.id]),
+    );
     await recordIds(
       ctx.db,
       'product attributes',
@@ -83,7 +103,8 @@ export const attributesImporter: EntityImporter = {
            JOIN eav_entity_type t ON t.entity_type_id = a.entity_type_id WHERE t.entity_type_code = 'catalog_product'`,
       );
       // an attribute has one label here (its options have one per store view)
-      for (const l of labels) ctx.report.skip(stats, `label ${l.attribute_label_id}`, 'store-view label of an attribute (the admin label is kept)');
+      for (const l of labels)
+        ctx.report.skip(stats, `label ${l.attribute_label_id}`, 'store-view label of an attribute (the admin label is kept)');
     }
     tick(all.length);
   },
@@ -97,14 +118,29 @@ export const attributeOptionsImporter: EntityImporter = {
     await assertImportable(ctx.db, 'products', 'products');
     const attrIds = await attributeIdMap(ctx);
     // the install's own options give way to the source's (no product uses them: products are checked above)
-    await ctx.db.execute(sql`DELETE FROM product_attribute_options o WHERE NOT EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'attribute options' AND m.target_id = o.id)`);
+    await ctx.db.execute(
+      sql`DELETE FROM product_attribute_options o WHERE NOT EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'attribute options' AND m.target_id = o.id)`,
+    );
     const swatches = ctx.source.hasTable('eav_attribute_option_swatch');
     for await (const batch of ctx.source.batches({ from: 'eav_attribute_option', key: 'option_id' })) {
       stats.found += batch.length;
       const ids = batch.map((o) => o.option_id);
-      const labels = groupBy(await ctx.source.query(`SELECT option_id, store_id, value FROM eav_attribute_option_value WHERE option_id IN (${ids.map(() => '?').join(',')})`, ids), 'option_id');
+      const labels = groupBy(
+        await ctx.source.query(
+          `SELECT option_id, store_id, value FROM eav_attribute_option_value WHERE option_id IN (${ids.map(() => '?').join(',')})`,
+          ids,
+        ),
+        'option_id',
+      );
       const swatch = swatches
-        ? new Map((await ctx.source.query(`SELECT option_id, value FROM eav_attribute_option_swatch WHERE option_id IN (${ids.map(() => '?').join(',')})`, ids)).map((s) => [Number(s.option_id), trimmed(s.value)]))
+        ? new Map(
+            (
+              await ctx.source.query(
+                `SELECT option_id, value FROM eav_attribute_option_swatch WHERE option_id IN (${ids.map(() => '?').join(',')})`,
+                ids,
+              )
+            ).map((s) => [Number(s.option_id), trimmed(s.value)]),
+          )
         : new Map<number, string | null>();
       const values: (typeof attributeOptions.$inferInsert)[] = [];
       for (const o of batch) {
@@ -127,7 +163,11 @@ export const attributeOptionsImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, attributeOptions, values, [attributeOptions.id]));
-      await recordKeptIds(ctx.db, 'attribute options', values.map((v) => v.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'attribute options',
+        values.map((v) => v.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('product_attribute_options');
@@ -137,7 +177,11 @@ export const attributeOptionsImporter: EntityImporter = {
 export const attributeSetsImporter: EntityImporter = {
   name: 'attribute sets',
   group: 'catalog',
-  count: (ctx) => ctx.source.count('eav_attribute_set s JOIN eav_entity_type t ON t.entity_type_id = s.entity_type_id', "t.entity_type_code = 'catalog_product'"),
+  count: (ctx) =>
+    ctx.source.count(
+      'eav_attribute_set s JOIN eav_entity_type t ON t.entity_type_id = s.entity_type_id',
+      "t.entity_type_code = 'catalog_product'",
+    ),
   async run(ctx, stats, tick) {
     const sets = await ctx.source.query(
       `SELECT s.* FROM eav_attribute_set s JOIN eav_entity_type t ON t.entity_type_id = s.entity_type_id
@@ -146,7 +190,9 @@ export const attributeSetsImporter: EntityImporter = {
     stats.found = sets.length;
     const values = sets.map((s) => ({ name: String(s.attribute_set_name), sortOrder: int(s.sort_order) ?? 0 }));
     count(stats, await upsert(ctx.db, attributeSets, values, [attributeSets.name]));
-    const ours = new Map((await ctx.db.select({ id: attributeSets.id, name: attributeSets.name }).from(attributeSets)).map((s) => [s.name, s.id]));
+    const ours = new Map(
+      (await ctx.db.select({ id: attributeSets.id, name: attributeSets.name }).from(attributeSets)).map((s) => [s.name, s.id]),
+    );
     const setIds = new Map(sets.map((s) => [Number(s.attribute_set_id), ours.get(String(s.attribute_set_name))!]));
     await recordIds(ctx.db, 'attribute sets', [...setIds]);
     // members, with their group names
@@ -162,7 +208,13 @@ export const attributeSetsImporter: EntityImporter = {
       const setId = setIds.get(Number(m.attribute_set_id));
       const attributeId = attrIds.get(Number(m.attribute_id));
       if (setId && attributeId) {
-        links.push({ setId, attributeId, groupName: text(m.attribute_group_name) ?? 'General', groupSortOrder: int(m.group_sort) ?? 0, sortOrder: int(m.sort_order) ?? 0 });
+        links.push({
+          setId,
+          attributeId,
+          groupName: text(m.attribute_group_name) ?? 'General',
+          groupSortOrder: int(m.group_sort) ?? 0,
+          sortOrder: int(m.sort_order) ?? 0,
+        });
       }
     }
     await upsert(ctx.db, attributeSetAttributes, links, [attributeSetAttributes.setId, attributeSetAttributes.attributeId]);
@@ -171,8 +223,23 @@ export const attributeSetsImporter: EntityImporter = {
 };
 
 const CATEGORY_CODES = [
-  'name', 'url_key', 'url_path', 'is_active', 'include_in_menu', 'is_anchor', 'description', 'image', 'display_mode', 'landing_page',
-  'available_sort_by', 'default_sort_by', 'meta_title', 'meta_keywords', 'meta_description', 'page_layout', 'filter_price_range',
+  'name',
+  'url_key',
+  'url_path',
+  'is_active',
+  'include_in_menu',
+  'is_anchor',
+  'description',
+  'image',
+  'display_mode',
+  'landing_page',
+  'available_sort_by',
+  'default_sort_by',
+  'meta_title',
+  'meta_keywords',
+  'meta_description',
+  'page_layout',
+  'filter_price_range',
 ];
 
 /** Store-view values of a category, as our store_values keys. */
@@ -209,7 +276,10 @@ export const categoriesImporter: EntityImporter = {
     const attrs = await attributesOf(ctx.source, 'catalog_category');
     const since = sinceWhere(ctx, 'catalog_category_entity');
     // parents before children: ordered by level, then id (a tree is small enough to read whole)
-    const all = await ctx.source.query(`SELECT * FROM catalog_category_entity${since.where ? ` WHERE ${since.where}` : ''} ORDER BY level, entity_id`, since.params);
+    const all = await ctx.source.query(
+      `SELECT * FROM catalog_category_entity${since.where ? ` WHERE ${since.where}` : ''} ORDER BY level, entity_id`,
+      since.params,
+    );
     stats.found = all.length;
     for (let i = 0; i < all.length; i += 1000) {
       const batch = all.slice(i, i + 1000);
@@ -228,8 +298,18 @@ export const categoriesImporter: EntityImporter = {
         const sortBy = trimmed(v.available_sort_by);
         const stated = int(c.parent_id) || null;
         const place = placeInTree(id, c.path);
-        if (!place) ctx.report.note(stats, id, `its path "${String(c.path ?? '')}" is not a path of ids ending with its own: placed under its parent_id ${stated}`);
-        else if (place.parentId !== stated) ctx.report.note(stats, id, `parent_id ${stated} but path ${String(c.path)}: placed under ${place.parentId}, as Magento's tree shows it`);
+        if (!place)
+          ctx.report.note(
+            stats,
+            id,
+            `its path "${String(c.path ?? '')}" is not a path of ids ending with its own: placed under its parent_id ${stated}`,
+          );
+        else if (place.parentId !== stated)
+          ctx.report.note(
+            stats,
+            id,
+            `parent_id ${stated} but path ${String(c.path)}: placed under ${place.parentId}, as Magento's tree shows it`,
+          );
         return {
           id,
           parentId: place ? place.parentId : stated,
@@ -260,13 +340,20 @@ export const categoriesImporter: EntityImporter = {
         };
       });
       count(stats, await upsert(ctx.db, categories, values, [categories.id]));
-      await recordKeptIds(ctx.db, 'categories', values.map((v) => v.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'categories',
+        values.map((v) => v.id as number),
+      );
       tick(i + batch.length);
     }
     ctx.sequences.add('categories');
   },
   async verify(ctx) {
-    const [{ n }] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM categories c JOIN import_id_map m ON m.entity = 'categories' AND m.target_id = c.id`);
+    const [{ n }] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM categories c JOIN import_id_map m ON m.entity = 'categories' AND m.target_id = c.id`,
+    );
     ctx.report.check('categories', await ctx.source.count('catalog_category_entity'), n);
   },
 };
@@ -280,4 +367,3 @@ export const CATALOG_IMPORTERS: EntityImporter[] = [
   ...PRODUCT_IMPORTERS,
   urlRewritesImporter,
 ];
-

@@ -5,17 +5,38 @@
  */
 import { blogCategories, blogCategoryStores, blogPostCategories, blogPosts, blogPostStores } from '../../modules/blog/tables.js';
 import { postPath } from '../../modules/blog/posts.js';
-import { assertImportable, count, existingIds, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  groupBy,
+  inList,
+  recordIds,
+  sinceWhere,
+  sync,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { eavValues, valuesIn, type EavAttribute } from '../eav.js';
 import { copyMedia } from '../media.js';
 import { bool, date, day, int, str, text, trimmed } from '../source.js';
 import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 /** Store views per row of a link table: every one listed, and those kept (0 and the ones we have). */
-async function storeLinks(ctx: ImportContext, table: string, key: string, ids: number[], known: Set<number>): Promise<Map<number, { all: number; kept: number[] }>> {
+async function storeLinks(
+  ctx: ImportContext,
+  table: string,
+  key: string,
+  ids: number[],
+  known: Set<number>,
+): Promise<Map<number, { all: number; kept: number[] }>> {
   const out = new Map<number, { all: number; kept: number[] }>();
   if (!ids.length || !ctx.source.hasTable(table)) return out;
-  for (const [id, list] of groupBy(await ctx.source.query(`SELECT ${key}, store_id FROM ${table} WHERE ${key} IN (${inList(ids)})`, ids), key)) {
+  for (const [id, list] of groupBy(
+    await ctx.source.query(`SELECT ${key}, store_id FROM ${table} WHERE ${key} IN (${inList(ids)})`, ids),
+    key,
+  )) {
     const stores = [...new Set(list.map((l) => Number(l.store_id)))];
     out.set(id, { all: stores.length, kept: stores.filter((s) => s === 0 || known.has(s)).sort((a, b) => a - b) });
   }
@@ -64,8 +85,19 @@ export const blogCategoriesImporter: EntityImporter = whenTable('blog_category_e
         }
       }
       count(stats, await upsert(ctx.db, blogCategories, values, [blogCategories.id]));
-      await sync(ctx.db, blogCategoryStores, blogCategoryStores.categoryId, values.map((v) => v.id!), links, [blogCategoryStores.categoryId, blogCategoryStores.storeId]);
-      await recordIds(ctx.db, 'blog categories', values.map((v) => [v.id, v.id!]));
+      await sync(
+        ctx.db,
+        blogCategoryStores,
+        blogCategoryStores.categoryId,
+        values.map((v) => v.id!),
+        links,
+        [blogCategoryStores.categoryId, blogCategoryStores.storeId],
+      );
+      await recordIds(
+        ctx.db,
+        'blog categories',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('blog_categories');
@@ -84,7 +116,12 @@ async function postAttributes(ctx: ImportContext): Promise<Map<string, EavAttrib
   return new Map(
     found.map((r) => [
       String(r.attribute_code),
-      { id: Number(r.attribute_id), code: String(r.attribute_code), backendType: String(r.backend_type), frontendInput: r.frontend_input === null ? null : String(r.frontend_input) },
+      {
+        id: Number(r.attribute_id),
+        code: String(r.attribute_code),
+        backendType: String(r.backend_type),
+        frontendInput: r.frontend_input === null ? null : String(r.frontend_input),
+      },
     ]),
   );
 }
@@ -104,9 +141,16 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
       const stores = await storeLinks(ctx, 'blog_post_store', 'post_id', ids, known);
       const eav = await eavValues(ctx.source, 'blog_post_entity', ids, attrs, ['image']);
       const categoryLinks = ctx.source.hasTable('blog_post_category')
-        ? groupBy(await ctx.source.query(`SELECT post_id, category_id, position FROM blog_post_category WHERE post_id IN (${inList(ids)})`, ids), 'post_id')
+        ? groupBy(
+            await ctx.source.query(`SELECT post_id, category_id, position FROM blog_post_category WHERE post_id IN (${inList(ids)})`, ids),
+            'post_id',
+          )
         : new Map();
-      const categories = await existingIds(ctx.db, 'blog_categories', [...categoryLinks.values()].flat().map((l) => Number((l as Record<string, unknown>).category_id)));
+      const categories = await existingIds(
+        ctx.db,
+        'blog_categories',
+        [...categoryLinks.values()].flat().map((l) => Number((l as Record<string, unknown>).category_id)),
+      );
       const values: (typeof blogPosts.$inferInsert)[] = [];
       const storeValues: (typeof blogPostStores.$inferInsert)[] = [];
       const categoryValues: (typeof blogPostCategories.$inferInsert)[] = [];
@@ -151,18 +195,25 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
           });
           for (const storeId of st?.kept ?? []) storeValues.push({ postId: id, storeId });
           for (const l of (categoryLinks.get(id) ?? []) as Record<string, unknown>[]) {
-            if (categories.has(Number(l.category_id))) categoryValues.push({ postId: id, categoryId: Number(l.category_id), position: int(l.position) ?? 0 });
+            if (categories.has(Number(l.category_id)))
+              categoryValues.push({ postId: id, categoryId: Number(l.category_id), position: int(l.position) ?? 0 });
           }
         }
       }
       count(stats, await upsert(ctx.db, blogPosts, values, [blogPosts.id]));
       const postIds = values.map((v) => v.id!);
       await sync(ctx.db, blogPostStores, blogPostStores.postId, postIds, storeValues, [blogPostStores.postId, blogPostStores.storeId]);
-      await sync(ctx.db, blogPostCategories, blogPostCategories.postId, postIds, categoryValues, [blogPostCategories.postId, blogPostCategories.categoryId]);
+      await sync(ctx.db, blogPostCategories, blogPostCategories.postId, postIds, categoryValues, [
+        blogPostCategories.postId,
+        blogPostCategories.categoryId,
+      ]);
       const taken = await writeUrlPaths(
         ctx.db,
         'blog_post',
-        values.map((v) => ({ id: v.id!, paths: storeValues.filter((l) => l.postId === v.id).map((l) => ({ storeId: l.storeId, requestPath: postPath(v.urlKey) })) })),
+        values.map((v) => ({
+          id: v.id!,
+          paths: storeValues.filter((l) => l.postId === v.id).map((l) => ({ storeId: l.storeId, requestPath: postPath(v.urlKey) })),
+        })),
       );
       for (const id of new Set([...taken.keys(), ...missingImages, ...refusedImages])) {
         const what = [
@@ -172,7 +223,11 @@ export const blogPostsImporter: EntityImporter = whenTable('blog_post_entity', {
         ];
         partly(ctx, stats, id, `imported, but ${what.filter(Boolean).join(' and ')}`);
       }
-      await recordIds(ctx.db, 'blog posts', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'blog posts',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('blog_posts');

@@ -3,14 +3,31 @@
  * identifier is also its URL path in those store views, registered with the URL resolver.
  */
 import { cmsBlocks, cmsBlockStores, cmsPages, cmsPageStores } from '../../modules/cms/tables.js';
-import { assertImportable, count, groupBy, inList, recordIds, sinceWhere, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  groupBy,
+  inList,
+  recordIds,
+  sinceWhere,
+  sync,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { bool, date, day, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { checkCount, countOf, EPOCH, partly, targetStores, whenTable, writeUrlPaths } from './content-shared.js';
 
 const ROBOTS = ['INDEX,FOLLOW', 'NOINDEX,FOLLOW', 'INDEX,NOFOLLOW', 'NOINDEX,NOFOLLOW'];
 
 /** The store views of each row, from a link table, keeping 0 and the store views we have. */
-async function storesOf(ctx: ImportContext, table: string, key: string, ids: number[], known: Set<number>): Promise<Map<number, { all: number; kept: number[] }>> {
+async function storesOf(
+  ctx: ImportContext,
+  table: string,
+  key: string,
+  ids: number[],
+  known: Set<number>,
+): Promise<Map<number, { all: number; kept: number[] }>> {
   const out = new Map<number, { all: number; kept: number[] }>();
   if (!ids.length || !ctx.source.hasTable(table)) return out;
   const links = groupBy(await ctx.source.query(`SELECT ${key}, store_id FROM ${table} WHERE ${key} IN (${inList(ids)})`, ids), key);
@@ -73,14 +90,28 @@ export const cmsPagesImporter: EntityImporter = whenTable('cms_page', {
         }
       }
       count(stats, await upsert(ctx.db, cmsPages, values, [cmsPages.id]));
-      await sync(ctx.db, cmsPageStores, cmsPageStores.pageId, values.map((v) => v.id!), links, [cmsPageStores.pageId, cmsPageStores.storeId]);
+      await sync(
+        ctx.db,
+        cmsPageStores,
+        cmsPageStores.pageId,
+        values.map((v) => v.id!),
+        links,
+        [cmsPageStores.pageId, cmsPageStores.storeId],
+      );
       const taken = await writeUrlPaths(
         ctx.db,
         'cms_page',
-        values.map((v) => ({ id: v.id!, paths: links.filter((l) => l.pageId === v.id).map((l) => ({ storeId: l.storeId, requestPath: v.identifier })) })),
+        values.map((v) => ({
+          id: v.id!,
+          paths: links.filter((l) => l.pageId === v.id).map((l) => ({ storeId: l.storeId, requestPath: v.identifier })),
+        })),
       );
       for (const id of taken.keys()) partly(ctx, stats, id, 'imported, but its URL path is held by another entity in a store view');
-      await recordIds(ctx.db, 'cms pages', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'cms pages',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('cms_pages');
@@ -123,8 +154,19 @@ export const cmsBlocksImporter: EntityImporter = whenTable('cms_block', {
         }
       }
       count(stats, await upsert(ctx.db, cmsBlocks, values, [cmsBlocks.id]));
-      await sync(ctx.db, cmsBlockStores, cmsBlockStores.blockId, values.map((v) => v.id!), links, [cmsBlockStores.blockId, cmsBlockStores.storeId]);
-      await recordIds(ctx.db, 'cms blocks', values.map((v) => [v.id, v.id!]));
+      await sync(
+        ctx.db,
+        cmsBlockStores,
+        cmsBlockStores.blockId,
+        values.map((v) => v.id!),
+        links,
+        [cmsBlockStores.blockId, cmsBlockStores.storeId],
+      );
+      await recordIds(
+        ctx.db,
+        'cms blocks',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('cms_blocks');

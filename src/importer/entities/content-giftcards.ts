@@ -6,7 +6,19 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { giftcardHistory, giftcards } from '../../modules/giftcards/tables.js';
-import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  groupBy,
+  inList,
+  intArray,
+  recordIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { date, decimal, int, text, trimmed } from '../source.js';
 import { checkCount, countOf, EPOCH, targetWebsites, whenTable } from './content-shared.js';
 
@@ -43,7 +55,12 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
     for await (const batch of ctx.source.batches({ from: 'giftcard', key: 'giftcard_id', where: s.where, params: s.params })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.giftcard_id));
-      const links = junction ? groupBy(await ctx.source.query(`SELECT giftcard_id, website_id FROM giftcard_website WHERE giftcard_id IN (${inList(ids)})`, ids), 'giftcard_id') : new Map();
+      const links = junction
+        ? groupBy(
+            await ctx.source.query(`SELECT giftcard_id, website_id FROM giftcard_website WHERE giftcard_id IN (${inList(ids)})`, ids),
+            'giftcard_id',
+          )
+        : new Map();
       const codes = batch.map((r) => trimmed(r.code)?.toUpperCase()).filter((c): c is string => !!c);
       const taken = new Set(
         (
@@ -61,14 +78,26 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
         const status = trimmed(r.status)?.toLowerCase() ?? 'active';
         // the junction, or the single website column of earlier versions
         const sourceWebsites = [
-          ...new Set(junction ? ((links.get(id) ?? []) as Record<string, unknown>[]).map((l) => Number(l.website_id)) : int(r.website_id) ? [Number(r.website_id)] : []),
+          ...new Set(
+            junction
+              ? ((links.get(id) ?? []) as Record<string, unknown>[]).map((l) => Number(l.website_id))
+              : int(r.website_id)
+                ? [Number(r.website_id)]
+                : [],
+          ),
         ]
           .filter((w) => w > 0)
           .sort((a, b) => a - b);
         const kept = sourceWebsites.filter((w) => websites.has(w));
         const skip = (reason: string) => {
           ctx.report.skip(stats, id, reason);
-          if (balance !== null) ctx.memo.set(SKIPPED_BALANCE, dec((ctx.memo.get(SKIPPED_BALANCE) as string | undefined) ?? 0).add(balance).toFixed());
+          if (balance !== null)
+            ctx.memo.set(
+              SKIPPED_BALANCE,
+              dec((ctx.memo.get(SKIPPED_BALANCE) as string | undefined) ?? 0)
+                .add(balance)
+                .toFixed(),
+            );
         };
         if (!code) skip('no code');
         else if (balance === null || dec(balance).lt(0)) skip('no balance, or a negative one');
@@ -102,7 +131,11 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
         }
       }
       count(stats, await upsert(ctx.db, giftcards, values, [giftcards.id]));
-      await recordIds(ctx.db, 'gift cards', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'gift cards',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('giftcards');
@@ -111,7 +144,10 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
     await checkCount(ctx, 'gift cards', 'giftcards', 'giftcard');
     if (ctx.since) return;
     const [s] = await ctx.source.query<{ n: string | null }>('SELECT SUM(balance) AS n FROM giftcard');
-    const [t] = await rows<{ n: string }>(ctx.db, sql`SELECT COALESCE(sum(g.balance), 0)::text AS n FROM giftcards g JOIN import_id_map m ON m.entity = 'gift cards' AND m.target_id = g.id`);
+    const [t] = await rows<{ n: string }>(
+      ctx.db,
+      sql`SELECT COALESCE(sum(g.balance), 0)::text AS n FROM giftcards g JOIN import_id_map m ON m.entity = 'gift cards' AND m.target_id = g.id`,
+    );
     const source = dec(s?.n ?? 0).sub(dec((ctx.memo.get(SKIPPED_BALANCE) as string | undefined) ?? 0));
     ctx.report.check('gift card balances (source less skipped cards)', source.toFixed(4), dec(t.n).toFixed(4));
   },
@@ -125,7 +161,11 @@ export const giftcardHistoryImporter: EntityImporter = whenTable('giftcard_histo
     await assertImportable(ctx.db, 'giftcard_history', 'gift card history');
     for await (const batch of ctx.source.batches({ from: 'giftcard_history', key: 'history_id' })) {
       stats.found += batch.length;
-      const cards = await existingIds(ctx.db, 'giftcards', batch.map((r) => Number(r.giftcard_id)));
+      const cards = await existingIds(
+        ctx.db,
+        'giftcards',
+        batch.map((r) => Number(r.giftcard_id)),
+      );
       const values: (typeof giftcardHistory.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.history_id);
@@ -147,7 +187,11 @@ export const giftcardHistoryImporter: EntityImporter = whenTable('giftcard_histo
         }
       }
       count(stats, await upsert(ctx.db, giftcardHistory, values, [giftcardHistory.id]));
-      await recordIds(ctx.db, 'gift card history', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'gift card history',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('giftcard_history');

@@ -22,10 +22,19 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
     await assertImportable(ctx.db, 'newsletter_subscribers', 'newsletter subscribers');
     const stores = await targetStores(ctx.db);
     const since = sinceWhere(ctx, 'newsletter_subscriber', 'change_status_at');
-    for await (const batch of ctx.source.batches({ from: 'newsletter_subscriber', key: 'subscriber_id', where: since.where, params: since.params })) {
+    for await (const batch of ctx.source.batches({
+      from: 'newsletter_subscriber',
+      key: 'subscriber_id',
+      where: since.where,
+      params: since.params,
+    })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.subscriber_id));
-      const accounts = await existingIds(ctx.db, 'customers', batch.map((r) => Number(r.customer_id)));
+      const accounts = await existingIds(
+        ctx.db,
+        'customers',
+        batch.map((r) => Number(r.customer_id)),
+      );
       // (email, store view) pairs another subscriber of ours holds
       const pairs = JSON.stringify(batch.map((r) => ({ e: trimmed(r.subscriber_email)?.toLowerCase() ?? '', s: Number(r.store_id) })));
       const held = new Set(
@@ -65,7 +74,11 @@ export const newsletterImporter: EntityImporter = whenTable('newsletter_subscrib
         }
       }
       count(stats, await upsert(ctx.db, newsletterSubscribers, values, [newsletterSubscribers.id]));
-      await recordIds(ctx.db, 'newsletter subscribers', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'newsletter subscribers',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('newsletter_subscribers');

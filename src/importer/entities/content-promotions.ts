@@ -10,10 +10,31 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { couponUsages, coupons, salesRules } from '../../modules/coupons/tables.js';
-import { assertImportable, count, existingIds, groupBy, inList, intArray, recordIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  groupBy,
+  inList,
+  intArray,
+  recordIds,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { bool, date, day, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { dec } from '../../platform/money.js';
-import { checkCount, childrenOf, countOf, decodeConditions, EPOCH, partly, targetWebsites, whenTable, type RuleCondition } from './content-shared.js';
+import {
+  checkCount,
+  childrenOf,
+  countOf,
+  decodeConditions,
+  EPOCH,
+  partly,
+  targetWebsites,
+  whenTable,
+  type RuleCondition,
+} from './content-shared.js';
 
 const ACTIONS = new Set(['by_percent', 'by_fixed', 'cart_fixed', 'buy_x_get_y']);
 const NO_COUPON = 1;
@@ -28,7 +49,8 @@ export function convertConditions(raw: unknown): { minimumSubtotal: string | nul
   if (!children.length) return { minimumSubtotal: null, complete: true };
   // "if ALL of these conditions are TRUE" (or ANY, with one condition)
   const isTrue = root.value === undefined || String(root.value) === '1' || root.value === true;
-  if (!isTrue || (root.aggregator !== 'all' && !(root.aggregator === 'any' && children.length === 1))) return { minimumSubtotal: null, complete: false };
+  if (!isTrue || (root.aggregator !== 'all' && !(root.aggregator === 'any' && children.length === 1)))
+    return { minimumSubtotal: null, complete: false };
   let minimum: string | null = null;
   let complete = true;
   for (const c of children) {
@@ -40,7 +62,8 @@ export function convertConditions(raw: unknown): { minimumSubtotal: string | nul
 }
 
 function isMinimumSubtotal(c: RuleCondition): string | null {
-  if (c.type !== 'salesrule/rule_condition_address' || c.attribute !== 'base_subtotal' || c.operator !== '>=' || childrenOf(c).length) return null;
+  if (c.type !== 'salesrule/rule_condition_address' || c.attribute !== 'base_subtotal' || c.operator !== '>=' || childrenOf(c).length)
+    return null;
   return decimal(typeof c.value === 'number' ? String(c.value) : c.value);
 }
 
@@ -52,17 +75,36 @@ function hasItemConditions(raw: unknown): boolean {
 }
 
 /** The ids of a rule's link table, or of the comma list older versions keep on the rule itself. */
-async function ruleLinks(ctx: ImportContext, table: string, column: string, legacy: string, batch: SourceRow[]): Promise<Map<number, number[]>> {
+async function ruleLinks(
+  ctx: ImportContext,
+  table: string,
+  column: string,
+  legacy: string,
+  batch: SourceRow[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
   const ids = batch.map((r) => Number(r.rule_id));
   if (ctx.source.hasTable(table)) {
-    for (const [id, list] of groupBy(await ctx.source.query(`SELECT rule_id, ${column} FROM ${table} WHERE rule_id IN (${inList(ids)})`, ids), 'rule_id')) {
-      out.set(id, list.map((l) => Number(l[column])));
+    for (const [id, list] of groupBy(
+      await ctx.source.query(`SELECT rule_id, ${column} FROM ${table} WHERE rule_id IN (${inList(ids)})`, ids),
+      'rule_id',
+    )) {
+      out.set(
+        id,
+        list.map((l) => Number(l[column])),
+      );
     }
   } else {
     for (const r of batch) {
       const v = str(r[legacy]);
-      if (v) out.set(Number(r.rule_id), v.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n)));
+      if (v)
+        out.set(
+          Number(r.rule_id),
+          v
+            .split(',')
+            .map((s) => Number(s.trim()))
+            .filter((n) => Number.isInteger(n)),
+        );
     }
   }
   return out;
@@ -83,7 +125,11 @@ export const salesRulesImporter: EntityImporter = whenTable('salesrule', {
       const ruleWebsites = await ruleLinks(ctx, 'salesrule_website', 'website_id', 'website_ids', batch);
       const ruleGroups = await ruleLinks(ctx, 'salesrule_customer_group', 'customer_group_id', 'customer_group_ids', batch);
       const labelled = hasLabels
-        ? new Set((await ctx.source.query(`SELECT DISTINCT rule_id FROM salesrule_label WHERE rule_id IN (${inList(ids)}) AND label <> ''`, ids)).map((r) => Number(r.rule_id)))
+        ? new Set(
+            (
+              await ctx.source.query(`SELECT DISTINCT rule_id FROM salesrule_label WHERE rule_id IN (${inList(ids)}) AND label <> ''`, ids)
+            ).map((r) => Number(r.rule_id)),
+          )
         : new Set<number>();
       const values: (typeof salesRules.$inferInsert)[] = [];
       for (const r of batch) {
@@ -92,7 +138,8 @@ export const salesRulesImporter: EntityImporter = whenTable('salesrule', {
         const w = (ruleWebsites.get(id) ?? []).filter((x) => websites.has(x));
         const sourceGroups = ruleGroups.get(id) ?? [];
         const g = sourceGroups.filter((x) => groups.has(x));
-        if (int(r.coupon_type) === NO_COUPON) ctx.report.skip(stats, id, 'applies without a coupon (rules apply only through coupons here)');
+        if (int(r.coupon_type) === NO_COUPON)
+          ctx.report.skip(stats, id, 'applies without a coupon (rules apply only through coupons here)');
         else if (!ACTIONS.has(action)) ctx.report.skip(stats, id, `discount action ${action || '(none)'} not supported`);
         else if (!w.length) ctx.report.skip(stats, id, 'its websites were not imported');
         else if (sourceGroups.length && !g.length) ctx.report.skip(stats, id, 'its customer groups were not imported');
@@ -127,7 +174,11 @@ export const salesRulesImporter: EntityImporter = whenTable('salesrule', {
         }
       }
       count(stats, await upsert(ctx.db, salesRules, values, [salesRules.id]));
-      await recordIds(ctx.db, 'sales rules', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'sales rules',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('sales_rules');
@@ -146,14 +197,21 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
       const ruleIds = [...new Set(batch.map((r) => Number(r.rule_id)))];
       const imported = await existingIds(ctx.db, 'sales_rules', ruleIds);
       const perCustomer = new Map(
-        (await ctx.source.query(`SELECT rule_id, uses_per_customer FROM salesrule WHERE rule_id IN (${inList(ruleIds)})`, ruleIds)).map((r) => [Number(r.rule_id), int(r.uses_per_customer)]),
+        (await ctx.source.query(`SELECT rule_id, uses_per_customer FROM salesrule WHERE rule_id IN (${inList(ruleIds)})`, ruleIds)).map(
+          (r) => [Number(r.rule_id), int(r.uses_per_customer)],
+        ),
       );
       // a code another coupon of ours already has (codes are unique regardless of case)
       const ids = batch.map((r) => Number(r.coupon_id));
       const codes = batch.map((r) => trimmed(r.code)?.toLowerCase()).filter((c): c is string => !!c);
       const taken = new Set(
-        (await rows<{ code: string }>(ctx.db, sql`SELECT lower(code) AS code FROM coupons
-                  WHERE lower(code) IN (SELECT jsonb_array_elements_text(${JSON.stringify(codes)}::jsonb)) AND id <> ALL(${intArray(ids)}::int[])`)).map((r) => r.code),
+        (
+          await rows<{ code: string }>(
+            ctx.db,
+            sql`SELECT lower(code) AS code FROM coupons
+                  WHERE lower(code) IN (SELECT jsonb_array_elements_text(${JSON.stringify(codes)}::jsonb)) AND id <> ALL(${intArray(ids)}::int[])`,
+          )
+        ).map((r) => r.code),
       );
       const values: (typeof coupons.$inferInsert)[] = [];
       const skip = (r: SourceRow, reason: string) => {
@@ -187,7 +245,11 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
         }
       }
       count(stats, await upsert(ctx.db, coupons, values, [coupons.id]));
-      await recordIds(ctx.db, 'coupons', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'coupons',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('coupons');
@@ -196,8 +258,15 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
     await checkCount(ctx, 'coupons', 'coupons', 'salesrule_coupon');
     if (ctx.since) return;
     const [s] = await ctx.source.query<{ n: string | null }>('SELECT SUM(times_used) AS n FROM salesrule_coupon');
-    const [t] = await rows<{ n: number }>(ctx.db, sql`SELECT COALESCE(sum(c.times_used), 0)::int AS n FROM coupons c JOIN import_id_map m ON m.entity = 'coupons' AND m.target_id = c.id`);
-    ctx.report.check('coupon uses (source less skipped coupons)', Number(s?.n ?? 0) - ((ctx.memo.get(SKIPPED_USES) as number | undefined) ?? 0), t.n);
+    const [t] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT COALESCE(sum(c.times_used), 0)::int AS n FROM coupons c JOIN import_id_map m ON m.entity = 'coupons' AND m.target_id = c.id`,
+    );
+    ctx.report.check(
+      'coupon uses (source less skipped coupons)',
+      Number(s?.n ?? 0) - ((ctx.memo.get(SKIPPED_USES) as number | undefined) ?? 0),
+      t.n,
+    );
   },
 });
 
@@ -218,7 +287,10 @@ export const couponUsagesImporter: EntityImporter = whenTable('salesrule_coupon'
         found.set(key, Math.max(found.get(key) ?? 0, n));
       };
       if (usages) {
-        for (const u of await ctx.source.query(`SELECT coupon_id, customer_id, times_used FROM salesrule_coupon_usage WHERE coupon_id IN (${inList(ids)})`, ids)) {
+        for (const u of await ctx.source.query(
+          `SELECT coupon_id, customer_id, times_used FROM salesrule_coupon_usage WHERE coupon_id IN (${inList(ids)})`,
+          ids,
+        )) {
           add(Number(u.coupon_id), Number(u.customer_id), Math.max(0, int(u.times_used) ?? 0));
         }
       }
@@ -226,11 +298,17 @@ export const couponUsagesImporter: EntityImporter = whenTable('salesrule_coupon'
         // a rule's count per customer is its coupon's when the rule has only that one
         const ruleIds = [...new Set(batch.map((r) => Number(r.rule_id)))];
         const single = new Map<number, number>();
-        const counts = await ctx.source.query(`SELECT rule_id, MIN(coupon_id) AS coupon_id, COUNT(*) AS n FROM salesrule_coupon WHERE rule_id IN (${inList(ruleIds)}) GROUP BY rule_id`, ruleIds);
+        const counts = await ctx.source.query(
+          `SELECT rule_id, MIN(coupon_id) AS coupon_id, COUNT(*) AS n FROM salesrule_coupon WHERE rule_id IN (${inList(ruleIds)}) GROUP BY rule_id`,
+          ruleIds,
+        );
         for (const c of counts) if (Number(c.n) === 1) single.set(Number(c.rule_id), Number(c.coupon_id));
         const singles = [...single.keys()];
         if (singles.length) {
-          for (const u of await ctx.source.query(`SELECT rule_id, customer_id, times_used FROM salesrule_customer WHERE rule_id IN (${inList(singles)})`, singles)) {
+          for (const u of await ctx.source.query(
+            `SELECT rule_id, customer_id, times_used FROM salesrule_customer WHERE rule_id IN (${inList(singles)})`,
+            singles,
+          )) {
             const couponId = single.get(Number(u.rule_id))!;
             if (ids.includes(couponId)) add(couponId, Number(u.customer_id), Math.max(0, int(u.times_used) ?? 0));
           }
@@ -241,8 +319,16 @@ export const couponUsagesImporter: EntityImporter = whenTable('salesrule_coupon'
         const [couponId, customerId] = k.split('/').map(Number);
         return { couponId, customerId, timesUsed: n };
       });
-      const ourCoupons = await existingIds(ctx.db, 'coupons', pairs.map((p) => p.couponId));
-      const ourCustomers = await existingIds(ctx.db, 'customers', pairs.map((p) => p.customerId));
+      const ourCoupons = await existingIds(
+        ctx.db,
+        'coupons',
+        pairs.map((p) => p.couponId),
+      );
+      const ourCustomers = await existingIds(
+        ctx.db,
+        'customers',
+        pairs.map((p) => p.customerId),
+      );
       const values: (typeof couponUsages.$inferInsert)[] = [];
       for (const p of pairs) {
         const id = `${p.couponId}/${p.customerId}`;

@@ -37,9 +37,14 @@ export const ratingsImporter: EntityImporter = whenTable('rating', {
       }
     }
     // a rating of ours with the code the source gives another id is renamed out of the way
-    for (const v of values) await ctx.db.execute(sql`UPDATE ratings SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
+    for (const v of values)
+      await ctx.db.execute(sql`UPDATE ratings SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
     count(stats, await upsert(ctx.db, ratings, values, [ratings.id]));
-    await recordIds(ctx.db, 'ratings', values.map((v) => [v.id, v.id!]));
+    await recordIds(
+      ctx.db,
+      'ratings',
+      values.map((v) => [v.id, v.id!]),
+    );
     ctx.sequences.add('ratings');
     tick(all.length);
   },
@@ -55,20 +60,37 @@ export const reviewsImporter: EntityImporter = whenTable('review', {
     const stores = await targetStores(ctx.db);
     const ourRatings = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM ratings`)).map((r) => Number(r.id)));
     const productEntity = ctx.source.hasTable('review_entity')
-      ? ((await ctx.source.query("SELECT entity_id FROM review_entity WHERE entity_code = 'product'")).map((r) => Number(r.entity_id))[0] ?? 1)
+      ? ((await ctx.source.query("SELECT entity_id FROM review_entity WHERE entity_code = 'product'")).map((r) => Number(r.entity_id))[0] ??
+        1)
       : 1;
     const hasVotes = ctx.source.hasTable('rating_option_vote');
     for await (const batch of ctx.source.batches({ from: 'review', key: 'review_id' })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.review_id));
-      const details = groupBy(await ctx.source.query(`SELECT * FROM review_detail WHERE review_id IN (${inList(ids)}) ORDER BY detail_id`, ids), 'review_id');
+      const details = groupBy(
+        await ctx.source.query(`SELECT * FROM review_detail WHERE review_id IN (${inList(ids)}) ORDER BY detail_id`, ids),
+        'review_id',
+      );
       const links = ctx.source.hasTable('review_store')
-        ? groupBy(await ctx.source.query(`SELECT review_id, store_id FROM review_store WHERE review_id IN (${inList(ids)})`, ids), 'review_id')
+        ? groupBy(
+            await ctx.source.query(`SELECT review_id, store_id FROM review_store WHERE review_id IN (${inList(ids)})`, ids),
+            'review_id',
+          )
         : new Map();
       const votes = hasVotes
-        ? groupBy(await ctx.source.query(`SELECT vote_id, review_id, rating_id, value FROM rating_option_vote WHERE review_id IN (${inList(ids)}) ORDER BY vote_id`, ids), 'review_id')
+        ? groupBy(
+            await ctx.source.query(
+              `SELECT vote_id, review_id, rating_id, value FROM rating_option_vote WHERE review_id IN (${inList(ids)}) ORDER BY vote_id`,
+              ids,
+            ),
+            'review_id',
+          )
         : new Map();
-      const products = await existingIds(ctx.db, 'products', batch.map((r) => Number(r.entity_pk_value)));
+      const products = await existingIds(
+        ctx.db,
+        'products',
+        batch.map((r) => Number(r.entity_pk_value)),
+      );
       const customerIds = [...details.values()].map((d) => int(d[0].customer_id) ?? 0);
       const customers = await existingIds(ctx.db, 'customers', customerIds);
       const values: (typeof reviews.$inferInsert)[] = [];
@@ -84,7 +106,9 @@ export const reviewsImporter: EntityImporter = whenTable('review', {
         else if (!products.has(Number(r.entity_pk_value))) ctx.report.skip(stats, id, 'its product was not imported');
         else if (customerId !== null && !customers.has(customerId)) ctx.report.skip(stats, id, 'its customer was not imported');
         else {
-          const storeIds = [...new Set(((links.get(id) ?? []) as Record<string, unknown>[]).map((l) => Number(l.store_id)))].filter((s) => stores.has(s)).sort((a, b) => a - b);
+          const storeIds = [...new Set(((links.get(id) ?? []) as Record<string, unknown>[]).map((l) => Number(l.store_id)))]
+            .filter((s) => stores.has(s))
+            .sort((a, b) => a - b);
           values.push({
             id,
             productId: Number(r.entity_pk_value),
@@ -119,8 +143,22 @@ export const reviewsImporter: EntityImporter = whenTable('review', {
         }
       }
       count(stats, await upsert(ctx.db, reviews, values, [reviews.id]));
-      count(voteStats, await sync(ctx.db, reviewVotes, reviewVotes.reviewId, values.map((v) => v.id!), voteValues, [reviewVotes.reviewId, reviewVotes.ratingId]));
-      await recordIds(ctx.db, 'reviews', values.map((v) => [v.id, v.id!]));
+      count(
+        voteStats,
+        await sync(
+          ctx.db,
+          reviewVotes,
+          reviewVotes.reviewId,
+          values.map((v) => v.id!),
+          voteValues,
+          [reviewVotes.reviewId, reviewVotes.ratingId],
+        ),
+      );
+      await recordIds(
+        ctx.db,
+        'reviews',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('reviews');

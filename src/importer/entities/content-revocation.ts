@@ -24,17 +24,35 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
       const byReference = new Map<string, SourceRow>();
       if (orders) {
         const ids = [...new Set(batch.map((r) => int(r.order_id)).filter((n): n is number => !!n))];
-        const refs = [...new Set(batch.filter((r) => !int(r.order_id)).map((r) => trimmed(r.order_reference)).filter((s): s is string => !!s))];
+        const refs = [
+          ...new Set(
+            batch
+              .filter((r) => !int(r.order_id))
+              .map((r) => trimmed(r.order_reference))
+              .filter((s): s is string => !!s),
+          ),
+        ];
         if (ids.length) {
-          for (const o of await ctx.source.query(`SELECT entity_id, increment_id, customer_id, store_id FROM sales_flat_order WHERE entity_id IN (${inList(ids)})`, ids)) byId.set(Number(o.entity_id), o);
+          for (const o of await ctx.source.query(
+            `SELECT entity_id, increment_id, customer_id, store_id FROM sales_flat_order WHERE entity_id IN (${inList(ids)})`,
+            ids,
+          ))
+            byId.set(Number(o.entity_id), o);
         }
         if (refs.length) {
-          for (const o of await ctx.source.query(`SELECT entity_id, increment_id, customer_id, store_id FROM sales_flat_order WHERE increment_id IN (${inList(refs)})`, refs)) {
+          for (const o of await ctx.source.query(
+            `SELECT entity_id, increment_id, customer_id, store_id FROM sales_flat_order WHERE increment_id IN (${inList(refs)})`,
+            refs,
+          )) {
             byReference.set(String(o.increment_id), o);
           }
         }
       }
-      const customers = await existingIds(ctx.db, 'customers', [...byId.values(), ...byReference.values()].map((o) => int(o.customer_id) ?? 0));
+      const customers = await existingIds(
+        ctx.db,
+        'customers',
+        [...byId.values(), ...byReference.values()].map((o) => int(o.customer_id) ?? 0),
+      );
       const values: (typeof revocationRequests.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.request_id);
@@ -73,7 +91,11 @@ export const revocationImporter: EntityImporter = whenTable('revocation_request'
         }
       }
       count(stats, await upsert(ctx.db, revocationRequests, values, [revocationRequests.id]));
-      await recordIds(ctx.db, 'revocation requests', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'revocation requests',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('revocation_requests');

@@ -43,7 +43,13 @@ export function leftOut(ctx: ImportContext, entity: string): number {
  * The check "source rows less those left out = rows the import wrote" for an entity whose ids are kept. Not
  * made on a --since run, which reads only part of the source.
  */
-export async function checkCount(ctx: ImportContext, entity: string, table: string, sourceTable: string, from = sourceTable): Promise<void> {
+export async function checkCount(
+  ctx: ImportContext,
+  entity: string,
+  table: string,
+  sourceTable: string,
+  from = sourceTable,
+): Promise<void> {
   if (ctx.since || !ctx.source.hasTable(sourceTable)) return;
   const [{ n }] = await rows<{ n: number }>(
     ctx.db,
@@ -70,7 +76,11 @@ type PathEntity = 'cms_page' | 'blog_post';
  * Makes each entity's live URL paths those given (store view 0: every store view). A path that a redirect
  * holds is taken over; one that another entity holds is left to it and returned, by entity id.
  */
-export async function writeUrlPaths(db: Db, entityType: PathEntity, entries: { id: number; paths: { storeId: number; requestPath: string }[] }[]): Promise<Map<number, string[]>> {
+export async function writeUrlPaths(
+  db: Db,
+  entityType: PathEntity,
+  entries: { id: number; paths: { storeId: number; requestPath: string }[] }[],
+): Promise<Map<number, string[]>> {
   const taken = new Map<number, string[]>();
   if (!entries.length) return taken;
   const wanted = new Map<string, { id: number; storeId: number; path: string }>();
@@ -83,7 +93,14 @@ export async function writeUrlPaths(db: Db, entityType: PathEntity, entries: { i
     }
   }
   const ids = entries.map((e) => e.id);
-  const existing = await rows<{ id: number; storeId: number; path: string; entityId: number; redirectType: number; targetPath: string | null }>(
+  const existing = await rows<{
+    id: number;
+    storeId: number;
+    path: string;
+    entityId: number;
+    redirectType: number;
+    targetPath: string | null;
+  }>(
     db,
     sql`SELECT id, store_id AS "storeId", request_path AS path, entity_id AS "entityId", redirect_type AS "redirectType", target_path AS "targetPath"
           FROM url_rewrites WHERE entity_type = ${entityType} AND entity_id = ANY(${intArray(ids)}::int[])`,
@@ -103,7 +120,8 @@ export async function writeUrlPaths(db: Db, entityType: PathEntity, entries: { i
     }
   }
   if (drop.length) await db.execute(sql`DELETE FROM url_rewrites WHERE id = ANY(${intArray(drop)}::int[])`);
-  if (revive.length) await db.execute(sql`UPDATE url_rewrites SET redirect_type = 0, target_path = NULL WHERE id = ANY(${intArray(revive)}::int[])`);
+  if (revive.length)
+    await db.execute(sql`UPDATE url_rewrites SET redirect_type = 0, target_path = NULL WHERE id = ANY(${intArray(revive)}::int[])`);
   const missing = [...wanted.entries()].filter(([k]) => !done.has(k)).map(([, w]) => w);
   if (!missing.length) return taken;
   const pairs = JSON.stringify(missing.map((w) => ({ s: w.storeId, p: w.path })));

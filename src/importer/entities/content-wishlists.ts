@@ -7,7 +7,18 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { MAX_WISHLIST_QTY } from '../../modules/wishlist/schemas.js';
 import { wishlistItems } from '../../modules/wishlist/tables.js';
-import { assertImportable, count, existingIds, inList, intArray, recordIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  inList,
+  intArray,
+  recordIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { date, text } from '../source.js';
 import { checkCount, EPOCH, phpUnserialize, targetStores, whenTable } from './content-shared.js';
 
@@ -27,7 +38,8 @@ const idMap = (v: unknown, num: boolean): Record<string, unknown> | undefined =>
       const n = Number(x);
       if (Number.isFinite(n)) out[k] = n;
     } else if (Array.isArray(x)) out[k] = x.map((y) => (typeof y === 'number' ? y : String(y)));
-    else if (typeof x === 'object') out[k] = Object.values(x as Record<string, unknown>).map((y) => (typeof y === 'number' ? y : String(y)));
+    else if (typeof x === 'object')
+      out[k] = Object.values(x as Record<string, unknown>).map((y) => (typeof y === 'number' ? y : String(y)));
     else out[k] = typeof x === 'number' ? x : String(x);
   }
   return Object.keys(out).length ? out : undefined;
@@ -60,7 +72,13 @@ export function buyRequestOf(raw: unknown): Record<string, unknown> {
   if (bundleQty) out.bundle_option_qty = bundleQty;
   const superGroup = idMap(r.super_group, true);
   if (superGroup) out.super_group = superGroup;
-  const links = Array.isArray(r.links) ? r.links.map(Number).filter((n) => Number.isInteger(n) && n > 0) : r.links && typeof r.links === 'object' ? Object.values(r.links).map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+  const links = Array.isArray(r.links)
+    ? r.links.map(Number).filter((n) => Number.isInteger(n) && n > 0)
+    : r.links && typeof r.links === 'object'
+      ? Object.values(r.links)
+          .map(Number)
+          .filter((n) => Number.isInteger(n) && n > 0)
+      : [];
   if (links.length) out.links = links;
   return out;
 }
@@ -75,20 +93,35 @@ export const wishlistItemsImporter: EntityImporter = whenTable('wishlist_item', 
     const stores = await targetStores(ctx.db);
     const options = ctx.source.hasTable('wishlist_item_option');
     const s = since(ctx);
-    for await (const batch of ctx.source.batches({ from: FROM, key: 'i.wishlist_item_id', columns: 'i.*, w.customer_id', where: s.where, params: s.params })) {
+    for await (const batch of ctx.source.batches({
+      from: FROM,
+      key: 'i.wishlist_item_id',
+      columns: 'i.*, w.customer_id',
+      where: s.where,
+      params: s.params,
+    })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.wishlist_item_id));
-      const products = await existingIds(ctx.db, 'products', batch.map((r) => Number(r.product_id)));
+      const products = await existingIds(
+        ctx.db,
+        'products',
+        batch.map((r) => Number(r.product_id)),
+      );
       const customerIds = [...new Set(batch.map((r) => Number(r.customer_id)))];
       const customers = new Map(
-        (await rows<{ id: number; storeId: number | null }>(ctx.db, sql`SELECT id, store_id AS "storeId" FROM customers WHERE id = ANY(${intArray(customerIds)}::int[])`)).map((c) => [
-          Number(c.id),
-          c.storeId,
-        ]),
+        (
+          await rows<{ id: number; storeId: number | null }>(
+            ctx.db,
+            sql`SELECT id, store_id AS "storeId" FROM customers WHERE id = ANY(${intArray(customerIds)}::int[])`,
+          )
+        ).map((c) => [Number(c.id), c.storeId]),
       );
       const requests = new Map<number, Record<string, unknown>>();
       if (options) {
-        for (const o of await ctx.source.query(`SELECT wishlist_item_id, value FROM wishlist_item_option WHERE code = 'info_buyRequest' AND wishlist_item_id IN (${inList(ids)})`, ids)) {
+        for (const o of await ctx.source.query(
+          `SELECT wishlist_item_id, value FROM wishlist_item_option WHERE code = 'info_buyRequest' AND wishlist_item_id IN (${inList(ids)})`,
+          ids,
+        )) {
           requests.set(Number(o.wishlist_item_id), buyRequestOf(o.value));
         }
       }
@@ -131,10 +164,15 @@ export const wishlistItemsImporter: EntityImporter = whenTable('wishlist_item', 
         }
       }
       count(stats, await upsert(ctx.db, wishlistItems, values, [wishlistItems.id]));
-      await recordIds(ctx.db, 'wishlist items', values.map((v) => [v.id, v.id!]));
+      await recordIds(
+        ctx.db,
+        'wishlist items',
+        values.map((v) => [v.id, v.id!]),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('wishlist_items');
   },
-  verify: (ctx) => (ctx.source.hasTable('wishlist') ? checkCount(ctx, 'wishlist items', 'wishlist_items', 'wishlist_item', FROM) : Promise.resolve()),
+  verify: (ctx) =>
+    ctx.source.hasTable('wishlist') ? checkCount(ctx, 'wishlist items', 'wishlist_items', 'wishlist_item', FROM) : Promise.resolve(),
 });

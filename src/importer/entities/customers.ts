@@ -5,7 +5,16 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { customerAddresses, customerGroups, customers } from '../../modules/customers/tables.js';
-import { assertImportable, count, existingIds, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  recordKeptIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
 import { bool, date, day, int, str, text, trimmed, type SourceRow } from '../source.js';
 
@@ -18,7 +27,9 @@ export const customerGroupsImporter: EntityImporter = {
   count: (ctx) => ctx.source.count('customer_group'),
   async run(ctx, stats, tick) {
     const all = await ctx.source.query('SELECT * FROM customer_group ORDER BY customer_group_id');
-    const classes = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'CUSTOMER'`)).map((r) => r.id));
+    const classes = new Set(
+      (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'CUSTOMER'`)).map((r) => r.id),
+    );
     const fallback = Math.min(...classes);
     stats.found = all.length;
     const values = all.map((g) => ({
@@ -26,9 +37,14 @@ export const customerGroupsImporter: EntityImporter = {
       code: text(g.customer_group_code) ?? `group-${g.customer_group_id}`,
       taxClassId: classes.has(Number(g.tax_class_id)) ? Number(g.tax_class_id) : fallback,
     }));
-    for (const v of values) await ctx.db.execute(sql`UPDATE customer_groups SET code = code || ' (' || id || ')' WHERE code = ${v.code} AND id <> ${v.id}`);
+    for (const v of values)
+      await ctx.db.execute(sql`UPDATE customer_groups SET code = code || ' (' || id || ')' WHERE code = ${v.code} AND id <> ${v.id}`);
     count(stats, await upsert(ctx.db, customerGroups, values, [customerGroups.id]));
-    await recordKeptIds(ctx.db, 'customer groups', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'customer groups',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('customer_groups');
     tick(all.length);
   },
@@ -40,7 +56,21 @@ export const customerGroupsImporter: EntityImporter = {
  */
 const KEEP_UPGRADED_HASH = `CASE WHEN t.password_hash LIKE 'scrypt$%' AND excluded.updated_at <= t.updated_at THEN t.password_hash ELSE excluded.password_hash END`;
 
-const CUSTOMER_CODES = ['firstname', 'lastname', 'middlename', 'prefix', 'suffix', 'dob', 'gender', 'taxvat', 'password_hash', 'default_billing', 'default_shipping', 'created_in', 'disable_auto_group_change'];
+const CUSTOMER_CODES = [
+  'firstname',
+  'lastname',
+  'middlename',
+  'prefix',
+  'suffix',
+  'dob',
+  'gender',
+  'taxvat',
+  'password_hash',
+  'default_billing',
+  'default_shipping',
+  'created_in',
+  'disable_auto_group_change',
+];
 
 async function customerAttributes(ctx: ImportContext): Promise<Map<string, EavAttribute>> {
   let attrs = ctx.memo.get('customerAttributes') as Map<string, EavAttribute> | undefined;
@@ -59,7 +89,12 @@ export const customersImporter: EntityImporter = {
     await assertImportable(ctx.db, 'customers', 'customers');
     const attrs = await customerAttributes(ctx);
     const groups = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM customer_groups`)).map((r) => r.id));
-    const storeWebsites = new Map((await rows<{ id: number; website: number }>(ctx.db, sql`SELECT id, website_id AS website FROM stores`)).map((r) => [r.id, r.website]));
+    const storeWebsites = new Map(
+      (await rows<{ id: number; website: number }>(ctx.db, sql`SELECT id, website_id AS website FROM stores`)).map((r) => [
+        r.id,
+        r.website,
+      ]),
+    );
     const websiteIds = new Set(storeWebsites.values());
     const seen = new Set<string>();
     const since = sinceWhere(ctx, 'customer_entity');
@@ -75,7 +110,8 @@ export const customersImporter: EntityImporter = {
         const storeId = int(r.store_id);
         const websiteId = int(r.website_id) ?? (storeId ? storeWebsites.get(storeId) : undefined);
         if (!email) ctx.report.skip(stats, id, 'no email');
-        else if (!websiteId || !websiteIds.has(websiteId)) ctx.report.skip(stats, id, 'website not imported (accounts shared globally need a website)');
+        else if (!websiteId || !websiteIds.has(websiteId))
+          ctx.report.skip(stats, id, 'website not imported (accounts shared globally need a website)');
         else if (seen.has(`${websiteId}/${email}`)) ctx.report.skip(stats, id, 'same email twice in one website');
         else {
           seen.add(`${websiteId}/${email}`);
@@ -105,13 +141,20 @@ export const customersImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, customers, values, [customers.id], { passwordHash: KEEP_UPGRADED_HASH }));
-      await recordKeptIds(ctx.db, 'customers', values.map((c) => c.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'customers',
+        values.map((c) => c.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('customers');
   },
   async verify(ctx) {
-    const [{ n }] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM customers c JOIN import_id_map m ON m.entity = 'customers' AND m.target_id = c.id`);
+    const [{ n }] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM customers c JOIN import_id_map m ON m.entity = 'customers' AND m.target_id = c.id`,
+    );
     const skipped = ctx.report.entity('customers').skipped;
     ctx.report.check('customers (source rows less skipped)', (await ctx.source.count('customer_entity')) - skipped, n);
   },
@@ -124,7 +167,27 @@ function staticValues(r: SourceRow): Record<string, unknown> {
   return out;
 }
 
-const ADDRESS_CODES = ['firstname', 'lastname', 'middlename', 'prefix', 'suffix', 'company', 'street', 'city', 'region', 'region_id', 'postcode', 'country_id', 'telephone', 'fax', 'vat_id', 'vat_is_valid', 'vat_request_date', 'vat_request_id', 'vat_request_success'];
+const ADDRESS_CODES = [
+  'firstname',
+  'lastname',
+  'middlename',
+  'prefix',
+  'suffix',
+  'company',
+  'street',
+  'city',
+  'region',
+  'region_id',
+  'postcode',
+  'country_id',
+  'telephone',
+  'fax',
+  'vat_id',
+  'vat_is_valid',
+  'vat_request_date',
+  'vat_request_id',
+  'vat_request_success',
+];
 
 export const addressesImporter: EntityImporter = {
   name: 'customer addresses',
@@ -137,11 +200,20 @@ export const addressesImporter: EntityImporter = {
     await assertImportable(ctx.db, 'customer_addresses', 'customer addresses');
     const attrs = await attributesOf(ctx.source, 'customer_address');
     const since = sinceWhere(ctx, 'customer_address_entity');
-    for await (const batch of ctx.source.batches({ from: 'customer_address_entity', key: 'entity_id', where: since.where, params: since.params })) {
+    for await (const batch of ctx.source.batches({
+      from: 'customer_address_entity',
+      key: 'entity_id',
+      where: since.where,
+      params: since.params,
+    })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.entity_id));
       const eav = await eavValues(ctx.source, 'customer_address_entity', ids, attrs, ADDRESS_CODES);
-      const owners = await existingIds(ctx.db, 'customers', batch.map((r) => Number(r.parent_id)));
+      const owners = await existingIds(
+        ctx.db,
+        'customers',
+        batch.map((r) => Number(r.parent_id)),
+      );
       const values: (typeof customerAddresses.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.entity_id);
@@ -159,7 +231,10 @@ export const addressesImporter: EntityImporter = {
             middlename: text(v.middlename),
             suffix: text(v.suffix),
             company: text(v.company),
-            street: (str(v.street) ?? '').split('\n').map((s) => s.trim()).filter(Boolean),
+            street: (str(v.street) ?? '')
+              .split('\n')
+              .map((s) => s.trim())
+              .filter(Boolean),
             city: text(v.city) ?? '',
             region: text(v.region),
             regionId: int(v.region_id) || null,
@@ -178,7 +253,11 @@ export const addressesImporter: EntityImporter = {
         }
       }
       count(stats, await upsert(ctx.db, customerAddresses, values, [customerAddresses.id]));
-      await recordKeptIds(ctx.db, 'customer addresses', values.map((a) => a.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'customer addresses',
+        values.map((a) => a.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('customer_addresses');

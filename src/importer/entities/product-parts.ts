@@ -5,7 +5,14 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
-import { categoryProducts, customOptions, customOptionValues, downloadableLinks, productMedia, tierPrices } from '../../modules/catalog/tables.js';
+import {
+  categoryProducts,
+  customOptions,
+  customOptionValues,
+  downloadableLinks,
+  productMedia,
+  tierPrices,
+} from '../../modules/catalog/tables.js';
 import { stockItems } from '../../modules/inventory/tables.js';
 import { count, existingIds, groupBy, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn } from '../eav.js';
@@ -30,7 +37,12 @@ export function productPart(
       if (!ctx.source.hasTable(sourceTable)) return;
       let after = 0;
       for (;;) {
-        const ids = (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id > ${after} AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id) ORDER BY id LIMIT 1000`)).map((r) => r.id);
+        const ids = (
+          await rows<{ id: number }>(
+            ctx.db,
+            sql`SELECT id FROM products WHERE id > ${after} AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id) ORDER BY id LIMIT 1000`,
+          )
+        ).map((r) => r.id);
         if (!ids.length) break;
         await write(ctx, stats, ids, [ids[0], ids[ids.length - 1]]);
         tick(stats.found);
@@ -49,7 +61,11 @@ export function ofBatch(list: SourceRow[], key: string, ids: number[]): SourceRo
 }
 
 export const stockImporter = productPart('stock items', 'cataloginventory_stock_item', async (ctx, stats, ids, [lo, hi]) => {
-  const found = ofBatch(await ctx.source.query(`SELECT * FROM cataloginventory_stock_item WHERE ${between('product_id')} AND stock_id = 1`, [lo, hi]), 'product_id', ids);
+  const found = ofBatch(
+    await ctx.source.query(`SELECT * FROM cataloginventory_stock_item WHERE ${between('product_id')} AND stock_id = 1`, [lo, hi]),
+    'product_id',
+    ids,
+  );
   stats.found += found.length;
   const qty = (v: unknown) => Math.max(0, Math.min(99_999_999, Math.floor(Number(v) || 0)));
   const clampInt = (v: unknown) => Math.max(-99_999_999, Math.min(99_999_999, Math.floor(Number(v) || 0)));
@@ -60,37 +76,73 @@ export const stockImporter = productPart('stock items', 'cataloginventory_stock_
     manageStock: bool(s.use_config_manage_stock) ? true : bool(s.manage_stock),
     minQty: bool(s.use_config_min_qty) ? 0 : clampInt(s.min_qty),
     minSaleQty: bool(s.use_config_min_sale_qty) ? 1 : Math.max(1, clampInt(s.min_sale_qty)),
-    maxSaleQty: bool(s.use_config_max_sale_qty) || !Number(s.max_sale_qty) || Number(s.max_sale_qty) >= 10000 ? null : Math.max(1, clampInt(s.max_sale_qty)),
+    maxSaleQty:
+      bool(s.use_config_max_sale_qty) || !Number(s.max_sale_qty) || Number(s.max_sale_qty) >= 10000
+        ? null
+        : Math.max(1, clampInt(s.max_sale_qty)),
     backorders: bool(s.use_config_backorders) ? 0 : Math.max(0, Math.min(2, int(s.backorders) ?? 0)),
     notifyStockQty: bool(s.use_config_notify_stock_qty) ? null : clampInt(s.notify_stock_qty),
-    qtyIncrements: s.enable_qty_increments !== undefined && bool(s.enable_qty_increments) && !bool(s.use_config_qty_increments) && Number(s.qty_increments) >= 1 ? clampInt(s.qty_increments) : null,
+    qtyIncrements:
+      s.enable_qty_increments !== undefined &&
+      bool(s.enable_qty_increments) &&
+      !bool(s.use_config_qty_increments) &&
+      Number(s.qty_increments) >= 1
+        ? clampInt(s.qty_increments)
+        : null,
     updatedAt: date(s.low_stock_date) ?? new Date(0),
   }));
   for (const v of values) if (v.minQty < 0 && v.backorders === 0) v.minQty = 0;
   count(stats, await upsert(ctx.db, stockItems, values, [stockItems.productId]));
 });
 stockImporter.verify = async (ctx) => {
-  const [src] = await ctx.source.query<{ n: string | null }>('SELECT SUM(LEAST(GREATEST(FLOOR(qty), 0), 99999999)) AS n FROM cataloginventory_stock_item WHERE stock_id = 1 AND product_id IN (SELECT entity_id FROM catalog_product_entity)');
-  const [ours] = await rows<{ n: string }>(ctx.db, sql`SELECT COALESCE(sum(qty), 0)::text AS n FROM stock_items s JOIN import_id_map m ON m.entity = 'products' AND m.target_id = s.product_id`);
+  const [src] = await ctx.source.query<{ n: string | null }>(
+    'SELECT SUM(LEAST(GREATEST(FLOOR(qty), 0), 99999999)) AS n FROM cataloginventory_stock_item WHERE stock_id = 1 AND product_id IN (SELECT entity_id FROM catalog_product_entity)',
+  );
+  const [ours] = await rows<{ n: string }>(
+    ctx.db,
+    sql`SELECT COALESCE(sum(qty), 0)::text AS n FROM stock_items s JOIN import_id_map m ON m.entity = 'products' AND m.target_id = s.product_id`,
+  );
   ctx.report.check('stock qty (whole units)', Number(src?.n ?? 0), Number(ours.n));
 };
 
 export const categoryProductsImporter = productPart('category products', 'catalog_category_product', async (ctx, stats, ids, [lo, hi]) => {
-  const found = ofBatch(await ctx.source.query(`SELECT * FROM catalog_category_product WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids);
+  const found = ofBatch(
+    await ctx.source.query(`SELECT * FROM catalog_category_product WHERE ${between('product_id')}`, [lo, hi]),
+    'product_id',
+    ids,
+  );
   stats.found += found.length;
-  const cats = await existingIds(ctx.db, 'categories', found.map((f) => Number(f.category_id)));
+  const cats = await existingIds(
+    ctx.db,
+    'categories',
+    found.map((f) => Number(f.category_id)),
+  );
   const values = [];
   for (const f of found) {
     if (!cats.has(Number(f.category_id))) ctx.report.skip(stats, `${f.category_id}/${f.product_id}`, 'category not imported');
     else values.push({ categoryId: Number(f.category_id), productId: Number(f.product_id), position: int(f.position) ?? 0 });
   }
-  count(stats, await sync(ctx.db, categoryProducts, categoryProducts.productId, ids, values, [categoryProducts.categoryId, categoryProducts.productId]));
+  count(
+    stats,
+    await sync(ctx.db, categoryProducts, categoryProducts.productId, ids, values, [
+      categoryProducts.categoryId,
+      categoryProducts.productId,
+    ]),
+  );
 });
 
 export const tierPricesImporter = productPart('tier prices', 'catalog_product_entity_tier_price', async (ctx, stats, ids, [lo, hi]) => {
-  const tiers = ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_entity_tier_price WHERE ${between('entity_id')}`, [lo, hi]), 'entity_id', ids);
+  const tiers = ofBatch(
+    await ctx.source.query(`SELECT * FROM catalog_product_entity_tier_price WHERE ${between('entity_id')}`, [lo, hi]),
+    'entity_id',
+    ids,
+  );
   const groups = ctx.source.hasTable('catalog_product_entity_group_price')
-    ? ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_entity_group_price WHERE ${between('entity_id')}`, [lo, hi]), 'entity_id', ids)
+    ? ofBatch(
+        await ctx.source.query(`SELECT * FROM catalog_product_entity_group_price WHERE ${between('entity_id')}`, [lo, hi]),
+        'entity_id',
+        ids,
+      )
     : [];
   stats.found += tiers.length + groups.length;
   // group prices become tier prices for a qty of 1; ours are numbered anew on every run
@@ -116,15 +168,26 @@ export const tierPricesImporter = productPart('tier prices', 'catalog_product_en
 });
 
 export const mediaImporter = productPart('product images', 'catalog_product_entity_media_gallery', async (ctx, stats, ids, [lo, hi]) => {
-  const gallery = ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_entity_media_gallery WHERE ${between('entity_id')}`, [lo, hi]), 'entity_id', ids);
+  const gallery = ofBatch(
+    await ctx.source.query(`SELECT * FROM catalog_product_entity_media_gallery WHERE ${between('entity_id')}`, [lo, hi]),
+    'entity_id',
+    ids,
+  );
   stats.found += gallery.length;
   if (!gallery.length) return;
   const valueIds = gallery.map((g) => g.value_id);
-  const labels = groupBy(await ctx.source.query(`SELECT * FROM catalog_product_entity_media_gallery_value WHERE value_id IN (${valueIds.map(() => '?').join(',')})`, valueIds), 'value_id');
+  const labels = groupBy(
+    await ctx.source.query(
+      `SELECT * FROM catalog_product_entity_media_gallery_value WHERE value_id IN (${valueIds.map(() => '?').join(',')})`,
+      valueIds,
+    ),
+    'value_id',
+  );
   const attrs = await attributesOf(ctx.source, 'catalog_product');
   const roles = await eavValues(ctx.source, 'catalog_product_entity', ids, attrs, ['image', 'small_image', 'thumbnail']);
   const values = gallery.map((g) => {
-    const own = (labels.get(Number(g.value_id)) ?? []).find((l) => Number(l.store_id) === 0) ?? (labels.get(Number(g.value_id)) ?? [])[0] ?? {};
+    const own =
+      (labels.get(Number(g.value_id)) ?? []).find((l) => Number(l.store_id) === 0) ?? (labels.get(Number(g.value_id)) ?? [])[0] ?? {};
     const file = String(g.value).startsWith('/') ? String(g.value) : `/${g.value}`;
     const v = valuesIn(roles, Number(g.entity_id));
     return {
@@ -151,7 +214,11 @@ export const mediaImporter = productPart('product images', 'catalog_product_enti
 });
 
 export const customOptionsImporter = productPart('custom options', 'catalog_product_option', async (ctx, stats, ids, [lo, hi]) => {
-  const options = ofBatch(await ctx.source.query(`SELECT * FROM catalog_product_option WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids);
+  const options = ofBatch(
+    await ctx.source.query(`SELECT * FROM catalog_product_option WHERE ${between('product_id')}`, [lo, hi]),
+    'product_id',
+    ids,
+  );
   stats.found += options.length;
   if (!options.length) {
     await sync(ctx.db, customOptions, customOptions.productId, ids, [], [customOptions.id]);
@@ -159,13 +226,22 @@ export const customOptionsImporter = productPart('custom options', 'catalog_prod
   }
   const oids = options.map((o) => o.option_id);
   const q = (table: string, key: string, list: unknown[]) =>
-    ctx.source.hasTable(table) && list.length ? ctx.source.query(`SELECT * FROM ${table} WHERE store_id = 0 AND ${key} IN (${list.map(() => '?').join(',')})`, list) : Promise.resolve([]);
+    ctx.source.hasTable(table) && list.length
+      ? ctx.source.query(`SELECT * FROM ${table} WHERE store_id = 0 AND ${key} IN (${list.map(() => '?').join(',')})`, list)
+      : Promise.resolve([]);
   const titles = new Map((await q('catalog_product_option_title', 'option_id', oids)).map((t) => [Number(t.option_id), text(t.title)]));
   const prices = new Map((await q('catalog_product_option_price', 'option_id', oids)).map((t) => [Number(t.option_id), t]));
-  const typeValues = await ctx.source.query(`SELECT * FROM catalog_product_option_type_value WHERE option_id IN (${oids.map(() => '?').join(',')})`, oids);
+  const typeValues = await ctx.source.query(
+    `SELECT * FROM catalog_product_option_type_value WHERE option_id IN (${oids.map(() => '?').join(',')})`,
+    oids,
+  );
   const tids = typeValues.map((t) => t.option_type_id);
-  const typeTitles = new Map((await q('catalog_product_option_type_title', 'option_type_id', tids)).map((t) => [Number(t.option_type_id), text(t.title)]));
-  const typePrices = new Map((await q('catalog_product_option_type_price', 'option_type_id', tids)).map((t) => [Number(t.option_type_id), t]));
+  const typeTitles = new Map(
+    (await q('catalog_product_option_type_title', 'option_type_id', tids)).map((t) => [Number(t.option_type_id), text(t.title)]),
+  );
+  const typePrices = new Map(
+    (await q('catalog_product_option_type_price', 'option_type_id', tids)).map((t) => [Number(t.option_type_id), t]),
+  );
   const values = options.map((o) => {
     const price = prices.get(Number(o.option_id));
     return {
@@ -197,16 +273,31 @@ export const customOptionsImporter = productPart('custom options', 'catalog_prod
       sortOrder: int(t.sort_order) ?? 0,
     };
   });
-  await sync(ctx.db, customOptionValues, customOptionValues.optionId, values.map((v) => v.id), rowsOfValues, [customOptionValues.id]);
+  await sync(
+    ctx.db,
+    customOptionValues,
+    customOptionValues.optionId,
+    values.map((v) => v.id),
+    rowsOfValues,
+    [customOptionValues.id],
+  );
   ctx.sequences.add('product_custom_options');
   ctx.sequences.add('product_custom_option_values');
 });
 
 export const downloadableImporter = productPart('downloadable links', 'downloadable_link', async (ctx, stats, ids, [lo, hi]) => {
-  const links = ofBatch(await ctx.source.query(`SELECT * FROM downloadable_link WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids);
+  const links = ofBatch(
+    await ctx.source.query(`SELECT * FROM downloadable_link WHERE ${between('product_id')}`, [lo, hi]),
+    'product_id',
+    ids,
+  );
   stats.found += links.length;
   if (ctx.source.hasTable('downloadable_sample')) {
-    for (const s of ofBatch(await ctx.source.query(`SELECT sample_id, product_id FROM downloadable_sample WHERE ${between('product_id')}`, [lo, hi]), 'product_id', ids)) {
+    for (const s of ofBatch(
+      await ctx.source.query(`SELECT sample_id, product_id FROM downloadable_sample WHERE ${between('product_id')}`, [lo, hi]),
+      'product_id',
+      ids,
+    )) {
       ctx.report.skip(stats, `sample ${s.sample_id}`, 'product-level samples are not kept (samples belong to links here)');
     }
   }
@@ -215,8 +306,22 @@ export const downloadableImporter = productPart('downloadable links', 'downloada
     return;
   }
   const lids = links.map((l) => l.link_id);
-  const titles = new Map((await ctx.source.query(`SELECT link_id, title FROM downloadable_link_title WHERE store_id = 0 AND link_id IN (${lids.map(() => '?').join(',')})`, lids)).map((t) => [Number(t.link_id), text(t.title)]));
-  const prices = new Map((await ctx.source.query(`SELECT link_id, price FROM downloadable_link_price WHERE website_id = 0 AND link_id IN (${lids.map(() => '?').join(',')})`, lids)).map((t) => [Number(t.link_id), decimal(t.price)]));
+  const titles = new Map(
+    (
+      await ctx.source.query(
+        `SELECT link_id, title FROM downloadable_link_title WHERE store_id = 0 AND link_id IN (${lids.map(() => '?').join(',')})`,
+        lids,
+      )
+    ).map((t) => [Number(t.link_id), text(t.title)]),
+  );
+  const prices = new Map(
+    (
+      await ctx.source.query(
+        `SELECT link_id, price FROM downloadable_link_price WHERE website_id = 0 AND link_id IN (${lids.map(() => '?').join(',')})`,
+        lids,
+      )
+    ).map((t) => [Number(t.link_id), decimal(t.price)]),
+  );
   const values = links.map((l) => ({
     id: Number(l.link_id),
     productId: Number(l.product_id),

@@ -10,20 +10,64 @@ import { rows, type Db } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
 import { refreshPriceRanges } from '../../modules/catalog/products/price.js';
 import { attributeOptions, productAttributes, products } from '../../modules/catalog/tables.js';
-import { assertImportable, count, idMap, groupBy, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  idMap,
+  groupBy,
+  recordKeptIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
 import { bool, date, day, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { compositionImporter } from './product-composition.js';
-import { categoryProductsImporter, customOptionsImporter, downloadableImporter, mediaImporter, stockImporter, tierPricesImporter } from './product-parts.js';
+import {
+  categoryProductsImporter,
+  customOptionsImporter,
+  downloadableImporter,
+  mediaImporter,
+  stockImporter,
+  tierPricesImporter,
+} from './product-parts.js';
 
 const TYPES = new Set(['simple', 'virtual', 'configurable', 'bundle', 'grouped', 'downloadable']);
 const VISIBILITY: Record<number, string> = { 1: 'not_visible', 2: 'catalog', 3: 'search', 4: 'catalog_search' };
 
 /** Magento codes of the values our products table keeps in columns. */
 const COLUMN_CODES = [
-  'name', 'description', 'short_description', 'url_key', 'status', 'visibility', 'price', 'special_price', 'special_from_date', 'special_to_date',
-  'news_from_date', 'news_to_date', 'cost', 'msrp', 'weight', 'tax_class_id', 'meta_title', 'meta_description', 'meta_keyword', 'image', 'small_image',
-  'thumbnail', 'price_type', 'sku_type', 'weight_type', 'price_view', 'shipment_type', 'links_title', 'links_purchased_separately', 'samples_title',
+  'name',
+  'description',
+  'short_description',
+  'url_key',
+  'status',
+  'visibility',
+  'price',
+  'special_price',
+  'special_from_date',
+  'special_to_date',
+  'news_from_date',
+  'news_to_date',
+  'cost',
+  'msrp',
+  'weight',
+  'tax_class_id',
+  'meta_title',
+  'meta_description',
+  'meta_keyword',
+  'image',
+  'small_image',
+  'thumbnail',
+  'price_type',
+  'sku_type',
+  'weight_type',
+  'price_view',
+  'shipment_type',
+  'links_title',
+  'links_purchased_separately',
+  'samples_title',
 ];
 
 /** Store-view values: Magento code → our store_values key and conversion. */
@@ -53,7 +97,9 @@ interface ProductPlan {
 
 async function plan(ctx: ImportContext): Promise<ProductPlan> {
   const attrs = await attributesOf(ctx.source, 'catalog_product');
-  const ours = await ctx.db.select({ code: productAttributes.code, input: productAttributes.frontendInput, isSystem: productAttributes.isSystem }).from(productAttributes);
+  const ours = await ctx.db
+    .select({ code: productAttributes.code, input: productAttributes.frontendInput, isSystem: productAttributes.isSystem })
+    .from(productAttributes);
   const custom = new Map(ours.filter((a) => !a.isSystem && attrs.has(a.code)).map((a) => [a.code, a.input]));
   const options = await ctx.db.select({ id: attributeOptions.id, label: attributeOptions.label }).from(attributeOptions);
   return {
@@ -62,13 +108,20 @@ async function plan(ctx: ImportContext): Promise<ProductPlan> {
     custom,
     setIds: await idMap(ctx.db, 'attribute sets'),
     websiteIds: new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM websites`)).map((r) => r.id)),
-    taxClasses: new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'PRODUCT'`)).map((r) => r.id)),
+    taxClasses: new Set(
+      (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'PRODUCT'`)).map((r) => r.id),
+    ),
     optionLabels: new Map(options.map((o) => [o.id, o.label])),
   };
 }
 
 function slug(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function customValue(input: string, v: unknown): unknown {
@@ -80,7 +133,13 @@ function customValue(input: string, v: unknown): unknown {
   return String(v);
 }
 
-function productRow(p: ProductPlan, r: SourceRow, v: Record<string, unknown>, stores: Map<number, Record<string, unknown>>, websites: number[]): typeof products.$inferInsert {
+function productRow(
+  p: ProductPlan,
+  r: SourceRow,
+  v: Record<string, unknown>,
+  stores: Map<number, Record<string, unknown>>,
+  websites: number[],
+): typeof products.$inferInsert {
   const id = Number(r.entity_id);
   const name = text(v.name) ?? String(r.sku);
   const storeValues: Record<string, Record<string, unknown>> = {};
@@ -96,8 +155,11 @@ function productRow(p: ProductPlan, r: SourceRow, v: Record<string, unknown>, st
     if (value !== undefined) attributes[code] = value;
   }
   const search = [String(r.sku), name, str(v.short_description) ?? '', str(v.description) ?? ''];
-  for (const own of Object.values(storeValues)) for (const k of ['name', 'shortDescription', 'description']) if (typeof own[k] === 'string') search.push(own[k] as string);
-  for (const value of Object.values(attributes)) for (const o of Array.isArray(value) ? value : [value]) if (typeof o === 'number' && p.optionLabels.has(o)) search.push(p.optionLabels.get(o)!);
+  for (const own of Object.values(storeValues))
+    for (const k of ['name', 'shortDescription', 'description']) if (typeof own[k] === 'string') search.push(own[k] as string);
+  for (const value of Object.values(attributes))
+    for (const o of Array.isArray(value) ? value : [value])
+      if (typeof o === 'number' && p.optionLabels.has(o)) search.push(p.optionLabels.get(o)!);
   const taxClass = int(v.tax_class_id) ?? 0;
   return {
     id,
@@ -156,12 +218,20 @@ export const productsImporter: EntityImporter = {
     const p = await plan(ctx);
     const seen = new Set<string>();
     const since = sinceWhere(ctx, 'catalog_product_entity');
-    for await (const batch of ctx.source.batches({ from: 'catalog_product_entity', key: 'entity_id', where: since.where, params: since.params })) {
+    for await (const batch of ctx.source.batches({
+      from: 'catalog_product_entity',
+      key: 'entity_id',
+      where: since.where,
+      params: since.params,
+    })) {
       stats.found += batch.length;
       const ids = batch.map((r) => Number(r.entity_id));
       const [eav, sites] = await Promise.all([
         eavValues(ctx.source, 'catalog_product_entity', ids, p.attrs, p.codes),
-        ctx.source.query(`SELECT product_id, website_id FROM catalog_product_website WHERE product_id BETWEEN ? AND ?`, [Math.min(...ids), Math.max(...ids)]),
+        ctx.source.query(`SELECT product_id, website_id FROM catalog_product_website WHERE product_id BETWEEN ? AND ?`, [
+          Math.min(...ids),
+          Math.max(...ids),
+        ]),
       ]);
       const websitesOf = groupBy(sites, 'product_id');
       const values: (typeof products.$inferInsert)[] = [];
@@ -175,19 +245,33 @@ export const productsImporter: EntityImporter = {
         else if (seen.has(sku.toLowerCase())) ctx.report.skip(stats, id, 'SKU used twice (SKUs are unique whatever their case here)');
         else {
           seen.add(sku.toLowerCase());
-          const websites = (websitesOf.get(id) ?? []).map((w) => Number(w.website_id)).filter((w) => p.websiteIds.has(w)).sort((a, b) => a - b);
+          const websites = (websitesOf.get(id) ?? [])
+            .map((w) => Number(w.website_id))
+            .filter((w) => p.websiteIds.has(w))
+            .sort((a, b) => a - b);
           values.push(productRow(p, r, valuesIn(eav, id), eav.get(id) ?? new Map(), websites));
         }
       }
       count(stats, await upsert(ctx.db, products, values, [products.id]));
-      await recordKeptIds(ctx.db, 'products', values.map((v) => v.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'products',
+        values.map((v) => v.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('products');
   },
   async verify(ctx) {
-    const [{ n }] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM products p JOIN import_id_map m ON m.entity = 'products' AND m.target_id = p.id`);
-    ctx.report.check('products (source rows less skipped)', (await ctx.source.count('catalog_product_entity')) - ctx.report.entity('products').skipped, n);
+    const [{ n }] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM products p JOIN import_id_map m ON m.entity = 'products' AND m.target_id = p.id`,
+    );
+    ctx.report.check(
+      'products (source rows less skipped)',
+      (await ctx.source.count('catalog_product_entity')) - ctx.report.entity('products').skipped,
+      n,
+    );
   },
 };
 
@@ -198,7 +282,9 @@ export const priceRangesImporter: EntityImporter = {
   async run(ctx, stats) {
     let after = 0;
     for (;;) {
-      const ids = (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id > ${after} ORDER BY id LIMIT 2000`)).map((r) => r.id);
+      const ids = (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id > ${after} ORDER BY id LIMIT 2000`)).map(
+        (r) => r.id,
+      );
       if (!ids.length) break;
       await refreshPriceRanges(priceCtx(ctx.db), ids);
       stats.found += ids.length;

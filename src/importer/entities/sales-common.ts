@@ -136,12 +136,22 @@ export function parentBatches(ctx: ImportContext, table: string, columns = 'enti
 }
 
 /** Rows of a child table whose parent is one of `ids` (a batch of consecutive keys), grouped by parent. */
-export async function childrenOf(ctx: ImportContext, table: string, parentKey: string, ids: number[], key = 'entity_id', columns = '*'): Promise<Map<number, SourceRow[]>> {
+export async function childrenOf(
+  ctx: ImportContext,
+  table: string,
+  parentKey: string,
+  ids: number[],
+  key = 'entity_id',
+  columns = '*',
+): Promise<Map<number, SourceRow[]>> {
   const out = new Map<number, SourceRow[]>();
   if (!ids.length || !ctx.source.hasTable(table)) return out;
   const wanted = new Set(ids);
   // a key range rather than a long IN list: batches are consecutive keys
-  const found = await ctx.source.query(`SELECT ${columns} FROM ${table} WHERE ${parentKey} BETWEEN ? AND ? ORDER BY ${key}`, [Math.min(...ids), Math.max(...ids)]);
+  const found = await ctx.source.query(`SELECT ${columns} FROM ${table} WHERE ${parentKey} BETWEEN ? AND ? ORDER BY ${key}`, [
+    Math.min(...ids),
+    Math.max(...ids),
+  ]);
   for (const r of found) {
     const k = Number(r[parentKey]);
     if (!wanted.has(k)) continue;
@@ -220,7 +230,10 @@ export function linesOf(items: SourceRow[]): SourceLine[] {
       id: Number(i.item_id),
       item: i,
       children: [],
-      childrenCalculated: options.product_calculations !== undefined && options.product_calculations !== null && Number(options.product_calculations) === CALCULATE_CHILD,
+      childrenCalculated:
+        options.product_calculations !== undefined &&
+        options.product_calculations !== null &&
+        Number(options.product_calculations) === CALCULATE_CHILD,
       shipSeparately: Number(options.shipment_type) === SHIPMENT_SEPARATELY,
     });
   }
@@ -389,7 +402,14 @@ export async function importableOrdersWhere(ctx: ImportContext, alias = 'o'): Pr
 }
 
 /** Counts and money of imported rows of a table, beside the source's. */
-export async function checkCounts(ctx: ImportContext, label: string, entity: string, targetTable: string, sourceSql: string, moneyColumn?: string): Promise<void> {
+export async function checkCounts(
+  ctx: ImportContext,
+  label: string,
+  entity: string,
+  targetTable: string,
+  sourceSql: string,
+  moneyColumn?: string,
+): Promise<void> {
   const [s] = await ctx.source.query<{ n: string | number; total: string | null }>(sourceSql);
   const [t] = await rows<{ n: number; total: string | null }>(
     ctx.db,
@@ -410,6 +430,14 @@ export interface GiftMessage {
 export async function giftMessages(ctx: ImportContext, ids: unknown[]): Promise<Map<number, GiftMessage>> {
   const wanted = [...new Set(ids.map((i) => int(i)).filter((i): i is number => !!i))];
   if (!wanted.length || !ctx.source.hasTable('gift_message')) return new Map();
-  const found = await ctx.source.query(`SELECT gift_message_id, sender, recipient, message FROM gift_message WHERE gift_message_id IN (${wanted.map(() => '?').join(', ')})`, wanted);
-  return new Map(found.map((m) => [Number(m.gift_message_id), { sender: str(m.sender) ?? '', recipient: str(m.recipient) ?? '', message: str(m.message) ?? '' }]));
+  const found = await ctx.source.query(
+    `SELECT gift_message_id, sender, recipient, message FROM gift_message WHERE gift_message_id IN (${wanted.map(() => '?').join(', ')})`,
+    wanted,
+  );
+  return new Map(
+    found.map((m) => [
+      Number(m.gift_message_id),
+      { sender: str(m.sender) ?? '', recipient: str(m.recipient) ?? '', message: str(m.message) ?? '' },
+    ]),
+  );
 }

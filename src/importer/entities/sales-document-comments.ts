@@ -23,7 +23,13 @@ function commentsImporter<T extends PgTable & { id: PgColumn }>(opts: {
     count: (ctx) => countChildren(ctx, opts.parentSource, opts.source, 'parent_id'),
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source) || !ctx.source.hasTable(opts.parentSource)) return;
-      const load = (batch: SourceRow[]) => childrenOf(ctx, opts.source, 'parent_id', batch.map((d) => Number(d.entity_id)));
+      const load = (batch: SourceRow[]) =>
+        childrenOf(
+          ctx,
+          opts.source,
+          'parent_id',
+          batch.map((d) => Number(d.entity_id)),
+        );
       for await (const [batch, comments] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, created_at'), load)) {
         const ids = batch.map((d) => Number(d.entity_id));
         const parents = await existingIds(ctx.db, opts.parentTable, ids);
@@ -46,7 +52,10 @@ function commentsImporter<T extends PgTable & { id: PgColumn }>(opts: {
   };
 }
 
-const commentFlags = (c: SourceRow) => ({ isCustomerNotified: Number(c.is_customer_notified) === 1, isVisibleOnFront: bool(c.is_visible_on_front) });
+const commentFlags = (c: SourceRow) => ({
+  isCustomerNotified: Number(c.is_customer_notified) === 1,
+  isVisibleOnFront: bool(c.is_visible_on_front),
+});
 
 export const invoiceCommentsImporter = commentsImporter({
   name: 'invoice comments',

@@ -10,7 +10,17 @@ import { invoiceItems } from '../../modules/invoices/tables.js';
 import { shipmentItems } from '../../modules/shipments/tables.js';
 import { count, existingIds, upsert, type EntityImporter } from '../context.js';
 import { decimal, int, text, type SourceRow } from '../source.js';
-import { childrenOf, countChildren, fixed, mergeDocumentRows, money, parentBatches, placementsOf, readAhead, type SourceLine } from './sales-common.js';
+import {
+  childrenOf,
+  countChildren,
+  fixed,
+  mergeDocumentRows,
+  money,
+  parentBatches,
+  placementsOf,
+  readAhead,
+  type SourceLine,
+} from './sales-common.js';
 
 /** Money columns of invoice and credit memo items: our name → Magento's. */
 const ITEM_MONEY = {
@@ -28,8 +38,22 @@ const ITEM_MONEY = {
   baseDiscountAmount: 'base_discount_amount',
 } as const;
 /** Unit prices, and the row totals they come from where a line's children carry the money. */
-const PER_UNIT: Record<string, string> = { price: 'row_total', basePrice: 'base_row_total', priceInclTax: 'row_total_incl_tax', basePriceInclTax: 'base_row_total_incl_tax' };
-const ITEM_ADDITIVE = ['row_total', 'base_row_total', 'row_total_incl_tax', 'base_row_total_incl_tax', 'tax_amount', 'base_tax_amount', 'discount_amount', 'base_discount_amount'];
+const PER_UNIT: Record<string, string> = {
+  price: 'row_total',
+  basePrice: 'base_row_total',
+  priceInclTax: 'row_total_incl_tax',
+  basePriceInclTax: 'base_row_total_incl_tax',
+};
+const ITEM_ADDITIVE = [
+  'row_total',
+  'base_row_total',
+  'row_total_incl_tax',
+  'base_row_total_incl_tax',
+  'tax_amount',
+  'base_tax_amount',
+  'discount_amount',
+  'base_discount_amount',
+];
 
 /** A merged document row's money: summed children where they carry it, unit prices from the row totals. */
 function itemMoney(map: Record<string, string>, merged: ReturnType<typeof mergeDocumentRows>): Record<string, string> {
@@ -42,7 +66,16 @@ function itemMoney(map: Record<string, string>, merged: ReturnType<typeof mergeD
     for (const [key, rowCol] of Object.entries(PER_UNIT)) {
       if (!(key in map)) continue;
       const own = decimal(merged.representative[map[key]]);
-      out[key] = own !== null && !dec(own).isZero() ? own : merged.qty.isZero() ? '0' : fixed(dec(merged.sums[rowCol] ?? 0).div(merged.qty).toDecimalPlaces(4));
+      out[key] =
+        own !== null && !dec(own).isZero()
+          ? own
+          : merged.qty.isZero()
+            ? '0'
+            : fixed(
+                dec(merged.sums[rowCol] ?? 0)
+                  .div(merged.qty)
+                  .toDecimalPlaces(4),
+              );
     }
   }
   return out;
@@ -68,7 +101,18 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source)) return;
       const load = (batch: SourceRow[]) =>
-        Promise.all([childrenOf(ctx, opts.source, 'parent_id', batch.map((d) => Number(d.entity_id))), placementsOf(ctx, batch.map((d) => Number(d.order_id)))]);
+        Promise.all([
+          childrenOf(
+            ctx,
+            opts.source,
+            'parent_id',
+            batch.map((d) => Number(d.entity_id)),
+          ),
+          placementsOf(
+            ctx,
+            batch.map((d) => Number(d.order_id)),
+          ),
+        ]);
       for await (const [batch, [items, lineOf]] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, order_id'), load)) {
         const ids = batch.map((d) => Number(d.entity_id));
         const found = [...items.values()].flat();
@@ -98,7 +142,8 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
           for (const [lineId, g] of byLine) {
             const merged = mergeDocumentRows(g.line, g.rows, opts.childrenCarry(g.line), opts.additive);
             values.push(opts.row(parentId, lineId, merged));
-            for (const r of g.rows) if (r !== merged.representative) ctx.report.skip(stats, r.entity_id, 'configurable or bundle child: kept on its parent line');
+            for (const r of g.rows)
+              if (r !== merged.representative) ctx.report.skip(stats, r.entity_id, 'configurable or bundle child: kept on its parent line');
           }
         }
         count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));

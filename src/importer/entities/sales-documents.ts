@@ -11,9 +11,31 @@ import { rows } from '../../platform/db.js';
 import { creditMemos } from '../../modules/credit-memos/tables.js';
 import { invoices } from '../../modules/invoices/tables.js';
 import { shipmentTracks, shipments } from '../../modules/shipments/tables.js';
-import { assertImportable, count, existingIds, intArray, recordKeptIds, sinceWhere, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  intArray,
+  recordKeptIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
-import { checkCounts, continueNumbering, countSince, discount, importableOrdersWhere, listOf, money, parentBatches, readAhead, unserialize, type DocumentKind } from './sales-common.js';
+import {
+  checkCounts,
+  continueNumbering,
+  countSince,
+  discount,
+  importableOrdersWhere,
+  listOf,
+  money,
+  parentBatches,
+  readAhead,
+  unserialize,
+  type DocumentKind,
+} from './sales-common.js';
 import { creditMemoCommentsImporter, invoiceCommentsImporter, shipmentCommentsImporter } from './sales-document-comments.js';
 import { creditMemoItemsImporter, invoiceItemsImporter, shipmentItemsImporter } from './sales-document-items.js';
 
@@ -79,7 +101,8 @@ const DOC_MONEY = {
   baseGrandTotal: 'base_grand_total',
 } as const;
 
-const moneyOf = (d: SourceRow, map: Record<string, string>) => Object.fromEntries(Object.entries(map).map(([k, col]) => [k, col.includes('discount') ? discount(d[col]) : money(d[col])]));
+const moneyOf = (d: SourceRow, map: Record<string, string>) =>
+  Object.fromEntries(Object.entries(map).map(([k, col]) => [k, col.includes('discount') ? discount(d[col]) : money(d[col])]));
 
 /** A document's heads, imported a batch at a time. */
 function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts: {
@@ -102,7 +125,10 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
       await assertImportable(ctx.db, opts.tableName, opts.name);
       for await (const [batch] of readAhead(parentBatches(ctx, opts.source, '*'), async () => undefined)) {
         stats.found += batch.length;
-        const orders = await importedOrders(ctx, batch.map((d) => Number(d.order_id)));
+        const orders = await importedOrders(
+          ctx,
+          batch.map((d) => Number(d.order_id)),
+        );
         const prepared = (await opts.prepare?.(ctx, batch)) as P;
         const values: T['$inferInsert'][] = [];
         for (const d of batch) {
@@ -111,7 +137,11 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
           else values.push(opts.row(d, orders.get(Number(d.order_id))!, prepared));
         }
         count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-        await recordKeptIds(ctx.db, opts.name, values.map((v) => (v as { id: number }).id));
+        await recordKeptIds(
+          ctx.db,
+          opts.name,
+          values.map((v) => (v as { id: number }).id),
+        );
         tick(stats.found);
       }
       ctx.sequences.add(opts.tableName);
@@ -186,7 +216,12 @@ export const creditMemosImporter = headImporter({
   tableName: 'credit_memos',
   moneyColumn: 'base_grand_total',
   // the invoice a credit memo refunds, where it was imported
-  prepare: (ctx, batch) => existingIds(ctx.db, 'invoices', batch.map((d) => int(d.invoice_id)).filter((i): i is number => !!i)),
+  prepare: (ctx, batch) =>
+    existingIds(
+      ctx.db,
+      'invoices',
+      batch.map((d) => int(d.invoice_id)).filter((i): i is number => !!i),
+    ),
   row: (d, order, invoiceIds): typeof creditMemos.$inferInsert => ({
     ...headOf(d, order),
     invoiceId: int(d.invoice_id) && invoiceIds.has(Number(d.invoice_id)) ? Number(d.invoice_id) : null,
@@ -214,7 +249,10 @@ export const shipmentTracksImporter: EntityImporter = {
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_shipment_track')) return;
     const since = sinceWhere(ctx, 'sales_flat_shipment_track');
-    for await (const [batch] of readAhead(ctx.source.batches({ from: 'sales_flat_shipment_track', key: 'entity_id', where: since.where, params: since.params }), async () => undefined)) {
+    for await (const [batch] of readAhead(
+      ctx.source.batches({ from: 'sales_flat_shipment_track', key: 'entity_id', where: since.where, params: since.params }),
+      async () => undefined,
+    )) {
       stats.found += batch.length;
       const found = await rows<{ id: number; orderId: number; createdAt: Date }>(
         ctx.db,

@@ -55,17 +55,30 @@ function buyRequestOf(options: Record<string, unknown>): Record<string, unknown>
   const br = options.info_buyRequest;
   if (!isRecord(br)) return {};
   const out: Record<string, unknown> = {};
-  const ids = (v: unknown) => (Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [v]).map((x) => int(x)).filter((x): x is number => x !== null);
+  const ids = (v: unknown) =>
+    (Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [v]).map((x) => int(x)).filter((x): x is number => x !== null);
   if (isRecord(br.super_attribute)) {
-    const m = Object.fromEntries(Object.entries(br.super_attribute).map(([k, v]) => [k, int(v)]).filter(([, v]) => v !== null));
+    const m = Object.fromEntries(
+      Object.entries(br.super_attribute)
+        .map(([k, v]) => [k, int(v)])
+        .filter(([, v]) => v !== null),
+    );
     if (Object.keys(m).length) out.superAttribute = m;
   }
   if (isRecord(br.bundle_option)) {
-    const m = Object.fromEntries(Object.entries(br.bundle_option).map(([k, v]) => [k, ids(v)]).filter(([, v]) => (v as number[]).length));
+    const m = Object.fromEntries(
+      Object.entries(br.bundle_option)
+        .map(([k, v]) => [k, ids(v)])
+        .filter(([, v]) => (v as number[]).length),
+    );
     if (Object.keys(m).length) out.bundleOption = m;
   }
   if (isRecord(br.bundle_option_qty)) {
-    const m = Object.fromEntries(Object.entries(br.bundle_option_qty).map(([k, v]) => [k, Number(v)]).filter(([, v]) => Number.isFinite(v)));
+    const m = Object.fromEntries(
+      Object.entries(br.bundle_option_qty)
+        .map(([k, v]) => [k, Number(v)])
+        .filter(([, v]) => Number.isFinite(v)),
+    );
     if (Object.keys(m).length) out.bundleOptionQty = m;
   }
   if (isRecord(br.options)) {
@@ -84,7 +97,8 @@ function buyRequestOf(options: Record<string, unknown>): Record<string, unknown>
 /** The options as shown ([{label, value}]): configurable attributes, bundle selections, custom options. */
 function shownOptionsOf(options: Record<string, unknown>): { label: string; value: string }[] {
   const out: { label: string; value: string }[] = [];
-  for (const a of listOf(options.attributes_info)) if (isRecord(a)) out.push({ label: String(a.label ?? ''), value: String(a.value ?? '') });
+  for (const a of listOf(options.attributes_info))
+    if (isRecord(a)) out.push({ label: String(a.label ?? ''), value: String(a.value ?? '') });
   for (const o of listOf(options.bundle_options)) {
     if (!isRecord(o)) continue;
     const parts = listOf(o.value)
@@ -92,7 +106,8 @@ function shownOptionsOf(options: Record<string, unknown>): { label: string; valu
       .map((v) => `${v.qty ?? 1} x ${v.title ?? ''}`);
     if (parts.length) out.push({ label: String(o.label ?? ''), value: parts.join(', ') });
   }
-  for (const o of listOf(options.options)) if (isRecord(o)) out.push({ label: String(o.label ?? ''), value: String(o.print_value ?? o.value ?? '') });
+  for (const o of listOf(options.options))
+    if (isRecord(o)) out.push({ label: String(o.label ?? ''), value: String(o.print_value ?? o.value ?? '') });
   return out;
 }
 
@@ -110,7 +125,10 @@ function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: M
   else if (kids.length) {
     stockParts = kids
       .filter((c) => int(c.product_id))
-      .map((c) => ({ productId: Number(c.product_id), per: qtyOrdered.isZero() ? '1' : dec(money(c.qty_ordered)).div(qtyOrdered).toDecimalPlaces(4).toString() }));
+      .map((c) => ({
+        productId: Number(c.product_id),
+        per: qtyOrdered.isZero() ? '1' : dec(money(c.qty_ordered)).div(qtyOrdered).toDecimalPlaces(4).toString(),
+      }));
   } else stockParts = productId ? [{ productId, per: '1' }] : [];
   const additive = Object.fromEntries(ITEM_ADDITIVE.map(([key, col]) => [key, byChildren ? fixed(sum(kids, col)) : money(p[col])]));
   // a unit price the line does not state: its row total over its quantity
@@ -168,11 +186,27 @@ export const orderItemsImporter: EntityImporter = {
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_order_item')) return;
     const load = async (batch: SourceRow[]) => {
-      const items = await childrenOf(ctx, 'sales_flat_order_item', 'order_id', batch.map((o) => Number(o.entity_id)), 'item_id');
-      return { items, gifts: await giftMessages(ctx, [...items.values()].flat().map((i) => i.gift_message_id)) };
+      const items = await childrenOf(
+        ctx,
+        'sales_flat_order_item',
+        'order_id',
+        batch.map((o) => Number(o.entity_id)),
+        'item_id',
+      );
+      return {
+        items,
+        gifts: await giftMessages(
+          ctx,
+          [...items.values()].flat().map((i) => i.gift_message_id),
+        ),
+      };
     };
     for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
-      const imported = await existingIds(ctx.db, 'orders', batch.map((o) => Number(o.entity_id)));
+      const imported = await existingIds(
+        ctx.db,
+        'orders',
+        batch.map((o) => Number(o.entity_id)),
+      );
       const values: (typeof orderItems.$inferInsert)[] = [];
       for (const o of batch) {
         const orderId = Number(o.entity_id);

@@ -15,7 +15,16 @@ import { rows } from '../../platform/db.js';
 import { dec } from '../../platform/money.js';
 import { DEFAULT_STATUS, STATUSES, type OrderState } from '../../modules/orders/state.js';
 import { orderStatusHistory, orders, type OrderAddress, type OrderGiftcard } from '../../modules/orders/tables.js';
-import { assertImportable, count, existingIds, intArray, recordKeptIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import {
+  assertImportable,
+  count,
+  existingIds,
+  intArray,
+  recordKeptIds,
+  upsert,
+  type EntityImporter,
+  type ImportContext,
+} from '../context.js';
 import { bool, date, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
 import { DOCUMENT_IMPORTERS } from './sales-documents.js';
 import { orderItemsImporter } from './sales-items.js';
@@ -79,7 +88,12 @@ const DEFAULT_TITLES: Record<string, string> = {
 };
 
 async function orderLookups(ctx: ImportContext): Promise<OrderLookups> {
-  const stores = new Map((await rows<{ id: number; website: number }>(ctx.db, sql`SELECT id, website_id AS website FROM stores`)).map((r) => [Number(r.id), Number(r.website)]));
+  const stores = new Map(
+    (await rows<{ id: number; website: number }>(ctx.db, sql`SELECT id, website_id AS website FROM stores`)).map((r) => [
+      Number(r.id),
+      Number(r.website),
+    ]),
+  );
   const groups = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM customer_groups`)).map((r) => Number(r.id)));
   // payment/<method>/title per scope, as the source configures it
   const titles = new Map<string, string>();
@@ -90,7 +104,10 @@ async function orderLookups(ctx: ImportContext): Promise<OrderLookups> {
     }
   }
   const title = (method: string, storeId: number, payment: SourceRow | undefined) => {
-    const configured = titles.get(`stores/${storeId}/${method}`) ?? titles.get(`websites/${stores.get(storeId)}/${method}`) ?? titles.get(`default/0/${method}`);
+    const configured =
+      titles.get(`stores/${storeId}/${method}`) ??
+      titles.get(`websites/${stores.get(storeId)}/${method}`) ??
+      titles.get(`default/0/${method}`);
     if (configured) return configured;
     const info = unserialize(payment?.additional_information);
     return (isRecord(info) ? text(info.method_title) : null) ?? DEFAULT_TITLES[method] ?? method;
@@ -134,7 +151,11 @@ function giftcardsOf(o: SourceRow): OrderGiftcard[] {
   const total = { amount: money(o.giftcard_amount), base: money(o.base_giftcard_amount) };
   if (Array.isArray(parsed)) {
     const codes = parsed.map((c) => trimmed(c)).filter((c): c is string => !!c);
-    return codes.map((code, i) => ({ code, amount: i ? '0.0000' : fixed(dec(total.amount)), baseAmount: i ? '0.0000' : fixed(dec(total.base)) }));
+    return codes.map((code, i) => ({
+      code,
+      amount: i ? '0.0000' : fixed(dec(total.amount)),
+      baseAmount: i ? '0.0000' : fixed(dec(total.base)),
+    }));
   }
   if (!isRecord(parsed)) return [];
   const entries = Object.entries(parsed).filter(([, v]) => decimal(String(v)) !== null);
@@ -194,7 +215,14 @@ function orderRow(
     couponCode: trimmed(o.coupon_code),
     couponId: null,
     couponRuleName: text(o.coupon_rule_name),
-    appliedRuleIds: [...new Set((str(o.applied_rule_ids) ?? '').split(',').map((s) => int(s.trim())).filter((n): n is number => n !== null && n > 0 && n <= 2147483647))],
+    appliedRuleIds: [
+      ...new Set(
+        (str(o.applied_rule_ids) ?? '')
+          .split(',')
+          .map((s) => int(s.trim()))
+          .filter((n): n is number => n !== null && n > 0 && n <= 2147483647),
+      ),
+    ],
     giftcards: giftcardsOf(o),
     giftMessage: gift ?? null,
     isVirtual: bool(o.is_virtual),
@@ -295,12 +323,19 @@ export const ordersImporter: EntityImporter = {
       return Promise.all([
         childrenOf(ctx, 'sales_flat_order_address', 'parent_id', ids),
         childrenOf(ctx, 'sales_flat_order_payment', 'parent_id', ids),
-        giftMessages(ctx, batch.map((o) => o.gift_message_id)),
+        giftMessages(
+          ctx,
+          batch.map((o) => o.gift_message_id),
+        ),
       ]);
     };
     for await (const [batch, [addresses, payments, gifts]] of readAhead(parentBatches(ctx, 'sales_flat_order', '*'), load)) {
       stats.found += batch.length;
-      const customers = await existingIds(ctx.db, 'customers', batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c));
+      const customers = await existingIds(
+        ctx.db,
+        'customers',
+        batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c),
+      );
       const values: (typeof orders.$inferInsert)[] = [];
       for (const o of batch) {
         const id = Number(o.entity_id);
@@ -310,10 +345,23 @@ export const ordersImporter: EntityImporter = {
           continue;
         }
         const customerId = int(o.customer_id);
-        values.push(orderRow(o, addresses.get(id) ?? [], payments.get(id)?.[0], look, customerId && customers.has(customerId) ? customerId : null, gifts.get(int(o.gift_message_id) ?? 0)));
+        values.push(
+          orderRow(
+            o,
+            addresses.get(id) ?? [],
+            payments.get(id)?.[0],
+            look,
+            customerId && customers.has(customerId) ? customerId : null,
+            gifts.get(int(o.gift_message_id) ?? 0),
+          ),
+        );
       }
       count(stats, await upsert(ctx.db, orders, values, [orders.id]));
-      await recordKeptIds(ctx.db, 'orders', values.map((v) => v.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'orders',
+        values.map((v) => v.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('orders');
@@ -322,12 +370,22 @@ export const ordersImporter: EntityImporter = {
   async verify(ctx) {
     if (!ctx.source.hasTable('sales_flat_order')) return;
     const where = await importableOrdersWhere(ctx);
-    await checkCounts(ctx, 'orders', 'orders', 'orders', `SELECT COUNT(*) AS n, SUM(o.base_grand_total) AS total FROM sales_flat_order o WHERE ${where}`, 'base_grand_total');
+    await checkCounts(
+      ctx,
+      'orders',
+      'orders',
+      'orders',
+      `SELECT COUNT(*) AS n, SUM(o.base_grand_total) AS total FROM sales_flat_order o WHERE ${where}`,
+      'base_grand_total',
+    );
     const [s] = await ctx.source.query<{ n: string | number }>(
       `SELECT COUNT(*) AS n FROM sales_flat_order_item i JOIN sales_flat_order o ON o.entity_id = i.order_id
         WHERE ${where} AND (i.parent_item_id IS NULL OR NOT EXISTS (SELECT 1 FROM sales_flat_order_item p WHERE p.item_id = i.parent_item_id))`,
     );
-    const [t] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM order_items i JOIN import_id_map m ON m.entity = 'orders' AND m.target_id = i.order_id`);
+    const [t] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM order_items i JOIN import_id_map m ON m.entity = 'orders' AND m.target_id = i.order_id`,
+    );
     ctx.report.check('order lines (items less configurable and bundle children)', Number(s?.n ?? 0), t.n);
   },
 };
@@ -338,16 +396,24 @@ export const orderHistoryImporter: EntityImporter = {
   count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_status_history', 'parent_id'),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_order_status_history')) return;
-    const load = (batch: SourceRow[]) => childrenOf(ctx, 'sales_flat_order_status_history', 'parent_id', batch.map((o) => Number(o.entity_id)));
+    const load = (batch: SourceRow[]) =>
+      childrenOf(
+        ctx,
+        'sales_flat_order_status_history',
+        'parent_id',
+        batch.map((o) => Number(o.entity_id)),
+      );
     for await (const [batch, history] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
       const ids = batch.map((o) => Number(o.entity_id));
       const found = [...history.values()].flat();
       stats.found += found.length;
       const imported = new Map(
-        (await rows<{ id: number; status: string; createdAt: Date }>(ctx.db, sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`)).map((r) => [
-          Number(r.id),
-          r,
-        ]),
+        (
+          await rows<{ id: number; status: string; createdAt: Date }>(
+            ctx.db,
+            sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`,
+          )
+        ).map((r) => [Number(r.id), r]),
       );
       const values: (typeof orderStatusHistory.$inferInsert)[] = [];
       for (const h of found) {
@@ -376,4 +442,10 @@ export const orderHistoryImporter: EntityImporter = {
 };
 
 /** Orders and their documents, in dependency order. */
-export const SALES_IMPORTERS: EntityImporter[] = [orderStatusesImporter, ordersImporter, orderItemsImporter, orderHistoryImporter, ...DOCUMENT_IMPORTERS];
+export const SALES_IMPORTERS: EntityImporter[] = [
+  orderStatusesImporter,
+  ordersImporter,
+  orderItemsImporter,
+  orderHistoryImporter,
+  ...DOCUMENT_IMPORTERS,
+];

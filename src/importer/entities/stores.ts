@@ -25,9 +25,22 @@ export const websitesImporter: EntityImporter = {
       isDefault: bool(w.is_default),
     }));
     // the install's default website gives way to the source's
-    if (values.some((v) => v.isDefault)) await ctx.db.update(websites).set({ isDefault: false }).where(sql`${websites.id} <> ALL(${`{${values.filter((v) => v.isDefault).map((v) => v.id).join(',')}}`}::int[])`);
+    if (values.some((v) => v.isDefault))
+      await ctx.db
+        .update(websites)
+        .set({ isDefault: false })
+        .where(
+          sql`${websites.id} <> ALL(${`{${values
+            .filter((v) => v.isDefault)
+            .map((v) => v.id)
+            .join(',')}}`}::int[])`,
+        );
     count(stats, await upsert(ctx.db, websites, values, [websites.id]));
-    await recordKeptIds(ctx.db, 'websites', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'websites',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('websites');
     tick(all.length);
   },
@@ -52,7 +65,11 @@ export const storeGroupsImporter: EntityImporter = {
       defaultStoreId: int(g.default_store_id) || null,
     }));
     count(stats, await upsert(ctx.db, storeGroups, values, [storeGroups.id]));
-    await recordKeptIds(ctx.db, 'store groups', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'store groups',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('store_groups');
     tick(all.length);
   },
@@ -79,20 +96,43 @@ export const storeViewsImporter: EntityImporter = {
       await ctx.db.execute(sql`UPDATE stores SET code = code || '_' || id WHERE code = ${v.code} AND id <> ${v.id}`);
     }
     count(stats, await upsert(ctx.db, stores, values, [stores.id]));
-    await recordKeptIds(ctx.db, 'store views', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'store views',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('stores');
     tick(all.length);
     const storeIds = new Map(values.map((v) => [v.id, v.websiteId]));
     ctx.memo.set('storeWebsites', storeIds);
   },
   async verify(ctx) {
-    const [{ n }] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM stores s JOIN import_id_map m ON m.entity = 'store views' AND m.target_id = s.id`);
+    const [{ n }] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM stores s JOIN import_id_map m ON m.entity = 'store views' AND m.target_id = s.id`,
+    );
     ctx.report.check('store views', await ctx.source.count('core_store', 'store_id > 0'), n);
   },
 };
 
 /** Configuration sections this server reads, besides every path a module declares a default for. */
-const SECTIONS = ['currency/', 'general/locale/', 'general/country/', 'general/store_information/', 'tax/', 'shipping/', 'carriers/', 'payment/', 'contacts/', 'newsletter/', 'customer/', 'checkout/', 'sales/', 'cataloginventory/', 'catalog/'];
+const SECTIONS = [
+  'currency/',
+  'general/locale/',
+  'general/country/',
+  'general/store_information/',
+  'tax/',
+  'shipping/',
+  'carriers/',
+  'payment/',
+  'contacts/',
+  'newsletter/',
+  'customer/',
+  'checkout/',
+  'sales/',
+  'cataloginventory/',
+  'catalog/',
+];
 
 /** Paths holding secrets Magento stores encrypted with its own key: useless here, and not to be copied. */
 const ENCRYPTED = /(password|passwd|secret|api_key|signature|private_key)$/;
@@ -115,7 +155,15 @@ export const configImporter: EntityImporter = {
         if (!declared.has(path) && !SECTIONS.some((s) => path.startsWith(s))) ctx.report.skip(stats, r.config_id, 'setting not used here');
         else if (ENCRYPTED.test(path)) ctx.report.skip(stats, r.config_id, 'encrypted with the source shop\u2019s key');
         else if (!/^[a-z0-9_]+\/[a-z0-9_]+\/[a-z0-9_]+$/.test(path)) ctx.report.skip(stats, r.config_id, 'not a three-part path');
-        else if (scope === 'default' ? scopeId !== 0 : scope === 'websites' ? !websiteIds.has(scopeId) : scope === 'stores' ? !storeIds.has(scopeId) : true) {
+        else if (
+          scope === 'default'
+            ? scopeId !== 0
+            : scope === 'websites'
+              ? !websiteIds.has(scopeId)
+              : scope === 'stores'
+                ? !storeIds.has(scopeId)
+                : true
+        ) {
           ctx.report.skip(stats, r.config_id, 'scope not imported');
         } else values.push({ scope, scopeId, path, value: str(r.value) });
       }

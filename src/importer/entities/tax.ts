@@ -11,9 +11,17 @@ export const taxClassesImporter: EntityImporter = {
   async run(ctx, stats, tick) {
     const all = await ctx.source.query('SELECT * FROM tax_class ORDER BY class_id');
     stats.found = all.length;
-    const values = all.map((c) => ({ id: Number(c.class_id), className: text(c.class_name) ?? `Class ${c.class_id}`, classType: String(c.class_type).toUpperCase() }));
+    const values = all.map((c) => ({
+      id: Number(c.class_id),
+      className: text(c.class_name) ?? `Class ${c.class_id}`,
+      classType: String(c.class_type).toUpperCase(),
+    }));
     count(stats, await upsert(ctx.db, taxClasses, values, [taxClasses.id]));
-    await recordKeptIds(ctx.db, 'tax classes', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'tax classes',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('tax_classes');
     tick(all.length);
   },
@@ -26,7 +34,10 @@ export const taxRatesImporter: EntityImporter = {
   async run(ctx, stats, tick) {
     const all = await ctx.source.query('SELECT * FROM tax_calculation_rate ORDER BY tax_calculation_rate_id');
     const titles = ctx.source.hasTable('tax_calculation_rate_title')
-      ? groupBy(await ctx.source.query('SELECT * FROM tax_calculation_rate_title ORDER BY tax_calculation_rate_title_id'), 'tax_calculation_rate_id')
+      ? groupBy(
+          await ctx.source.query('SELECT * FROM tax_calculation_rate_title ORDER BY tax_calculation_rate_title_id'),
+          'tax_calculation_rate_id',
+        )
       : new Map();
     stats.found = all.length;
     const values = [];
@@ -48,12 +59,22 @@ export const taxRatesImporter: EntityImporter = {
         zipIsRange: range,
         zipFrom: range ? trimmed(r.zip_from) : null,
         zipTo: range ? trimmed(r.zip_to) : null,
-        titles: (titles.get(Number(r.tax_calculation_rate_id)) ?? []).map((t: Record<string, unknown>) => ({ storeId: Number(t.store_id), title: String(t.value) })),
+        titles: (titles.get(Number(r.tax_calculation_rate_id)) ?? []).map((t: Record<string, unknown>) => ({
+          storeId: Number(t.store_id),
+          title: String(t.value),
+        })),
       });
     }
-    for (const v of values) await ctx.db.execute(sql`UPDATE tax_rates SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
+    for (const v of values)
+      await ctx.db.execute(
+        sql`UPDATE tax_rates SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`,
+      );
     count(stats, await upsert(ctx.db, taxRates, values, [taxRates.id]));
-    await recordKeptIds(ctx.db, 'tax rates', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'tax rates',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('tax_rates');
     tick(all.length);
   },
@@ -81,9 +102,16 @@ export const taxRulesImporter: EntityImporter = {
         taxRateIds: uniq(l, 'tax_calculation_rate_id'),
       };
     });
-    for (const v of values) await ctx.db.execute(sql`UPDATE tax_rules SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`);
+    for (const v of values)
+      await ctx.db.execute(
+        sql`UPDATE tax_rules SET code = code || ' (' || id || ')' WHERE lower(code) = lower(${v.code}) AND id <> ${v.id}`,
+      );
     count(stats, await upsert(ctx.db, taxRules, values, [taxRules.id]));
-    await recordKeptIds(ctx.db, 'tax rules', values.map((v) => v.id as number));
+    await recordKeptIds(
+      ctx.db,
+      'tax rules',
+      values.map((v) => v.id as number),
+    );
     ctx.sequences.add('tax_rules');
     tick(all.length);
   },

@@ -21,7 +21,10 @@ export const urlRewritesImporter: EntityImporter = {
       stats.found += batch.length;
       const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
       const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
-      const [productsFound, categoriesFound] = await Promise.all([existingIds(ctx.db, 'products', productIds), existingIds(ctx.db, 'categories', categoryIds)]);
+      const [productsFound, categoriesFound] = await Promise.all([
+        existingIds(ctx.db, 'products', productIds),
+        existingIds(ctx.db, 'categories', categoryIds),
+      ]);
       const values: (typeof urlRewrites.$inferInsert)[] = [];
       for (const r of batch) {
         const id = Number(r.url_rewrite_id);
@@ -37,7 +40,15 @@ export const urlRewritesImporter: EntityImporter = {
         else if (seen.has(key)) ctx.report.skip(stats, id, 'request path twice in one store view');
         else if (redirect) {
           seen.add(key);
-          values.push({ id, storeId, requestPath, entityType: 'redirect', entityId: null, targetPath: trimmed(r.target_path)?.replace(/^\/+/, '') ?? '', redirectType: redirect });
+          values.push({
+            id,
+            storeId,
+            requestPath,
+            entityType: 'redirect',
+            entityId: null,
+            targetPath: trimmed(r.target_path)?.replace(/^\/+/, '') ?? '',
+            redirectType: redirect,
+          });
         } else if (productId) {
           if (!productsFound.has(productId)) ctx.report.skip(stats, id, 'product not imported');
           else {
@@ -61,7 +72,11 @@ export const urlRewritesImporter: EntityImporter = {
         );
       }
       count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
-      await recordKeptIds(ctx.db, 'url rewrites', values.map((v) => v.id as number));
+      await recordKeptIds(
+        ctx.db,
+        'url rewrites',
+        values.map((v) => v.id as number),
+      );
       tick(stats.found);
     }
     ctx.sequences.add('url_rewrites');
