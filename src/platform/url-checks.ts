@@ -7,7 +7,9 @@
 import type { UrlResolverCheck } from './context.js';
 
 /** The checks of every module by entity type; an entity type checked twice is a startup error. */
-export function collectUrlResolverChecks(contributions: readonly (Readonly<Record<string, UrlResolverCheck>> | undefined)[]): ReadonlyMap<string, UrlResolverCheck> {
+export function collectUrlResolverChecks(
+  contributions: readonly (Readonly<Record<string, UrlResolverCheck>> | undefined)[],
+): ReadonlyMap<string, UrlResolverCheck> {
   const checks = new Map<string, UrlResolverCheck>();
   for (const c of contributions) {
     for (const [entityType, check] of Object.entries(c ?? {})) {

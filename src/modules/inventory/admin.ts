@@ -7,7 +7,14 @@ import { sql } from 'drizzle-orm';
 import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { productIdBySkuSql, productKey, productsBySku, productSkuSql, skuOutsideWebsites, type ProductKey } from '../catalog/products/keys.js';
+import {
+  productIdBySkuSql,
+  productKey,
+  productsBySku,
+  productSkuSql,
+  skuOutsideWebsites,
+  type ProductKey,
+} from '../catalog/products/keys.js';
 import { MAX_BULK_ITEMS } from './schemas.js';
 import {
   applyPlan,
@@ -62,13 +69,18 @@ async function assertSkuInScope(ctx: Ctx, sku: string): Promise<void> {
 /** Creates or updates the stock of a product (by id); 404 when the product does not exist. */
 export async function setStock(ctx: Ctx, productId: number, input: StockInput): Promise<StockRecord> {
   const plan = checkStockInput(input);
-  if (!Number.isInteger(productId) || productId < 1 || productId > 2147483647) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
+  if (!Number.isInteger(productId) || productId < 1 || productId > 2147483647)
+    throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
   return withTx(ctx, async (tx) => {
     const product = await productKey(tx, productId);
     if (!product) throw notFound('Product not found', { reason: 'PRODUCT_NOT_FOUND' });
     const before = (await lockStockRows(tx, [product.id])).get(product.id)!;
     const after = await writeStock(tx, product.id, applyPlan(plan, before));
-    stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
+    stockChanged(
+      tx,
+      { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock },
+      before.isInStock,
+    );
     return recordOf(product.sku, before, after, plan);
   });
 }
@@ -97,7 +109,11 @@ export async function updateStockBySku(ctx: Ctx, input: StockUpdateInput): Promi
     if (!locked) throw productNotFound(sku);
     const { sku: stored, ...before } = locked;
     const after = await writeStock(tx, before.productId, applyPlan(plan, before));
-    stockChanged(tx, { productId: before.productId, sku: stored, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
+    stockChanged(
+      tx,
+      { productId: before.productId, sku: stored, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock },
+      before.isInStock,
+    );
     return recordOf(stored, before, after, plan);
   });
 }
@@ -158,7 +174,10 @@ function atIndex(index: number, err: unknown): unknown {
  */
 export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Promise<StockBulkResult> {
   if (!Array.isArray(items) || !items.length) {
-    throw badRequest('items must hold at least one item', { reason: 'VALIDATION_FAILED', details: { field: 'items', constraint: 'minItems' } });
+    throw badRequest('items must hold at least one item', {
+      reason: 'VALIDATION_FAILED',
+      details: { field: 'items', constraint: 'minItems' },
+    });
   }
   if (items.length > MAX_BULK_ITEMS) {
     throw badRequest(`Maximum ${MAX_BULK_ITEMS} items per bulk update`, {
@@ -174,7 +193,10 @@ export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Pr
     }
   });
   return withTx(ctx, async (tx) => {
-    const found = await productsInScope(tx, checked.map((c) => c.sku));
+    const found = await productsInScope(
+      tx,
+      checked.map((c) => c.sku),
+    );
     const refs = checked.map((c, index) => {
       const product = found.get(c.sku.toLowerCase());
       if (!product) throw atIndex(index, productNotFound(c.sku));
@@ -195,7 +217,11 @@ export async function updateStockBulk(ctx: Ctx, items: StockBulkItemInput[]): Pr
         throw atIndex(index, err);
       }
       const after = await writeStock(tx, product.id, set);
-      stockChanged(tx, { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock }, before.isInStock);
+      stockChanged(
+        tx,
+        { productId: product.id, sku: product.sku, oldQty: before.qty, newQty: after.qty, isInStock: after.isInStock },
+        before.isInStock,
+      );
       // a SKU named twice sees the first item's result
       locked.set(product.id, after);
       results.push({

@@ -121,6 +121,10 @@ export async function stockMoved(tx: Ctx, totals: [number, number][], delta: -1 
   const moved = new Map(totals);
   for (const r of now) {
     const qty = moved.get(r.productId) ?? 0;
-    stockChanged(tx, { productId: r.productId, sku: r.sku, oldQty: r.qty - delta * qty, newQty: r.qty, isInStock: r.isInStock }, r.isInStock);
+    stockChanged(
+      tx,
+      { productId: r.productId, sku: r.sku, oldQty: r.qty - delta * qty, newQty: r.qty, isInStock: r.isInStock },
+      r.isInStock,
+    );
   }
 }

@@ -81,7 +81,9 @@ ${store}${main}
 function errorSummary(errors: FormError[]): string {
   if (!errors.length) return '';
   const items = errors
-    .map((e) => (e.fields.length ? `<li><a href="#${FIELD_IDS[e.fields[0]]}">${escapeHtml(e.message)}</a></li>` : `<li>${escapeHtml(e.message)}</li>`))
+    .map((e) =>
+      e.fields.length ? `<li><a href="#${FIELD_IDS[e.fields[0]]}">${escapeHtml(e.message)}</a></li>` : `<li>${escapeHtml(e.message)}</li>`,
+    )
     .join('\n');
   return `<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1">
 <h2 id="error-summary-title">There is a problem</h2>
@@ -138,7 +140,8 @@ ${field(
     label: 'Order number',
     hint: 'As shown in your order confirmation, for example 100000001.',
     required: true,
-    control: (a) => `<input ${a} type="text" autocomplete="off" spellcheck="false" maxlength="${ORDER_NUMBER_MAX}" value="${escapeHtml(values.orderNumber)}">`,
+    control: (a) =>
+      `<input ${a} type="text" autocomplete="off" spellcheck="false" maxlength="${ORDER_NUMBER_MAX}" value="${escapeHtml(values.orderNumber)}">`,
   },
   errors,
 )}
@@ -148,7 +151,8 @@ ${field(
     label: 'Email address',
     hint: 'The email address you used for the order.',
     required: true,
-    control: (a) => `<input ${a} type="email" autocomplete="email" spellcheck="false" maxlength="${EMAIL_MAX}" value="${escapeHtml(values.email)}">`,
+    control: (a) =>
+      `<input ${a} type="email" autocomplete="email" spellcheck="false" maxlength="${EMAIL_MAX}" value="${escapeHtml(values.email)}">`,
   },
   errors,
 )}

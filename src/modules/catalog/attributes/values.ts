@@ -66,7 +66,11 @@ function normalizeValue(attr: AttributeRow, options: OptionRow[], raw: unknown):
     case 'multiselect': {
       let list: unknown[];
       if (Array.isArray(raw)) list = raw;
-      else if (typeof raw === 'string') list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      else if (typeof raw === 'string')
+        list = raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
       else if (typeof raw === 'number') list = [raw];
       else throw invalid(code, 'must be an array or a comma-separated list of option ids or labels', 'type');
       const choices = choicesOf(attr, options);
@@ -146,7 +150,10 @@ export async function normalizeCustomAttributes(
     .where(inArray(productAttributes.code, codes));
   const byCode = new Map(rows.map((r) => [r.attr.code, r]));
   const optionIds = rows
-    .filter((r) => !r.attr.isSystem && (r.attr.frontendInput === 'select' || r.attr.frontendInput === 'multiselect') && !BUILT_IN_OPTIONS[r.attr.code])
+    .filter(
+      (r) =>
+        !r.attr.isSystem && (r.attr.frontendInput === 'select' || r.attr.frontendInput === 'multiselect') && !BUILT_IN_OPTIONS[r.attr.code],
+    )
     .map((r) => r.attr.id);
   let options: Map<number, OptionRow[]> | undefined;
   for (const code of codes) {

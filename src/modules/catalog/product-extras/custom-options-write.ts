@@ -70,7 +70,6 @@ function cleanExtensions(value: string): string | null {
   return list.length ? [...new Set(list)].join(', ') : null;
 }
 
-
 type OptionColumns = Omit<OptionRow, 'id' | 'productId'>;
 
 /**
@@ -98,9 +97,14 @@ function optionColumns(input: CustomOptionUpdateInput, existing?: OptionRow): Op
     else if (input.price === undefined) price = keep('price');
     price ??= '0';
   }
-  const sku = input.sku !== undefined ? (input.sku === null ? null : cleanText(input.sku, 'sku', { required: false })) : (existing?.sku ?? null);
+  const sku =
+    input.sku !== undefined ? (input.sku === null ? null : cleanText(input.sku, 'sku', { required: false })) : (existing?.sku ?? null);
   const fileExtensions =
-    input.fileExtensions !== undefined ? (input.fileExtensions === null ? null : cleanExtensions(input.fileExtensions)) : keep('fileExtensions');
+    input.fileExtensions !== undefined
+      ? input.fileExtensions === null
+        ? null
+        : cleanExtensions(input.fileExtensions)
+      : keep('fileExtensions');
   return {
     title,
     type,
@@ -181,10 +185,18 @@ async function afterWrite(ctx: Ctx, productId: number, optionId: number): Promis
 export async function createCustomOption(ctx: Ctx, productId: number, input: CustomOptionCreateInput): Promise<CustomOptionDto> {
   const cols = optionColumns(input);
   checkValues(cols.type, input.values, false);
-  const values = isSelectType(cols.type) ? valueColumns((input.values ?? []).map((v) => ({ ...v, id: undefined })), new Set()) : [];
+  const values = isSelectType(cols.type)
+    ? valueColumns(
+        (input.values ?? []).map((v) => ({ ...v, id: undefined })),
+        new Set(),
+      )
+    : [];
   return withTx(ctx, async (tx) => {
     await lockProduct(tx, productId, OPTION_PRODUCT_TYPES);
-    const [row] = await tx.db.insert(customOptions).values({ ...cols, productId }).returning({ id: customOptions.id });
+    const [row] = await tx.db
+      .insert(customOptions)
+      .values({ ...cols, productId })
+      .returning({ id: customOptions.id });
     if (values.length) await tx.db.insert(customOptionValues).values(values.map(({ id: _id, ...v }) => ({ ...v, optionId: row.id })));
     return afterWrite(tx, productId, row.id);
   });
@@ -202,7 +214,9 @@ async function updateValues(ctx: Ctx, optionId: number, changed: (Omit<ValueColu
   if (!changed.length) return;
   const c = customOptionValues;
   const rows = sql.join(
-    changed.map((v) => sql`(${v.id}::integer, ${v.title}::text, ${v.price}::numeric, ${v.priceType}::text, ${v.sku}::text, ${v.sortOrder}::integer)`),
+    changed.map(
+      (v) => sql`(${v.id}::integer, ${v.title}::text, ${v.price}::numeric, ${v.priceType}::text, ${v.sku}::text, ${v.sortOrder}::integer)`,
+    ),
     sql`, `,
   );
   const col = (column: { name: string }) => sql.identifier(column.name);
@@ -229,7 +243,12 @@ async function replaceValues(ctx: Ctx, optionId: number, current: ValueRow[], va
 }
 
 /** PUT /products/{id}/custom-options/{optionId}: the keys sent; `values`, when sent, replaces the values. */
-export async function updateCustomOption(ctx: Ctx, productId: number, id: number, input: CustomOptionUpdateInput): Promise<CustomOptionDto> {
+export async function updateCustomOption(
+  ctx: Ctx,
+  productId: number,
+  id: number,
+  input: CustomOptionUpdateInput,
+): Promise<CustomOptionDto> {
   return withTx(ctx, async (tx) => {
     await lockProduct(tx, productId);
     const existing = await requireOption(tx, productId, id);
@@ -259,7 +278,8 @@ export async function deleteCustomOption(ctx: Ctx, productId: number, id: number
     const config = tx.app.config;
     const log = tx.log;
     afterCommit(tx, () => {
-      for (const f of stored) deleteMediaFile(config, f.path).catch((err) => log.warn({ err, path: f.path }, 'could not delete an option file'));
+      for (const f of stored)
+        deleteMediaFile(config, f.path).catch((err) => log.warn({ err, path: f.path }, 'could not delete an option file'));
     });
   });
 }

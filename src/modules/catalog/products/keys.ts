@@ -59,7 +59,10 @@ export async function productKey(ctx: Ctx, productId: number): Promise<ProductKe
 }
 
 /** What a wish list shows of its products beyond the sale data: the url keys (store values) and default price. */
-export async function productListFields(ctx: Ctx, ids: readonly number[]): Promise<{ id: number; urlKey: string; storeValues: StoreValues; price: string | null }[]> {
+export async function productListFields(
+  ctx: Ctx,
+  ids: readonly number[],
+): Promise<{ id: number; urlKey: string; storeValues: StoreValues; price: string | null }[]> {
   if (!ids.length) return [];
   return ctx.db
     .select({ id: products.id, urlKey: products.urlKey, storeValues: products.storeValues, price: products.price })

@@ -86,7 +86,10 @@ export function isInStock(p: StockFields): boolean {
 export const stockStatus = (p: StockFields) => (isInStock(p) ? 'in_stock' : 'out_of_stock');
 
 /** A link's sample: its URL, or the public media URL of its file. */
-export function sampleUrlOf(view: ReadView, l: { sampleType: string | null; sampleUrl: string | null; sampleFile: string | null }): string | undefined {
+export function sampleUrlOf(
+  view: ReadView,
+  l: { sampleType: string | null; sampleUrl: string | null; sampleFile: string | null },
+): string | undefined {
   if (l.sampleType === 'url') return l.sampleUrl ?? undefined;
   if (l.sampleType === 'file' && l.sampleFile) return `${view.samplesBase}${l.sampleFile.startsWith('/') ? '' : '/'}${l.sampleFile}`;
   return undefined;
