@@ -128,6 +128,15 @@ const SCOPED: Record<string, Check> = {
   'customerGroups.delete': globalWrite('DELETE', () => '/customer-groups/3', undefined, 'customer groups'),
 
   'customers.list': { data: 'customers of website A', check: () => listOmits('/customers?email=customer@example.com', A.customer) },
+  'customers.quickCreate': {
+    data: 'customers of website A',
+    check: async () => {
+      const r = await asB('POST', '/customers/quick-create', { email: 'scoped-quick@example.com', firstname: 'S', lastname: 'Q' });
+      assert.equal(r.status, 201, r.text);
+      const [row] = await rows<{ website_id: number }>(t.database.db, sql`SELECT website_id FROM customers WHERE id = ${r.body.id}`);
+      assert.notEqual(row.website_id, 1, 'created in its own website');
+    },
+  },
   'customers.get': { data: 'customer A', check: () => notFound('GET', `/customers/${A.customer}`) },
   'customers.update': { data: 'customer A', check: () => notFound('PUT', `/customers/${A.customer}`, { firstname: 'Taken' }, `/customers/${A.customer}`) },
   'customers.delete': { data: 'customer A', check: () => notFound('DELETE', `/customers/${A.customer}`, undefined, `/customers/${A.customer}`) },
@@ -140,7 +149,9 @@ const SCOPED: Record<string, Check> = {
   'products.create': { data: 'products of website A', check: () => forbidden('POST', '/products', { sku: 'scoped-a', name: 'Scoped A', price: 1, websiteIds: [1] }) },
   'products.update': { data: 'product A', check: () => notFound('PUT', `/products/${p()}`, { name: 'Taken' }) },
   'products.delete': { data: 'product A', check: () => notFound('DELETE', `/products/${p()}`) },
+  'products.media.create': { data: "product A's gallery", check: () => notFound('POST', `/products/${p()}/media`, { base64: PNG, filename: 'a.png' }) },
   'products.media.update': productOp('PUT', '/media', { valueId: 1, label: 'Taken' }),
+  'products.media.delete': productOp('DELETE', '/media?valueId=1'),
   'products.customOptions.create': productOp('POST', '/custom-options', { title: 'More', type: 'field' }),
   'products.customOptions.update': productOp('PUT', '/custom-options/1', { title: 'Taken' }),
   'products.customOptions.delete': productOp('DELETE', '/custom-options/1'),
@@ -180,6 +191,17 @@ const SCOPED: Record<string, Check> = {
   },
   'categories.update': { data: 'category A', check: () => refused([403, 404], 'PUT', `/categories/${A.category}`, { name: 'Taken' }) },
   'categories.delete': { data: 'category A', check: () => refused([403, 404], 'DELETE', `/categories/${A.category}`) },
+  'inventory.list': {
+    data: "product A's stock",
+    check: async () => {
+      const all = await asAdmin('GET', '/inventory?itemsPerPage=100');
+      assert.ok(all.body.some((x: any) => x.sku === skuA), "the admin's list holds product A's stock");
+      const mine = await asB('GET', '/inventory?itemsPerPage=100');
+      assert.equal(mine.status, 200, mine.text);
+      assert.ok(!mine.body.some((x: any) => x.sku === skuA), "the limited token's list holds product A's stock");
+    },
+  },
+  'inventory.get': { data: "product A's stock", check: () => notFound('GET', `/inventory/${skuA}`) },
   'inventory.update': { data: "product A's stock", check: () => notFound('PUT', '/inventory', { sku: skuA, qty: 1 }) },
   'inventory.bulkUpdate': {
     data: "product A's stock",
@@ -205,7 +227,12 @@ const SCOPED: Record<string, Check> = {
   },
   'coupons.update': { data: 'coupon A', check: () => notFound('PUT', `/coupons/${A.coupon}`, { discountAmount: 50 }, `/coupons/${A.coupon}`) },
   'coupons.delete': { data: 'coupon A', check: () => notFound('DELETE', `/coupons/${A.coupon}`, undefined, `/coupons/${A.coupon}`) },
+  'giftcards.list': { data: 'gift cards of website A', check: () => listOmits('/giftcards', A.giftcard) },
   'giftcards.get': { data: 'gift card A', check: () => notFound('GET', `/giftcards/${A.giftcard}`) },
+  'giftcards.adjustBalance': {
+    data: 'gift card A',
+    check: () => notFound('POST', '/giftcards/adjust-balance', { id: A.giftcard, amount: 1 }, `/giftcards/${A.giftcard}`),
+  },
   'giftcards.create': { data: 'gift cards of website A', check: () => forbidden('POST', '/giftcards', { initialBalance: 5, websiteIds: [1] }) },
 
   'carts.list': { data: 'carts of store A', check: () => listOmits('/carts', A.cart) },
@@ -250,6 +277,7 @@ const SCOPED: Record<string, Check> = {
   'orders.cancel': orderOp('POST', '/cancel', {}),
   'orders.addComment': orderOp('POST', '/comments', { comment: 'Taken' }),
   'invoices.list': orderOp('GET', '/invoices'),
+  'shipments.list': { data: 'shipments of store A', check: () => listOmits('/shipments', A.shipment) },
   'shipments.listOfOrder': orderOp('GET', '/shipments'),
   'shipments.create': orderOp('POST', '/shipments', {}),
   'shipments.get': { data: 'shipment A', check: () => refused(NOT_YOURS, 'GET', `/shipments/${A.shipment}`) },
@@ -260,6 +288,7 @@ const SCOPED: Record<string, Check> = {
   'shipments.removeTrack': { data: 'shipment A', check: () => refused(NOT_YOURS, 'DELETE', `/shipments/${A.shipment}/tracks/${A.track}`, undefined, `/shipments/${A.shipment}`) },
   'shipments.addComment': { data: 'shipment A', check: () => refused(NOT_YOURS, 'POST', `/shipments/${A.shipment}/comments`, { comment: 'Taken' }, `/shipments/${A.shipment}`) },
   'creditMemos.get': { data: 'credit memo A', check: () => refused(NOT_YOURS, 'GET', `/credit-memos/${A.creditMemo}`) },
+  'creditMemos.listAll': { data: 'credit memos of store A', check: () => listOmits('/credit-memos', A.creditMemo) },
   'creditMemos.list': orderOp('GET', '/credit-memos'),
   'creditMemos.create': orderOp('POST', '/credit-memos', {}),
 
@@ -429,11 +458,6 @@ const NOT_SCOPED: Record<string, string> = {
 
 /** Routes written by hand (not declarations) that need a token, by operationId, with their check or why none. */
 const HAND_ROUTES: Record<string, Check | string> = {
-  'products.media.create': {
-    data: "product A's gallery",
-    check: () => notFound('POST', `/products/${p()}/media`, { base64: PNG, filename: 'a.png' }),
-  },
-  'products.media.delete': productOp('DELETE', '/media?valueId=1'),
   'invoices.pdf': { data: "order A's invoices", check: () => refused(NOT_YOURS, 'GET', `/invoices/${A.invoice}/pdf`) },
   'invoices.pdfOwn': "a customer's own invoice: no admin access",
   'media.upload': 'the media library (see media.list)',

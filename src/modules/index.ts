@@ -69,8 +69,8 @@ export function allOperations(): Operation[] {
   return modules.flatMap((m) => m.operations ?? []);
 }
 
-/** The GraphQL schema's parts: what the declarations derive, then each module's GraphQL-only fields. */
+/** The GraphQL schema's parts: what the declarations derive (every field is an operation's). */
 export function graphqlParts(apiPrefix: string): GraphqlContribution[] {
-  const derived = deriveGraphql(allOperations(), { apiPrefix });
-  return [{ typeDefs: derived.typeDefs, resolvers: derived.resolvers, pageSizes: pageSizesOf(derived.fields) }, ...modules.flatMap((m) => (m.graphql ? [m.graphql].flat() : []))];
+  const { fields, ...derived } = deriveGraphql(allOperations(), { apiPrefix });
+  return [{ ...derived, pageSizes: pageSizesOf(fields) }];
 }

@@ -3,17 +3,15 @@
  * fields are those of the REST item schema (`id` the IRI, `_id` the number, objects and arrays the `Iterable`
  * JSON scalar); an item read is a query taking the IRI, a collection a Relay connection, every other operation a
  * mutation taking `input: {..., clientMutationId}` and answering `{ <type> clientMutationId }`. The resolvers
- * enforce the declared access rule and call the declaration's `run`, as the REST route does.
+ * (graphql-runtime.ts) enforce the declared access rule and call the declaration's `run`, as the REST route does.
  */
 import type { IResolvers } from 'mercurius';
 import { Type, type TObject, type TSchema } from 'typebox';
-import { authorize } from './auth/access.js';
-import type { Ctx } from './context.js';
-import { AppError } from './errors.js';
-import type { GqlContext, GraphqlContribution } from './graphql.js';
-import { checkBody, checkParams } from './http.js';
-import { kindOf, restPage, type Operation, type OpInput } from './operations.js';
-import type { CollectionResult, Page } from './pagination.js';
+import type { GraphqlContribution } from './graphql.js';
+import { connectionResolver, idOfIri, itemResolver, mutationResolver, type FieldShape, type TypeInfo } from './graphql-runtime.js';
+import { kindOf, type GraphqlAlias, type Operation } from './operations.js';
+
+export { idOfIri } from './graphql-runtime.js';
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /** the schema keyword that names a GraphQL scalar other than the JSON type's (see GraphqlId) */
@@ -111,7 +109,9 @@ function propertiesOf(schema: Js | undefined): { props: Record<string, Js>; requ
     const props: Record<string, Js> = {};
     const all = branches.map((b) => propertiesOf(b));
     for (const b of all) Object.assign(props, b.props);
-    const required = new Set(Object.keys(props).filter((k) => (schema.allOf ? all.some((b) => b.required.has(k)) : all.every((b) => b.required.has(k)))));
+    const required = new Set(
+      Object.keys(props).filter((k) => (schema.allOf ? all.some((b) => b.required.has(k)) : all.every((b) => b.required.has(k)))),
+    );
     return { props, required };
   }
   return { props: {}, required: new Set() };
@@ -120,14 +120,6 @@ function propertiesOf(schema: Js | undefined): { props: Record<string, Js>; requ
 export interface DeriveOptions {
   /** the REST prefix the IRIs start with */
   apiPrefix: string;
-}
-
-interface TypeInfo {
-  name: string;
-  fields: Map<string, string>;
-  /** IRI of an item: the item path of its read, or of its collection */
-  iriBase?: string;
-  hasId: boolean;
 }
 
 /** The GraphQL field name of an operation. */
@@ -150,24 +142,6 @@ export function isQuery(o: Operation): boolean {
   return o.method === 'GET';
 }
 
-const cursorOf = (offset: number) => Buffer.from(String(offset)).toString('base64');
-function offsetOf(cursor: unknown): number {
-  const text = Buffer.from(String(cursor), 'base64').toString();
-  const n = /^\d{1,9}$/.test(text) ? Number(text) : -1;
-  if (n < 0) throw new AppError('bad_request', 'The cursor is not one this API gave', { reason: 'BAD_CURSOR' });
-  return n;
-}
-
-/** The numeric id of an IRI (`/api/rest/v2/products/42`), a number or a numeric string; undefined for another resource's IRI. */
-export function idOfIri(value: unknown, iriBase?: string): number | undefined {
-  if (typeof value === 'number') return value;
-  const s = String(value ?? '');
-  if (/^\d+$/.test(s)) return Number(s);
-  const m = /^(.*\/)(\d+)$/.exec(s);
-  if (m && (!iriBase || m[1] === iriBase)) return Number(m[2]);
-  return undefined;
-}
-
 /** Builds the SDL and resolvers of every operation that has a GraphQL field. */
 export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): GraphqlContribution & { fields: Map<string, Operation> } {
   const types = new Map<string, TypeInfo>();
@@ -178,13 +152,15 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
   // the IRI of each type: its item read's path, else its collection's path with the id appended
   for (const o of exposed) {
     const t = typeInfo(types, o.shortName);
-    if (o.method === 'GET' && kindOf(o) === 'item' && /\/:id$/.test(o.path) && !t.iriBase) t.iriBase = `${opts.apiPrefix}${o.path.slice(0, -3)}`;
+    if (o.method === 'GET' && kindOf(o) === 'item' && /\/:id$/.test(o.path) && !t.iriBase)
+      t.iriBase = `${opts.apiPrefix}${o.path.slice(0, -3)}`;
   }
   for (const o of answered) {
     const t = typeInfo(types, o.shortName);
     if (!t.iriBase && o.method === 'GET' && kindOf(o) === 'collection' && !o.path.includes(':')) t.iriBase = `${opts.apiPrefix}${o.path}/`;
-    // a declaration served by another's field (a guest cart's bare totals) answers that field's type, not its own
-    if (!(o.graphql && o.graphql.via)) addFields(types, t, o.response as Js | undefined);
+    // a declaration served by another's field (a guest cart's bare totals) answers that field's type, not its own;
+    // one that answers a part of its type (a balance check) leaves the type as the others make it
+    if (!(o.graphql && (o.graphql.via || o.graphql.partial))) addFields(types, t, o.response as Js | undefined);
   }
 
   const queries: string[] = [];
@@ -195,36 +171,39 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
   const connections = new Set<string>();
 
   for (const o of exposed) {
-    const name = fieldName(o);
     const t = types.get(o.shortName)!;
-    const names = [name, ...((o.graphql && o.graphql.aliases) || [])];
-    for (const n of names) {
-      if (fields.has(n)) throw new Error(`GraphQL field ${n} is declared by ${fields.get(n)!.id} and ${o.id}`);
-      fields.set(n, o);
-    }
-    if (isQuery(o)) {
-      const args = queryArgs(o, t);
-      const collection = kindOf(o) === 'collection';
-      if (collection) connections.add(t.name);
-      const returns = collection ? `${t.name}Connection` : t.name;
-      const resolve = collection ? connectionResolver(o, t) : itemResolver(o, types);
-      for (const n of names) {
-        queries.push(`  ${n}${args ? `(${args})` : ''}: ${returns}`);
-        queryResolvers[n] = resolve;
+    for (const f of fieldsOf(o)) {
+      if (fields.has(f.name)) throw new Error(`GraphQL field ${f.name} is declared by ${fields.get(f.name)!.id} and ${o.id}`);
+      fields.set(f.name, o);
+      const n = f.name;
+      if (isQuery(o)) {
+        const args = queryArgs(o, t, f.args);
+        const collection = kindOf(o) === 'collection';
+        if (collection) connections.add(t.name);
+        queries.push(`  ${n}${args ? `(${args})` : ''}: ${collection ? `${t.name}Connection` : t.name}`);
+        queryResolvers[n] = collection ? connectionResolver(o, types, f.shape) : itemResolver(o, types, f.shape);
+        continue;
       }
-    } else {
-      const inputFields = mutationInput(o, t);
-      const resolve = mutationResolver(o, t, types);
-      for (const n of names) {
-        inputs.push(`input ${n}Input {\n${inputFields}\n  clientMutationId: String\n}`);
-        inputs.push(`type ${n}Payload {\n  ${lowerFirst(t.name)}: ${t.name}\n  clientMutationId: String\n}`);
-        mutations.push(`  ${n}(input: ${n}Input!): ${n}Payload`);
-        mutationResolvers[n] = resolve;
-      }
+      const list = (o.graphql && o.graphql.list) || undefined;
+      const inputFields = mutationInput(o, t, f.args);
+      inputs.push(`input ${n}Input {\n${inputFields.map((x) => `  ${x}`).join('\n')}\n  clientMutationId: String\n}`);
+      inputs.push(
+        `type ${n}Payload {\n  ${list ? `${list}: [${t.name}!]!` : `${lowerFirst(t.name)}: ${t.name}`}\n  clientMutationId: String\n}`,
+      );
+      const flat = f.shape.flat
+        ? `, ${inputFields
+            .filter((x) => !x.startsWith('_empty'))
+            .map((x) => x.replace(/!$/, ''))
+            .join(', ')}`
+        : '';
+      mutations.push(`  ${n}(input: ${n}Input${f.shape.flat ? '' : '!'}${flat}): ${n}Payload`);
+      mutationResolvers[n] = mutationResolver(o, types, f.shape, lowerFirst(t.name));
     }
   }
 
-  const typeDefs: string[] = ['type PageInfo {\n  endCursor: String\n  startCursor: String\n  hasNextPage: Boolean!\n  hasPreviousPage: Boolean!\n}'];
+  const typeDefs: string[] = [
+    'type PageInfo {\n  endCursor: String\n  startCursor: String\n  hasNextPage: Boolean!\n  hasPreviousPage: Boolean!\n}',
+  ];
   const resolvers: IResolvers = {};
   for (const t of types.values()) {
     const lines = [...t.fields.entries()].map(([k, v]) => `  ${k}: ${v}`);
@@ -294,7 +273,34 @@ function nestedType(s: Js): { name: string; schema: Js } | undefined {
   return name && inner.properties ? { name, schema: inner } : undefined;
 }
 
-function queryArgs(o: Operation, t: TypeInfo): string {
+/** One GraphQL name of a declaration: its arguments (where not the REST parts') and how it maps them. */
+interface FieldOf {
+  name: string;
+  args?: TObject;
+  shape: FieldShape;
+}
+
+/** The field of a declaration and its aliases. */
+function fieldsOf(o: Operation): FieldOf[] {
+  const g = o.graphql || undefined;
+  const list = g?.list;
+  // a list replacement takes the REST params by name and the body as the one argument named after the list
+  const listInput =
+    list && !g?.input ? (a: Js) => ({ params: pick(a, Object.keys(o.params?.properties ?? {})), body: a[list] }) : undefined;
+  const main: FieldOf = { name: fieldName(o), args: g?.args, shape: { input: g?.input ?? listInput } };
+  const aliases = (g?.aliases ?? []).map((a: string | GraphqlAlias): FieldOf =>
+    typeof a === 'string'
+      ? { ...main, name: a }
+      : { name: a.name, args: a.args ?? main.args, shape: { input: a.input ?? main.shape.input, flat: a.flat } },
+  );
+  return [main, ...aliases];
+}
+
+function pick(a: Js, keys: string[]): Js {
+  return Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+}
+
+function queryArgs(o: Operation, t: TypeInfo, custom: TObject | undefined): string {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (k: string, type: string) => {
@@ -302,7 +308,6 @@ function queryArgs(o: Operation, t: TypeInfo): string {
     seen.add(k);
     out.push(`${k}: ${type}`);
   };
-  const custom = o.graphql && o.graphql.args;
   const p = propertiesOf((custom ? undefined : o.params) as Js | undefined);
   for (const [k, s] of Object.entries(p.props)) add(k, k === 'id' && t.hasId ? 'ID!' : typeOf(s, true, true));
   if (kindOf(o) === 'collection') {
@@ -316,149 +321,25 @@ function queryArgs(o: Operation, t: TypeInfo): string {
   return out.join(', ');
 }
 
-function mutationInput(o: Operation, t: TypeInfo): string {
+/** The fields of a mutation's input type, as `name: Type`. */
+function mutationInput(o: Operation, t: TypeInfo, custom: TObject | undefined): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (k: string, type: string) => {
     if (!NAME.test(k) || seen.has(k) || k === 'clientMutationId') return;
     seen.add(k);
-    out.push(`  ${k}: ${type}`);
+    out.push(`${k}: ${type}`);
   };
-  const custom = o.graphql && o.graphql.args;
   const p = propertiesOf((custom ? undefined : o.params) as Js | undefined);
   for (const [k, s] of Object.entries(p.props)) add(k, k === 'id' && t.hasId ? 'ID!' : typeOf(s, true, true));
-  for (const part of custom ? [custom] : [o.query, o.body]) {
-    const b = propertiesOf(part as Js | undefined);
-    for (const [k, s] of Object.entries(b.props)) add(k, typeOf(s, b.required.has(k), true));
-  }
-  if (!out.length) out.push('  _empty: Boolean');
-  return out.join('\n');
-}
-
-/** Splits GraphQL arguments onto the REST parts and checks them as REST checks a request. */
-function inputOf(o: Operation, t: TypeInfo, args: Js): Omit<OpInput, 'page'> {
-  if (o.graphql && o.graphql.input) {
-    const mapped = o.graphql.input(args);
-    return {
-      params: mapped.params ? checkParams(o.params as object, mapped.params) : {},
-      query: mapped.query ? checkParams((o.query ?? { type: 'object' }) as object, mapped.query) : {},
-      body: o.body ? checkBody(o.body, mapped.body ?? {}) : undefined,
-      headers: mapped.headers ?? {},
-      ...(mapped.graphql ? { graphql: mapped.graphql } : {}),
-    };
-  }
-  const pKeys = Object.keys((o.params as TObject | undefined)?.properties ?? {});
-  const qKeys = new Set(Object.keys((o.query as TObject | undefined)?.properties ?? {}));
-  const params: Js = {};
-  const query: Js = {};
-  const body: Js = {};
-  for (const [k, v] of Object.entries(args)) {
-    if (v === undefined || k === 'clientMutationId') continue;
-    if (pKeys.includes(k)) {
-      if (k === 'id' && t.hasId) {
-        const id = idOfIri(v, t.iriBase);
-        if (id === undefined) throw new AppError('not_found', `${t.name} not found`);
-        params[k] = id;
-      } else params[k] = v;
-    } else if (qKeys.has(k) && !o.body) query[k] = v;
-    else body[k] = v;
-  }
-  return {
-    params: o.params ? checkParams(o.params, params) : {},
-    query: o.query ? checkParams(o.query, query) : {},
-    body: o.body ? checkBody(o.body, body) : undefined,
-    headers: {},
-  };
-}
-
-type Resolver = (parent: unknown, args: Js, context: GqlContext) => Promise<unknown>;
-
-function run(o: Operation, ctx: Ctx, input: Omit<OpInput, 'page'>, page: Page): Promise<unknown> {
-  return o.run(ctx, { ...input, page });
-}
-
-/**
- * Enforces the access rule and runs the declaration the arguments select (this one, or a sibling such as the
- * customer-cart twin of a guest-cart field), through its GraphQL-only `around` where it has one.
- */
-function call(
-  o: Operation,
-  types: Map<string, TypeInfo>,
-  ctx: Ctx,
-  args: Js,
-): Promise<{ target: Operation; input: Omit<OpInput, 'page'>; result: unknown; wrapped: boolean }> {
-  const target = (o.graphql && o.graphql.select?.(args)) || o;
-  authorize(ctx.actor, target.access);
-  const t = types.get(target.shortName)!;
-  let input: Omit<OpInput, 'page'> = { params: {}, query: {}, body: undefined, headers: {} };
-  const next = async (a: Js) => {
-    input = inputOf(target, t, a);
-    return run(target, ctx, input, restPage(target, input.query));
-  };
-  const g = target.graphql || o.graphql;
-  const wrapped = !!(g && g.around);
-  const pending = g && g.around ? g.around(args, next, ctx) : next(args);
-  return pending.then((result) => ({ target, input, result, wrapped }));
-}
-
-function itemResolver(o: Operation, types: Map<string, TypeInfo>): Resolver {
-  return async (_parent, args, { ctx }) => (await call(o, types, ctx, args)).result;
-}
-
-function connectionResolver(o: Operation, t: TypeInfo): Resolver {
-  const max = o.page?.maxSize ?? 100;
-  return async (_parent, args, { ctx }) => {
-    authorize(ctx.actor, o.access);
-    const { first, last, before, after, ...rest } = args;
-    const input = inputOf(o, t, rest);
-    let page = restPage(o, input.query);
-    const cursorPaging = first != null || last != null || before != null || after != null;
-    if (o.page && cursorPaging) {
-      for (const n of [first, last]) if (n != null && (!Number.isInteger(n) || n < 0)) throw new AppError('bad_request', 'first and last must be zero or more', { reason: 'VALIDATION_FAILED' });
-      let offset = after != null ? offsetOf(after) + 1 : 0;
-      let end = before != null ? offsetOf(before) : Number.POSITIVE_INFINITY;
-      let size = Math.min(max, first ?? page.size);
-      if (last != null) {
-        if (!Number.isFinite(end)) {
-          const probe = (await run(o, ctx, input, { page: 1, size: 1, offset: 0 })) as CollectionResult<unknown>;
-          end = probe.total;
-        }
-        const from = Math.max(offset, end - Math.min(max, last));
-        size = Math.min(size, end - from);
-        offset = from;
-      } else if (Number.isFinite(end)) size = Math.min(size, Math.max(0, end - offset));
-      page = { page: Math.floor(offset / Math.max(1, size)) + 1, size: Math.max(0, size), offset };
-      if (page.size === 0) {
-        const probe = (await run(o, ctx, input, { page: 1, size: 1, offset: 0 })) as CollectionResult<unknown>;
-        return connection([], probe.total, offset);
-      }
+  const list = o.graphql && o.graphql.list;
+  if (list && !custom) add(list, 'Iterable!');
+  else {
+    for (const part of custom ? [custom] : [o.query, o.body]) {
+      const b = propertiesOf(part as Js | undefined);
+      for (const [k, s] of Object.entries(b.props)) add(k, typeOf(s, b.required.has(k), true));
     }
-    const result = (await run(o, ctx, input, page)) as CollectionResult<unknown> | unknown[];
-    if (Array.isArray(result)) return connection(result, result.length, 0);
-    return connection(result.items, result.total, o.page ? page.offset : 0);
-  };
-}
-
-function connection(items: unknown[], total: number, offset: number) {
-  return {
-    edges: items.map((node, i) => ({ node, cursor: cursorOf(offset + i) })),
-    totalCount: total,
-    pageInfo: {
-      startCursor: items.length ? cursorOf(offset) : null,
-      endCursor: items.length ? cursorOf(offset + items.length - 1) : null,
-      hasNextPage: offset + items.length < total,
-      hasPreviousPage: offset > 0,
-    },
-  };
-}
-
-function mutationResolver(o: Operation, t: TypeInfo, types: Map<string, TypeInfo>): Resolver {
-  const key = lowerFirst(t.name);
-  return async (_parent, args, { ctx }) => {
-    const raw = (args.input ?? {}) as Js;
-    const { target, input, result, wrapped } = await call(o, types, ctx, raw);
-    // a delete answers the IRI of what it removed, unless its GraphQL twin answers more (the cart it changed)
-    const node = kindOf(target) === 'none' && !wrapped ? { id: (input.params as Js).id ?? null } : result;
-    return { [key]: node, clientMutationId: raw.clientMutationId ?? null };
-  };
+  }
+  if (!out.length) out.push('_empty: Boolean');
+  return out;
 }

@@ -1,11 +1,10 @@
 /**
- * The GraphQL endpoint at /api/graphql. Each module contributes SDL and resolvers; each resolver declares
- * its access rule and calls the same service function as the module's REST route.
+ * The GraphQL endpoint at /api/graphql, serving the schema and resolvers derived from the operation declarations
+ * (graphql-derive.ts); each resolver enforces its declaration's access rule and runs it as its REST route does.
  */
 import type { FastifyInstance } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { buildSchema, GraphQLError, GraphQLScalarType, Location, NoSchemaIntrospectionCustomRule, valueFromASTUntyped } from 'graphql';
-import { authorize, type Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import { freeFormProblem } from './free-form.js';
 import { costCheck, GRAPHQL_LIMITS, limitsRule, type GraphqlLimits, type GraphqlPageSizes } from './graphql-limits.js';
@@ -20,17 +19,6 @@ export interface GraphqlContribution {
 
 export interface GqlContext extends MercuriusContext {
   ctx: Ctx;
-}
-
-/** Wraps a resolver: enforce the access rule, then hand the request's Ctx and the arguments to `fn`. */
-export function resolver<A = Record<string, unknown>, R = unknown, P = unknown>(
-  rule: Access,
-  fn: (ctx: Ctx, args: A, parent: P) => Promise<R> | R,
-) {
-  return async (parent: P, args: A, context: GqlContext) => {
-    authorize(context.ctx.actor, rule);
-    return fn(context.ctx, args, parent);
-  };
 }
 
 const BASE = `

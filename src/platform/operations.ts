@@ -4,7 +4,7 @@
  * (`restOperations` below), the GraphQL schema and resolvers (`graphql-derive.ts`) and the MCP tools (`mcp-tools.ts`).
  */
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import type { FastifyInstance, FastifyReply, FastifySchema, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from './auth/access.js';
 import type { Ctx } from './context.js';
@@ -28,11 +28,22 @@ export interface OpInput<P = unknown, Q = unknown, B = unknown, H = unknown> {
 
 export type OpKind = 'item' | 'collection' | 'none';
 
+/** Another name of a declaration's GraphQL field, which may take its arguments differently. */
+export interface GraphqlAlias {
+  name: string;
+  /** its arguments, where they are not the field's (Maho's `urlResolveResult(id:)` beside `(path:)`); needs `input` */
+  args?: TObject;
+  /** maps its arguments onto the REST parts */
+  input?: GraphqlOp['input'];
+  /** a mutation whose input fields may also be given flat, beside an optional `input` (the spec's form) */
+  flat?: boolean;
+}
+
 export interface GraphqlOp {
   /** the field name; derived from the short name for the standard item, collection, create, update and delete */
   name?: string;
   /** more names for the same field (the spec's name where Maho's differs) */
-  aliases?: string[];
+  aliases?: (string | GraphqlAlias)[];
   /** the GraphQL arguments (a mutation's `input` fields) where they are not the REST parts' (Maho's names); needs `input` */
   args?: TObject;
   /** served by the GraphQL field of another declaration (that field's `select` picks this one) */
@@ -43,6 +54,13 @@ export interface GraphqlOp {
   around?: (args: Record<string, any>, next: (args: Record<string, any>) => Promise<unknown>, ctx: Ctx) => Promise<unknown>;
   /** maps GraphQL arguments (a mutation's `input`) onto the REST parts */
   input?: (args: Record<string, any>) => Partial<Pick<OpInput, 'params' | 'query' | 'body' | 'headers' | 'graphql'>>;
+  /**
+   * a mutation that replaces a list: its body (an array) is the argument of this name and its payload answers the
+   * collection's items under the same name (`{ <list>: [Type!]!, clientMutationId }`)
+   */
+  list?: string;
+  /** the answer holds only some of its type's fields (a public balance check): it leaves the type's fields as they are */
+  partial?: boolean;
 }
 
 export interface McpOp {
@@ -155,6 +173,10 @@ function membersSerializer(o: Operation): (items: unknown[]) => string {
   };
 }
 
+async function emptyBody(req: FastifyRequest): Promise<void> {
+  req.body ??= {};
+}
+
 /** Registers the REST route of each operation. */
 export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
   // the schemas are generic here, so the routes are registered untyped; the validator still checks every request
@@ -168,6 +190,8 @@ export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
       url: o.path,
       schema: routeSchema(o),
       ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
+      // a DELETE's body is optional: none reads as an empty one
+      ...(o.method === 'DELETE' && o.body ? { preValidation: emptyBody } : {}),
       config: { access: o.access, ...(o.publicCache ? { publicCache: true } : {}) },
       handler: async (req, reply: FastifyReply) => {
         const page = restPage(o, req.query);

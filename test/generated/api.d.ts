@@ -19,6 +19,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/store-configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Configuration of every active store view (unpaginated) */
+        get: operations["stores.configs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/{storeCode}/config": {
         parameters: {
             query?: never;
@@ -518,6 +535,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/customers/quick-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account from an email and a name, with a random password the customer replaces through a reset link */
+        post: operations["customers.quickCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/url-resolver": {
         parameters: {
             query?: never;
@@ -527,6 +561,23 @@ export interface paths {
         };
         /** What a URL path leads to in the current store view: a collection of 0 or 1 member (unpaginated). Product and category paths match with or without the url suffix configured now; a path the store view has not registered falls back to the default store view; an old path of a product or category is a 301 redirect to its current one */
         get: operations["urlResolver.resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/url-resolver/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a URL path leads to in the current store view, as GET /url-resolver finds it; a path that leads nowhere is a 404 */
+        get: operations["urlResolver.resolveOne"];
         put?: never;
         post?: never;
         delete?: never;
@@ -635,6 +686,23 @@ export interface paths {
         post?: never;
         /** Delete a product with its options, media, links, stock and URL paths */
         delete: operations["products.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/categories/{categoryId}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products of a category (anchor categories include their sub-categories), in category position order unless sortBy */
+        get: operations["products.categoryProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1100,7 +1168,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every stock row, by product id (a store-limited principal's websites' products only) */
+        get: operations["inventory.list"];
         /** Update the stock of one product by SKU (only the keys sent; qty an integer 0 to 99,999,999) */
         put: operations["inventory.update"];
         post?: never;
@@ -1120,6 +1189,23 @@ export interface paths {
         get?: never;
         /** Update the stock of 1 to 100 products, validated first and applied in one transaction */
         put: operations["inventory.bulkUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/inventory/{sku}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stock of a product by SKU (any case); 404 when no product has it or it keeps no stock row */
+        get: operations["inventory.get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1251,6 +1337,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/giftcards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every gift card of the caller's websites, newest first */
+        get: operations["giftcards.list"];
+        put?: never;
+        /** Create a gift card; the code is generated unless given, and a mail goes to recipientEmail if given */
+        post: operations["giftcards.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/giftcards/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The balance of a card by its code (public, rate limited per IP); unknown, disabled and other-website cards are the same 404 */
+        get: operations["giftcards.checkBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/giftcards/adjust-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a card's balance (newBalance) or change it (amount), within 0 to 10000; the card by id or code */
+        post: operations["giftcards.adjustBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/giftcards/{id}": {
         parameters: {
             query?: never;
@@ -1262,23 +1400,6 @@ export interface paths {
         get: operations["giftcards.get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/giftcards": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a gift card; the code is generated unless given, and a mail goes to recipientEmail if given */
-        post: operations["giftcards.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2112,6 +2233,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every shipment, newest first (of a store-limited principal's stores only) */
+        get: operations["shipments.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/orders/{orderId}/shipments": {
         parameters: {
             query?: never;
@@ -2192,6 +2330,23 @@ export interface paths {
         put?: never;
         /** Add a comment (alias note) to a shipment; notifyCustomer mails it; answers with the shipment */
         post: operations["shipments.addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/credit-memos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every credit memo, newest first (of a store-limited principal's stores only) */
+        get: operations["creditMemos.listAll"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3284,6 +3439,87 @@ export interface operations {
                         defaultDescription?: string;
                         cmsHomePage: string;
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "stores.configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: string;
+                            storeCode: string;
+                            storeName: string;
+                            baseCurrencyCode: string;
+                            defaultDisplayCurrencyCode: string;
+                            locale: string;
+                            timezone: string;
+                            /** @description lbs or kgs */
+                            weightUnit: string;
+                            baseUrl: string;
+                            baseMediaUrl: string;
+                            allowedCountries: string[];
+                            isGuestCheckoutAllowed: boolean;
+                            newsletterEnabled: boolean;
+                            wishlistEnabled: boolean;
+                            reviewsEnabled: boolean;
+                            logoUrl?: string;
+                            logoAlt?: string;
+                            defaultTitle?: string;
+                            defaultDescription?: string;
+                            cmsHomePage: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: string;
+                        storeCode: string;
+                        storeName: string;
+                        baseCurrencyCode: string;
+                        defaultDisplayCurrencyCode: string;
+                        locale: string;
+                        timezone: string;
+                        /** @description lbs or kgs */
+                        weightUnit: string;
+                        baseUrl: string;
+                        baseMediaUrl: string;
+                        allowedCountries: string[];
+                        isGuestCheckoutAllowed: boolean;
+                        newsletterEnabled: boolean;
+                        wishlistEnabled: boolean;
+                        reviewsEnabled: boolean;
+                        logoUrl?: string;
+                        logoAlt?: string;
+                        defaultTitle?: string;
+                        defaultDescription?: string;
+                        cmsHomePage: string;
+                    }[];
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -6345,6 +6581,132 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "customers.quickCreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    firstname: string;
+                    lastname: string;
+                    /** @description accepted for Maho's clients; not stored (an address needs a street, a city and a postcode) */
+                    telephone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        gender?: number;
+                        /** @description YYYY-MM-DD */
+                        dob?: string;
+                        taxvat?: string;
+                        fullName: string;
+                        isSubscribed: boolean;
+                        groupId: number;
+                        isActive: boolean;
+                        websiteId: number;
+                        storeId?: number;
+                        createdIn?: string;
+                        disableAutoGroupChange: boolean;
+                        isConfirmed: boolean;
+                        defaultBillingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        defaultShippingAddress?: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        addresses: {
+                            id: number;
+                            customerId: number;
+                            firstname: string;
+                            lastname: string;
+                            prefix?: string;
+                            middlename?: string;
+                            suffix?: string;
+                            company?: string;
+                            street: string[];
+                            city: string;
+                            region?: string;
+                            regionId?: number;
+                            postcode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryId: string;
+                            telephone: string;
+                            fax?: string;
+                            vatId?: string;
+                            isDefaultBilling: boolean;
+                            isDefaultShipping: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "urlResolver.resolve": {
         parameters: {
             query?: {
@@ -6402,6 +6764,41 @@ export interface operations {
                         /** @description 301 or 302 for redirects, else 0 */
                         redirectType: number;
                     }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "urlResolver.resolveOne": {
+        parameters: {
+            query: {
+                /** @description the request path; a leading slash, a query string and case are ignored; empty is the home page; at most 255 characters */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description product, category, cms_page, blog_post or redirect */
+                        type: string;
+                        /** @description the entity id */
+                        id?: number;
+                        /** @description CMS pages and blog posts: their identifier */
+                        identifier?: string;
+                        /** @description redirects: where to */
+                        redirectUrl?: string;
+                        /** @description 301 or 302 for redirects, else 0 */
+                        redirectType: number;
+                    };
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -8448,6 +8845,601 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "products.categoryProducts": {
+        parameters: {
+            query?: {
+                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id";
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description page size, clamped to the list maximum */
+                pageSize?: number;
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description anchor categories include their sub-categories */
+                categoryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                            type: string;
+                            /** @description enabled or disabled (in the current store view) */
+                            status: string;
+                            isActive: boolean;
+                            /** @description not_visible, catalog, search, catalog_search */
+                            visibility: string;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            stockQty?: number;
+                            /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                            price?: number;
+                            specialPrice?: number;
+                            /** @description YYYY-MM-DD */
+                            specialFromDate?: string;
+                            /** @description YYYY-MM-DD */
+                            specialToDate?: string;
+                            /** @description YYYY-MM-DD */
+                            newsFromDate?: string;
+                            /** @description YYYY-MM-DD */
+                            newsToDate?: string;
+                            /** @description the price a shopper pays today before options */
+                            finalPrice?: number;
+                            /** @description the price-index minimum */
+                            minimalPrice?: number;
+                            /** @description the price-index maximum */
+                            maximalPrice?: number;
+                            /** @description currency of every price of this object */
+                            currency: string;
+                            msrp?: number;
+                            /** @description 0 no, 1 yes, 2 use config */
+                            msrpEnabled?: number;
+                            msrpDisplayActualPriceType?: number;
+                            weight?: number;
+                            barcode?: string;
+                            gtin?: string;
+                            mpn?: string;
+                            countryOfManufacture?: string;
+                            giftMessageAvailable?: number;
+                            optionsContainer?: string;
+                            urlKey?: string;
+                            /** @description url key and the store view product URL suffix */
+                            urlPath?: string;
+                            metaTitle?: string;
+                            metaDescription?: string;
+                            metaKeywords?: string;
+                            metaRobots?: string;
+                            pageLayout?: string;
+                            description?: string;
+                            shortDescription?: string;
+                            imageLabel?: string;
+                            smallImageLabel?: string;
+                            thumbnailLabel?: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            categoryIds: number[];
+                            attributeSetId: number;
+                            taxClassId: number;
+                            hasRequiredOptions: boolean;
+                            reviewCount: number;
+                            /** @description 1 to 5 */
+                            averageRating?: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description bundle: 0 dynamic, 1 fixed */
+                            skuType?: number;
+                            /** @description bundle: 0 dynamic, 1 fixed */
+                            priceType?: number;
+                            /** @description bundle: 0 dynamic, 1 fixed */
+                            weightType?: number;
+                            /** @description bundle: 0 price range, 1 as low as */
+                            priceView?: number;
+                            /** @description bundle: 0 together, 1 separately */
+                            shipmentType?: number;
+                            /** @description backend readers only */
+                            cost?: number;
+                            /** @description backend readers only */
+                            customDesign?: string;
+                            /** @description backend readers only */
+                            customDesignFrom?: string;
+                            /** @description backend readers only */
+                            customDesignTo?: string;
+                            /** @description backend readers only */
+                            customLayoutUpdate?: string;
+                            /** @description backend readers only: attribute code → stored value */
+                            customAttributes?: {
+                                [key: string]: unknown;
+                            };
+                            tierPrices?: {
+                                /** @description from this quantity */
+                                qty: number;
+                                /** @description unit price in the response currency */
+                                price: number;
+                                /** @description saving against the final price, in percent */
+                                savePercent: number;
+                            }[];
+                            configurableOptions?: {
+                                /** @description attribute id */
+                                id: number;
+                                code: string;
+                                label: string;
+                                position?: number;
+                                values: {
+                                    /** @description option id */
+                                    id: number;
+                                    label: string;
+                                    /** @description color or text */
+                                    swatchType?: string;
+                                    swatchValue?: string;
+                                }[];
+                            }[];
+                            variants?: {
+                                id: number;
+                                sku: string;
+                                name?: string;
+                                price?: number;
+                                finalPrice?: number;
+                                stockQty?: number;
+                                inStock: boolean;
+                                /** @description super attribute code → option id */
+                                attributes: {
+                                    [key: string]: number;
+                                };
+                                barcode?: string;
+                                imageUrl?: string;
+                            }[];
+                            customOptions?: {
+                                id: number;
+                                title: string;
+                                type: string;
+                                required: boolean;
+                                sortOrder: number;
+                                /** @description for options without values */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType?: string;
+                                sku?: string;
+                                maxCharacters?: number;
+                                fileExtensions?: string;
+                                imageSizeX?: number;
+                                imageSizeY?: number;
+                                values: {
+                                    id: number;
+                                    title: string;
+                                    price: number;
+                                    /** @description fixed or percent (of the product price) */
+                                    priceType: string;
+                                    sku?: string;
+                                    sortOrder: number;
+                                }[];
+                            }[];
+                            mediaGallery?: {
+                                id: number;
+                                url: string;
+                                label?: string;
+                                position: number;
+                                /** @description image, small_image, thumbnail */
+                                types: string[];
+                            }[];
+                            relatedProducts?: {
+                                id: number;
+                                sku: string;
+                                name: string;
+                                urlKey?: string;
+                                price?: number;
+                                specialPrice?: number;
+                                finalPrice?: number;
+                                /** @description in_stock or out_of_stock */
+                                stockStatus: string;
+                                imageUrl?: string;
+                                smallImageUrl?: string;
+                                thumbnailUrl?: string;
+                                position?: number;
+                            }[];
+                            crosssellProducts?: {
+                                id: number;
+                                sku: string;
+                                name: string;
+                                urlKey?: string;
+                                price?: number;
+                                specialPrice?: number;
+                                finalPrice?: number;
+                                /** @description in_stock or out_of_stock */
+                                stockStatus: string;
+                                imageUrl?: string;
+                                smallImageUrl?: string;
+                                thumbnailUrl?: string;
+                                position?: number;
+                            }[];
+                            upsellProducts?: {
+                                id: number;
+                                sku: string;
+                                name: string;
+                                urlKey?: string;
+                                price?: number;
+                                specialPrice?: number;
+                                finalPrice?: number;
+                                /** @description in_stock or out_of_stock */
+                                stockStatus: string;
+                                imageUrl?: string;
+                                smallImageUrl?: string;
+                                thumbnailUrl?: string;
+                                position?: number;
+                            }[];
+                            groupedProducts?: {
+                                id: number;
+                                sku: string;
+                                name: string;
+                                price?: number;
+                                finalPrice?: number;
+                                imageUrl?: string;
+                                inStock: boolean;
+                                stockQty?: number;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                            bundleOptions?: {
+                                id: number;
+                                title: string;
+                                /** @description select, radio, checkbox, multi */
+                                type: string;
+                                required: boolean;
+                                position: number;
+                                selections: {
+                                    id: number;
+                                    productId: number;
+                                    sku: string;
+                                    name: string;
+                                    /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                    price?: number;
+                                    /** @description fixed or percent */
+                                    priceType: string;
+                                    inStock: boolean;
+                                    isDefault: boolean;
+                                    canChangeQty: boolean;
+                                    defaultQty: number;
+                                    position: number;
+                                }[];
+                            }[];
+                            downloadableLinks?: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                sortOrder: number;
+                                /** @description 0: unlimited */
+                                numberOfDownloads: number;
+                                sampleUrl?: string;
+                            }[];
+                            linksTitle?: string;
+                            linksPurchasedSeparately?: boolean;
+                            samplesTitle?: string;
+                            additionalAttributes?: {
+                                code: string;
+                                label: string;
+                                value: string;
+                            }[];
+                            websiteIds?: number[];
+                            stockItem?: {
+                                qty: number;
+                                isInStock: boolean;
+                                manageStock: boolean;
+                                minQty: number;
+                                minSaleQty: number;
+                                maxSaleQty?: number;
+                                /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                                backorders: number;
+                                notifyStockQty?: number;
+                                qtyIncrements?: number;
+                            };
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        sku: string;
+                        name: string;
+                        /** @description simple, virtual, configurable, bundle, grouped, downloadable */
+                        type: string;
+                        /** @description enabled or disabled (in the current store view) */
+                        status: string;
+                        isActive: boolean;
+                        /** @description not_visible, catalog, search, catalog_search */
+                        visibility: string;
+                        /** @description in_stock or out_of_stock */
+                        stockStatus: string;
+                        stockQty?: number;
+                        /** @description in the response currency; configurable, bundle and grouped list items: the price-index minimum */
+                        price?: number;
+                        specialPrice?: number;
+                        /** @description YYYY-MM-DD */
+                        specialFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        specialToDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsFromDate?: string;
+                        /** @description YYYY-MM-DD */
+                        newsToDate?: string;
+                        /** @description the price a shopper pays today before options */
+                        finalPrice?: number;
+                        /** @description the price-index minimum */
+                        minimalPrice?: number;
+                        /** @description the price-index maximum */
+                        maximalPrice?: number;
+                        /** @description currency of every price of this object */
+                        currency: string;
+                        msrp?: number;
+                        /** @description 0 no, 1 yes, 2 use config */
+                        msrpEnabled?: number;
+                        msrpDisplayActualPriceType?: number;
+                        weight?: number;
+                        barcode?: string;
+                        gtin?: string;
+                        mpn?: string;
+                        countryOfManufacture?: string;
+                        giftMessageAvailable?: number;
+                        optionsContainer?: string;
+                        urlKey?: string;
+                        /** @description url key and the store view product URL suffix */
+                        urlPath?: string;
+                        metaTitle?: string;
+                        metaDescription?: string;
+                        metaKeywords?: string;
+                        metaRobots?: string;
+                        pageLayout?: string;
+                        description?: string;
+                        shortDescription?: string;
+                        imageLabel?: string;
+                        smallImageLabel?: string;
+                        thumbnailLabel?: string;
+                        imageUrl?: string;
+                        smallImageUrl?: string;
+                        thumbnailUrl?: string;
+                        categoryIds: number[];
+                        attributeSetId: number;
+                        taxClassId: number;
+                        hasRequiredOptions: boolean;
+                        reviewCount: number;
+                        /** @description 1 to 5 */
+                        averageRating?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        skuType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        priceType?: number;
+                        /** @description bundle: 0 dynamic, 1 fixed */
+                        weightType?: number;
+                        /** @description bundle: 0 price range, 1 as low as */
+                        priceView?: number;
+                        /** @description bundle: 0 together, 1 separately */
+                        shipmentType?: number;
+                        /** @description backend readers only */
+                        cost?: number;
+                        /** @description backend readers only */
+                        customDesign?: string;
+                        /** @description backend readers only */
+                        customDesignFrom?: string;
+                        /** @description backend readers only */
+                        customDesignTo?: string;
+                        /** @description backend readers only */
+                        customLayoutUpdate?: string;
+                        /** @description backend readers only: attribute code → stored value */
+                        customAttributes?: {
+                            [key: string]: unknown;
+                        };
+                        tierPrices?: {
+                            /** @description from this quantity */
+                            qty: number;
+                            /** @description unit price in the response currency */
+                            price: number;
+                            /** @description saving against the final price, in percent */
+                            savePercent: number;
+                        }[];
+                        configurableOptions?: {
+                            /** @description attribute id */
+                            id: number;
+                            code: string;
+                            label: string;
+                            position?: number;
+                            values: {
+                                /** @description option id */
+                                id: number;
+                                label: string;
+                                /** @description color or text */
+                                swatchType?: string;
+                                swatchValue?: string;
+                            }[];
+                        }[];
+                        variants?: {
+                            id: number;
+                            sku: string;
+                            name?: string;
+                            price?: number;
+                            finalPrice?: number;
+                            stockQty?: number;
+                            inStock: boolean;
+                            /** @description super attribute code → option id */
+                            attributes: {
+                                [key: string]: number;
+                            };
+                            barcode?: string;
+                            imageUrl?: string;
+                        }[];
+                        customOptions?: {
+                            id: number;
+                            title: string;
+                            type: string;
+                            required: boolean;
+                            sortOrder: number;
+                            /** @description for options without values */
+                            price?: number;
+                            /** @description fixed or percent */
+                            priceType?: string;
+                            sku?: string;
+                            maxCharacters?: number;
+                            fileExtensions?: string;
+                            imageSizeX?: number;
+                            imageSizeY?: number;
+                            values: {
+                                id: number;
+                                title: string;
+                                price: number;
+                                /** @description fixed or percent (of the product price) */
+                                priceType: string;
+                                sku?: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                        mediaGallery?: {
+                            id: number;
+                            url: string;
+                            label?: string;
+                            position: number;
+                            /** @description image, small_image, thumbnail */
+                            types: string[];
+                        }[];
+                        relatedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        crosssellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        upsellProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            urlKey?: string;
+                            price?: number;
+                            specialPrice?: number;
+                            finalPrice?: number;
+                            /** @description in_stock or out_of_stock */
+                            stockStatus: string;
+                            imageUrl?: string;
+                            smallImageUrl?: string;
+                            thumbnailUrl?: string;
+                            position?: number;
+                        }[];
+                        groupedProducts?: {
+                            id: number;
+                            sku: string;
+                            name: string;
+                            price?: number;
+                            finalPrice?: number;
+                            imageUrl?: string;
+                            inStock: boolean;
+                            stockQty?: number;
+                            defaultQty: number;
+                            position: number;
+                        }[];
+                        bundleOptions?: {
+                            id: number;
+                            title: string;
+                            /** @description select, radio, checkbox, multi */
+                            type: string;
+                            required: boolean;
+                            position: number;
+                            selections: {
+                                id: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                /** @description fixed amount in the response currency, or a percentage when priceType is percent */
+                                price?: number;
+                                /** @description fixed or percent */
+                                priceType: string;
+                                inStock: boolean;
+                                isDefault: boolean;
+                                canChangeQty: boolean;
+                                defaultQty: number;
+                                position: number;
+                            }[];
+                        }[];
+                        downloadableLinks?: {
+                            id: number;
+                            title: string;
+                            price: number;
+                            sortOrder: number;
+                            /** @description 0: unlimited */
+                            numberOfDownloads: number;
+                            sampleUrl?: string;
+                        }[];
+                        linksTitle?: string;
+                        linksPurchasedSeparately?: boolean;
+                        samplesTitle?: string;
+                        additionalAttributes?: {
+                            code: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        websiteIds?: number[];
+                        stockItem?: {
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            /** @description 0 no, 1 allow below zero, 2 allow and notify */
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                        };
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "products.media.list": {
         parameters: {
             query?: never;
@@ -8634,7 +9626,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Deleted */
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -11671,6 +12663,78 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "inventory.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            sku: string;
+                            qty: number;
+                            isInStock: boolean;
+                            manageStock: boolean;
+                            minQty: number;
+                            minSaleQty: number;
+                            maxSaleQty?: number;
+                            backorders: number;
+                            notifyStockQty?: number;
+                            qtyIncrements?: number;
+                            isQtyDecimal: boolean;
+                            enableQtyIncrements: boolean;
+                            success: boolean;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        sku: string;
+                        qty: number;
+                        isInStock: boolean;
+                        manageStock: boolean;
+                        minQty: number;
+                        minSaleQty: number;
+                        maxSaleQty?: number;
+                        backorders: number;
+                        notifyStockQty?: number;
+                        qtyIncrements?: number;
+                        isQtyDecimal: boolean;
+                        enableQtyIncrements: boolean;
+                        success: boolean;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "inventory.update": {
         parameters: {
             query?: never;
@@ -11834,6 +12898,44 @@ export interface operations {
                             previousQty: number;
                             success: boolean;
                         }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "inventory.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the product SKU (any case) */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sku: string;
+                        qty: number;
+                        isInStock: boolean;
+                        manageStock: boolean;
+                        minQty: number;
+                        minSaleQty: number;
+                        maxSaleQty?: number;
+                        backorders: number;
+                        notifyStockQty?: number;
+                        qtyIncrements?: number;
+                        isQtyDecimal: boolean;
+                        enableQtyIncrements: boolean;
+                        success: boolean;
                     };
                 };
             };
@@ -12747,16 +13849,261 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
-    "giftcards.get": {
+    "giftcards.list": {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                pageSize?: number;
+                /** @description alias of pageSize */
+                itemsPerPage?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            code: string;
+                            balance: number;
+                            initialBalance: number;
+                            /** @description active, used, expired or disabled (expired once expiresAt has passed) */
+                            status: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires */
+                            expiresAt?: string;
+                            currencyCode: string;
+                            createdAt: string;
+                            updatedAt: string;
+                            purchaseOrderId?: number;
+                            purchaseOrderItemId?: number;
+                            emailScheduledAt?: string;
+                            emailSentAt?: string;
+                            recipientName?: string;
+                            recipientEmail?: string;
+                            senderName?: string;
+                            senderEmail?: string;
+                            message?: string;
+                            websiteIds: number[];
+                            /** @description newest first */
+                            history: {
+                                /** @description created, used, refunded, adjusted or expired */
+                                action: string;
+                                /** @description signed change of the balance */
+                                amount: number;
+                                balanceBefore: number;
+                                balanceAfter: number;
+                                orderId?: number;
+                                comment?: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                createdAt: string;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        code: string;
+                        balance: number;
+                        initialBalance: number;
+                        /** @description active, used, expired or disabled (expired once expiresAt has passed) */
+                        status: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires */
+                        expiresAt?: string;
+                        currencyCode: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        purchaseOrderId?: number;
+                        purchaseOrderItemId?: number;
+                        emailScheduledAt?: string;
+                        emailSentAt?: string;
+                        recipientName?: string;
+                        recipientEmail?: string;
+                        senderName?: string;
+                        senderEmail?: string;
+                        message?: string;
+                        websiteIds: number[];
+                        /** @description newest first */
+                        history: {
+                            /** @description created, used, refunded, adjusted or expired */
+                            action: string;
+                            /** @description signed change of the balance */
+                            amount: number;
+                            balanceBefore: number;
+                            balanceAfter: number;
+                            orderId?: number;
+                            comment?: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "giftcards.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description greater than 0, at most 10000; `balance` is accepted instead */
+                    initialBalance?: number;
+                    /** @description alias of initialBalance */
+                    balance?: number;
+                    /** @description 4 to 64 characters of A-Z, 0-9 and -, stored upper-case; generated (GC-XXXX-XXXX-XXXX-XXXX) when omitted */
+                    code?: string | null;
+                    /** @description an allowed currency of the card's websites; default the base currency of the first website */
+                    currencyCode?: string | null;
+                    /** @description websites the card is valid in; default the current store's website */
+                    websiteIds?: number[];
+                    /** @description write-only alias: one website */
+                    websiteId?: number;
+                    /** @description active (default) or disabled */
+                    status?: string | null;
+                    /** @description YYYY-MM-DD (valid through that day, UTC) or YYYY-MM-DD HH:MM:SS (UTC), in the future; default now + giftcard/general/lifetime_days; "" or null: never expires */
+                    expiresAt?: string | null;
+                    /** @description at most 255 characters */
+                    recipientName?: string | null;
+                    /** @description a gift card mail is sent to this address */
+                    recipientEmail?: string | null;
+                    /** @description at most 255 characters */
+                    senderName?: string | null;
+                    /** @description an email address */
+                    senderEmail?: string | null;
+                    /** @description at most 1000 characters */
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        code: string;
+                        balance: number;
+                        initialBalance: number;
+                        /** @description active, used, expired or disabled (expired once expiresAt has passed) */
+                        status: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires */
+                        expiresAt?: string;
+                        currencyCode: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        purchaseOrderId?: number;
+                        purchaseOrderItemId?: number;
+                        emailScheduledAt?: string;
+                        emailSentAt?: string;
+                        recipientName?: string;
+                        recipientEmail?: string;
+                        senderName?: string;
+                        senderEmail?: string;
+                        message?: string;
+                        websiteIds: number[];
+                        /** @description newest first */
+                        history: {
+                            /** @description created, used, refunded, adjusted or expired */
+                            action: string;
+                            /** @description signed change of the balance */
+                            amount: number;
+                            balanceBefore: number;
+                            balanceAfter: number;
+                            orderId?: number;
+                            comment?: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "giftcards.checkBalance": {
+        parameters: {
+            query: {
+                /** @description the gift card code (any case) */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        balance: number;
+                        currencyCode: string;
+                        /** @description active, used or expired */
+                        status: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "giftcards.adjustBalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the card's id, or give its code */
+                    id?: number;
+                    code?: string;
+                    /** @description the balance to set (Maho) */
+                    newBalance?: number;
+                    /** @description a signed change of the balance, instead of newBalance */
+                    amount?: number;
+                    /** @description at most 1000 characters */
+                    comment?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -12805,48 +14152,19 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
-    "giftcards.create": {
+    "giftcards.get": {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: number;
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description greater than 0, at most 10000; `balance` is accepted instead */
-                    initialBalance?: number;
-                    /** @description alias of initialBalance */
-                    balance?: number;
-                    /** @description 4 to 64 characters of A-Z, 0-9 and -, stored upper-case; generated (GC-XXXX-XXXX-XXXX-XXXX) when omitted */
-                    code?: string | null;
-                    /** @description an allowed currency of the card's websites; default the base currency of the first website */
-                    currencyCode?: string | null;
-                    /** @description websites the card is valid in; default the current store's website */
-                    websiteIds?: number[];
-                    /** @description write-only alias: one website */
-                    websiteId?: number;
-                    /** @description active (default) or disabled */
-                    status?: string | null;
-                    /** @description YYYY-MM-DD (valid through that day, UTC) or YYYY-MM-DD HH:MM:SS (UTC), in the future; default now + giftcard/general/lifetime_days; "" or null: never expires */
-                    expiresAt?: string | null;
-                    /** @description at most 255 characters */
-                    recipientName?: string | null;
-                    /** @description a gift card mail is sent to this address */
-                    recipientEmail?: string | null;
-                    /** @description at most 255 characters */
-                    senderName?: string | null;
-                    /** @description an email address */
-                    senderEmail?: string | null;
-                    /** @description at most 1000 characters */
-                    message?: string | null;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22570,6 +23888,148 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "shipments.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                pageSize?: number;
+                /** @description alias of pageSize */
+                itemsPerPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            orderId: number;
+                            incrementId: string;
+                            orderIncrementId: string;
+                            totalQty: number;
+                            totalWeight?: number;
+                            storeId: number;
+                            emailSent: boolean;
+                            shipmentStatus?: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            packages: unknown[];
+                            /** @description newest first */
+                            comments: {
+                                id: number;
+                                comment: string;
+                                createdAt: string;
+                                isCustomerNotified: boolean;
+                                isVisibleOnFront: boolean;
+                            }[];
+                            tracks: {
+                                /** @description the track row id (what DELETE /shipments/{id}/tracks/{trackId} takes) */
+                                id: number;
+                                /** @description carrier code (written as carrierCode) */
+                                carrier: string;
+                                title: string;
+                                trackNumber: string;
+                                description?: string;
+                                weight?: number;
+                                qty?: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            items: {
+                                id: number;
+                                orderItemId: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                description?: string;
+                                qty: number;
+                                /** @description unit price in the order currency */
+                                price: number;
+                                /** @description price × qty */
+                                rowTotal: number;
+                                /** @description unit weight */
+                                weight?: number;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        orderId: number;
+                        incrementId: string;
+                        orderIncrementId: string;
+                        totalQty: number;
+                        totalWeight?: number;
+                        storeId: number;
+                        emailSent: boolean;
+                        shipmentStatus?: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        packages: unknown[];
+                        /** @description newest first */
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        tracks: {
+                            /** @description the track row id (what DELETE /shipments/{id}/tracks/{trackId} takes) */
+                            id: number;
+                            /** @description carrier code (written as carrierCode) */
+                            carrier: string;
+                            title: string;
+                            trackNumber: string;
+                            description?: string;
+                            weight?: number;
+                            qty?: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            qty: number;
+                            /** @description unit price in the order currency */
+                            price: number;
+                            /** @description price × qty */
+                            rowTotal: number;
+                            /** @description unit weight */
+                            weight?: number;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "shipments.listOfOrder": {
         parameters: {
             query?: never;
@@ -23066,6 +24526,190 @@ export interface operations {
                             weight?: number;
                         }[];
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "creditMemos.listAll": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                pageSize?: number;
+                /** @description alias of pageSize */
+                itemsPerPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            incrementId: string;
+                            orderId: number;
+                            orderIncrementId: string;
+                            /** @description the paid invoice the refund goes against */
+                            invoiceId?: number;
+                            storeId: number;
+                            /** @description open, refunded or canceled */
+                            state: string;
+                            currency: string;
+                            orderCurrencyCode: string;
+                            baseCurrencyCode: string;
+                            grandTotal: number;
+                            baseGrandTotal: number;
+                            subtotal: number;
+                            subtotalInclTax: number;
+                            taxAmount: number;
+                            shippingAmount: number;
+                            shippingInclTax: number;
+                            shippingTaxAmount: number;
+                            discountAmount: number;
+                            hiddenTaxAmount: number;
+                            baseSubtotal: number;
+                            baseTaxAmount: number;
+                            baseShippingAmount: number;
+                            baseDiscountAmount: number;
+                            /** @description adjustmentPositive − adjustmentNegative */
+                            adjustment: number;
+                            baseAdjustment: number;
+                            adjustmentPositive: number;
+                            adjustmentNegative: number;
+                            transactionId?: string;
+                            creditmemoStatus?: number;
+                            emailSent: boolean;
+                            discountDescription?: string;
+                            items: {
+                                id: number;
+                                orderItemId: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                description?: string;
+                                qty: number;
+                                price: number;
+                                priceInclTax: number;
+                                rowTotal: number;
+                                rowTotalInclTax: number;
+                                taxAmount: number;
+                                discountAmount: number;
+                                basePrice: number;
+                                basePriceInclTax: number;
+                                baseRowTotal: number;
+                                baseRowTotalInclTax: number;
+                                baseTaxAmount: number;
+                                baseDiscountAmount: number;
+                                /** @description the qty went back to stock */
+                                backToStock: boolean;
+                            }[];
+                            /** @description the text of the first comment */
+                            comment?: string;
+                            comments: {
+                                id: number;
+                                comment: string;
+                                createdAt: string;
+                                isCustomerNotified: boolean;
+                                isVisibleOnFront: boolean;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        /** @description the paid invoice the refund goes against */
+                        invoiceId?: number;
+                        storeId: number;
+                        /** @description open, refunded or canceled */
+                        state: string;
+                        currency: string;
+                        orderCurrencyCode: string;
+                        baseCurrencyCode: string;
+                        grandTotal: number;
+                        baseGrandTotal: number;
+                        subtotal: number;
+                        subtotalInclTax: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        discountAmount: number;
+                        hiddenTaxAmount: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        /** @description adjustmentPositive − adjustmentNegative */
+                        adjustment: number;
+                        baseAdjustment: number;
+                        adjustmentPositive: number;
+                        adjustmentNegative: number;
+                        transactionId?: string;
+                        creditmemoStatus?: number;
+                        emailSent: boolean;
+                        discountDescription?: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            description?: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                            /** @description the qty went back to stock */
+                            backToStock: boolean;
+                        }[];
+                        /** @description the text of the first comment */
+                        comment?: string;
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                        createdAt: string;
+                        updatedAt: string;
+                    }[];
                 };
             };
             "4XX": components["responses"]["Error"];

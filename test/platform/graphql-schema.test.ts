@@ -14,8 +14,6 @@ import { buildTestApp, type TestApp } from '../helpers.js';
 const HTTP_ONLY: Record<string, string> = {
   'openapi.document': 'the OpenAPI document itself',
   'stores.switch': 'answers which store code to send; a GraphQL client sends X-Store-Code itself, and Maho has no twin',
-  'products.media.create': 'a multipart file upload',
-  'products.media.delete': 'takes the image in the query or the body, as Maho REST clients send it',
   'media.upload': 'a multipart file upload',
   'media.delete': 'names a file by its path',
   'customOptionFiles.download': 'answers the bytes of an uploaded file',

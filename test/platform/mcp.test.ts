@@ -166,10 +166,24 @@ describe('handshake and session', () => {
 describe('the tools each caller sees', () => {
   test('anonymous callers see the public tools only', async () => {
     const names = [...(await toolsOf(await connect())).keys()];
-    for (const n of ['products_list', 'product_get', 'categories_list', 'cms_pages_list', 'guest_cart_create', 'guest_cart_place_order', 'order_guest_details']) {
+    for (const n of [
+      'products_list',
+      'product_get',
+      'categories_list',
+      'cms_pages_list',
+      'guest_cart_create',
+      'guest_cart_place_order',
+      'order_guest_details',
+      'category_products_list',
+      'store_configs_list',
+      'url_resolver_result',
+      'giftcard_check_balance',
+    ]) {
       assert.ok(names.includes(n), `${n} is public`);
     }
-    for (const n of ['product_delete', 'orders_list', 'customer_me', 'customers_list', 'cart_create']) assert.ok(!names.includes(n), `${n} is not public`);
+    for (const n of ['product_delete', 'orders_list', 'customer_me', 'customers_list', 'cart_create', 'giftcards_list', 'giftcard_adjust_balance', 'stock_list']) {
+      assert.ok(!names.includes(n), `${n} is not public`);
+    }
   });
 
   test('a customer adds their own tools, not the back office', async () => {
@@ -181,6 +195,10 @@ describe('the tools each caller sees', () => {
   test('an admin sees what the role grants; a role limited to CMS content sees no catalog or sales writes', async () => {
     const all = [...(await toolsOf(await connect(admin))).keys()];
     for (const n of ['products_list', 'product_get', 'categories_list', 'orders_list', 'customers_list', 'product_delete', 'order_hold', 'product_tier_prices_list', 'product_links_related_list', 'product_media_list', 'store_config']) {
+      assert.ok(all.includes(n), n);
+    }
+    // the operations Maho serves over GraphQL only are tools as well
+    for (const n of ['giftcards_list', 'giftcard_adjust_balance', 'stock_list', 'stock_get', 'shipments_list', 'credit_memos_list_all', 'customer_quick_create', 'product_media_create', 'product_media_delete']) {
       assert.ok(all.includes(n), n);
     }
     assert.ok(!all.includes('customer_me'), 'customer-only tools need a customer');

@@ -4,7 +4,7 @@
  * URLs, and what the sub-resources share), `product-types/` (bundle, configurable, grouped, downloadable),
  * `product-extras/` (custom options, links, media, tier prices) and `layered/`, with `<area>-service.ts` /
  * `<area>-rest.ts` (or `service.ts`, `rest.ts`, ...) in each. The operations are declared once and served by
- * REST and GraphQL (`graphql.ts`); `tables.ts`, `sale.ts` (what carts and orders need of products), `demo.ts`,
+ * REST, GraphQL and MCP; `tables.ts`, `sale.ts` (what carts and orders need of products), `demo.ts`,
  * `generate.ts` and the test `fixtures.ts` stay here.
  */
 import type { AppModule } from '../../platform/module.js';
@@ -13,10 +13,10 @@ import { installAttributes } from './attributes/install.js';
 import { categoryOperations } from './categories/rest.js';
 import { categoryResolvable } from './categories/service.js';
 import { installCategories } from './categories/install.js';
-import { catalogGraphql } from './graphql.js';
+import { categoryProducts } from './products/category-products-ops.js';
 import { productOperations } from './products/rest.js';
 import { productResolution } from './products/resolver.js';
-import { mediaOperations, mediaRoutes } from './product-extras/media-rest.js';
+import { mediaOperations } from './product-extras/media-rest.js';
 import { customOptionOperations, customOptionRoutes } from './product-extras/custom-options-rest.js';
 import { tierPriceOperations } from './product-extras/tier-prices-rest.js';
 import { bundleOperations } from './product-types/bundle-rest.js';
@@ -34,6 +34,7 @@ export const catalogModule: AppModule = {
   operations: [
     ...attributeOperations,
     ...productOperations,
+    categoryProducts,
     ...mediaOperations,
     ...customOptionOperations,
     ...tierPriceOperations,
@@ -47,10 +48,8 @@ export const catalogModule: AppModule = {
   ],
   // what cannot be a declaration: a multipart upload, a file download
   routes: (app) => {
-    mediaRoutes(app);
     customOptionRoutes(app);
   },
-  graphql: [catalogGraphql],
   urlResolverChecks: { product: productResolution, category: categoryResolvable },
   demo: async (ctx) => {
     if (ctx.app.config.demoCatalog) await seedCatalogDemo(ctx);

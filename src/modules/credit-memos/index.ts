@@ -1,5 +1,4 @@
 import type { AppModule } from '../../platform/module.js';
-import { creditMemosGraphql } from './graphql.js';
 import { operations } from './rest.js';
 import { creditMemoEvents } from './events.js';
 
@@ -7,5 +6,4 @@ export const creditMemosModule: AppModule = {
   name: 'credit-memos',
   events: creditMemoEvents.declarations,
   operations,
-  graphql: creditMemosGraphql,
 };

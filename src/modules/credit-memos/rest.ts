@@ -1,7 +1,12 @@
-/** Credit memos (admin/API only), declared once for REST and GraphQL: read one, list an order's, create one. */
+/**
+ * Credit memos (admin/API only), declared once for REST, GraphQL and MCP: every credit memo (Maho's GraphQL
+ * `creditMemos`), read one, list an order's, create one.
+ */
 import { access } from '../../platform/auth/access.js';
+import { ListPageQuery } from '../../platform/connection.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { CreditMemo, CreditMemoCreate, CreditMemoParams, OrderCreditMemosParams } from './schemas.js';
+import { listAllCreditMemos } from './read.js';
 import * as memos from './service.js';
 
 const tags = ['credit-memos'];
@@ -19,6 +24,20 @@ function nullsDropped(args: Args, next: (a: Args) => Promise<unknown>) {
 }
 
 export const operations: Operation[] = [
+  op({
+    id: 'creditMemos.listAll',
+    method: 'GET',
+    path: '/credit-memos',
+    tags,
+    summary: "Every credit memo, newest first (of a store-limited principal's stores only)",
+    access: access.admin('credit-memos', 'read'),
+    shortName,
+    query: ListPageQuery,
+    kind: 'collection',
+    response: CreditMemo,
+    page: { defaultSize: 20, maxSize: 100 },
+    run: (ctx, { page }) => listAllCreditMemos(ctx, page),
+  }),
   op({
     id: 'creditMemos.get',
     method: 'GET',

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../platform/module.js';
-import { customersGraphql } from './graphql.js';
+import { quickCreateCustomer } from './quick-create-ops.js';
 import { operations } from './rest.js';
 import { install, seedDemo } from './service.js';
 import { customerEvents } from './events.js';
@@ -7,8 +7,7 @@ import { customerEvents } from './events.js';
 export const customersModule: AppModule = {
   name: 'customers',
   events: customerEvents.declarations,
-  operations,
-  graphql: customersGraphql,
+  operations: [...operations, quickCreateCustomer],
   install: { version: 1, run: install },
   demo: seedDemo,
 };

@@ -1,10 +1,15 @@
 /**
- * Gift cards of the back office, declared once for REST and GraphQL: read one, create one. The balance check,
- * the balance adjustment and the list are GraphQL-only, as in Maho (graphql.ts).
+ * Gift cards, declared once for REST, GraphQL and MCP: the back office lists, reads and creates cards and adjusts
+ * their balance; anyone checks a balance by code (rate limited per IP). Maho has these in GraphQL only
+ * (`giftCards`, `checkGiftcardBalance`, `adjustGiftcardBalance`); its names and the spec's are both served.
  */
+import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
+import { ListPageQuery } from '../../platform/connection.js';
+import { GraphqlId } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { Giftcard, GiftcardCreate, GiftcardParams } from './schemas.js';
+import { cardNotFound } from './cards.js';
+import { Giftcard, GiftcardAdjust, GiftcardBalance, GiftcardBalanceQuery, GiftcardCreate, GiftcardParams } from './schemas.js';
 import * as cards from './service.js';
 
 const tags = ['giftcards'];
@@ -17,7 +22,75 @@ type Args = Record<string, unknown>;
 const nullsDropped = (args: Args, next: (a: Args) => Promise<unknown>) =>
   next(Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== null || k === 'expiresAt')));
 
+/** The GraphQL arguments of the balance adjustment: the card by id (or its IRI) or code. */
+const AdjustArgs = Type.Object({
+  id: Type.Optional(GraphqlId({ description: "the card's id (or IRI), or give its code" })),
+  code: Type.Optional(Type.String()),
+  newBalance: Type.Optional(Type.Number({ description: "the balance to set (Maho's argument)" })),
+  amount: Type.Optional(Type.Number({ description: 'a signed change of the balance, instead of newBalance' })),
+  comment: Type.Optional(Type.String()),
+});
+
+/** The adjustment's body from GraphQL arguments: nulls read as not given; an id that names no card is a 404. */
+function adjustInput({ clientMutationId: _, id, ...rest }: Args) {
+  const body: Args = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null && v !== undefined));
+  if (id !== null && id !== undefined) {
+    const m = /^(?:\/api\/rest\/v2\/giftcards\/)?(\d+)$/.exec(String(id));
+    if (!m || Number(m[1]) < 1) throw cardNotFound();
+    body.id = Number(m[1]);
+  }
+  return { body };
+}
+
 export const operations: Operation[] = [
+  op({
+    id: 'giftcards.list',
+    method: 'GET',
+    path: '/giftcards',
+    tags,
+    summary: "Every gift card of the caller's websites, newest first",
+    access: access.admin('giftcards', 'read'),
+    shortName,
+    query: ListPageQuery,
+    kind: 'collection',
+    response: Giftcard,
+    page: { defaultSize: 20, maxSize: 100 },
+    run: (ctx, { page }) => cards.listGiftcards(ctx, page),
+  }),
+  op({
+    id: 'giftcards.checkBalance',
+    method: 'GET',
+    path: '/giftcards/balance',
+    tags,
+    summary: 'The balance of a card by its code (public, rate limited per IP); unknown, disabled and other-website cards are the same 404',
+    access: access.public,
+    shortName,
+    query: GiftcardBalanceQuery,
+    response: GiftcardBalance,
+    restHeaders: { 'cache-control': 'no-store' },
+    // Maho's name, then the spec's; the answer is a part of the GiftCard type
+    graphql: { name: 'checkBalanceGiftCard', aliases: ['checkGiftcardBalance'], partial: true },
+    run: (ctx, { query }) => cards.checkGiftcardBalance(ctx, query.code),
+  }),
+  op({
+    id: 'giftcards.adjustBalance',
+    method: 'POST',
+    path: '/giftcards/adjust-balance',
+    tags,
+    summary: "Set a card's balance (newBalance) or change it (amount), within 0 to 10000; the card by id or code",
+    access: access.admin('giftcards', 'write'),
+    shortName,
+    body: GiftcardAdjust,
+    response: Giftcard,
+    graphql: {
+      name: 'adjustBalanceGiftCard',
+      // the spec's name, whose arguments may also be given flat
+      aliases: [{ name: 'adjustGiftcardBalance', flat: true }],
+      args: AdjustArgs,
+      input: adjustInput,
+    },
+    run: (ctx, { body }) => cards.adjustGiftcardBalance(ctx, body),
+  }),
   op({
     id: 'giftcards.get',
     method: 'GET',

@@ -72,3 +72,27 @@ export interface GiftcardBalanceDto {
   status: string;
   expiresAt?: string;
 }
+
+/** What the public balance check answers: a part of the card. */
+export const GiftcardBalance = Type.Object({
+  code: Type.String(),
+  balance: Type.Number(),
+  currencyCode: Type.String(),
+  status: Type.String({ description: 'active, used or expired' }),
+  expiresAt: Type.Optional(Type.String({ description: 'YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires' })),
+});
+
+/** Any code that names no usable card (empty, too short, unknown) is the same 404, so that codes cannot be probed. */
+export const GiftcardBalanceQuery = Type.Object({ code: Type.String({ maxLength: 255, description: 'the gift card code (any case)' }) });
+
+/** The balance adjustment: name the card by id or code; give newBalance (the balance to set) or amount (a signed change). */
+export const GiftcardAdjust = Type.Object(
+  {
+    id: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: "the card's id, or give its code" })),
+    code: Type.Optional(Type.String({ maxLength: 64 })),
+    newBalance: Type.Optional(Type.Number({ description: 'the balance to set (Maho)' })),
+    amount: Type.Optional(Type.Number({ description: 'a signed change of the balance, instead of newBalance' })),
+    comment: Type.Optional(Type.String({ description: 'at most 1000 characters' })),
+  },
+  { additionalProperties: false },
+);

@@ -1,6 +1,5 @@
 import type { AppModule } from '../../platform/module.js';
 import { inventoryCatalogParts } from './catalog-parts.js';
-import { inventoryGraphql } from './graphql.js';
 import { operations, routes } from './rest.js';
 import { stockEvents } from './events.js';
 
@@ -9,6 +8,5 @@ export const inventoryModule: AppModule = {
   events: stockEvents.declarations,
   operations,
   routes,
-  graphql: inventoryGraphql,
   catalogParts: inventoryCatalogParts,
 };

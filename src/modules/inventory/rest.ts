@@ -1,10 +1,17 @@
-/** Stock updates by SKU: PUT /inventory and /inventory/bulk, and Maho's GraphQL `updateStock` and `bulkUpdateStock`. */
+/**
+ * Stock by SKU: the reads GET /inventory and /inventory/{sku} (Maho's GraphQL `stocks` and `stock(id:)`, which its
+ * REST has not) and the updates PUT /inventory and /inventory/bulk (`updateStock`, `bulkUpdateStock`).
+ */
+import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import { AppError } from '../../platform/errors.js';
+import { compact } from '../../platform/format.js';
+import { GraphqlId } from '../../platform/graphql-derive.js';
 import { checkBody, toAppError } from '../../platform/http.js';
 import type { RestApp } from '../../platform/module.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { StockBulkResult, StockBulkUpdate, StockRecordSchema, StockUpdate } from './schemas.js';
+import { PageQuery } from '../../platform/pagination.js';
+import { StockBulkResult, StockBulkUpdate, StockRecordSchema, StockSkuParams, StockUpdate, StockViewSchema } from './schemas.js';
 import * as inventory from './service.js';
 import { updateStockBulk, updateStockBySku } from './admin.js';
 
@@ -34,6 +41,9 @@ function stockInput(input: unknown): unknown {
   for (const [k, v] of Object.entries(input)) if (v !== null || CLEARABLE.has(k)) out[k] = v;
   return out;
 }
+
+/** The IRI prefix of a stock (its REST item path); `stock(id:)` takes the SKU or its IRI. */
+const IRI_PREFIX = '/api/rest/v2/inventory/';
 
 export const operations: Operation[] = [
   op({
@@ -68,6 +78,44 @@ export const operations: Operation[] = [
       around: (args, next) => next(args).catch((err: unknown) => Promise.reject(bulkValidationError(err))),
     },
     run: (ctx, { body }) => updateStockBulk(ctx, body.items),
+  }),
+  op({
+    id: 'inventory.list',
+    method: 'GET',
+    path: '/inventory',
+    tags,
+    summary: "Every stock row, by product id (a store-limited principal's websites' products only)",
+    access: access.admin('inventory', 'read'),
+    shortName: 'Stock',
+    query: Type.Object(PageQuery),
+    kind: 'collection',
+    response: StockViewSchema,
+    page: { defaultSize: 20, maxSize: 100 },
+    // Maho's `stocks` takes the cursor arguments only
+    graphql: { args: Type.Object({}), input: () => ({}) },
+    mcp: { name: 'stock_list' },
+    run: async (ctx, { page }) => {
+      const { items, total } = await inventory.listStock(ctx, page);
+      return { items: items.map((s) => compact({ ...s })), total };
+    },
+  }),
+  op({
+    id: 'inventory.get',
+    method: 'GET',
+    path: '/inventory/:sku',
+    tags,
+    summary: 'The stock of a product by SKU (any case); 404 when no product has it or it keeps no stock row',
+    access: access.admin('inventory', 'read'),
+    shortName: 'Stock',
+    params: StockSkuParams,
+    response: StockViewSchema,
+    mcp: { name: 'stock_get' },
+    graphql: {
+      name: 'stock',
+      args: Type.Object({ id: GraphqlId({ description: 'the SKU, or the IRI /api/rest/v2/inventory/{sku}' }) }),
+      input: (a) => ({ params: { sku: String(a.id).startsWith(IRI_PREFIX) ? String(a.id).slice(IRI_PREFIX.length) : String(a.id) } }),
+    },
+    run: async (ctx, { params }) => compact({ ...(await inventory.stockBySku(ctx, params.sku)) }),
   }),
 ];
 

@@ -91,3 +91,22 @@ export const StockBulkResult = Type.Object({
 export type StockUpdateBody = Static<typeof StockUpdate>;
 export type StockBulkItemBody = Static<typeof StockBulkItem>;
 export type StockBulkBody = Static<typeof StockBulkUpdate>;
+
+/** The stock of a product as stored (GET /inventory, /inventory/{sku}); keys without a value are left out. */
+export const StockViewSchema = Type.Object({
+  sku: Type.String(),
+  qty: Type.Integer(),
+  isInStock: Type.Boolean(),
+  manageStock: Type.Boolean(),
+  minQty: Type.Integer(),
+  minSaleQty: Type.Integer(),
+  maxSaleQty: Type.Optional(Type.Integer()),
+  backorders: Type.Integer(),
+  notifyStockQty: Type.Optional(Type.Integer()),
+  qtyIncrements: Type.Optional(Type.Integer()),
+  isQtyDecimal: Type.Boolean(),
+  enableQtyIncrements: Type.Boolean(),
+  success: Type.Boolean(),
+});
+
+export const StockSkuParams = Type.Object({ sku: Type.String({ minLength: 1, maxLength: 255, description: 'the product SKU (any case)' }) });

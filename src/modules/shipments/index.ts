@@ -1,5 +1,4 @@
 import type { AppModule } from '../../platform/module.js';
-import { shipmentsGraphql } from './graphql.js';
 import { operations } from './rest.js';
 import { shipmentEvents } from './events.js';
 import { shipmentsForOrder } from './service.js';
@@ -8,7 +7,6 @@ export const shipmentsModule: AppModule = {
   name: 'shipments',
   events: shipmentEvents.declarations,
   operations,
-  graphql: shipmentsGraphql,
   // the order read embeds its shipments
   orderParts: { shipmentsOf: shipmentsForOrder },
 };

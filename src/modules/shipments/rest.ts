@@ -1,11 +1,13 @@
 /**
- * Shipments (admin/API only), declared once for REST and GraphQL: an order's shipments, creating one,
- * tracking numbers, comments, one shipment. The back office's list of every shipment is GraphQL-only (graphql.ts).
+ * Shipments (admin/API only), declared once for REST, GraphQL and MCP: every shipment (Maho's GraphQL
+ * `shipments`), an order's shipments, creating one, tracking numbers, comments, one shipment.
  */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
+import { ListPageQuery } from '../../platform/connection.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { OrderShipmentsParams, Shipment, ShipmentCommentCreate, ShipmentCreate, ShipmentParams, TrackInput, TrackParams } from './schemas.js';
+import { listAllShipments } from './read.js';
 import * as shipments from './service.js';
 
 const tags = ['shipments'];
@@ -23,6 +25,20 @@ const nullsDropped = (args: Args, next: (a: Args) => Promise<unknown>) => next(O
 const ShipmentId = Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the shipment id' });
 
 export const operations: Operation[] = [
+  op({
+    id: 'shipments.list',
+    method: 'GET',
+    path: '/shipments',
+    tags,
+    summary: 'Every shipment, newest first (of a store-limited principal\'s stores only)',
+    access: access.admin('shipments', 'read'),
+    shortName,
+    query: ListPageQuery,
+    kind: 'collection',
+    response: Shipment,
+    page: { defaultSize: 20, maxSize: 100 },
+    run: (ctx, { page }) => listAllShipments(ctx, page),
+  }),
   op({
     id: 'shipments.listOfOrder',
     method: 'GET',

@@ -1,4 +1,4 @@
-/** Store views, their configuration and currencies: REST and GraphQL from one declaration each. */
+/** Store views, their configuration and currencies: REST, GraphQL and MCP from one declaration each. */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
@@ -28,6 +28,23 @@ export const operations: Operation[] = [
     response: StoreConfig,
     graphql: { name: 'currentStoreConfig' },
     run: async (ctx) => ctx.app.settings.memo(`store-config:${ctx.store.storeId}`, () => stores.storeConfig(ctx)),
+  }),
+  op({
+    id: 'stores.configs',
+    method: 'GET',
+    path: '/store-configs',
+    tags,
+    summary: 'Configuration of every active store view (unpaginated)',
+    access: access.public,
+    publicCache: true,
+    shortName: 'StoreConfig',
+    kind: 'collection',
+    response: StoreConfig,
+    mcp: { name: 'store_configs_list' },
+    run: async (ctx) => {
+      const items = stores.listStores(ctx).map((s) => ctx.app.settings.memo(`store-config:${s.code.toLowerCase()}`, () => stores.storeConfig(ctx, s.code)));
+      return { items, total: items.length };
+    },
   }),
   op({
     id: 'stores.configByCode',

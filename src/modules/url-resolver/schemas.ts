@@ -17,4 +17,11 @@ export const UrlResolverQuery = Type.Object({
   ),
 });
 
+export const UrlResolverPathQuery = Type.Object({
+  path: Type.String({
+    maxLength: 4096,
+    description: 'the request path; a leading slash, a query string and case are ignored; empty is the home page; at most 255 characters',
+  }),
+});
+
 export type UrlResolutionDto = Static<typeof UrlResolution>;

@@ -63,8 +63,8 @@ export const linkOperations: Operation[] = KINDS.flatMap(({ kind, op: id, name, 
       body: ProductLinksBody,
       kind: 'collection',
       response: ProductLink,
-      // the payload is a list, which derived mutation payloads cannot hold yet: ../graphql.ts serves it
-      graphql: { via: `replaceProduct${name}Links` },
+      // the payload is the list of links
+      graphql: { name: `replaceProduct${name}Links`, list: 'links' },
       run: async (ctx, { params, body }) => {
         const items = await linksService.replaceProductLinks(ctx, params.productId, kind, body);
         return { items, total: items.length };

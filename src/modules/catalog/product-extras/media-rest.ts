@@ -1,7 +1,6 @@
-/** Product images: the gallery (REST and GraphQL) and the upload (a plain REST route: it needs a larger body limit). */
+/** Product images: the gallery, the upload (a JSON body with a base64 image or an imageUrl), changes and the delete. */
 import { Type } from 'typebox';
 import { access } from '../../../platform/auth/access.js';
-import type { RestApp } from '../../../platform/module.js';
 import { op, type Operation } from '../../../platform/operations.js';
 import {
   ProductIdParams,
@@ -40,6 +39,23 @@ export const mediaOperations: Operation[] = [
     },
   }),
   op({
+    id: 'products.media.create',
+    method: 'POST',
+    path: '/products/:productId/media',
+    tags,
+    summary: 'Add an image (base64 or imageUrl), converted to the configured format and size',
+    access: write,
+    shortName,
+    params: ProductIdParams,
+    body: ProductMediaCreate,
+    response: ProductMedia,
+    status: 201,
+    // a base64 image of the largest configurable size does not fit in the API's default body limit
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    graphql: { name: 'createProductMedia' },
+    run: (ctx, { params, body }) => media.addProductMedia(ctx, params.productId, body),
+  }),
+  op({
     id: 'products.media.update',
     method: 'PUT',
     path: '/products/:productId/media',
@@ -53,69 +69,23 @@ export const mediaOperations: Operation[] = [
     graphql: { name: 'updateProductMedia' },
     run: (ctx, { params, body }) => media.updateProductMedia(ctx, params.productId, body),
   }),
+  op({
+    id: 'products.media.delete',
+    method: 'DELETE',
+    path: '/products/:productId/media',
+    tags,
+    summary: 'Remove the image named by valueId (query or body) and its file (a change to the product: products/write)',
+    access: write,
+    shortName,
+    params: ProductIdParams,
+    query: ProductMediaDeleteQuery,
+    body: ProductMediaDeleteBody,
+    status: 204,
+    graphql: {
+      name: 'deleteProductMedia',
+      args: Type.Object({ productId: Type.Integer(), valueId: Type.Integer() }),
+      input: (a) => ({ params: { productId: a.productId }, body: { valueId: a.valueId } }),
+    },
+    run: (ctx, { params, query, body }) => media.deleteProductMedia(ctx, params.productId, query.valueId ?? body?.valueId),
+  }),
 ];
-
-/**
- * The delete of an image by valueId in the query or the body, for GraphQL (../graphql.ts serves it as
- * `deleteProductMedia`); REST serves it as a plain route below, which takes a JSON request without a body.
- */
-export const deleteProductMedia = op({
-  id: 'products.media.delete',
-  method: 'DELETE',
-  path: '/products/:productId/media',
-  tags,
-  summary: 'Remove the image named by valueId (query or body) and its file (a change to the product: products/write)',
-  access: write,
-  shortName,
-  params: ProductIdParams,
-  body: ProductMediaDeleteBody,
-  status: 204,
-  graphql: { name: 'deleteProductMedia' },
-  run: (ctx, { params, body }) => media.deleteProductMedia(ctx, params.productId, body?.valueId),
-});
-
-/**
- * Plain routes: the upload (a base64 image needs a body limit larger than the API's default) and the delete (an
- * empty JSON body reads as `{}`, which a declaration cannot say).
- */
-export function mediaRoutes(app: RestApp): void {
-  app.post(
-    '/products/:productId/media',
-    {
-      bodyLimit: UPLOAD_BODY_LIMIT,
-      schema: {
-        operationId: 'products.media.create',
-        tags,
-        summary: 'Add an image (base64 or imageUrl), converted to the configured format and size',
-        params: ProductIdParams,
-        body: ProductMediaCreate,
-        response: { 201: ProductMedia },
-      },
-      config: { access: access.admin('products', 'write') },
-    },
-    async (req, reply) => reply.code(201).send(await media.addProductMedia(req.ctx, req.params.productId, req.body)),
-  );
-  app.delete(
-    '/products/:productId/media',
-    {
-      // valueId may come in the query or in a JSON body; no body at all is an empty one
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
-      schema: {
-        operationId: 'products.media.delete',
-        tags,
-        summary: 'Remove the image named by valueId (query or body) and its file (a change to the product: products/write)',
-        params: ProductIdParams,
-        querystring: ProductMediaDeleteQuery,
-        body: ProductMediaDeleteBody,
-        response: { 204: Type.Null({ description: 'Deleted' }) },
-      },
-      config: { access: write },
-    },
-    async (req, reply) => {
-      await media.deleteProductMedia(req.ctx, req.params.productId, req.query.valueId ?? req.body.valueId);
-      return reply.code(204).send(null);
-    },
-  );
-}

@@ -1,6 +1,6 @@
 /**
  * Tier prices of a product: the list, the replacement (POST answers 201, PUT 200) and the clearing. GraphQL serves
- * the replacement once, as `replaceProductTierPrices` (../graphql.ts), since its payload is a list.
+ * the replacement once, as `replaceProductTierPrices`, whose payload is the list.
  */
 import { access } from '../../../platform/auth/access.js';
 import { op, type Operation } from '../../../platform/operations.js';
@@ -12,7 +12,7 @@ const path = '/products/:productId/tier-prices';
 const shortName = 'TierPrice';
 const write = access.admin('products', 'write');
 
-/** POST (201) and PUT (200) replace the whole set and answer it; GraphQL's twin is ../graphql.ts's, as its payload is a list. */
+/** POST (201) and PUT (200) replace the whole set and answer it; GraphQL's `replaceProductTierPrices` answers the list. */
 function replacement(id: string, method: 'POST' | 'PUT', summary: string): Operation {
   return op({
     id,
@@ -27,7 +27,8 @@ function replacement(id: string, method: 'POST' | 'PUT', summary: string): Opera
     kind: 'collection',
     ...(method === 'POST' ? { status: 201 as const } : {}),
     response: TierPrice,
-    graphql: { via: 'replaceProductTierPrices' },
+    // one GraphQL field, whose payload is the list; the PUT is served by the POST's
+    graphql: method === 'POST' ? { name: 'replaceProductTierPrices', list: 'tierPrices' } : { via: 'replaceProductTierPrices' },
     run: async (ctx, { params, body }) => {
       const items = await tiers.replaceTierPrices(ctx, params.productId, body);
       return { items, total: items.length };

@@ -54,8 +54,8 @@ export const groupedOperations: Operation[] = [
     body: GroupedChildrenBody,
     kind: 'collection',
     response: GroupedChild,
-    // the payload is a list, which derived mutation payloads cannot hold yet: ../graphql.ts serves it
-    graphql: { via: 'replaceProductGroupedChildren' },
+    // the payload is the list of children
+    graphql: { name: 'replaceProductGroupedChildren', list: 'children' },
     run: async (ctx, { params, body }) => {
       const items = await grouped.replaceGroupedChildren(ctx, params.productId, body);
       return { items, total: items.length };
