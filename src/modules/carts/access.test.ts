@@ -154,7 +154,14 @@ describe('bad input', () => {
     const url = `${API}/guest-carts/${m}/items`;
     const raw = await t.req('POST', url, { raw: '{"sku": ', headers: { 'content-type': 'application/json' } });
     assert.equal(raw.status, 400);
-    for (const body of [{ sku: ['x'] }, { sku, qty: 'many' }, { sku, options: 'x' }, { sku, options: { abc: 1 } }, { sku, links: ['a'] }, { sku, superGroup: { 1: -1 } }]) {
+    for (const body of [
+      { sku: ['x'] },
+      { sku, qty: 'many' },
+      { sku, options: 'x' },
+      { sku, options: { abc: 1 } },
+      { sku, links: ['a'] },
+      { sku, superGroup: { 1: -1 } },
+    ]) {
       const r = await t.req('POST', url, { body });
       assert.equal(r.status, 400, JSON.stringify(body) + r.text);
     }

@@ -58,7 +58,11 @@ export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: Checkout
   if (input.shippingAddress) cart.shippingAddress = await addressFrom(cctx, cart, input.shippingAddress);
   if (input.billingAddress) {
     if (input.billingAddress.sameAsShipping) {
-      if (!cart.shippingAddress) throw badRequest('The cart has no shipping address to copy', { reason: 'INVALID_ADDRESS', details: { field: 'billingAddress.sameAsShipping' } });
+      if (!cart.shippingAddress)
+        throw badRequest('The cart has no shipping address to copy', {
+          reason: 'INVALID_ADDRESS',
+          details: { field: 'billingAddress.sameAsShipping' },
+        });
       cart.billingAddress = cart.shippingAddress;
     } else cart.billingAddress = await addressFrom(cctx, cart, input.billingAddress);
   }
@@ -67,8 +71,13 @@ export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: Checkout
   if (input.orderNote !== undefined) cart.customerNote = input.orderNote.trim() || null;
   if (cart.customerId === null) {
     const email = input.email?.trim() || cart.customerEmail || cart.billingAddress?.email || cart.shippingAddress?.email || undefined;
-    if (!email) throw badRequest('An email address is required for a guest order (guestEmail)', { reason: 'EMAIL_REQUIRED', details: { field: 'guestEmail' } });
-    if (!isEmailAddress(email)) throw badRequest('guestEmail is not a valid email address', { reason: 'INVALID_EMAIL', details: { field: 'guestEmail' } });
+    if (!email)
+      throw badRequest('An email address is required for a guest order (guestEmail)', {
+        reason: 'EMAIL_REQUIRED',
+        details: { field: 'guestEmail' },
+      });
+    if (!isEmailAddress(email))
+      throw badRequest('guestEmail is not a valid email address', { reason: 'INVALID_EMAIL', details: { field: 'guestEmail' } });
     cart.customerEmail = email.toLowerCase();
   }
   cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };
@@ -79,20 +88,37 @@ export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: Checkout
   if (broken) throw broken;
   const unavailable = priced.items.filter((i) => !i.product.sellable);
   if (unavailable.length) {
-    throw badRequest(`No longer available: ${unavailable.map((i) => i.sku).join(', ')}`, { reason: 'PRODUCT_UNAVAILABLE', details: { skus: unavailable.map((i) => i.sku) } });
+    throw badRequest(`No longer available: ${unavailable.map((i) => i.sku).join(', ')}`, {
+      reason: 'PRODUCT_UNAVAILABLE',
+      details: { skus: unavailable.map((i) => i.sku) },
+    });
   }
   if (!priced.isVirtual) {
-    if (!cart.shippingAddress) throw badRequest('A shipping address is required', { reason: 'SHIPPING_ADDRESS_MISSING', details: { field: 'shippingAddress' } });
-    if (!cart.shippingMethod) throw badRequest('A shipping method is required', { reason: 'SHIPPING_METHOD_MISSING', details: { field: 'shippingMethod' } });
+    if (!cart.shippingAddress)
+      throw badRequest('A shipping address is required', { reason: 'SHIPPING_ADDRESS_MISSING', details: { field: 'shippingAddress' } });
+    if (!cart.shippingMethod)
+      throw badRequest('A shipping method is required', { reason: 'SHIPPING_METHOD_MISSING', details: { field: 'shippingMethod' } });
     if (!priced.selectedRate) {
-      throw badRequest(`Shipping method ${cart.shippingMethod} is not available for this address`, { reason: 'SHIPPING_METHOD_UNAVAILABLE', details: { field: 'shippingMethod' } });
+      throw badRequest(`Shipping method ${cart.shippingMethod} is not available for this address`, {
+        reason: 'SHIPPING_METHOD_UNAVAILABLE',
+        details: { field: 'shippingMethod' },
+      });
     }
   }
-  if (!cart.billingAddress) throw badRequest('A billing address is required', { reason: 'BILLING_ADDRESS_MISSING', details: { field: 'billingAddress' } });
-  if (!cart.paymentMethod) throw badRequest('A payment method is required', { reason: 'PAYMENT_METHOD_MISSING', details: { field: 'paymentMethod' } });
-  const methods = availablePaymentMethods(cctx, { storeId: cart.storeId, countryId: cart.billingAddress.countryId, baseGrandTotal: priced.base.grandTotal });
+  if (!cart.billingAddress)
+    throw badRequest('A billing address is required', { reason: 'BILLING_ADDRESS_MISSING', details: { field: 'billingAddress' } });
+  if (!cart.paymentMethod)
+    throw badRequest('A payment method is required', { reason: 'PAYMENT_METHOD_MISSING', details: { field: 'paymentMethod' } });
+  const methods = availablePaymentMethods(cctx, {
+    storeId: cart.storeId,
+    countryId: cart.billingAddress.countryId,
+    baseGrandTotal: priced.base.grandTotal,
+  });
   if (!methods.some((m) => m.code === cart.paymentMethod)) {
-    throw badRequest(`Payment method ${cart.paymentMethod} is not available for this order`, { reason: 'PAYMENT_METHOD_UNAVAILABLE', details: { field: 'paymentMethod' } });
+    throw badRequest(`Payment method ${cart.paymentMethod} is not available for this order`, {
+      reason: 'PAYMENT_METHOD_UNAVAILABLE',
+      details: { field: 'paymentMethod' },
+    });
   }
   // data sent with the placement wins; else what the payment-method setter kept
   const data = input.paymentData ?? (input.paymentMethod === undefined ? (cart.paymentData ?? undefined) : undefined);

@@ -26,7 +26,12 @@ before(async () => {
   customer = await t.tokens.customer();
   admin = await t.tokens.admin();
   customerId = (await t.req('GET', `${API}/customers/me`, { token: customer })).body.id;
-  otherId = await registerCustomer(t.systemCtx(), { email: 'assign-cart@example.com', password: 'Password123!', firstname: 'A', lastname: 'Cart' });
+  otherId = await registerCustomer(t.systemCtx(), {
+    email: 'assign-cart@example.com',
+    password: 'Password123!',
+    firstname: 'A',
+    lastname: 'Cart',
+  });
   other = await t.tokens.customer('assign-cart@example.com', 'Password123!');
   sku = (await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } })).sku as string;
 });
@@ -89,7 +94,10 @@ describe('giving a cart to a customer', () => {
     assert.equal(g.data.assignCustomerToCart.cart.itemsQty, 2);
     assert.equal(g.data.assignCustomerToCart.clientMutationId, 'k');
     // the back office moves it on to another customer, naming the cart by its IRI
-    const moved = await gql(`mutation { assignCustomerToCart(input: {cartId: "${API}/carts/${id}", customerId: ${otherId}}) { cart { _id } } }`, admin);
+    const moved = await gql(
+      `mutation { assignCustomerToCart(input: {cartId: "${API}/carts/${id}", customerId: ${otherId}}) { cart { _id } } }`,
+      admin,
+    );
     assert.equal(moved.errors, undefined, JSON.stringify(moved.errors));
     assert.equal((await t.req('GET', `${API}/carts/${id}`, { token: other })).status, 200);
     assert.equal((await t.req('GET', `${API}/carts/${id}`, { token: customer })).status, 404);
@@ -120,10 +128,16 @@ describe('giving a cart to a customer', () => {
     }
     const unknown = await t.req('PUT', url, { token: admin, body: { customerId: 999999 } });
     assert.equal(unknown.status, 404, unknown.text);
-    assert.equal((await t.req('PUT', `${API}/guest-carts/${'0'.repeat(32)}/customer`, { token: customer, body: { customerId } })).status, 404);
+    assert.equal(
+      (await t.req('PUT', `${API}/guest-carts/${'0'.repeat(32)}/customer`, { token: customer, body: { customerId } })).status,
+      404,
+    );
     assert.equal((await t.req('PUT', `${API}/guest-carts/../customer`, { token: customer, body: { customerId } })).status, 404);
     assert.equal((await t.req('GET', `${API}/guest-carts/${maskedId}`)).status, 200, 'still a guest cart');
-    const g = await gql(`mutation { assignCustomerToCart(input: {maskedId: "${maskedId}", customerId: "/api/rest/v2/orders/1"}) { cart { id } } }`, admin);
+    const g = await gql(
+      `mutation { assignCustomerToCart(input: {maskedId: "${maskedId}", customerId: "/api/rest/v2/orders/1"}) { cart { id } } }`,
+      admin,
+    );
     assert.equal(g.data.assignCustomerToCart, null);
     assert.equal(g.errors[0].extensions.status, 400);
   });
@@ -143,7 +157,7 @@ describe('giving a cart to a customer', () => {
 });
 
 describe('the carts list', () => {
-  test("a customer sees only their own carts, newest first, priced; the back office sees any, with filters", async () => {
+  test('a customer sees only their own carts, newest first, priced; the back office sees any, with filters', async () => {
     const { maskedId, id } = await guestCartWithItem();
     await t.req('PUT', `${API}/guest-carts/${maskedId}/customer`, { token: other, body: { customerId: otherId } });
     const own = await t.req('GET', `${API}/carts`, { token: other, headers: { accept: 'application/json' } });
@@ -151,7 +165,10 @@ describe('the carts list', () => {
     assert.ok(own.body.length >= 1);
     assert.equal(own.body[0].id, id, 'the most recently changed first');
     assert.equal(own.body[0].prices.subtotal, 20);
-    assert.ok(own.body.every((c: { customerId: number }) => c.customerId === otherId), 'only their own');
+    assert.ok(
+      own.body.every((c: { customerId: number }) => c.customerId === otherId),
+      'only their own',
+    );
     const mine = await t.req('GET', `${API}/carts`, { token: customer, headers: { accept: 'application/json' } });
     assert.ok(mine.body.every((c: { id: number }) => c.id !== id));
 
@@ -161,7 +178,10 @@ describe('the carts list', () => {
     assert.ok(filtered.body.member.every((c: { customerId: number; isActive: boolean }) => c.customerId === otherId && c.isActive));
     assert.equal(filtered.body.totalItems, filtered.body.member.length);
 
-    const g = await t.gql(`{ carts(first: 1, customerId: ${otherId}) { totalCount edges { node { id itemsQty shippingAddress { city } } } pageInfo { hasNextPage } } }`, admin);
+    const g = await t.gql(
+      `{ carts(first: 1, customerId: ${otherId}) { totalCount edges { node { id itemsQty shippingAddress { city } } } pageInfo { hasNextPage } } }`,
+      admin,
+    );
     assert.equal(g.errors, undefined, JSON.stringify(g.errors));
     assert.equal(g.data.carts.edges[0].node.id, `${API}/carts/${id}`);
     assert.equal(g.data.carts.edges[0].node.itemsQty, 2);

@@ -26,9 +26,16 @@ const ADDRESS_REQUIRED = ['firstName', 'lastName', 'street', 'city', 'postcode',
 /** A cart address from the body (Maho's camelCase keys, or the address book's lower-case ones), checked. */
 export async function addressFrom(ctx: Ctx, cart: CartRow, body: AddressBodyT): Promise<CartAddress> {
   if (body.customerAddressId !== undefined) {
-    if (cart.customerId === null) throw badRequest('Only a customer cart can use a saved address', { reason: 'INVALID_ADDRESS', details: { field: 'customerAddressId' } });
+    if (cart.customerId === null)
+      throw badRequest('Only a customer cart can use a saved address', {
+        reason: 'INVALID_ADDRESS',
+        details: { field: 'customerAddressId' },
+      });
     const saved = await getAddress(ctx, cart.customerId, body.customerAddressId).catch(() => {
-      throw badRequest(`Address ${body.customerAddressId} is not one of the customer's addresses`, { reason: 'INVALID_ADDRESS', details: { field: 'customerAddressId' } });
+      throw badRequest(`Address ${body.customerAddressId} is not one of the customer's addresses`, {
+        reason: 'INVALID_ADDRESS',
+        details: { field: 'customerAddressId' },
+      });
     });
     return {
       firstName: saved.firstname,
@@ -59,7 +66,8 @@ export async function addressFrom(ctx: Ctx, cart: CartRow, body: AddressBodyT): 
     const v = values[k];
     return v === undefined || v === '' || (Array.isArray(v) && !v.length);
   });
-  if (missing.length) throw badRequest(`Missing required address fields: ${missing.join(', ')}`, { reason: 'INVALID_ADDRESS', details: { fields: missing } });
+  if (missing.length)
+    throw badRequest(`Missing required address fields: ${missing.join(', ')}`, { reason: 'INVALID_ADDRESS', details: { fields: missing } });
   if (body.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email)) {
     throw badRequest('email is not a valid email address', { reason: 'INVALID_ADDRESS', details: { field: 'email' } });
   }
@@ -86,7 +94,10 @@ async function updateCart(ctx: Ctx, ref: CartRef, change: (cart: CartRow, cctx: 
   const set = await change(cart, cctx);
   await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
-    await tx.db.update(carts).set({ ...set, updatedAt: tx.now }).where(eq(carts.id, cart.id));
+    await tx.db
+      .update(carts)
+      .set({ ...set, updatedAt: tx.now })
+      .where(eq(carts.id, cart.id));
   });
   return view(ctx, cart.id);
 }
@@ -105,7 +116,8 @@ export function setShippingAddress(ctx: Ctx, ref: CartRef, body: AddressBodyT): 
 export function setBillingAddress(ctx: Ctx, ref: CartRef, body: AddressBodyT): Promise<CartDto> {
   return updateCart(ctx, ref, async (cart, cctx) => {
     if (body.sameAsShipping) {
-      if (!cart.shippingAddress) throw badRequest('The cart has no shipping address to copy', { reason: 'INVALID_ADDRESS', details: { field: 'sameAsShipping' } });
+      if (!cart.shippingAddress)
+        throw badRequest('The cart has no shipping address to copy', { reason: 'INVALID_ADDRESS', details: { field: 'sameAsShipping' } });
       return { billingAddress: cart.shippingAddress };
     }
     const address = await addressFrom(cctx, cart, body);
@@ -114,7 +126,11 @@ export function setBillingAddress(ctx: Ctx, ref: CartRef, body: AddressBodyT): P
 }
 
 /** The shipping rates for the cart's address (or the one sent, which becomes the cart's shipping address). */
-export async function estimateShipping(ctx: Ctx, ref: CartRef, body: { address?: AddressBodyT }): Promise<{ ctx: Ctx; priced: PricedCart }> {
+export async function estimateShipping(
+  ctx: Ctx,
+  ref: CartRef,
+  body: { address?: AddressBodyT },
+): Promise<{ ctx: Ctx; priced: PricedCart }> {
   if (body.address) await setShippingAddress(ctx, ref, body.address);
   return pricedCart(ctx, ref);
 }
@@ -122,7 +138,10 @@ export async function estimateShipping(ctx: Ctx, ref: CartRef, body: { address?:
 export function setShippingMethod(ctx: Ctx, ref: CartRef, body: { carrierCode?: string; methodCode?: string }): Promise<CartDto> {
   return updateCart(ctx, ref, async (cart, cctx) => {
     if (!body.carrierCode || !body.methodCode) {
-      throw badRequest('carrierCode and methodCode are required', { reason: 'VALIDATION_FAILED', details: { fields: ['carrierCode', 'methodCode'].filter((k) => !body[k as 'carrierCode']) } });
+      throw badRequest('carrierCode and methodCode are required', {
+        reason: 'VALIDATION_FAILED',
+        details: { fields: ['carrierCode', 'methodCode'].filter((k) => !body[k as 'carrierCode']) },
+      });
     }
     if (!cart.shippingAddress) throw badRequest('Set a shipping address first', { reason: 'SHIPPING_ADDRESS_MISSING' });
     const code = `${body.carrierCode}_${body.methodCode}`;
@@ -135,7 +154,11 @@ export function setShippingMethod(ctx: Ctx, ref: CartRef, body: { carrierCode?: 
   });
 }
 
-export function setPaymentMethod(ctx: Ctx, ref: CartRef, body: { methodCode?: string; code?: string; additionalData?: Record<string, unknown> }): Promise<CartDto> {
+export function setPaymentMethod(
+  ctx: Ctx,
+  ref: CartRef,
+  body: { methodCode?: string; code?: string; additionalData?: Record<string, unknown> },
+): Promise<CartDto> {
   return updateCart(ctx, ref, async (cart, cctx) => {
     const code = body.methodCode ?? body.code;
     if (!code) throw badRequest('methodCode is required', { reason: 'VALIDATION_FAILED', details: { field: 'methodCode' } });
@@ -145,7 +168,8 @@ export function setPaymentMethod(ctx: Ctx, ref: CartRef, body: { methodCode?: st
       countryId: cart.billingAddress?.countryId ?? cart.shippingAddress?.countryId ?? null,
       baseGrandTotal: priced.base.grandTotal,
     });
-    if (!methods.some((m) => m.code === code)) throw badRequest(`Payment method ${code} is not available for this cart`, { reason: 'PAYMENT_METHOD_UNAVAILABLE' });
+    if (!methods.some((m) => m.code === code))
+      throw badRequest(`Payment method ${code} is not available for this cart`, { reason: 'PAYMENT_METHOD_UNAVAILABLE' });
     return { paymentMethod: code, paymentData: validatePaymentData(cctx, code, body.additionalData) };
   });
 }
@@ -154,7 +178,9 @@ export function setPaymentMethod(ctx: Ctx, ref: CartRef, body: { methodCode?: st
 
 function requireGiftOption(ctx: Ctx, cart: CartRow, path: 'allow_order' | 'allow_items'): void {
   if (!ctx.app.settings.getBool(`sales/gift_options/${path}`, cart.storeId)) {
-    throw badRequest(path === 'allow_order' ? 'Gift messages are not enabled for orders' : 'Gift messages are not enabled for items', { reason: 'GIFT_MESSAGES_DISABLED' });
+    throw badRequest(path === 'allow_order' ? 'Gift messages are not enabled for orders' : 'Gift messages are not enabled for items', {
+      reason: 'GIFT_MESSAGES_DISABLED',
+    });
   }
 }
 

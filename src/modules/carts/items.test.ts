@@ -16,7 +16,24 @@ before(async () => {
   admin = await t.tokens.admin();
   const ctx = t.systemCtx();
   await seedCatalogDemo(ctx);
-  for (const sku of ['TEE', 'TEE-BLACK-M', 'TEE-WHITE-L', 'KIT-TRAVEL', 'SET-DINNER', 'EBOOK-CARE', 'WALLET-LEATHER', 'MUG-STONEWARE', 'SHIRT-FLANNEL', 'SHIRT-OXFORD', 'BAG-TOTE', 'BAG-BACKPACK', 'SCARF-SILK', 'PLATE-STONEWARE', 'BOWL-STONEWARE', 'CANDLE-CEDAR']) {
+  for (const sku of [
+    'TEE',
+    'TEE-BLACK-M',
+    'TEE-WHITE-L',
+    'KIT-TRAVEL',
+    'SET-DINNER',
+    'EBOOK-CARE',
+    'WALLET-LEATHER',
+    'MUG-STONEWARE',
+    'SHIRT-FLANNEL',
+    'SHIRT-OXFORD',
+    'BAG-TOTE',
+    'BAG-BACKPACK',
+    'SCARF-SILK',
+    'PLATE-STONEWARE',
+    'BOWL-STONEWARE',
+    'CANDLE-CEDAR',
+  ]) {
     ids[sku] = (await productIdBySku(ctx, sku))!;
   }
   sale = await productsForSale(ctx, Object.values(ids));

@@ -70,7 +70,12 @@ async function countUpload(ctx: Ctx): Promise<void> {
  * Custom option values: each must belong to the product and fit its option; required ones must be there.
  * Uploaded files are checked and added to `checkedFiles`, to be stored once the line is accepted.
  */
-async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, checkedFiles: CheckedOptionFile[]): Promise<BuyRequest['options']> {
+async function customOptionValues(
+  ctx: Ctx,
+  p: SaleProduct,
+  body: AddItemBodyT,
+  checkedFiles: CheckedOptionFile[],
+): Promise<BuyRequest['options']> {
   const given = { ...(body.options ?? {}) };
   const files = { ...(body.options_files ?? {}), ...(body.optionsFiles ?? {}) };
   const out: NonNullable<BuyRequest['options']> = {};
@@ -91,7 +96,11 @@ async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, 
         const base64 = data.replace(/^data:[^;,]*;base64,/, '');
         if (!/^[A-Za-z0-9+/=\s]*$/.test(base64)) invalidItem(`The file for option '${o.title}' is not valid base64`, field);
         await countUpload(ctx);
-        const checked = await checkCustomOptionFile(ctx, o.id, { name, contentType: f.contentType ?? f.type ?? '', data: Buffer.from(base64, 'base64') });
+        const checked = await checkCustomOptionFile(ctx, o.id, {
+          name,
+          contentType: f.contentType ?? f.type ?? '',
+          data: Buffer.from(base64, 'base64'),
+        });
         checkedFiles.push(checked);
         out[key] = `file:${checked.key}:${name.split(/[/\\]/).pop()}`;
       } else if (o.required) invalidItem(`Option '${o.title}' is required`, field);
@@ -116,7 +125,8 @@ async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, 
     if (typeof raw !== 'string' && typeof raw !== 'number') invalidItem(`Option '${o.title}' takes text`, field);
     const text = String(raw).trim();
     if (o.type === 'field' || o.type === 'area') {
-      if (o.maxCharacters && text.length > o.maxCharacters) invalidItem(`Option '${o.title}' takes at most ${o.maxCharacters} characters`, field);
+      if (o.maxCharacters && text.length > o.maxCharacters)
+        invalidItem(`Option '${o.title}' takes at most ${o.maxCharacters} characters`, field);
     } else if (o.type === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(text)) {
       invalidItem(`Option '${o.title}' takes a date (YYYY-MM-DD)`, field);
     } else if (o.type === 'date_time' && !/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(text)) {
@@ -124,7 +134,10 @@ async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, 
     } else if (o.type === 'time' && !/^\d{2}:\d{2}(:\d{2})?$/.test(text)) {
       invalidItem(`Option '${o.title}' takes a time (HH:MM)`, field);
     }
-    if ((o.type === 'date' || o.type === 'date_time') && Number.isNaN(Date.parse(text.replace(' ', 'T') + (text.length === 10 ? 'T00:00:00Z' : 'Z')))) {
+    if (
+      (o.type === 'date' || o.type === 'date_time') &&
+      Number.isNaN(Date.parse(text.replace(' ', 'T') + (text.length === 10 ? 'T00:00:00Z' : 'Z')))
+    ) {
       invalidItem(`Option '${o.title}' is not a real date`, field);
     }
     out[key] = text;
@@ -133,7 +146,11 @@ async function customOptionValues(ctx: Ctx, p: SaleProduct, body: AddItemBodyT, 
 }
 
 /** The configurable's child matching the chosen attribute values; every super attribute must be chosen. */
-function configurableChild(parent: SaleProduct, all: Map<number, SaleProduct>, body: AddItemBodyT): { child: SaleProduct; chosen: Record<string, number> } {
+function configurableChild(
+  parent: SaleProduct,
+  all: Map<number, SaleProduct>,
+  body: AddItemBodyT,
+): { child: SaleProduct; chosen: Record<string, number> } {
   const given: Record<string, unknown> = { ...(body.super_attribute ?? {}), ...(body.superAttribute ?? {}) };
   for (const a of parent.superAttributes) {
     const fromOptions = body.options?.[String(a.id)];
@@ -160,7 +177,11 @@ function configurableChild(parent: SaleProduct, all: Map<number, SaleProduct>, b
 }
 
 /** Bundle selections: one per select/radio option, any number per checkbox/multi option; required options filled. */
-function bundleChoice(p: SaleProduct, all: Map<number, SaleProduct>, body: AddItemBodyT): Pick<BuyRequest, 'bundleOption' | 'bundleOptionQty'> {
+function bundleChoice(
+  p: SaleProduct,
+  all: Map<number, SaleProduct>,
+  body: AddItemBodyT,
+): Pick<BuyRequest, 'bundleOption' | 'bundleOptionQty'> {
   const given: Record<string, unknown> = { ...(body.bundle_option ?? {}), ...(body.bundleOption ?? {}) };
   const qtys: Record<string, number> = { ...(body.bundle_option_qty ?? {}), ...(body.bundleOptionQty ?? {}) };
   for (const key of [...Object.keys(given), ...Object.keys(qtys)]) {
@@ -187,7 +208,8 @@ function bundleChoice(p: SaleProduct, all: Map<number, SaleProduct>, body: AddIt
     bundleOption[key] = chosen.sort((a, b) => a - b);
     if (qtys[key] !== undefined) {
       const q = qtys[key];
-      if (!Number.isInteger(q) || q < 1 || q > 10000) invalidItem(`The qty of '${o.title}' must be a whole number from 1 to 10000`, `bundleOptionQty.${key}`);
+      if (!Number.isInteger(q) || q < 1 || q > 10000)
+        invalidItem(`The qty of '${o.title}' must be a whole number from 1 to 10000`, `bundleOptionQty.${key}`);
       const sel = o.selections.find((s) => s.id === chosen[0])!;
       if (chosen.length !== 1 || !sel.canChangeQty) invalidItem(`The qty of '${o.title}' cannot be changed`, `bundleOptionQty.${key}`);
       bundleOptionQty[key] = q;
@@ -231,10 +253,22 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
   switch (p.type) {
     case 'simple':
     case 'virtual':
-      return [withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body, files) }) })];
+      return [
+        withFiles({
+          productId: p.id,
+          childProductId: null,
+          qty,
+          buyRequest: clean({ options: await customOptionValues(ctx, p, body, files) }),
+        }),
+      ];
     case 'downloadable':
       return [
-        withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ options: await customOptionValues(ctx, p, body, files), links: downloadableLinks(p, body) }) }),
+        withFiles({
+          productId: p.id,
+          childProductId: null,
+          qty,
+          buyRequest: clean({ options: await customOptionValues(ctx, p, body, files), links: downloadableLinks(p, body) }),
+        }),
       ];
     case 'configurable': {
       let child: SaleProduct;
@@ -245,15 +279,28 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
         for (const a of p.superAttributes) superAttribute[String(a.id)] = Number(child.attributes[a.code]);
       } else ({ child, chosen: superAttribute } = configurableChild(p, products, body));
       return [
-        withFiles({ productId: p.id, childProductId: child.id, qty, buyRequest: clean({ superAttribute, options: await customOptionValues(ctx, p, body, files) }) }),
+        withFiles({
+          productId: p.id,
+          childProductId: child.id,
+          qty,
+          buyRequest: clean({ superAttribute, options: await customOptionValues(ctx, p, body, files) }),
+        }),
       ];
     }
     case 'bundle':
-      return [withFiles({ productId: p.id, childProductId: null, qty, buyRequest: clean({ ...bundleChoice(p, products, body), options: await customOptionValues(ctx, p, body, files) }) })];
+      return [
+        withFiles({
+          productId: p.id,
+          childProductId: null,
+          qty,
+          buyRequest: clean({ ...bundleChoice(p, products, body), options: await customOptionValues(ctx, p, body, files) }),
+        }),
+      ];
     case 'grouped': {
       const given: Record<string, number> = { ...(body.super_group ?? {}), ...(body.superGroup ?? {}) };
       for (const key of Object.keys(given)) {
-        if (!p.groupedChildren.some((g) => String(g.productId) === key)) invalidItem(`'${p.sku}' has no product ${key}`, `superGroup.${key}`);
+        if (!p.groupedChildren.some((g) => String(g.productId) === key))
+          invalidItem(`'${p.sku}' has no product ${key}`, `superGroup.${key}`);
       }
       const wanted = Object.keys(given).length
         ? p.groupedChildren.map((g) => ({ productId: g.productId, qty: given[String(g.productId)] ?? 0 }))
@@ -262,7 +309,8 @@ export async function resolveAddRequest(ctx: Ctx, body: AddItemBodyT, version?: 
       for (const w of wanted) {
         if (!w.qty) continue;
         const child = products.get(w.productId);
-        if (!child || !child.sellable) invalidItem(`'${child?.sku ?? w.productId}' of '${p.sku}' is not available`, `superGroup.${w.productId}`);
+        if (!child || !child.sellable)
+          invalidItem(`'${child?.sku ?? w.productId}' of '${p.sku}' is not available`, `superGroup.${w.productId}`);
         const childQty = cartQty(w.qty * (body.qty ?? 1));
         lines.push({ productId: child.id, childProductId: null, qty: childQty, buyRequest: {} });
       }
@@ -304,7 +352,10 @@ function canonical(v: unknown): string {
 export const ONE_PER_UNIT = dec(1);
 
 /** The products a line takes from stock, with the qty of each per unit of the line. */
-export function stockParts(line: { productId: number; childProductId: number | null; buyRequest: BuyRequest }, products: Map<number, SaleProduct>): { productId: number; per: Decimal }[] {
+export function stockParts(
+  line: { productId: number; childProductId: number | null; buyRequest: BuyRequest },
+  products: Map<number, SaleProduct>,
+): { productId: number; per: Decimal }[] {
   const p = products.get(line.productId);
   if (!p) return [];
   if (p.type === 'configurable') return line.childProductId ? [{ productId: line.childProductId, per: ONE_PER_UNIT }] : [];

@@ -33,7 +33,9 @@ async function call(method: string, url: string, body: unknown, ip: string, toke
 describe('concurrency', () => {
   test('20 parallel adds of one product to one cart end as one line of 20', async () => {
     const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId;
-    const results = await Promise.all(Array.from({ length: 20 }, () => t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku, qty: 1 } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku, qty: 1 } })),
+    );
     assert.deepEqual(
       results.map((r) => r.status),
       Array(20).fill(200),
@@ -47,7 +49,9 @@ describe('concurrency', () => {
     const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId;
     await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku } });
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => call('POST', `${API}/guest-carts/${m}/giftcards`, { giftcardCode: 'GC-DEMO-0000-0000-0001' }, freshIp())),
+      Array.from({ length: 5 }, () =>
+        call('POST', `${API}/guest-carts/${m}/giftcards`, { giftcardCode: 'GC-DEMO-0000-0000-0001' }, freshIp()),
+      ),
     );
     assert.equal(results.filter((r) => r.status === 200).length, 1);
     assert.equal(results.filter((r) => r.status === 400).length, 4);
@@ -60,7 +64,8 @@ describe('rate limits', () => {
     const ip = freshIp();
     const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId;
     for (let i = 0; i < 10; i++) assert.equal((await call('POST', `${API}/coupons/validate`, { code: `NOPE${i}` }, ip)).status, 201);
-    for (let i = 0; i < 10; i++) assert.equal((await call('POST', `${API}/guest-carts/${m}/coupon`, { couponCode: `NOPE${i}` }, ip)).status, 400);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await call('POST', `${API}/guest-carts/${m}/coupon`, { couponCode: `NOPE${i}` }, ip)).status, 400);
     const limited = await call('POST', `${API}/guest-carts/${m}/coupon`, { couponCode: 'WELCOME10' }, ip);
     assert.equal(limited.status, 429);
     assert.equal(limited.body.error, 'too_many_requests');
@@ -73,7 +78,8 @@ describe('rate limits', () => {
   test('the 11th gift-card attempt within a minute from one IP is refused', async () => {
     const ip = freshIp();
     const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId;
-    for (let i = 0; i < 10; i++) assert.equal((await call('POST', `${API}/guest-carts/${m}/giftcards`, { giftcardCode: `NOPE-${i}` }, ip)).status, 400);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await call('POST', `${API}/guest-carts/${m}/giftcards`, { giftcardCode: `NOPE-${i}` }, ip)).status, 400);
     assert.equal((await call('POST', `${API}/guest-carts/${m}/giftcards`, { giftcardCode: 'GC-DEMO-0000-0000-0001' }, ip)).status, 429);
   });
 });
@@ -88,12 +94,19 @@ describe('file options', () => {
     });
     assert.equal(o.status, 201, o.text);
     const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId;
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da6364f8cf500f0003860180f1b8e5720000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da6364f8cf500f0003860180f1b8e5720000000049454e44ae426082',
+      'hex',
+    );
     let r = await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: p.sku } });
     assert.equal(r.status, 400, 'the file is required');
-    r = await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: p.sku, optionsFiles: { [o.body.id]: { name: 'art.png', base64: 'PGh0bWw+' } } } });
+    r = await t.req('POST', `${API}/guest-carts/${m}/items`, {
+      body: { sku: p.sku, optionsFiles: { [o.body.id]: { name: 'art.png', base64: 'PGh0bWw+' } } },
+    });
     assert.equal(r.status, 400, 'not a PNG');
-    r = await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: p.sku, options_files: { [o.body.id]: { name: 'art.png', base64: png.toString('base64') } } } });
+    r = await t.req('POST', `${API}/guest-carts/${m}/items`, {
+      body: { sku: p.sku, options_files: { [o.body.id]: { name: 'art.png', base64: png.toString('base64') } } },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.items[0].price, 12);
     assert.deepEqual(r.body.items[0].options, [{ label: 'Artwork', value: 'art.png' }]);

@@ -27,7 +27,6 @@ declareDefaults({
   'checkout/cart/max_items': 100,
 });
 
-
 type StockCheckLine = Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number; lineKey?: string | null };
 
 /**
@@ -41,32 +40,46 @@ async function assertAvailable(
   touched: Set<number>,
   version: bigint,
 ): Promise<{ products: Map<number, SaleProduct>; stock: Map<number, StockRule> }> {
-  const products = await productsForSale(ctx, lines.flatMap((l) => (l.childProductId ? [l.productId, l.childProductId] : [l.productId])), version);
+  const products = await productsForSale(
+    ctx,
+    lines.flatMap((l) => (l.childProductId ? [l.productId, l.childProductId] : [l.productId])),
+    version,
+  );
   const stockLines = stockLinesOf(lines, products);
   const wanted = new Set<number>();
   lines.forEach((l, i) => {
     if (touched.has(l.productId)) for (const p of stockLines[i]) wanted.add(p.productId);
   });
   const flat = stockLines.flat();
-  const stock = await stockRulesAt(ctx, version, flat.map((l) => l.productId));
+  const stock = await stockRulesAt(
+    ctx,
+    version,
+    flat.map((l) => l.productId),
+  );
   for (const r of availabilityFrom(stock, flat)) {
     if (r.available || !wanted.has(r.productId)) continue;
     const sku = products.get(r.productId)?.sku ?? String(r.productId);
-    throw badRequest(`${sku}: ${r.message ?? 'not available'}`, { reason: r.reason ?? 'OUT_OF_STOCK', details: { sku, productId: r.productId } });
+    throw badRequest(`${sku}: ${r.message ?? 'not available'}`, {
+      reason: r.reason ?? 'OUT_OF_STOCK',
+      details: { sku, productId: r.productId },
+    });
   }
   return { products, stock };
 }
 
 function assertCustomPriceAllowed(ctx: Ctx): void {
   const a = ctx.actor;
-  if (a.kind !== 'admin' || !hasPermission(a.permissions, 'carts', 'write')) throw forbidden('Only the back office may set a custom price', { reason: 'CUSTOM_PRICE_FORBIDDEN' });
+  if (a.kind !== 'admin' || !hasPermission(a.permissions, 'carts', 'write'))
+    throw forbidden('Only the back office may set a custom price', { reason: 'CUSTOM_PRICE_FORBIDDEN' });
 }
-
 
 /** What makes two additions the same line: the product, the child and the choices (null: never merged). */
 function lineKey(l: NewLine, customPrice: number | undefined): string | null {
   if (customPrice !== undefined) return null;
-  return crypto.createHash('sha256').update(`${l.productId}:${l.childProductId ?? ''}:${canonicalRequest(l.buyRequest)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${l.productId}:${l.childProductId ?? ''}:${canonicalRequest(l.buyRequest)}`)
+    .digest('hex');
 }
 
 /**
@@ -81,7 +94,10 @@ export async function addItem(ctx: Ctx, ref: CartRef, body: AddItemBodyT): Promi
   let loaded = await loadCart(ctx, ref);
   let recreated = false;
   if (!loaded && ref.kind === 'guest') {
-    const [cart] = await ctx.db.select().from(carts).where(eq(carts.id, await insertCart(ctx, { customerId: null, masked: true })));
+    const [cart] = await ctx.db
+      .select()
+      .from(carts)
+      .where(eq(carts.id, await insertCart(ctx, { customerId: null, masked: true })));
     loaded = { cart, items: [], version: await readVersion(ctx.db, 'catalog') };
     recreated = true;
   }
@@ -140,7 +156,12 @@ const writeLinesStatement = statement<CartItemRow>(
       buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey"`,
 );
 
-async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: string | null })[], customPrice: number | undefined): Promise<CartItemRow[]> {
+async function writeLines(
+  ctx: Ctx,
+  cartId: number,
+  lines: (NewLine & { key: string | null })[],
+  customPrice: number | undefined,
+): Promise<CartItemRow[]> {
   const values = lines.map((l) => ({
     product_id: l.productId,
     child_product_id: l.childProductId,
@@ -150,7 +171,12 @@ async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: str
     custom_price: customPrice === undefined ? null : String(customPrice),
     line_key: l.key,
   }));
-  const written = await writeLinesStatement.run(ctx.db, { now: ctx.now.toISOString(), cart: cartId, lines: JSON.stringify(values), relaxed: mayRelaxCommit(ctx) });
+  const written = await writeLinesStatement.run(ctx.db, {
+    now: ctx.now.toISOString(),
+    cart: cartId,
+    lines: JSON.stringify(values),
+    relaxed: mayRelaxCommit(ctx),
+  });
   if (written.length && written.length < lines.length) {
     // a parallel addition took the line past the most one line holds
     throw badRequest(`qty must be a whole number from 1 to ${MAX_LINE_QTY}`, { reason: 'INVALID_CART_ITEM', details: { field: 'qty' } });
@@ -158,7 +184,12 @@ async function writeLines(ctx: Ctx, cartId: number, lines: (NewLine & { key: str
   return written;
 }
 
-export async function updateItem(ctx: Ctx, ref: CartRef, itemId: number, body: { qty?: number; customPrice?: number | null }): Promise<CartDto> {
+export async function updateItem(
+  ctx: Ctx,
+  ref: CartRef,
+  itemId: number,
+  body: { qty?: number; customPrice?: number | null },
+): Promise<CartDto> {
   if (body.customPrice !== undefined) assertCustomPriceAllowed(ctx);
   const cart = await requireCart(ctx, ref);
   requireActive(cart);
@@ -187,7 +218,10 @@ export async function removeItem(ctx: Ctx, ref: CartRef, itemId: number): Promis
   requireActive(cart);
   await cartTx(ctx, async (tx) => {
     await lockCart(tx, cart.id);
-    const gone = await tx.db.delete(cartItems).where(and(eq(cartItems.id, itemId), eq(cartItems.cartId, cart.id))).returning({ id: cartItems.id });
+    const gone = await tx.db
+      .delete(cartItems)
+      .where(and(eq(cartItems.id, itemId), eq(cartItems.cartId, cart.id)))
+      .returning({ id: cartItems.id });
     if (!gone.length) throw notFound('Cart item not found', { reason: 'CART_ITEM_NOT_FOUND' });
     await touch(tx, cart.id);
   });

@@ -30,7 +30,8 @@ before(async () => {
   await t.webhooks.stop();
   admin = await t.tokens.admin();
   const skus = [];
-  for (const price of [10, 12.5, 7]) skus.push((await createTestProduct(t, { price, taxClassId: 2, stockData: { qty: 100, isInStock: true } })).sku as string);
+  for (const price of [10, 12.5, 7])
+    skus.push((await createTestProduct(t, { price, taxClassId: 2, stockData: { qty: 100, isInStock: true } })).sku as string);
   const coupon = await t.req('POST', `${API}/coupons`, {
     token: admin,
     body: { code: 'LISTONCE', discountType: 'percent', discountAmount: 20, usagePerCustomer: 1, websiteIds: [1] },
@@ -38,7 +39,14 @@ before(async () => {
   assert.equal(coupon.status, 201, coupon.text);
   const customers: (number | undefined)[] = [];
   for (let i = 0; i < 3; i++) {
-    customers.push(await registerCustomer(t.systemCtx(), { email: `cart-list-${i}@example.com`, password: 'Password123!', firstname: 'List', lastname: `Cart${i}` }));
+    customers.push(
+      await registerCustomer(t.systemCtx(), {
+        email: `cart-list-${i}@example.com`,
+        password: 'Password123!',
+        firstname: 'List',
+        lastname: `Cart${i}`,
+      }),
+    );
   }
   customers.push(undefined, undefined);
   for (const [i, customerId] of customers.entries()) {
@@ -51,7 +59,10 @@ before(async () => {
     // each cart ships somewhere else: its own tax lookup
     const address = { ...TEST_ADDRESS, ...PLACES[i] };
     assert.equal((await t.req('PUT', `${base}/shipping-address`, { token: admin, body: address })).status, 200);
-    assert.equal((await t.req('PUT', `${base}/shipping-method`, { token: admin, body: { carrierCode: 'flatrate', methodCode: 'flatrate' } })).status, 200);
+    assert.equal(
+      (await t.req('PUT', `${base}/shipping-method`, { token: admin, body: { carrierCode: 'flatrate', methodCode: 'flatrate' } })).status,
+      200,
+    );
     const code = i % 2 ? 'WELCOME10' : 'LISTONCE';
     const applied = await t.req('POST', `${base}/coupon`, { token: admin, body: { couponCode: code } });
     assert.equal(applied.status, 201, applied.text);

@@ -32,12 +32,22 @@ export const CART_COLUMNS = sql.raw(`id, masked_id AS "maskedId", customer_id AS
   priced_with AS "pricedWith", created_at AS "createdAt", updated_at AS "updatedAt"`);
 
 // the lines as arrays, in the order of itemFromJson (compact to build and to parse)
-export const ITEMS_JSON = sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
+export const ITEMS_JSON =
+  sql.raw(`COALESCE((SELECT json_agg(json_build_array(i.id, i.product_id, i.child_product_id, i.qty::text, i.buy_request,
     i.custom_price::text, i.gift_message, i.line_key) ORDER BY i.id)
   FROM cart_items i WHERE i.cart_id = carts.id), '[]'::json) AS items,
   ${CATALOG_VERSION_TEXT} AS "catalogVersion"`);
 
-export type ItemJson = [number, number, number | null, string, CartItemRow['buyRequest'], string | null, CartItemRow['giftMessage'], string | null];
+export type ItemJson = [
+  number,
+  number,
+  number | null,
+  string,
+  CartItemRow['buyRequest'],
+  string | null,
+  CartItemRow['giftMessage'],
+  string | null,
+];
 
 export function itemFromJson([id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey]: ItemJson): CartItemRow {
   return { id, productId, childProductId, qty, buyRequest, customPrice, giftMessage, lineKey };
@@ -47,10 +57,22 @@ export type LoadedRow = CartRow & { items: ItemJson[]; catalogVersion: string | 
 
 // every cart request reads its cart, its items and the catalog version first: one statement, prepared per connection
 const cartStatements = {
-  masked: statement<LoadedRow>('carts_load_masked', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`),
-  maskedLocked: statement<CartRow>('carts_by_masked_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`),
-  id: statement<LoadedRow>('carts_load_id', () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`),
-  idLocked: statement<CartRow>('carts_by_id_locked', () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`),
+  masked: statement<LoadedRow>(
+    'carts_load_masked',
+    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
+  ),
+  maskedLocked: statement<CartRow>(
+    'carts_by_masked_locked',
+    () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`,
+  ),
+  id: statement<LoadedRow>(
+    'carts_load_id',
+    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
+  ),
+  idLocked: statement<CartRow>(
+    'carts_by_id_locked',
+    () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`,
+  ),
 };
 
 /** Whether the caller may use this cart (guest carts: whoever holds the masked id). */

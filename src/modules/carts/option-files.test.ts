@@ -35,10 +35,16 @@ before(async () => {
   admin = await t.tokens.admin();
   product = await createTestProduct(t, { price: 10, stockData: { qty: 10, isInStock: true } });
   const options = `${API}/products/${product.id}/custom-options`;
-  const file = await t.req('POST', options, { token: admin, body: { title: 'Artwork', type: 'file', required: true, fileExtensions: 'png', sortOrder: 1 } });
+  const file = await t.req('POST', options, {
+    token: admin,
+    body: { title: 'Artwork', type: 'file', required: true, fileExtensions: 'png', sortOrder: 1 },
+  });
   assert.equal(file.status, 201, file.text);
   fileOption = file.body.id;
-  const text = await t.req('POST', options, { token: admin, body: { title: 'Engraving', type: 'field', required: true, maxCharacters: 10, sortOrder: 2 } });
+  const text = await t.req('POST', options, {
+    token: admin,
+    body: { title: 'Engraving', type: 'field', required: true, maxCharacters: 10, sortOrder: 2 },
+  });
   assert.equal(text.status, 201, text.text);
   textOption = text.body.id;
 });
@@ -50,9 +56,12 @@ after(async () => {
 const optionsDir = () => path.join(dataDir, 'media/custom_options');
 function storedFiles(): string[] {
   if (!fs.existsSync(optionsDir())) return [];
-  return (fs.readdirSync(optionsDir(), { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(optionsDir(), f)).isFile()).sort();
+  return (fs.readdirSync(optionsDir(), { recursive: true }) as string[])
+    .filter((f) => fs.statSync(path.join(optionsDir(), f)).isFile())
+    .sort();
 }
-const fileKeys = async () => (await rows<{ key: string }>(t.database.db, sql`SELECT key FROM product_custom_option_files ORDER BY key`)).map((r) => r.key);
+const fileKeys = async () =>
+  (await rows<{ key: string }>(t.database.db, sql`SELECT key FROM product_custom_option_files ORDER BY key`)).map((r) => r.key);
 
 let nextIp = 10;
 const freshIp = () => `127.0.9.${nextIp++}`;
@@ -76,8 +85,13 @@ const line = (extra: Record<string, unknown> = {}) => ({
 });
 /** The key of the file the newest cart line refers to. */
 const newestLineKey = async () =>
-  (await rows<{ k: string }>(t.database.db, sql`SELECT split_part(value, ':', 2) AS k FROM cart_items, jsonb_each_text(buy_request->'options')
-    WHERE value LIKE 'file:%' ORDER BY cart_items.id DESC LIMIT 1`))[0]?.k;
+  (
+    await rows<{ k: string }>(
+      t.database.db,
+      sql`SELECT split_part(value, ':', 2) AS k FROM cart_items, jsonb_each_text(buy_request->'options')
+    WHERE value LIKE 'file:%' ORDER BY cart_items.id DESC LIMIT 1`,
+    )
+  )[0]?.k;
 const ctxAt = (now: Date) => ({ ...t.systemCtx(), now });
 
 describe('uploads are written only for accepted lines', () => {
@@ -102,7 +116,10 @@ describe('uploads are written only for accepted lines', () => {
     await setConfig(t.database.db, t.services.settings, 'checkout/cart/max_items', '1');
     try {
       const full = await newCart();
-      assert.equal((await addLine(full, { sku: (await createTestProduct(t, { price: 1, stockData: { qty: 5, isInStock: true } })).sku })).status, 200);
+      assert.equal(
+        (await addLine(full, { sku: (await createTestProduct(t, { price: 1, stockData: { qty: 5, isInStock: true } })).sku })).status,
+        200,
+      );
       const r = await addLine(full, line());
       assert.equal(r.status, 400, JSON.stringify(r.body));
       assert.deepEqual(storedFiles(), beforeFiles);
@@ -117,10 +134,18 @@ describe('uploads are written only for accepted lines', () => {
     const masked = await newCart();
     const r = await addLine(masked, line());
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.items[0].options, [{ label: 'Artwork', value: 'art.png' }, { label: 'Engraving', value: 'Hi' }]);
+    assert.deepEqual(r.body.items[0].options, [
+      { label: 'Artwork', value: 'art.png' },
+      { label: 'Engraving', value: 'Hi' },
+    ]);
     const key = await newestLineKey();
     assert.ok(key);
-    assert.deepEqual(storedFiles().filter((f) => !beforeFiles.includes(f)).map((f) => path.basename(f)), [key]);
+    assert.deepEqual(
+      storedFiles()
+        .filter((f) => !beforeFiles.includes(f))
+        .map((f) => path.basename(f)),
+      [key],
+    );
     assert.ok((await fileKeys()).includes(key));
   });
 });
@@ -135,7 +160,12 @@ describe('the orphan pass', () => {
     assert.equal((await addLine(ordered, line())).status, 200);
     assert.equal((await t.req('PUT', `${API}/guest-carts/${ordered}/shipping-address`, { body: TEST_ADDRESS })).status, 200);
     const placed = await t.req('POST', `${API}/guest-carts/${ordered}/place-order`, {
-      body: { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'files@example.com' },
+      body: {
+        billingAddress: { sameAsShipping: true },
+        shippingMethod: 'flatrate_flatrate',
+        paymentMethod: 'checkmo',
+        guestEmail: 'files@example.com',
+      },
     });
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     await t.database.db.execute(sql`DELETE FROM cart_items WHERE cart_id = (SELECT id FROM carts WHERE masked_id = ${ordered})`);
@@ -150,8 +180,15 @@ describe('the orphan pass', () => {
     fs.writeFileSync(stray, 'stray');
 
     const referenced = async () =>
-      new Set((await rows<{ k: string }>(t.database.db, sql`SELECT split_part(value, ':', 2) AS k FROM (
-        SELECT buy_request FROM cart_items UNION ALL SELECT buy_request FROM order_items) b, jsonb_each_text(b.buy_request->'options') WHERE value LIKE 'file:%'`)).map((r) => r.k));
+      new Set(
+        (
+          await rows<{ k: string }>(
+            t.database.db,
+            sql`SELECT split_part(value, ':', 2) AS k FROM (
+        SELECT buy_request FROM cart_items UNION ALL SELECT buy_request FROM order_items) b, jsonb_each_text(b.buy_request->'options') WHERE value LIKE 'file:%'`,
+          )
+        ).map((r) => r.k),
+      );
     const keep = await referenced();
     const all = await fileKeys();
     const orphans = all.filter((k) => !keep.has(k));
@@ -166,7 +203,10 @@ describe('the orphan pass', () => {
     // a day and more later the orphans go, records and files; referenced files stay
     const removed = await purgeOrphanOptionFiles(ctxAt(new Date(Date.now() + DAY + 60_000)));
     assert.equal(removed, orphans.length + 1);
-    assert.deepEqual(await fileKeys(), all.filter((k) => keep.has(k)));
+    assert.deepEqual(
+      await fileKeys(),
+      all.filter((k) => keep.has(k)),
+    );
     const onDisk = new Set(storedFiles().map((f) => path.basename(f)));
     for (const k of orphans) assert.ok(!onDisk.has(k), k);
     for (const k of keep) assert.ok(onDisk.has(k), k);

@@ -27,7 +27,8 @@ export async function storeLineFiles(ctx: Ctx, lines: NewLine[]): Promise<void> 
 /** Removes the files stored for lines whose write did not happen. */
 export async function dropLineFiles(ctx: Ctx, lines: NewLine[]): Promise<void> {
   const keys = lines.flatMap((l) => l.files ?? []).map((f) => f.key);
-  if (keys.length) await removeCustomOptionFiles(ctx, keys).catch((err: unknown) => ctx.log.warn({ err }, 'uploaded option files not removed'));
+  if (keys.length)
+    await removeCustomOptionFiles(ctx, keys).catch((err: unknown) => ctx.log.warn({ err }, 'uploaded option files not removed'));
 }
 
 /** The keys among `keys` of option files some cart line refers to. */

@@ -10,7 +10,17 @@ import { couponsForCarts, type Verdict } from '../coupons/validation.js';
 import { pricingGroups } from '../customers/groups-service.js';
 import { usableGiftcardsFor } from '../giftcards/spend.js';
 import { stockRulesAt } from '../inventory/service.js';
-import { cachedRates, cartContext, priceCart, pricedLines, stockLinesOf, taxLookups, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import {
+  cachedRates,
+  cartContext,
+  priceCart,
+  pricedLines,
+  stockLinesOf,
+  taxLookups,
+  type CartItemRow,
+  type CartRow,
+  type PricedCart,
+} from './pricing.js';
 
 export interface CartToPrice {
   cart: CartRow;
@@ -49,9 +59,21 @@ export async function priceCarts(ctx: Ctx, list: readonly CartToPrice[], version
   const products: Map<number, SaleProduct>[] = storeOf.map((s) => productsOf.get(s)!);
 
   // stock: the products every line takes, of every cart
-  const stockIds = list.flatMap(({ rows }, i) => stockLinesOf(rows, products[i]).flat().map((l) => l.productId));
+  const stockIds = list.flatMap(({ rows }, i) =>
+    stockLinesOf(rows, products[i])
+      .flat()
+      .map((l) => l.productId),
+  );
   const withCoupon = list.flatMap(({ cart }, i) =>
-    cart.couponCode ? [{ i, code: cart.couponCode, who: { customerId: cart.customerId, customerGroupId: groups[i].groupId, websiteId: contexts[i].store.websiteId } }] : [],
+    cart.couponCode
+      ? [
+          {
+            i,
+            code: cart.couponCode,
+            who: { customerId: cart.customerId, customerGroupId: groups[i].groupId, websiteId: contexts[i].store.websiteId },
+          },
+        ]
+      : [],
   );
   // tax: the lookups of every cart, with the lines it prices
   const lookups = list.map(({ cart, rows }, i) => {

@@ -211,7 +211,8 @@ export interface PricingGroup {
 }
 
 /** Tax rates and guest groups, per process, until the catalog or tax setup changes (the same version). */
-const taxCache = (ctx: Ctx) => ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
+const taxCache = (ctx: Ctx) =>
+  ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
 const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<PricingGroup>('catalog', 1_000, false));
 
 /** A tax lookup of a cart: its customer class and product classes at a destination, in the cart's store view. */
@@ -222,7 +223,9 @@ export interface TaxLookup {
 }
 
 function rateKey(ctx: Ctx, l: TaxLookup): string {
-  return [ctx.store.storeId, l.dest.countryId, l.dest.regionId ?? '', l.dest.postcode ?? '', l.customerClass, l.classes.join(',')].join('|');
+  return [ctx.store.storeId, l.dest.countryId, l.dest.regionId ?? '', l.dest.postcode ?? '', l.customerClass, l.classes.join(',')].join(
+    '|',
+  );
 }
 
 /**
@@ -232,8 +235,11 @@ function rateKey(ctx: Ctx, l: TaxLookup): string {
 export function taxLookups(ctx: Ctx, cart: CartRow, lines: readonly { taxClassId: number }[], group: PricingGroup): TaxLookup[] {
   const tax = taxConfig(ctx, cart.storeId);
   const dest =
-    (tax.basedOn === 'billing' ? destinationOf(cart.billingAddress) : tax.basedOn === 'origin' ? tax.originDestination : destinationOf(cart.shippingAddress)) ??
-    tax.defaultDestination;
+    (tax.basedOn === 'billing'
+      ? destinationOf(cart.billingAddress)
+      : tax.basedOn === 'origin'
+        ? tax.originDestination
+        : destinationOf(cart.shippingAddress)) ?? tax.defaultDestination;
   const classes = [...new Set([...lines.map((i) => i.taxClassId), tax.shippingTaxClassId].filter((c) => c > 0))];
   const at = [{ dest, customerClass: group.taxClassId, classes }];
   if (tax.priceIncludesTax || tax.shippingIncludesTax) at.push({ dest: tax.defaultDestination, customerClass: group.taxClassId, classes });
@@ -244,7 +250,10 @@ export function taxLookups(ctx: Ctx, cart: CartRow, lines: readonly { taxClassId
  * The rates of tax lookups, each in its cart's context, from this process's cache, the missing ones resolved in
  * one query whatever their number.
  */
-export async function cachedRates(version: bigint, lookups: readonly { ctx: Ctx; lookup: TaxLookup }[]): Promise<Map<number, ResolvedTax>[]> {
+export async function cachedRates(
+  version: bigint,
+  lookups: readonly { ctx: Ctx; lookup: TaxLookup }[],
+): Promise<Map<number, ResolvedTax>[]> {
   const wanted = lookups.filter((l) => l.lookup.classes.length);
   if (!wanted.length) return lookups.map(() => new Map());
   const byKey = new Map(wanted.map((l) => [rateKey(l.ctx, l.lookup), l]));
@@ -255,7 +264,12 @@ export async function cachedRates(version: bigint, lookups: readonly { ctx: Ctx;
         ? [await resolveTaxRates(asks[0].ctx, asks[0].lookup.dest, asks[0].lookup.customerClass, asks[0].lookup.classes)]
         : await resolveTaxRatesMany(
             asks[0].ctx,
-            asks.map((a) => ({ dest: a.lookup.dest, customerTaxClassId: a.lookup.customerClass, productTaxClassIds: a.lookup.classes, storeId: a.ctx.store.storeId })),
+            asks.map((a) => ({
+              dest: a.lookup.dest,
+              customerTaxClassId: a.lookup.customerClass,
+              productTaxClassIds: a.lookup.classes,
+              storeId: a.ctx.store.storeId,
+            })),
           );
     return new Map(missing.map((k, i) => [k, resolved[i]]));
   });
@@ -263,12 +277,19 @@ export async function cachedRates(version: bigint, lookups: readonly { ctx: Ctx;
 }
 
 /** The lines of a cart that can be priced (their products are for sale), each with its unit price and options. */
-export function pricedLines(rows: readonly CartItemRow[], products: Map<number, SaleProduct>, who: { customerGroupId: number; websiteId: number }): Omit<PricedItem, 'inStock'>[] {
+export function pricedLines(
+  rows: readonly CartItemRow[],
+  products: Map<number, SaleProduct>,
+  who: { customerGroupId: number; websiteId: number },
+): Omit<PricedItem, 'inStock'>[] {
   return rows.map((r) => priceLine(r, products, who)).filter((x): x is Omit<PricedItem, 'inStock'> => x !== undefined);
 }
 
 /** The stock lines of priced lines: every product each takes, for the line's qty. */
-export function stockLinesOf(rows: (Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number })[], products: Map<number, SaleProduct>): StockLine[][] {
+export function stockLinesOf(
+  rows: (Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number })[],
+  products: Map<number, SaleProduct>,
+): StockLine[][] {
   return rows.map((r) =>
     stockParts(r, products).map((part) => ({
       productId: part.productId,
@@ -290,20 +311,34 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
       pre.group
         ? Promise.resolve(pre.group)
         : cart.customerId === null
-          ? groupCache(ctx).at(version, String(cart.customerGroupId), () => pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }))
+          ? groupCache(ctx).at(version, String(cart.customerGroupId), () =>
+              pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }),
+            )
           : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
-    (): Promise<UsableGiftcard[]> => (pre.cards ? Promise.resolve(pre.cards) : cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([])),
+    (): Promise<UsableGiftcard[]> =>
+      pre.cards ? Promise.resolve(pre.cards) : cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([]),
   ] as const);
   const who = { customerGroupId: group.groupId, websiteId };
   const lines = pricedLines(rows, products, who);
 
   // stock: every product a line takes, against the cart's total of it
-  const stockLines = stockLinesOf(lines.map((l) => l.row), products);
+  const stockLines = stockLinesOf(
+    lines.map((l) => l.row),
+    products,
+  );
   const flat = stockLines.flat();
   const availability =
     pre.availability && pre.availability.length === flat.length
       ? pre.availability
-      : availabilityFrom(pre.stock ?? (await stockRulesAt(ctx, version, flat.map((l) => l.productId))), flat);
+      : availabilityFrom(
+          pre.stock ??
+            (await stockRulesAt(
+              ctx,
+              version,
+              flat.map((l) => l.productId),
+            )),
+          flat,
+        );
   let at = 0;
   const items: PricedItem[] = lines.map((l, i) => {
     const n = stockLines[i].length;
@@ -313,7 +348,12 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   });
 
   const tax = taxConfig(ctx, storeId);
-  const [rates, originRates = new Map<number, ResolvedTax>()] = pre.tax ?? (await cachedRates(version, taxLookups(ctx, cart, items, group).map((lookup) => ({ ctx, lookup }))));
+  const [rates, originRates = new Map<number, ResolvedTax>()] =
+    pre.tax ??
+    (await cachedRates(
+      version,
+      taxLookups(ctx, cart, items, group).map((lookup) => ({ ctx, lookup })),
+    ));
   const pct = (m: typeof rates, c: number): Decimal => (c > 0 ? (m.get(c)?.percent ?? ZERO) : ZERO);
 
   const coupon =
@@ -389,10 +429,28 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   // 3. everything, in base and in the cart's currency
   const baseShippingPrice = selectedRate ? selectedRate.price : null;
   const base = computeTotals({ ...common, lines: baseLines, baseShippingPrice, giftcards, rate: baseRate });
-  const totals = rate.eq(1) ? base : computeTotals({ ...common, lines: curLines, baseShippingPrice, giftcards, rate, baseSubtotal: base.subtotal });
+  const totals = rate.eq(1)
+    ? base
+    : computeTotals({ ...common, lines: curLines, baseShippingPrice, giftcards, rate, baseSubtotal: base.subtotal });
 
   const billingCountry = cart.billingAddress?.countryId ?? cart.shippingAddress?.countryId ?? null;
-  const paymentMethods = items.length ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal }) : [];
+  const paymentMethods = items.length
+    ? availablePaymentMethods(ctx, { storeId, countryId: billingCountry, baseGrandTotal: base.grandTotal })
+    : [];
   const couponRefusal = coupon && !coupon.ok ? coupon.message : undefined;
-  return { cart, items, totals, base, rate, isVirtual, rule, couponRefusal, shippingRates: available, selectedRate, paymentMethods, groupId: group.groupId, products };
+  return {
+    cart,
+    items,
+    totals,
+    base,
+    rate,
+    isVirtual,
+    rule,
+    couponRefusal,
+    shippingRates: available,
+    selectedRate,
+    paymentMethods,
+    groupId: group.groupId,
+    products,
+  };
 }

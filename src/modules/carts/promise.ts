@@ -25,7 +25,9 @@ export function pricedWithOf(p: PricedCart): PricedWith {
   if (p.rule && p.totals.discountApplied) out.coupon = p.rule.code;
   const cards = p.base.giftcards.filter((g) => g.balance.gt(0));
   if (cards.length) {
-    out.giftcards = Object.fromEntries(cards.map((g) => [key(g.code), { balance: g.balance.toFixed(4), applied: g.appliedAmount.toFixed(4) }]));
+    out.giftcards = Object.fromEntries(
+      cards.map((g) => [key(g.code), { balance: g.balance.toFixed(4), applied: g.appliedAmount.toFixed(4) }]),
+    );
   }
   if (p.selectedRate && p.base.shippingAmount.isZero()) out.freeShipping = p.selectedRate.code;
   return out;
@@ -84,12 +86,16 @@ export function brokenPromise(p: PricedCart): AppError | undefined {
     const balance = now?.balance ?? dec(0);
     const applied = now?.appliedAmount ?? dec(0);
     if (balance.lt(shown.balance) && applied.lt(shown.applied)) {
-      return giftcardNoLongerValid(code, now ? `Gift card ${code} now has a balance of ${balance.toFixed(2)}` : `Gift card ${code} can no longer be used`, {
-        shownBalance: money(shown.balance),
-        shownAppliedAmount: money(shown.applied),
-        balance: money(balance),
-        appliedAmount: money(applied),
-      });
+      return giftcardNoLongerValid(
+        code,
+        now ? `Gift card ${code} now has a balance of ${balance.toFixed(2)}` : `Gift card ${code} can no longer be used`,
+        {
+          shownBalance: money(shown.balance),
+          shownAppliedAmount: money(shown.applied),
+          balance: money(balance),
+          appliedAmount: money(applied),
+        },
+      );
     }
   }
   if (was.freeShipping && p.cart.shippingMethod === was.freeShipping && !(p.selectedRate && p.base.shippingAmount.isZero())) {
@@ -103,11 +109,19 @@ export function brokenPromise(p: PricedCart): AppError | undefined {
 }
 
 export function couponNoLongerValid(code: string, why: string): AppError {
-  return conflict(`Coupon ${code} is no longer valid: ${why}`, { error: 'coupon_no_longer_valid', reason: 'COUPON_NO_LONGER_VALID', details: { couponCode: code } });
+  return conflict(`Coupon ${code} is no longer valid: ${why}`, {
+    error: 'coupon_no_longer_valid',
+    reason: 'COUPON_NO_LONGER_VALID',
+    details: { couponCode: code },
+  });
 }
 
 export function giftcardNoLongerValid(code: string, why: string, details: Record<string, unknown> = {}): AppError {
-  return conflict(why, { error: 'giftcard_no_longer_valid', reason: 'GIFTCARD_NO_LONGER_VALID', details: { giftcardCode: code, ...details } });
+  return conflict(why, {
+    error: 'giftcard_no_longer_valid',
+    reason: 'GIFTCARD_NO_LONGER_VALID',
+    details: { giftcardCode: code, ...details },
+  });
 }
 
 /** 409 totals_changed when the client pinned a grand total (in the cart's currency) that re-pricing does not give. */

@@ -25,7 +25,11 @@ export async function applyCoupon(ctx: Ctx, ref: CartRef, body: { couponCode?: s
   if (!isBackend(ctx)) await limitCouponAttempts(ctx);
   const cctx = cartContext(ctx, cart);
   const group = await pricingGroup(cctx, { customerId: cart.customerId, groupId: cart.customerGroupId });
-  const found = await couponForCart(cctx, code, { customerId: cart.customerId, customerGroupId: group.groupId, websiteId: cctx.store.websiteId });
+  const found = await couponForCart(cctx, code, {
+    customerId: cart.customerId,
+    customerGroupId: group.groupId,
+    websiteId: cctx.store.websiteId,
+  });
   if (!found.ok) throw badRequest(found.message, { error: 'invalid_coupon', reason: 'INVALID_COUPON' });
   // a rule whose conditions the cart does not meet (its minimum subtotal) is refused too
   const priced = await priceCart(cctx, { ...cart, couponCode: found.rule.code }, await itemsOf(ctx, cart.id));
@@ -81,7 +85,8 @@ export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Prom
   await cartTx(ctx, async (tx) => {
     const locked = await lockCart(tx, cart.id);
     const left = locked.giftcardCodes.filter((c) => c.toUpperCase() !== code.trim().toUpperCase());
-    if (left.length === locked.giftcardCodes.length) throw badRequest(`Gift card ${code} is not applied to this cart`, { reason: 'GIFTCARD_NOT_APPLIED' });
+    if (left.length === locked.giftcardCodes.length)
+      throw badRequest(`Gift card ${code} is not applied to this cart`, { reason: 'GIFTCARD_NOT_APPLIED' });
     await tx.db.update(carts).set({ giftcardCodes: left, updatedAt: tx.now }).where(eq(carts.id, cart.id));
     await forgetReduction(tx, cart.id, { giftcard: code.trim() });
   });
@@ -94,8 +99,11 @@ export async function removeGiftcard(ctx: Ctx, ref: CartRef, code: string): Prom
  */
 export const previewCoupon: DiscountPreview = async (ctx, cartId, couponCode) => {
   const text = String(cartId).trim();
-  const ref: CartRef = MASKED.test(text) ? { kind: 'guest', maskedId: text } : { kind: 'customer', id: /^[0-9]{1,10}$/.test(text) ? Number(text) : 0 };
-  const cart = ref.kind === 'customer' && (!Number.isInteger(ref.id) || ref.id < 1 || ref.id > 2147483647) ? undefined : await findCart(ctx, ref);
+  const ref: CartRef = MASKED.test(text)
+    ? { kind: 'guest', maskedId: text }
+    : { kind: 'customer', id: /^[0-9]{1,10}$/.test(text) ? Number(text) : 0 };
+  const cart =
+    ref.kind === 'customer' && (!Number.isInteger(ref.id) || ref.id < 1 || ref.id > 2147483647) ? undefined : await findCart(ctx, ref);
   if (!cart) throw badRequest('Cart not accessible', { reason: 'CART_NOT_ACCESSIBLE', details: { field: 'cartId' } });
   const cctx = cartContext(ctx, cart);
   const priced = await priceCart(cctx, { ...cart, couponCode }, await itemsOf(ctx, cart.id));

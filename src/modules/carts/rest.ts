@@ -169,7 +169,9 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     method: 'POST',
     path: '',
     grant: 'create',
-    summary: k.guest ? 'Create a guest cart (its masked id is the only way back to it)' : 'Create a cart for the signed-in customer (admins: for customerId)',
+    summary: k.guest
+      ? 'Create a guest cart (its masked id is the only way back to it)'
+      : 'Create a cart for the signed-in customer (admins: for customerId)',
     body: Type.Optional(CreateCartBody),
     response: Cart,
     status: 201,
@@ -188,7 +190,11 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.params,
     response: Cart,
     graphql: k.guest
-      ? { name: 'guestCart', args: Type.Object({ maskedId: Type.String({ maxLength: 64 }) }), input: (a) => ({ params: { id: a.maskedId } }) }
+      ? {
+          name: 'guestCart',
+          args: Type.Object({ maskedId: Type.String({ maxLength: 64 }) }),
+          input: (a) => ({ params: { id: a.maskedId } }),
+        }
       : undefined,
     run: (ctx, { params }) => carts.getCart(ctx, k.ref(params as { id: number | string })),
   });
@@ -216,7 +222,8 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     body: UpdateItemBody,
     response: Cart,
     pair: { field: 'updateItemQtyInCart', args: { ...ItemArg, ...UpdateItemBody.properties }, params: (a) => ({ itemId: itemIdOf(a) }) },
-    run: (ctx, { params, body }) => lines.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+    run: (ctx, { params, body }) =>
+      lines.updateItem(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
   });
   add({
     id: 'removeItem',
@@ -263,7 +270,15 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     },
     run: (ctx, { params, body }) => carts.assignCustomer(ctx, k.ref(params as { id: number | string }), body as { customerId: number }),
   });
-  const applyCoupon = { summary: 'Apply a coupon code', params: k.params, body: CouponBody, response: Cart, grant: 'write' as Grant, path: '/:id/coupon', method: 'POST' as const };
+  const applyCoupon = {
+    summary: 'Apply a coupon code',
+    params: k.params,
+    body: CouponBody,
+    response: Cart,
+    grant: 'write' as Grant,
+    path: '/:id/coupon',
+    method: 'POST' as const,
+  };
   add({
     ...applyCoupon,
     id: 'applyCoupon',
@@ -331,7 +346,11 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.params,
     body: Type.Optional(ShippingMethodsBody),
     response: k.guest ? Type.Array(ShippingRate) : Cart,
-    pair: { field: 'estimateShippingMethodsOnCart', args: ShippingMethodsBody.properties, around: (a, next, ctx) => (isGuestCall(a) ? thenCart(a, next, ctx) : next(a)) },
+    pair: {
+      field: 'estimateShippingMethodsOnCart',
+      args: ShippingMethodsBody.properties,
+      around: (a, next, ctx) => (isGuestCall(a) ? thenCart(a, next, ctx) : next(a)),
+    },
     run: async (ctx, { params, body }) => {
       const { ctx: c, priced } = await details.estimateShipping(ctx, k.ref(params as { id: number | string }), (body ?? {}) as never);
       return k.guest ? priced.shippingRates.map((r) => rateDto(r, priced.rate)) : cartDto(c, priced);
@@ -351,12 +370,58 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
       return k.guest ? priced.paymentMethods : cartDto(c, priced);
     },
   });
-  const put = (id: string, path: string, summary: string, body: TObject, field: string, fn: (ctx: Ctx, ref: CartRef, body: never) => Promise<unknown>) =>
-    add({ id, method: 'PUT', path, grant: 'write', summary, params: k.params, body, response: Cart, pair: { field }, run: (ctx, i) => fn(ctx, k.ref(i.params as { id: number | string }), i.body as never) });
-  put('setShippingAddress', '/:id/shipping-address', 'Set the shipping address', AddressBody, 'setShippingAddressOnCart', details.setShippingAddress);
-  put('setBillingAddress', '/:id/billing-address', 'Set the billing address (or copy the shipping address with sameAsShipping)', AddressBody, 'setBillingAddressOnCart', details.setBillingAddress);
-  put('setShippingMethod', '/:id/shipping-method', 'Choose a shipping method offered for the address', ShippingMethodBody, 'setShippingMethodOnCart', details.setShippingMethod);
-  put('setPaymentMethod', '/:id/payment-method', 'Choose an available payment method', PaymentMethodBody, 'setPaymentMethodOnCart', details.setPaymentMethod);
+  const put = (
+    id: string,
+    path: string,
+    summary: string,
+    body: TObject,
+    field: string,
+    fn: (ctx: Ctx, ref: CartRef, body: never) => Promise<unknown>,
+  ) =>
+    add({
+      id,
+      method: 'PUT',
+      path,
+      grant: 'write',
+      summary,
+      params: k.params,
+      body,
+      response: Cart,
+      pair: { field },
+      run: (ctx, i) => fn(ctx, k.ref(i.params as { id: number | string }), i.body as never),
+    });
+  put(
+    'setShippingAddress',
+    '/:id/shipping-address',
+    'Set the shipping address',
+    AddressBody,
+    'setShippingAddressOnCart',
+    details.setShippingAddress,
+  );
+  put(
+    'setBillingAddress',
+    '/:id/billing-address',
+    'Set the billing address (or copy the shipping address with sameAsShipping)',
+    AddressBody,
+    'setBillingAddressOnCart',
+    details.setBillingAddress,
+  );
+  put(
+    'setShippingMethod',
+    '/:id/shipping-method',
+    'Choose a shipping method offered for the address',
+    ShippingMethodBody,
+    'setShippingMethodOnCart',
+    details.setShippingMethod,
+  );
+  put(
+    'setPaymentMethod',
+    '/:id/payment-method',
+    'Choose an available payment method',
+    PaymentMethodBody,
+    'setPaymentMethodOnCart',
+    details.setPaymentMethod,
+  );
   add({
     id: 'setGiftMessage',
     method: 'PUT',
@@ -387,7 +452,8 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     params: k.itemParams,
     body: GiftMessageBody,
     response: Cart,
-    run: (ctx, { params, body }) => details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
+    run: (ctx, { params, body }) =>
+      details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, body as never),
   });
   add({
     id: 'removeItemGiftMessage',
@@ -397,7 +463,8 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
     summary: 'Remove an item’s gift message',
     params: k.itemParams,
     response: Cart,
-    run: (ctx, { params }) => details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, null),
+    run: (ctx, { params }) =>
+      details.setItemGiftMessage(ctx, k.ref(params as { id: number | string }), (params as { itemId: number }).itemId, null),
   });
   return { ops, pairs };
 }
@@ -449,7 +516,8 @@ const list = op({
   method: 'GET',
   path: '/carts',
   tags: ['carts'],
-  summary: "Carts, most recently changed first (20 a page): a customer's own; the back office's any, filtered by customerId, storeId, isActive",
+  summary:
+    "Carts, most recently changed first (20 a page): a customer's own; the back office's any, filtered by customerId, storeId, isActive",
   access: access.customerOrAdmin('carts', 'read'),
   shortName: 'Cart',
   query: CartListQuery,

@@ -19,21 +19,24 @@ export const GiftMessageBody = Type.Object(
 );
 
 /** An address of a cart or an order as answered (GraphQL: Maho's `Address` type, shared with customer addresses). */
-export const CartAddressOut = GraphqlType('Address', Type.Object({
-  firstname: Type.String(),
-  lastname: Type.String(),
-  company: Opt(Type.String()),
-  street: Type.Array(Type.String()),
-  city: Type.String(),
-  region: Opt(Type.String()),
-  regionId: Opt(Type.Integer()),
-  postcode: Type.String(),
-  countryId: Type.String(),
-  telephone: Type.String(),
-  email: Opt(Type.String()),
-  addressType: Type.String({ description: 'billing or shipping' }),
-  customerAddressId: Opt(Type.Integer()),
-}));
+export const CartAddressOut = GraphqlType(
+  'Address',
+  Type.Object({
+    firstname: Type.String(),
+    lastname: Type.String(),
+    company: Opt(Type.String()),
+    street: Type.Array(Type.String()),
+    city: Type.String(),
+    region: Opt(Type.String()),
+    regionId: Opt(Type.Integer()),
+    postcode: Type.String(),
+    countryId: Type.String(),
+    telephone: Type.String(),
+    email: Opt(Type.String()),
+    addressType: Type.String({ description: 'billing or shipping' }),
+    customerAddressId: Opt(Type.Integer()),
+  }),
+);
 
 export const ShippingRate = Type.Object({
   code: Type.String({ description: 'carrier_method' }),
@@ -112,7 +115,13 @@ export const Cart = Type.Object({
   isVirtual: Type.Boolean(),
   availableShippingMethods: Type.Array(ShippingRate),
   selectedShippingMethod: Opt(
-    Type.Object({ carrierCode: Type.String(), methodCode: Type.String(), carrierTitle: Type.String(), methodTitle: Type.String(), price: Money }),
+    Type.Object({
+      carrierCode: Type.String(),
+      methodCode: Type.String(),
+      carrierTitle: Type.String(),
+      methodTitle: Type.String(),
+      price: Money,
+    }),
   ),
   availablePaymentMethods: Type.Array(PaymentMethod),
   selectedPaymentMethod: Opt(Type.Object({ code: Type.String(), title: Type.String() })),
@@ -135,7 +144,10 @@ export const GuestCartParams = Type.Object({ id: Type.String({ maxLength: 64, de
 const ItemId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 export const CartItemParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), itemId: ItemId });
 export const GuestCartItemParams = Type.Object({ id: Type.String({ maxLength: 64 }), itemId: ItemId });
-export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
+export const GiftcardParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  code: Type.String({ minLength: 1, maxLength: 64 }),
+});
 export const GuestGiftcardParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const CartListQuery = Type.Object({
@@ -146,7 +158,9 @@ export const CartListQuery = Type.Object({
 });
 
 export const AssignCustomerBody = Type.Object(
-  { customerId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the customer who gets the cart (a customer: their own id)' }) },
+  {
+    customerId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the customer who gets the cart (a customer: their own id)' }),
+  },
   { additionalProperties: false },
 );
 
@@ -189,8 +203,22 @@ export const AddItemBody = Type.Object(
     super_attribute: Opt(IdMap(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ pattern: '^[0-9]{1,10}$' })]))),
     superGroup: Opt(IdMap(Type.Number({ minimum: 0, maximum: 10000 }))),
     super_group: Opt(IdMap(Type.Number({ minimum: 0, maximum: 10000 }))),
-    bundleOption: Opt(IdMap(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 100 })]))),
-    bundle_option: Opt(IdMap(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 100 })]))),
+    bundleOption: Opt(
+      IdMap(
+        Type.Union([
+          Type.Integer({ minimum: 1, maximum: 2147483647 }),
+          Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 100 }),
+        ]),
+      ),
+    ),
+    bundle_option: Opt(
+      IdMap(
+        Type.Union([
+          Type.Integer({ minimum: 1, maximum: 2147483647 }),
+          Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 100 }),
+        ]),
+      ),
+    ),
     bundleOptionQty: Opt(IdMap(Type.Number({ exclusiveMinimum: 0, maximum: 10000 }))),
     bundle_option_qty: Opt(IdMap(Type.Number({ exclusiveMinimum: 0, maximum: 10000 }))),
     links: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 100 })),

@@ -35,13 +35,17 @@ export async function getCart(ctx: Ctx, ref: CartRef): Promise<CartDto> {
 function storeFor(ctx: Ctx, storeId: number | undefined): Ctx {
   if (storeId === undefined) return ctx;
   const store = ctx.app.settings.store(storeId);
-  if (!store || !store.isActive || storeId === 0) throw badRequest(`Unknown store: ${storeId}`, { reason: 'UNKNOWN_STORE', details: { field: 'storeId' } });
+  if (!store || !store.isActive || storeId === 0)
+    throw badRequest(`Unknown store: ${storeId}`, { reason: 'UNKNOWN_STORE', details: { field: 'storeId' } });
   const a = ctx.actor;
   if (a.kind === 'admin' && a.allowedStoreIds && !a.allowedStoreIds.includes(storeId)) throw forbidden('Access denied to this store');
   return { ...ctx, store: { ...ctx.app.settings.resolveStore(store.code, undefined), explicit: true } };
 }
 
-export async function insertCart(ctx: Ctx, values: { customerId: number | null; masked: boolean; customerEmail?: string | null }): Promise<number> {
+export async function insertCart(
+  ctx: Ctx,
+  values: { customerId: number | null; masked: boolean; customerEmail?: string | null },
+): Promise<number> {
   const group = values.customerId === null ? { groupId: NOT_LOGGED_IN_GROUP } : await pricingGroup(ctx, { customerId: values.customerId });
   const [row] = await ctx.db
     .insert(carts)
@@ -78,14 +82,17 @@ export async function createCustomerCart(ctx: Ctx, body: { storeId?: number; cus
   } else if (body.customerId !== undefined) {
     const id = body.customerId;
     // a customer of another website is as unknown to a store-limited principal
-    const c = await assertCustomerInScope(ctx, id).then(() => getCustomerIdentity(ctx, id), () => undefined);
-    if (!c) throw badRequest(`Customer ${body.customerId} does not exist`, { reason: 'CUSTOMER_NOT_FOUND', details: { field: 'customerId' } });
+    const c = await assertCustomerInScope(ctx, id).then(
+      () => getCustomerIdentity(ctx, id),
+      () => undefined,
+    );
+    if (!c)
+      throw badRequest(`Customer ${body.customerId} does not exist`, { reason: 'CUSTOMER_NOT_FOUND', details: { field: 'customerId' } });
     customerId = c.id;
     email = c.email;
   }
   return view(sctx, await insertCart(sctx, { customerId, masked: false, customerEmail: email }));
 }
-
 
 /** The signed-in customer's newest active cart in the current store view, or a new empty one. */
 export async function customerCart(ctx: Ctx): Promise<CartDto> {

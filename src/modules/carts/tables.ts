@@ -75,7 +75,10 @@ export const carts = pgTable(
     reservedOrderId: text('reserved_order_id'),
     couponCode: text('coupon_code'),
     /** applied gift card codes, in the order they were applied */
-    giftcardCodes: text('giftcard_codes').array().notNull().default(sql`'{}'::text[]`),
+    giftcardCodes: text('giftcard_codes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     shippingAddress: jsonb('shipping_address').$type<CartAddress>(),
     billingAddress: jsonb('billing_address').$type<CartAddress>(),
     /** carrier_method */

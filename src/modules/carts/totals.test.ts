@@ -17,8 +17,27 @@ let skuB: string; // 19.99
 let skuC: string; // 119.00
 let skuV: string; // virtual 30.00
 
-const CA = { firstName: 'Ann', lastName: 'Lee', street: ['1 Main St'], city: 'Los Angeles', postcode: '90001', countryId: 'US', region: 'CA', telephone: '555-0100' };
-const DE = { firstName: 'Jan', lastName: 'Roth', street: ['Unter den Linden 1'], city: 'Berlin', postcode: '10117', countryId: 'DE', region: 'Berlin', telephone: '030-1', email: 'jan@example.com' };
+const CA = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  street: ['1 Main St'],
+  city: 'Los Angeles',
+  postcode: '90001',
+  countryId: 'US',
+  region: 'CA',
+  telephone: '555-0100',
+};
+const DE = {
+  firstName: 'Jan',
+  lastName: 'Roth',
+  street: ['Unter den Linden 1'],
+  city: 'Berlin',
+  postcode: '10117',
+  countryId: 'DE',
+  region: 'Berlin',
+  telephone: '030-1',
+  email: 'jan@example.com',
+};
 
 before(async () => {
   t = await buildTestApp();
@@ -81,7 +100,14 @@ describe('prices excluding tax (the default)', () => {
     assert.equal(item.priceInclTax, 21.64);
     p = await totals(m);
     assert.deepEqual(
-      { subtotal: p.subtotal, tax: p.taxAmount, shipping: p.shippingAmount, discount: p.discountAmount, grand: p.grandTotal, base: p.baseGrandTotal },
+      {
+        subtotal: p.subtotal,
+        tax: p.taxAmount,
+        shipping: p.shippingAmount,
+        discount: p.discountAmount,
+        grand: p.grandTotal,
+        base: p.baseGrandTotal,
+      },
       { subtotal: 159.97, tax: 13.2, shipping: 20, discount: 0, grand: 193.17, base: 193.17 },
     );
     assert.equal(p.subtotalInclTax, 173.17);
@@ -110,7 +136,10 @@ describe('prices excluding tax (the default)', () => {
     assert.equal(p.giftcardAmount, 50);
     assert.equal(p.grandTotal, 125.85);
     // the same card twice, an unknown card, removing one that is not applied
-    assert.equal((await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: { giftcardCode: 'GC-DEMO-0000-0000-0001' } })).status, 400);
+    assert.equal(
+      (await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: { giftcardCode: 'GC-DEMO-0000-0000-0001' } })).status,
+      400,
+    );
     assert.equal((await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: { giftcardCode: 'NOPE-NOPE' } })).status, 400);
     assert.equal((await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: {} })).status, 400);
     assert.equal((await t.req('DELETE', `${API}/guest-carts/${m}/giftcards/OTHER`)).status, 400);
@@ -209,14 +238,20 @@ describe('prices including tax', () => {
     const m = await guestCart([[skuC, 2]]);
     let p = await totals(m);
     // 119 includes 19 %: 100 net each
-    assert.deepEqual({ subtotal: p.subtotal, inclTax: p.subtotalInclTax, tax: p.taxAmount, grand: p.grandTotal }, { subtotal: 200, inclTax: 238, tax: 38, grand: 238 });
+    assert.deepEqual(
+      { subtotal: p.subtotal, inclTax: p.subtotalInclTax, tax: p.taxAmount, grand: p.grandTotal },
+      { subtotal: 200, inclTax: 238, tax: 38, grand: 238 },
+    );
     await put(m, 'shipping-address', DE);
     await put(m, 'shipping-method', { carrierCode: 'flatrate', methodCode: 'flatrate' });
     const c = await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: 'WELCOME10' } });
     assert.equal(c.status, 201, c.text);
     p = await totals(m);
     // 10 % of 200 = 20; tax 38 − 20 × 19 % = 34.20; 200 − 20 + 10 shipping + 34.20
-    assert.deepEqual({ discount: p.discountAmount, tax: p.taxAmount, shipping: p.shippingAmount, grand: p.grandTotal }, { discount: 20, tax: 34.2, shipping: 10, grand: 224.2 });
+    assert.deepEqual(
+      { discount: p.discountAmount, tax: p.taxAmount, shipping: p.shippingAmount, grand: p.grandTotal },
+      { discount: 20, tax: 34.2, shipping: 10, grand: 224.2 },
+    );
   });
 
   test('a destination with another rate pays that rate on the price without tax', async () => {
@@ -252,7 +287,13 @@ describe('checkout setters', () => {
     assert.equal((await put(m, 'shipping-address', { ...CA, countryId: 'XX' })).status, 400);
     assert.equal((await put(m, 'shipping-address', { ...CA, region: 'Atlantis' })).status, 400);
     assert.equal((await put(m, 'shipping-address', { ...CA, email: 'not-an-email' })).status, 400);
-    r = await put(m, 'shipping-address', { ...CA, firstname: 'Lower', firstName: undefined, street: 'Line 1\nLine 2', email: 'ann@example.com' });
+    r = await put(m, 'shipping-address', {
+      ...CA,
+      firstname: 'Lower',
+      firstName: undefined,
+      street: 'Line 1\nLine 2',
+      email: 'ann@example.com',
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.shippingAddress.firstname, 'Lower');
     assert.deepEqual(r.body.shippingAddress.street, ['Line 1', 'Line 2']);
@@ -268,7 +309,16 @@ describe('checkout setters', () => {
     const token = await t.tokens.customer();
     const saved = await t.req('POST', `${API}/customers/me/addresses`, {
       token,
-      body: { firstname: 'Jane', lastname: 'Doe', street: ['5 Elm'], city: 'San Diego', postcode: '92101', countryId: 'US', region: 'CA', telephone: '1' },
+      body: {
+        firstname: 'Jane',
+        lastname: 'Doe',
+        street: ['5 Elm'],
+        city: 'San Diego',
+        postcode: '92101',
+        countryId: 'US',
+        region: 'CA',
+        telephone: '1',
+      },
     });
     assert.equal(saved.status, 201, saved.text);
     const cart = await t.req('POST', `${API}/carts`, { token, body: {} });
@@ -286,13 +336,19 @@ describe('checkout setters', () => {
     const m = await guestCart([[skuB, 1]]);
     assert.equal((await put(m, 'shipping-method', { carrierCode: 'flatrate', methodCode: 'flatrate' })).status, 400, 'no address yet');
     await put(m, 'shipping-address', CA);
-    assert.equal((await put(m, 'shipping-method', { carrierCode: 'freeshipping', methodCode: 'freeshipping' })).status, 400, 'below the free-shipping threshold');
+    assert.equal(
+      (await put(m, 'shipping-method', { carrierCode: 'freeshipping', methodCode: 'freeshipping' })).status,
+      400,
+      'below the free-shipping threshold',
+    );
     assert.equal((await put(m, 'shipping-method', { carrierCode: 'flatrate' })).status, 400);
     assert.equal((await put(m, 'shipping-method', { carrierCode: 'flatrate', methodCode: 'flatrate' })).status, 200);
     // per order instead of per item
     await config('carriers/flatrate/type', 'O');
     try {
-      await t.req('PUT', `${API}/guest-carts/${m}/items/${(await t.req('GET', `${API}/guest-carts/${m}`)).body.items[0].id}`, { body: { qty: 4 } });
+      await t.req('PUT', `${API}/guest-carts/${m}/items/${(await t.req('GET', `${API}/guest-carts/${m}`)).body.items[0].id}`, {
+        body: { qty: 4 },
+      });
       assert.equal((await totals(m)).shippingAmount, 5);
     } finally {
       await unset('carriers/flatrate/type');
@@ -400,10 +456,23 @@ describe('a customer from an empty cart to totals', () => {
     const tt = await t.req('GET', `${url}/totals`, { token });
     assert.equal(tt.body.id, cart);
     assert.deepEqual(
-      { sub: tt.body.prices.subtotal, disc: tt.body.prices.discountAmount, ship: tt.body.prices.shippingAmount, tax: tt.body.prices.taxAmount, gc: tt.body.prices.giftcardAmount, grand: tt.body.prices.grandTotal },
+      {
+        sub: tt.body.prices.subtotal,
+        disc: tt.body.prices.discountAmount,
+        ship: tt.body.prices.shippingAmount,
+        tax: tt.body.prices.taxAmount,
+        gc: tt.body.prices.giftcardAmount,
+        grand: tt.body.prices.grandTotal,
+      },
       { sub: 159.97, disc: 16, ship: 20, tax: 11.88, gc: 50, grand: 125.85 },
     );
-    assert.deepEqual(tt.body.selectedShippingMethod, { carrierCode: 'flatrate', methodCode: 'flatrate', carrierTitle: 'Flat Rate', methodTitle: 'Fixed', price: 20 });
+    assert.deepEqual(tt.body.selectedShippingMethod, {
+      carrierCode: 'flatrate',
+      methodCode: 'flatrate',
+      carrierTitle: 'Flat Rate',
+      methodTitle: 'Fixed',
+      price: 20,
+    });
     assert.equal(tt.body.selectedPaymentMethod.code, 'checkmo');
     const pms = await t.req('GET', `${url}/payment-methods`, { token });
     assert.equal(pms.body.id, cart);

@@ -153,7 +153,8 @@ function discountCollector(s: State): void {
     const d = amount.gt(line.rowTotal) ? line.rowTotal : amount;
     line.discountAmount = d;
     line.rowTotalWithDiscount = line.rowTotal.sub(d);
-    if (input.rule.action === 'by_percent') line.discountPercent = input.rule.discountAmount.gt(HUNDRED) ? HUNDRED : input.rule.discountAmount;
+    if (input.rule.action === 'by_percent')
+      line.discountPercent = input.rule.discountAmount.gt(HUNDRED) ? HUNDRED : input.rule.discountAmount;
     out.discountAmount = out.discountAmount.add(d);
   }
   const shipDiscount = result.shipping.gt(out.shippingAmount) ? out.shippingAmount : result.shipping;
@@ -205,7 +206,14 @@ function grandTotalCollector(s: State): void {
 }
 
 /** The collectors, in the order they run. */
-const COLLECTORS: ((s: State) => void)[] = [subtotalCollector, shippingAmounts, discountCollector, taxCollector, giftcardCollector, grandTotalCollector];
+const COLLECTORS: ((s: State) => void)[] = [
+  subtotalCollector,
+  shippingAmounts,
+  discountCollector,
+  taxCollector,
+  giftcardCollector,
+  grandTotalCollector,
+];
 
 /** How far the pipeline runs: everything, or up to the discount (what shipping rates are asked with). */
 export type TotalsStage = 'all' | 'discount';

@@ -9,7 +9,14 @@ import { coupons, salesRules } from './tables.js';
 let t: TestApp;
 let admin: string;
 let customer: string;
-const tok: Record<'none' | 'read' | 'write' | 'create' | 'delete' | 'all', string> = { none: '', read: '', write: '', create: '', delete: '', all: '' };
+const tok: Record<'none' | 'read' | 'write' | 'create' | 'delete' | 'all', string> = {
+  none: '',
+  read: '',
+  write: '',
+  create: '',
+  delete: '',
+  all: '',
+};
 
 before(async () => {
   t = await buildTestApp();
@@ -53,26 +60,29 @@ describe('POST /coupons', () => {
     const b = r.body;
     assert.ok(b.id > 0 && b.ruleId > 0);
     assert.match(b.createdAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    assert.deepEqual({ ...b, id: 0, ruleId: 0, createdAt: '' }, {
-      id: 0,
-      ruleId: 0,
-      createdAt: '',
-      ruleName: `Coupon: ${code}`,
-      code,
-      discountType: 'fixed',
-      discountAmount: 5.5,
-      isActive: true,
-      timesUsed: 0,
-      type: 0,
-      isPrimary: true,
-      websiteIds: [1],
-      customerGroupIds: [0, 1, 2, 3],
-      sortOrder: 0,
-      stopRulesProcessing: false,
-      discountStep: 0,
-      simpleFreeShipping: 0,
-      applyToShipping: false,
-    });
+    assert.deepEqual(
+      { ...b, id: 0, ruleId: 0, createdAt: '' },
+      {
+        id: 0,
+        ruleId: 0,
+        createdAt: '',
+        ruleName: `Coupon: ${code}`,
+        code,
+        discountType: 'fixed',
+        discountAmount: 5.5,
+        isActive: true,
+        timesUsed: 0,
+        type: 0,
+        isPrimary: true,
+        websiteIds: [1],
+        customerGroupIds: [0, 1, 2, 3],
+        sortOrder: 0,
+        stopRulesProcessing: false,
+        discountStep: 0,
+        simpleFreeShipping: 0,
+        applyToShipping: false,
+      },
+    );
     const read = await t.req('GET', `${API}/coupons/${b.id}`, { token: admin });
     assert.deepEqual(read.body, b);
   });
@@ -113,7 +123,26 @@ describe('POST /coupons', () => {
     assert.equal(b.ruleName, 'Buy two, get one');
     assert.equal(b.timesUsed, 0);
     assert.equal(b.expirationDate, '2031-01-01 00:00:00');
-    for (const k of ['code', 'discountType', 'discountAmount', 'description', 'isActive', 'usageLimit', 'usagePerCustomer', 'fromDate', 'toDate', 'minimumSubtotal', 'websiteIds', 'customerGroupIds', 'sortOrder', 'stopRulesProcessing', 'discountQty', 'discountStep', 'simpleFreeShipping', 'applyToShipping'] as const) {
+    for (const k of [
+      'code',
+      'discountType',
+      'discountAmount',
+      'description',
+      'isActive',
+      'usageLimit',
+      'usagePerCustomer',
+      'fromDate',
+      'toDate',
+      'minimumSubtotal',
+      'websiteIds',
+      'customerGroupIds',
+      'sortOrder',
+      'stopRulesProcessing',
+      'discountQty',
+      'discountStep',
+      'simpleFreeShipping',
+      'applyToShipping',
+    ] as const) {
       assert.deepEqual(b[k], body[k], k);
     }
   });
@@ -148,7 +177,10 @@ describe('POST /coupons', () => {
     const code = uniq('DUP');
     await create({ code });
     const before = await counts();
-    const r = await t.req('POST', `${API}/coupons`, { token: admin, body: { code: code.toLowerCase(), discountType: 'percent', discountAmount: 5 } });
+    const r = await t.req('POST', `${API}/coupons`, {
+      token: admin,
+      body: { code: code.toLowerCase(), discountType: 'percent', discountAmount: 5 },
+    });
     assertError(r, 400, 'duplicate_coupon', /already exists/);
     assert.deepEqual(await counts(), before);
   });
@@ -156,7 +188,12 @@ describe('POST /coupons', () => {
   test('concurrent creates of one code: exactly one wins, the other is a 400', async () => {
     const code = uniq('RACE');
     const rs = await Promise.all(
-      [0, 1, 2].map((i) => t.req('POST', `${API}/coupons`, { token: admin, body: { code: i ? code : code.toLowerCase(), discountType: 'percent', discountAmount: 5 } })),
+      [0, 1, 2].map((i) =>
+        t.req('POST', `${API}/coupons`, {
+          token: admin,
+          body: { code: i ? code : code.toLowerCase(), discountType: 'percent', discountAmount: 5 },
+        }),
+      ),
     );
     assert.deepEqual(rs.map((r) => r.status).sort(), [201, 400, 400]);
     for (const r of rs.filter((x) => x.status === 400)) assert.equal(r.body.error, 'duplicate_coupon');
@@ -207,7 +244,11 @@ describe('POST /coupons', () => {
       const r = await t.req('POST', `${API}/coupons`, { token: admin, body });
       assertError(r, 400, 'bad_request', msg);
     }
-    assertError(await t.req('POST', `${API}/coupons`, { token: admin, raw: '{"code":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', `${API}/coupons`, { token: admin, raw: '{"code":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await t.req('POST', `${API}/coupons`, { token: admin, body: [] }), 400, 'bad_request');
     assert.deepEqual(await counts(), before);
   });
@@ -219,7 +260,8 @@ describe('POST /coupons', () => {
     assertError(await t.req('POST', `${API}/coupons`, { token: tok.none, body: body() }), 403, 'forbidden');
     assertError(await t.req('POST', `${API}/coupons`, { token: tok.read, body: body() }), 403, 'forbidden');
     assertError(await t.req('POST', `${API}/coupons`, { token: tok.delete, body: body() }), 403, 'forbidden');
-    for (const k of ['create', 'write', 'all'] as const) assert.equal((await t.req('POST', `${API}/coupons`, { token: tok[k], body: body() })).status, 201, k);
+    for (const k of ['create', 'write', 'all'] as const)
+      assert.equal((await t.req('POST', `${API}/coupons`, { token: tok[k], body: body() })).status, 201, k);
   });
 });
 
@@ -238,7 +280,10 @@ describe('GET /coupons', () => {
     assert.equal(r.body['@type'], 'Collection');
     assert.equal(r.body['@context'], '/api/contexts/Coupon');
     const ids = r.body.member.map((c: { id: number }) => c.id);
-    assert.deepEqual(ids, [...ids].sort((a, b) => b - a));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+    );
     assert.equal(r.body.totalItems, ids.length);
     const demo = r.body.member.find((c: { code: string }) => c.code === 'WELCOME10');
     assert.equal(demo.description, '10% off your order');
@@ -250,13 +295,23 @@ describe('GET /coupons', () => {
     const byCode = await t.req('GET', `${API}/coupons?code=${prefix.toLowerCase()}`, { token: admin });
     assert.equal(byCode.body.totalItems, 6);
     const underscore = await t.req('GET', `${API}/coupons?code=${prefix}_`, { token: admin });
-    assert.deepEqual(underscore.body.member.map((c: { id: number }) => c.id), [...made].reverse(), '_ is not a wildcard');
+    assert.deepEqual(
+      underscore.body.member.map((c: { id: number }) => c.id),
+      [...made].reverse(),
+      '_ is not a wildcard',
+    );
     const pct = await t.req('GET', `${API}/coupons?code=%25`, { token: admin });
     assert.equal(pct.body.totalItems, 0);
     const active = await t.req('GET', `${API}/coupons?code=${prefix}_&isActive=true`, { token: admin });
-    assert.deepEqual(active.body.member.map((c: { id: number }) => c.id), [made[4], made[2], made[0]]);
+    assert.deepEqual(
+      active.body.member.map((c: { id: number }) => c.id),
+      [made[4], made[2], made[0]],
+    );
     const inactive = await t.req('GET', `${API}/coupons?code=${prefix}_&is_active=0`, { token: admin });
-    assert.deepEqual(inactive.body.member.map((c: { id: number }) => c.id), [made[3], made[1]]);
+    assert.deepEqual(
+      inactive.body.member.map((c: { id: number }) => c.id),
+      [made[3], made[1]],
+    );
     const alias1 = await t.req('GET', `${API}/coupons?code=${prefix}_&is_active=1`, { token: admin });
     assert.equal(alias1.body.totalItems, 3);
   });
@@ -264,10 +319,16 @@ describe('GET /coupons', () => {
   test('pages with itemsPerPage (alias pageSize); plain JSON is a bare array', async () => {
     const p2 = await t.req('GET', `${API}/coupons?code=${prefix}_&itemsPerPage=2&page=2`, { token: admin });
     assert.equal(p2.body.totalItems, 5);
-    assert.deepEqual(p2.body.member.map((c: { id: number }) => c.id), [made[2], made[1]]);
+    assert.deepEqual(
+      p2.body.member.map((c: { id: number }) => c.id),
+      [made[2], made[1]],
+    );
     assert.ok(p2.body.view.next && p2.body.view.previous);
     const alias = await t.req('GET', `${API}/coupons?code=${prefix}_&pageSize=1`, { token: admin });
-    assert.deepEqual(alias.body.member.map((c: { id: number }) => c.id), [made[4]]);
+    assert.deepEqual(
+      alias.body.member.map((c: { id: number }) => c.id),
+      [made[4]],
+    );
     const plain = await t.req('GET', `${API}/coupons?code=${prefix}_`, { token: admin, headers: { accept: 'application/json' } });
     assert.ok(Array.isArray(plain.body));
     assert.equal(plain.body.length, 5);
@@ -295,7 +356,8 @@ describe('GET /coupons', () => {
 describe('GET /coupons/{id}', () => {
   test('unknown is a 404; a malformed id a 400', async () => {
     assertError(await t.req('GET', `${API}/coupons/999999`, { token: admin }), 404, 'not_found');
-    for (const id of ['abc', '-1', '1.5', '99999999999']) assertError(await t.req('GET', `${API}/coupons/${id}`, { token: admin }), 400, 'bad_request');
+    for (const id of ['abc', '-1', '1.5', '99999999999'])
+      assertError(await t.req('GET', `${API}/coupons/${id}`, { token: admin }), 400, 'bad_request');
   });
 
   test('access', async () => {
@@ -312,12 +374,18 @@ describe('PUT /coupons/{id}', () => {
     const r = await t.req('PUT', `${API}/coupons/${c.id}`, { token: tok.write, body: { discountAmount: 20, description: 'Twenty off' } });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { ...c, discountAmount: 20, description: 'Twenty off', ruleName: 'Twenty off' });
-    const clear = await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { fromDate: '', usageLimit: null, expirationDate: '', description: null } });
+    const clear = await t.req('PUT', `${API}/coupons/${c.id}`, {
+      token: admin,
+      body: { fromDate: '', usageLimit: null, expirationDate: '', description: null },
+    });
     assert.equal(clear.status, 200, clear.text);
     for (const k of ['fromDate', 'usageLimit', 'expirationDate', 'description']) assert.equal(clear.body[k], undefined, k);
     assert.equal(clear.body.ruleName, `Coupon: ${c.code}`);
     const code = uniq('RENAMED');
-    const renamed = await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code, discountType: 'cart_fixed', discountAmount: 150, websiteIds: [1], customerGroupIds: [0] } });
+    const renamed = await t.req('PUT', `${API}/coupons/${c.id}`, {
+      token: admin,
+      body: { code, discountType: 'cart_fixed', discountAmount: 150, websiteIds: [1], customerGroupIds: [0] },
+    });
     assert.equal(renamed.status, 200, renamed.text);
     assert.equal(renamed.body.code, code);
     assert.equal(renamed.body.ruleName, `Coupon: ${code}`);
@@ -325,14 +393,27 @@ describe('PUT /coupons/{id}', () => {
     assert.deepEqual(renamed.body.customerGroupIds, [0]);
     assert.deepEqual((await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: {} })).body, renamed.body);
     // same code in another case is not a duplicate of itself
-    assert.equal((await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: code.toLowerCase() } })).body.code, code.toLowerCase());
+    assert.equal(
+      (await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: code.toLowerCase() } })).body.code,
+      code.toLowerCase(),
+    );
   });
 
   test('turning a coupon into buy_x_get_y without discountStep sets step 1; an explicit step 0 is refused', async () => {
     const p = await create({ code: uniq('PCT'), discountAmount: 2 });
     assert.equal(p.discountStep, 0);
-    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }), 400, 'bad_request', /discountStep/);
-    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: -1 } }), 400, 'bad_request', /discountStep/);
+    assertError(
+      await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }),
+      400,
+      'bad_request',
+      /discountStep/,
+    );
+    assertError(
+      await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: -1 } }),
+      400,
+      'bad_request',
+      /discountStep/,
+    );
     assert.equal((await t.req('GET', `${API}/coupons/${p.id}`, { token: admin })).body.discountType, 'percent', 'refusals change nothing');
     const changed = await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountType: 'buy_x_get_y' } });
     assert.equal(changed.status, 200, changed.text);
@@ -342,22 +423,50 @@ describe('PUT /coupons/{id}', () => {
     const three = await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountStep: 3 } });
     assert.equal(three.body.discountStep, 3);
     assert.equal((await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { description: 'B3G2' } })).body.discountStep, 3);
-    assertError(await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountStep: 0 } }), 400, 'bad_request', /discountStep/);
+    assertError(
+      await t.req('PUT', `${API}/coupons/${p.id}`, { token: admin, body: { discountStep: 0 } }),
+      400,
+      'bad_request',
+      /discountStep/,
+    );
     assert.equal((await t.req('GET', `${API}/coupons/${p.id}`, { token: admin })).body.discountStep, 3);
   });
 
   test('a name set otherwise stays; cross-field rules are checked on the merged coupon', async () => {
     const c = await create({ code: uniq('MRG'), description: 'Named', fromDate: '2030-01-10' });
     const before = (await t.req('GET', `${API}/coupons/${c.id}`, { token: admin })).body;
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { toDate: '2030-01-09' } }), 400, 'bad_request', /before fromDate/);
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountAmount: 150 } }), 400, 'bad_request', /at most 100/);
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }), 400, 'bad_request', /discountStep/);
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { toDate: '2030-01-09' } }),
+      400,
+      'bad_request',
+      /before fromDate/,
+    );
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountAmount: 150 } }),
+      400,
+      'bad_request',
+      /at most 100/,
+    );
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { discountType: 'buy_x_get_y', discountStep: 0 } }),
+      400,
+      'bad_request',
+      /discountStep/,
+    );
     const other = await create({ code: uniq('OTH') });
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: other.code.toLowerCase() } }), 400, 'duplicate_coupon');
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { code: other.code.toLowerCase() } }),
+      400,
+      'duplicate_coupon',
+    );
     for (const body of [{ discountAmount: 'x' }, { code: 'a b' }, { websiteIds: [42] }, { isActive: null }, { usageLimit: 0 }]) {
       assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, raw: 'nope', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, raw: 'nope', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assert.deepEqual((await t.req('GET', `${API}/coupons/${c.id}`, { token: admin })).body, before);
     const follows = await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { description: 'Other text' } });
     assert.equal(follows.body.ruleName, 'Other text');
@@ -369,7 +478,12 @@ describe('PUT /coupons/{id}', () => {
   test('usageLimit cannot go below the uses so far', async () => {
     const c = await create({ code: uniq('USED') });
     await t.database.db.update(coupons).set({ timesUsed: 3 }).where(eq(coupons.id, c.id));
-    assertError(await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { usageLimit: 2 } }), 400, 'bad_request', /below the uses/);
+    assertError(
+      await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { usageLimit: 2 } }),
+      400,
+      'bad_request',
+      /below the uses/,
+    );
     assert.equal((await t.req('PUT', `${API}/coupons/${c.id}`, { token: admin, body: { usageLimit: 3 } })).status, 200);
   });
 
@@ -415,7 +529,8 @@ describe('GraphQL', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const CREATE = 'mutation($input: createCouponInput!) { createCoupon(input: $input) { coupon { id _id code ruleId ruleName discountType discountAmount customerGroupIds usageLimit } } }';
+  const CREATE =
+    'mutation($input: createCouponInput!) { createCoupon(input: $input) { coupon { id _id code ruleId ruleName discountType discountAmount customerGroupIds usageLimit } } }';
 
   test('createCoupon returns id, code and ruleId; the coupon reads back over REST', async () => {
     const code = uniq('GQL');
@@ -441,7 +556,11 @@ describe('GraphQL', () => {
     const zero = await gql(BXGY, { input: { code: uniq('GQLB'), discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 0 } }, admin);
     assert.equal(zero.errors?.[0].extensions.status, 400);
     assert.match(zero.errors![0].message, /discountStep/);
-    const upd = await gql('mutation($id: ID!) { updateCoupon(input: { id: $id, discountType: "buy_x_get_y", discountAmount: 2 }) { coupon { discountStep } } }', { id: (await create({ code: uniq('GQLU') })).id }, admin);
+    const upd = await gql(
+      'mutation($id: ID!) { updateCoupon(input: { id: $id, discountType: "buy_x_get_y", discountAmount: 2 }) { coupon { discountStep } } }',
+      { id: (await create({ code: uniq('GQLU') })).id },
+      admin,
+    );
     assert.deepEqual(upd.data!.updateCoupon.coupon, { discountStep: 1 });
   });
 
@@ -463,15 +582,27 @@ describe('GraphQL', () => {
   test('coupons, coupon, updateCoupon and deleteCoupon', async () => {
     const code = uniq('GQ2');
     const id = (await gql(CREATE, { input: { code, discountType: 'percent', discountAmount: 3 } }, admin)).data!.createCoupon.coupon._id;
-    const list = await gql('query($c: String) { coupons(code: $c, is_active: true) { totalCount edges { node { _id code } } } }', { c: code }, tok.read);
+    const list = await gql(
+      'query($c: String) { coupons(code: $c, is_active: true) { totalCount edges { node { _id code } } } }',
+      { c: code },
+      tok.read,
+    );
     assert.deepEqual(list.data!.coupons, { totalCount: 1, edges: [{ node: { _id: id, code } }] });
-    const upd = await gql('mutation($id: ID!) { updateCoupon(input: { id: $id, isActive: false, toDate: "2040-01-01" }) { coupon { isActive toDate } } }', { id }, tok.write);
+    const upd = await gql(
+      'mutation($id: ID!) { updateCoupon(input: { id: $id, isActive: false, toDate: "2040-01-01" }) { coupon { isActive toDate } } }',
+      { id },
+      tok.write,
+    );
     assert.deepEqual(upd.data!.updateCoupon.coupon, { isActive: false, toDate: '2040-01-01' });
     const one = await gql('query($id: ID!) { coupon(id: $id) { code isActive } }', { id }, admin);
     assert.deepEqual(one.data!.coupon, { code, isActive: false });
     const noDel = await gql('mutation($id: ID!) { deleteCoupon(input: { id: $id }) { coupon { id } } }', { id }, tok.write);
     assert.equal(noDel.errors?.[0].extensions.status, 403);
-    const del = await gql('mutation($id: ID!) { deleteCoupon(input: { id: $id }) { coupon { id } } }', { id: `/api/rest/v2/coupons/${id}` }, tok.delete);
+    const del = await gql(
+      'mutation($id: ID!) { deleteCoupon(input: { id: $id }) { coupon { id } } }',
+      { id: `/api/rest/v2/coupons/${id}` },
+      tok.delete,
+    );
     assert.equal(del.data!.deleteCoupon.coupon.id, `/api/rest/v2/coupons/${id}`);
     const gone = await gql('query($id: ID!) { coupon(id: $id) { code } }', { id }, admin);
     assert.equal(gone.errors?.[0].extensions.status, 404);

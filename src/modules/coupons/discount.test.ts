@@ -66,7 +66,11 @@ describe('by_fixed', () => {
   });
 
   test('the base amount is converted at the rate, then rounded per line', () => {
-    const r = computeDiscount(rule({ action: 'by_fixed', discountAmount: dec('5.555') }), [line(1, 1, 20), line(2, 3, 20)], opts({ rate: '0.92' }));
+    const r = computeDiscount(
+      rule({ action: 'by_fixed', discountAmount: dec('5.555') }),
+      [line(1, 1, 20), line(2, 3, 20)],
+      opts({ rate: '0.92' }),
+    );
     // 5.555 × 0.92 = 5.1106 per unit: 5.1106 → 5.11; 15.3318 → 15.33
     assert.deepEqual(plain(r).lines, { 1: '5.11', 2: '15.33' });
     assert.equal(r.total.toFixed(2), '20.44');
@@ -84,13 +88,21 @@ describe('by_fixed', () => {
 
 describe('cart_fixed', () => {
   test('spread in proportion to row totals; the last line takes the remainder', () => {
-    const r = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(10) }), [line(1, 1, 30), line(2, 2, 10), line(3, 1, 10)], opts());
+    const r = computeDiscount(
+      rule({ action: 'cart_fixed', discountAmount: dec(10) }),
+      [line(1, 1, 30), line(2, 2, 10), line(3, 1, 10)],
+      opts(),
+    );
     // 10 × 30/60 = 5.00; 10 × 20/60 = 3.333 → 3.33; last 10 − 8.33 = 1.67
     assert.deepEqual(plain(r), { lines: { 1: '5.00', 2: '3.33', 3: '1.67' }, shipping: '0.00', total: '10.00', freeShipping: 0 });
   });
 
   test('in the cart currency: the converted amount is spread exactly', () => {
-    const r = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(10) }), [line(1, 1, 10), line(2, 1, 10), line(3, 1, 10)], opts({ rate: '0.92' }));
+    const r = computeDiscount(
+      rule({ action: 'cart_fixed', discountAmount: dec(10) }),
+      [line(1, 1, 10), line(2, 1, 10), line(3, 1, 10)],
+      opts({ rate: '0.92' }),
+    );
     // 9.20 / 3 = 3.0666 → 3.07, 3.07, last 9.20 − 6.14 = 3.06
     assert.deepEqual(plain(r).lines, { 1: '3.07', 2: '3.07', 3: '3.06' });
     assert.equal(r.total.toFixed(2), '9.20');
@@ -100,15 +112,27 @@ describe('cart_fixed', () => {
     const lines = [line(1, 1, 30), line(2, 2, 10), line(3, 1, 10)];
     const noShip = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(100) }), lines, opts({ shipping: '15' }));
     assert.deepEqual(plain(noShip), { lines: { 1: '30.00', 2: '20.00', 3: '10.00' }, shipping: '0.00', total: '60.00', freeShipping: 0 });
-    const ship = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(100), applyToShipping: true }), lines, opts({ shipping: '15' }));
+    const ship = computeDiscount(
+      rule({ action: 'cart_fixed', discountAmount: dec(100), applyToShipping: true }),
+      lines,
+      opts({ shipping: '15' }),
+    );
     assert.deepEqual(plain(ship), { lines: { 1: '30.00', 2: '20.00', 3: '10.00' }, shipping: '15.00', total: '75.00', freeShipping: 0 });
-    const part = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(65), applyToShipping: true }), lines, opts({ shipping: '15' }));
+    const part = computeDiscount(
+      rule({ action: 'cart_fixed', discountAmount: dec(65), applyToShipping: true }),
+      lines,
+      opts({ shipping: '15' }),
+    );
     assert.equal(part.shipping.toFixed(2), '5.00');
     assert.equal(part.total.toFixed(2), '65.00');
   });
 
   test('discountQty limits the units a line shares by', () => {
-    const r = computeDiscount(rule({ action: 'cart_fixed', discountAmount: dec(50), discountQty: dec(1) }), [line(1, 3, 10), line(2, 1, 20)], opts());
+    const r = computeDiscount(
+      rule({ action: 'cart_fixed', discountAmount: dec(50), discountQty: dec(1) }),
+      [line(1, 3, 10), line(2, 1, 20)],
+      opts(),
+    );
     // eligible 10 + 20 = 30 < 50: each line gets its eligible part
     assert.deepEqual(plain(r).lines, { 1: '10.00', 2: '20.00' });
   });
@@ -116,13 +140,21 @@ describe('cart_fixed', () => {
 
 describe('buy_x_get_y', () => {
   test('floor(qty / (X + Y)) × Y free units per line', () => {
-    const r = computeDiscount(rule({ action: 'buy_x_get_y', discountStep: 2, discountAmount: dec(1) }), [line(1, 7, 4), line(2, 2, 9), line(3, 6, '2.50')], opts());
+    const r = computeDiscount(
+      rule({ action: 'buy_x_get_y', discountStep: 2, discountAmount: dec(1) }),
+      [line(1, 7, 4), line(2, 2, 9), line(3, 6, '2.50')],
+      opts(),
+    );
     // 7 / 3 → 2 free × 4 = 8; 2 / 3 → 0; 6 / 3 → 2 × 2.50 = 5
     assert.deepEqual(plain(r), { lines: { 1: '8.00', 2: '0.00', 3: '5.00' }, shipping: '0.00', total: '13.00', freeShipping: 0 });
   });
 
   test('discountQty caps the free units; rounding per line', () => {
-    const capped = computeDiscount(rule({ action: 'buy_x_get_y', discountStep: 2, discountAmount: dec(1), discountQty: dec(1) }), [line(1, 7, 4)], opts());
+    const capped = computeDiscount(
+      rule({ action: 'buy_x_get_y', discountStep: 2, discountAmount: dec(1), discountQty: dec(1) }),
+      [line(1, 7, 4)],
+      opts(),
+    );
     assert.deepEqual(plain(capped).lines, { 1: '4.00' });
     const r = computeDiscount(rule({ action: 'buy_x_get_y', discountStep: 1, discountAmount: dec(1) }), [line(1, 5, '3.335')], opts());
     // 5 / 2 → 2 free × 3.335 = 6.67

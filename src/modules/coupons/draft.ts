@@ -15,7 +15,12 @@ import { coupons } from './tables.js';
 
 const CODE_RE = /^[A-Za-z0-9_-]{3,64}$/;
 
-const ACTION_OF: Record<DiscountType, RuleAction> = { percent: 'by_percent', fixed: 'by_fixed', cart_fixed: 'cart_fixed', buy_x_get_y: 'buy_x_get_y' };
+const ACTION_OF: Record<DiscountType, RuleAction> = {
+  percent: 'by_percent',
+  fixed: 'by_fixed',
+  cart_fixed: 'cart_fixed',
+  buy_x_get_y: 'buy_x_get_y',
+};
 
 /** Everything a create or update decides, before it is written. */
 export interface Draft {
@@ -53,14 +58,16 @@ export function cleanCode(v: unknown): string {
 
 function amount(field: string, v: unknown, opts: { positive?: boolean } = {}): Decimal {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(field, `${field} must be a number`, 'type');
-  if (opts.positive ? v <= 0 : v < 0) throw invalid(field, `${field} must be ${opts.positive ? 'greater than 0' : 'at least 0'}`, 'minimum');
+  if (opts.positive ? v <= 0 : v < 0)
+    throw invalid(field, `${field} must be ${opts.positive ? 'greater than 0' : 'at least 0'}`, 'minimum');
   if (v > MAX_AMOUNT) throw invalid(field, `${field} must be at most ${MAX_AMOUNT}`, 'maximum');
   return dec(v);
 }
 
 function limit(field: string, v: number | null): number | null {
   if (v === null) return null;
-  if (!Number.isInteger(v) || v < 1 || v > INT_MAX) throw invalid(field, `${field} must be a whole number of at least 1, or null`, 'minimum');
+  if (!Number.isInteger(v) || v < 1 || v > INT_MAX)
+    throw invalid(field, `${field} must be a whole number of at least 1, or null`, 'minimum');
   return v;
 }
 
@@ -85,7 +92,13 @@ function ids(field: string, list: number[], known: Set<number>, what: string): n
   const out = [...new Set(list)];
   if (!out.length) throw invalid(field, `${field} must name at least one ${what}`, 'minItems');
   const unknown = out.filter((id) => !known.has(id));
-  if (unknown.length) throw invalid(field, `Unknown ${what} id: ${unknown.join(', ')}`, 'exists', field === 'websiteIds' ? 'UNKNOWN_WEBSITE' : 'UNKNOWN_CUSTOMER_GROUP');
+  if (unknown.length)
+    throw invalid(
+      field,
+      `Unknown ${what} id: ${unknown.join(', ')}`,
+      'exists',
+      field === 'websiteIds' ? 'UNKNOWN_WEBSITE' : 'UNKNOWN_CUSTOMER_GROUP',
+    );
   return out.sort((a, b) => a - b);
 }
 
@@ -107,16 +120,19 @@ export async function applyInput(ctx: Ctx, base: Draft, input: CouponUpdateInput
     d.action = action;
   }
   if (input.discountAmount !== undefined) d.discountAmount = amount('discountAmount', input.discountAmount, { positive: true });
-  if (input.description !== undefined) d.description = input.description === null || input.description.trim() === '' ? null : input.description.trim();
+  if (input.description !== undefined)
+    d.description = input.description === null || input.description.trim() === '' ? null : input.description.trim();
   if (input.isActive !== undefined) d.isActive = input.isActive;
   if (input.usageLimit !== undefined) d.usageLimit = limit('usageLimit', input.usageLimit);
   if (input.usagePerCustomer !== undefined) d.usagePerCustomer = limit('usagePerCustomer', input.usagePerCustomer);
   if (input.fromDate !== undefined) d.fromDate = calendarDate('fromDate', input.fromDate);
   if (input.toDate !== undefined) d.toDate = calendarDate('toDate', input.toDate);
-  if (input.minimumSubtotal !== undefined) d.minimumSubtotal = input.minimumSubtotal === null ? null : amount('minimumSubtotal', input.minimumSubtotal);
+  if (input.minimumSubtotal !== undefined)
+    d.minimumSubtotal = input.minimumSubtotal === null ? null : amount('minimumSubtotal', input.minimumSubtotal);
   if (input.expirationDate !== undefined) d.expirationDate = expiration(input.expirationDate);
   if (input.websiteIds !== undefined) d.websiteIds = ids('websiteIds', input.websiteIds, websiteIdSet(ctx), 'website');
-  if (input.customerGroupIds !== undefined) d.customerGroupIds = ids('customerGroupIds', input.customerGroupIds, await groupIds(ctx), 'customer group');
+  if (input.customerGroupIds !== undefined)
+    d.customerGroupIds = ids('customerGroupIds', input.customerGroupIds, await groupIds(ctx), 'customer group');
   if (input.sortOrder !== undefined) d.sortOrder = input.sortOrder;
   if (input.stopRulesProcessing !== undefined) d.stopRulesProcessing = input.stopRulesProcessing;
   if (input.discountQty !== undefined) {
@@ -124,7 +140,8 @@ export async function applyInput(ctx: Ctx, base: Draft, input: CouponUpdateInput
     d.discountQty = q && q.gt(0) ? q : null;
   }
   if (input.discountStep !== undefined) {
-    if (!Number.isInteger(input.discountStep) || input.discountStep < 0) throw invalid('discountStep', 'discountStep must be a whole number of at least 0', 'minimum');
+    if (!Number.isInteger(input.discountStep) || input.discountStep < 0)
+      throw invalid('discountStep', 'discountStep must be a whole number of at least 0', 'minimum');
     d.discountStep = input.discountStep;
   }
   if (input.simpleFreeShipping !== undefined) {
@@ -133,7 +150,8 @@ export async function applyInput(ctx: Ctx, base: Draft, input: CouponUpdateInput
   }
   if (input.applyToShipping !== undefined) d.applyToShipping = input.applyToShipping;
 
-  if (d.action === 'by_percent' && d.discountAmount.gt(100)) throw invalid('discountAmount', 'A percent discount is at most 100', 'maximum');
+  if (d.action === 'by_percent' && d.discountAmount.gt(100))
+    throw invalid('discountAmount', 'A percent discount is at most 100', 'maximum');
   if (d.action === 'buy_x_get_y') {
     // X is 1 (buy one, get Y) when the coupon has none and none was sent; a step sent as 0 is refused
     if (d.discountStep < 1 && input.discountStep === undefined) d.discountStep = 1;
@@ -171,7 +189,11 @@ export function ruleValues(d: Draft) {
 }
 
 function duplicate(code: string) {
-  return badRequest(`Coupon code "${code}" already exists`, { error: 'duplicate_coupon', reason: 'DUPLICATE_COUPON', details: { field: 'code' } });
+  return badRequest(`Coupon code "${code}" already exists`, {
+    error: 'duplicate_coupon',
+    reason: 'DUPLICATE_COUPON',
+    details: { field: 'code' },
+  });
 }
 
 export async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number): Promise<void> {

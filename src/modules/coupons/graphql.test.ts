@@ -44,18 +44,30 @@ describe('coupons over GraphQL', () => {
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     assert.equal(all.data.coupons.totalCount, 3);
     const inactive = await gql(`{ coupons(code: "${prefix}", is_active: false) { totalCount edges { node { _id } } } }`, reader);
-    assert.deepEqual(inactive.data.coupons.edges.map((e: any) => e.node._id), [b._id]);
+    assert.deepEqual(
+      inactive.data.coupons.edges.map((e: any) => e.node._id),
+      [b._id],
+    );
     const active = await gql(`{ coupons(code: "${prefix}", isActive: true) { totalCount } }`, reader);
     assert.equal(active.data.coupons.totalCount, 2);
 
-    const first = await gql(`{ coupons(code: "${prefix}", first: 2) { edges { node { _id } } pageInfo { hasNextPage endCursor } } }`, reader);
+    const first = await gql(
+      `{ coupons(code: "${prefix}", first: 2) { edges { node { _id } } pageInfo { hasNextPage endCursor } } }`,
+      reader,
+    );
     assert.equal(first.data.coupons.edges.length, 2);
     assert.equal(first.data.coupons.pageInfo.hasNextPage, true);
-    const rest = await gql(`{ coupons(code: "${prefix}", first: 2, after: "${first.data.coupons.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`, reader);
+    const rest = await gql(
+      `{ coupons(code: "${prefix}", first: 2, after: "${first.data.coupons.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+      reader,
+    );
     assert.equal(rest.data.coupons.edges.length, 1);
     assert.deepEqual(rest.data.coupons.pageInfo, { hasNextPage: false, hasPreviousPage: true });
 
-    const one = await gql(`{ coupon(id: "${a.id}") { id _id code ruleId ruleName discountType discountAmount websiteIds customerGroupIds timesUsed } }`, reader);
+    const one = await gql(
+      `{ coupon(id: "${a.id}") { id _id code ruleId ruleName discountType discountAmount websiteIds customerGroupIds timesUsed } }`,
+      reader,
+    );
     assert.equal(one.data.coupon.code, `${prefix}A`);
     assert.equal(one.data.coupon.discountAmount, 5);
     assert.ok(Array.isArray(one.data.coupon.websiteIds));
@@ -63,19 +75,29 @@ describe('coupons over GraphQL', () => {
 
   test('create, update, delete with payloads; validate for anyone', async () => {
     const code = uniq('GQLV');
-    const c = await gql('mutation($i: createCouponInput!) { createCoupon(input: $i) { clientMutationId coupon { _id code ruleId } } }', admin, {
-      i: { code, discountType: 'fixed', discountAmount: 2.5, description: null, clientMutationId: 'x1' },
-    });
+    const c = await gql(
+      'mutation($i: createCouponInput!) { createCoupon(input: $i) { clientMutationId coupon { _id code ruleId } } }',
+      admin,
+      {
+        i: { code, discountType: 'fixed', discountAmount: 2.5, description: null, clientMutationId: 'x1' },
+      },
+    );
     assert.equal(c.errors, undefined, JSON.stringify(c.errors));
     assert.equal(c.data.createCoupon.clientMutationId, 'x1');
     const id = c.data.createCoupon.coupon._id;
     assert.ok(c.data.createCoupon.coupon.ruleId > 0);
-    const u = await gql(`mutation { updateCoupon(input: {id: "/api/rest/v2/coupons/${id}", discountAmount: 3.75}) { coupon { discountAmount } } }`, admin);
+    const u = await gql(
+      `mutation { updateCoupon(input: {id: "/api/rest/v2/coupons/${id}", discountAmount: 3.75}) { coupon { discountAmount } } }`,
+      admin,
+    );
     assert.equal(u.data.updateCoupon.coupon.discountAmount, 3.75);
 
     const v = await gql(`mutation { validateCoupon(input: {code: "${code}"}) { coupon { isValid validationMessage } } }`);
     assert.deepEqual(v.data.validateCoupon.coupon, { isValid: true, validationMessage: 'Coupon is valid' });
-    const vc = await gql(`mutation { validateCoupon(input: {code: "${code}"}) { coupon { _id isValid discountType discountAmount } } }`, customer);
+    const vc = await gql(
+      `mutation { validateCoupon(input: {code: "${code}"}) { coupon { _id isValid discountType discountAmount } } }`,
+      customer,
+    );
     assert.deepEqual(vc.data.validateCoupon.coupon, { _id: id, isValid: true, discountType: 'fixed', discountAmount: 3.75 });
     const unknown = await gql('mutation { validateCoupon(input: {code: "NO-SUCH-CODE"}) { coupon { isValid } } }');
     assert.equal(unknown.data.validateCoupon.coupon.isValid, false);
@@ -92,14 +114,20 @@ describe('coupons over GraphQL', () => {
     assert.equal(anon.data.coupons, null);
     assert.equal(anon.errors[0].extensions.status, 401);
     assert.equal((await gql('{ coupons { totalCount } }', customer)).errors[0].extensions.status, 403);
-    const ro = await gql('mutation { createCoupon(input: {code: "NOPE1", discountType: "percent", discountAmount: 1}) { coupon { _id } } }', reader);
+    const ro = await gql(
+      'mutation { createCoupon(input: {code: "NOPE1", discountType: "percent", discountAmount: 1}) { coupon { _id } } }',
+      reader,
+    );
     assert.equal(ro.errors[0].extensions.status, 403);
     const del = await gql('mutation { deleteCoupon(input: {id: "1"}) { coupon { id } } }', reader);
     assert.equal(del.errors[0].extensions.status, 403);
   });
 
   test('bad input: a bad discount type, a bad cursor, an empty code, a wrong type', async () => {
-    const bad = await gql('mutation { createCoupon(input: {code: "BADTYPE1", discountType: "nope", discountAmount: 1}) { coupon { _id } } }', admin);
+    const bad = await gql(
+      'mutation { createCoupon(input: {code: "BADTYPE1", discountType: "nope", discountAmount: 1}) { coupon { _id } } }',
+      admin,
+    );
     assert.equal(bad.data.createCoupon, null);
     assert.equal(bad.errors[0].extensions.status, 400);
     assert.equal((await gql('{ coupons(after: "nope") { totalCount } }', admin)).errors[0].extensions.status, 400);

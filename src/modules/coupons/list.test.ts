@@ -15,7 +15,13 @@ before(async () => {
   for (let i = 0; i < 5; i++) {
     const made = await t.req('POST', `${API}/coupons`, {
       token: admin,
-      body: { code: `LISTED_${i}`, discountType: i % 2 ? 'fixed' : 'percent', discountAmount: 5 + i, usagePerCustomer: i + 1, websiteIds: [1] },
+      body: {
+        code: `LISTED_${i}`,
+        discountType: i % 2 ? 'fixed' : 'percent',
+        discountAmount: 5 + i,
+        usagePerCustomer: i + 1,
+        websiteIds: [1],
+      },
     });
     assert.equal(made.status, 201, made.text);
   }

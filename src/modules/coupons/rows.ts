@@ -13,7 +13,12 @@ import { coupons, salesRules } from './tables.js';
 
 export const INT_MAX = 2147483647;
 
-export const TYPE_OF: Record<string, DiscountType> = { by_percent: 'percent', by_fixed: 'fixed', cart_fixed: 'cart_fixed', buy_x_get_y: 'buy_x_get_y' };
+export const TYPE_OF: Record<string, DiscountType> = {
+  by_percent: 'percent',
+  by_fixed: 'fixed',
+  cart_fixed: 'cart_fixed',
+  buy_x_get_y: 'buy_x_get_y',
+};
 
 export const MESSAGES = {
   notFound: 'Coupon code not found',
@@ -96,7 +101,9 @@ export async function findById(db: Db, id: number, forUpdate = false): Promise<J
 }
 
 export async function findByCode(db: Db, code: string): Promise<Joined | undefined> {
-  const [row] = await joined(db).where(sql`lower(${coupons.code}) = lower(${code})`).limit(1);
+  const [row] = await joined(db)
+    .where(sql`lower(${coupons.code}) = lower(${code})`)
+    .limit(1);
   return row;
 }
 

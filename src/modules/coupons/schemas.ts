@@ -39,13 +39,16 @@ export const Coupon = Type.Object({
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number> | ReturnType<typeof Type.Integer>>(t: T) =>
   Type.Optional(Type.Union([t, Type.Null()]));
-const DateInput = (description: string) => Nullable(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD, "" or null clears` }));
+const DateInput = (description: string) =>
+  Nullable(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD, "" or null clears` }));
 const IdList = (description: string) =>
   Type.Array(Type.Integer({ minimum: 0, maximum: INT_MAX }), { minItems: 1, maxItems: 1000, description });
 
 const fields = {
   code: Type.String({ maxLength: 255, description: '3 to 64 characters of A-Z a-z 0-9 _ -; unique case-insensitively' }),
-  discountType: Type.Union([Type.Literal('percent'), Type.Literal('fixed'), Type.Literal('cart_fixed'), Type.Literal('buy_x_get_y')], { description: 'percent, fixed, cart_fixed or buy_x_get_y' }),
+  discountType: Type.Union([Type.Literal('percent'), Type.Literal('fixed'), Type.Literal('cart_fixed'), Type.Literal('buy_x_get_y')], {
+    description: 'percent, fixed, cart_fixed or buy_x_get_y',
+  }),
   discountAmount: Type.Number({ maximum: MAX_AMOUNT, description: '> 0; percent at most 100; buy_x_get_y: Y, a whole number' }),
   description: Nullable(Type.String({ maxLength: 65535 })),
   isActive: Type.Optional(Type.Boolean()),
@@ -70,7 +73,12 @@ const fields = {
 export const CouponCreate = Type.Object(fields, { additionalProperties: false });
 
 export const CouponUpdate = Type.Object(
-  { ...fields, code: Type.Optional(fields.code), discountType: Type.Optional(fields.discountType), discountAmount: Type.Optional(fields.discountAmount) },
+  {
+    ...fields,
+    code: Type.Optional(fields.code),
+    discountType: Type.Optional(fields.discountType),
+    discountAmount: Type.Optional(fields.discountAmount),
+  },
   { additionalProperties: false },
 );
 
@@ -88,7 +96,11 @@ export const CouponListQuery = Type.Object({
 export const CouponValidate = Type.Object(
   {
     code: Type.String({ maxLength: 255 }),
-    cartId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX }), Type.String({ maxLength: 64 })], { description: 'cart id or guest cart masked id' })),
+    cartId: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX }), Type.String({ maxLength: 64 })], {
+        description: 'cart id or guest cart masked id',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,17 @@ import { likeEscape } from '../../platform/format.js';
 import { dec } from '../../platform/money.js';
 import type { Page } from '../../platform/pagination.js';
 import type { RuleAction } from './discount.js';
-import { applyInput, assertCodeFree, defaultRuleName, groupIds, invalid, mapDuplicate, ruleValues, cleanCode, type Draft } from './draft.js';
+import {
+  applyInput,
+  assertCodeFree,
+  defaultRuleName,
+  groupIds,
+  invalid,
+  mapDuplicate,
+  ruleValues,
+  cleanCode,
+  type Draft,
+} from './draft.js';
 import { couponNotFound, findById, joined, toDto, validId, type Joined } from './rows.js';
 import type { CouponCreateInput, CouponDto, CouponListQueryT, CouponUpdateInput } from './schemas.js';
 import { coupons, salesRules } from './tables.js';
@@ -37,11 +47,7 @@ export async function listCoupons(ctx: Ctx, q: CouponListQueryT, page: Page): Pr
   if (scope) conds.push(sql`${salesRules.websiteIds} && ${`{${scope.join(',')}}`}::int[]`);
   const where = conds.length ? and(...conds) : undefined;
   const list = await joined(ctx.db).where(where).orderBy(desc(coupons.id)).limit(page.size).offset(page.offset);
-  const [{ n }] = await ctx.db
-    .select({ n: count() })
-    .from(coupons)
-    .innerJoin(salesRules, eq(coupons.ruleId, salesRules.id))
-    .where(where);
+  const [{ n }] = await ctx.db.select({ n: count() }).from(coupons).innerJoin(salesRules, eq(coupons.ruleId, salesRules.id)).where(where);
   return { items: list.map(toDto), total: n };
 }
 
@@ -176,5 +182,11 @@ export async function deleteCoupon(ctx: Ctx, id: number): Promise<void> {
 // ---- demo ----
 
 export async function seedDemo(ctx: Ctx): Promise<void> {
-  await createCoupon(ctx, { code: 'WELCOME10', discountType: 'percent', discountAmount: 10, description: '10% off your order', websiteIds: [1] });
+  await createCoupon(ctx, {
+    code: 'WELCOME10',
+    discountType: 'percent',
+    discountAmount: 10,
+    description: '10% off your order',
+    websiteIds: [1],
+  });
 }

@@ -4,7 +4,20 @@
  * per customer by atomic statements when an order is placed and returned when it is cancelled.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const money = (name: string) => numeric(name, { precision: 20, scale: 4 });
 
@@ -15,8 +28,14 @@ export const salesRules = pgTable('sales_rules', {
   isActive: boolean('is_active').notNull().default(true),
   fromDate: date('from_date', { mode: 'string' }),
   toDate: date('to_date', { mode: 'string' }),
-  websiteIds: integer('website_ids').array().notNull().default(sql`'{1}'::int[]`),
-  customerGroupIds: integer('customer_group_ids').array().notNull().default(sql`'{}'::int[]`),
+  websiteIds: integer('website_ids')
+    .array()
+    .notNull()
+    .default(sql`'{1}'::int[]`),
+  customerGroupIds: integer('customer_group_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::int[]`),
   /** by_percent, by_fixed, cart_fixed, buy_x_get_y */
   action: text('action').notNull(),
   /** percent for by_percent; base-currency amount for by_fixed and cart_fixed; Y (free units) for buy_x_get_y */

@@ -19,7 +19,10 @@ after(() => t.close());
 
 let seq = 0;
 async function create(body: Record<string, unknown>): Promise<{ id: number; code: string; ruleId: number }> {
-  const r = await t.req('POST', `${API}/coupons`, { token: admin, body: { code: `Use_${++seq}`, discountType: 'percent', discountAmount: 10, ...body } });
+  const r = await t.req('POST', `${API}/coupons`, {
+    token: admin,
+    body: { code: `Use_${++seq}`, discountType: 'percent', discountAmount: 10, ...body },
+  });
   assert.equal(r.status, 201, r.text);
   return r.body;
 }
@@ -52,7 +55,16 @@ async function refused(p: Promise<unknown>, message: string) {
 
 describe('couponForCart', () => {
   test('finds the code case-insensitively and gives the rule with the stored spelling, as Decimals', async () => {
-    const c = await create({ code: 'MixedCase_1', discountType: 'buy_x_get_y', discountAmount: 1, discountStep: 2, discountQty: 4, minimumSubtotal: 25.5, simpleFreeShipping: 1, applyToShipping: true });
+    const c = await create({
+      code: 'MixedCase_1',
+      discountType: 'buy_x_get_y',
+      discountAmount: 1,
+      discountStep: 2,
+      discountQty: 4,
+      minimumSubtotal: 25.5,
+      simpleFreeShipping: 1,
+      applyToShipping: true,
+    });
     const r = await couponForCart(t.systemCtx(), '  mixedcase_1 ', { customerId: null, customerGroupId: 0, websiteId: 1 });
     assert.ok(r.ok);
     const rule = r.rule;
@@ -76,14 +88,20 @@ describe('couponForCart', () => {
     const g2 = await create({ customerGroupIds: [2] });
     assert.deepEqual(await couponForCart(ctx, g2.code, guest), { ok: false, message: 'Coupon is not valid for your customer group' });
     assert.equal((await couponForCart(ctx, g2.code, { customerId: 5, customerGroupId: 2, websiteId: 1 })).ok, true);
-    assert.deepEqual(await couponForCart(ctx, g2.code, { customerId: 5, customerGroupId: 2, websiteId: 7 }), { ok: false, message: 'Coupon is not valid for this store' });
+    assert.deepEqual(await couponForCart(ctx, g2.code, { customerId: 5, customerGroupId: 2, websiteId: 7 }), {
+      ok: false,
+      message: 'Coupon is not valid for this store',
+    });
     const future = await create({ fromDate: '2099-01-01' });
     assert.deepEqual(await couponForCart(ctx, future.code, guest), { ok: false, message: 'Coupon is not yet active' });
     // dates are judged by ctx.now
     assert.equal((await couponForCart({ ...ctx, now: new Date('2099-01-01T00:00:00Z') }, future.code, guest)).ok, true);
     const exp = await create({ expirationDate: '2090-05-01 12:00:00' });
     assert.equal((await couponForCart({ ...ctx, now: new Date('2090-05-01T11:59:59Z') }, exp.code, guest)).ok, true);
-    assert.deepEqual(await couponForCart({ ...ctx, now: new Date('2090-05-01T12:00:00Z') }, exp.code, guest), { ok: false, message: 'Coupon has expired' });
+    assert.deepEqual(await couponForCart({ ...ctx, now: new Date('2090-05-01T12:00:00Z') }, exp.code, guest), {
+      ok: false,
+      message: 'Coupon has expired',
+    });
   });
 
   test('one query for the coupon, one more for the per-customer count when it can decide', async () => {
@@ -173,7 +191,13 @@ describe('concurrency', () => {
 
   test('usageLimit 1: of 10 parallel uses exactly one succeeds', async () => {
     const c = await create({ usageLimit: 1 });
-    assert.equal(await race(c.id, Array.from({ length: 10 }, (_, i) => (i % 2 ? null : 100 + i))), 1);
+    assert.equal(
+      await race(
+        c.id,
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? null : 100 + i)),
+      ),
+      1,
+    );
     assert.deepEqual((await used(c)).coupon, 1);
     assert.deepEqual((await used(c)).rule, 1);
   });
@@ -186,7 +210,13 @@ describe('concurrency', () => {
 
   test('usageLimit 3 with 10 customers: exactly three succeed', async () => {
     const c = await create({ usageLimit: 3, usagePerCustomer: 1 });
-    assert.equal(await race(c.id, Array.from({ length: 10 }, (_, i) => 400 + i)), 3);
+    assert.equal(
+      await race(
+        c.id,
+        Array.from({ length: 10 }, (_, i) => 400 + i),
+      ),
+      3,
+    );
     assert.deepEqual((await used(c)).coupon, 3);
   });
 });

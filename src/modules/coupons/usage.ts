@@ -38,7 +38,10 @@ export async function consumeCoupon(ctx: Ctx, couponId: number, customerId: numb
           )
           SELECT usage_per_customer AS "perCustomer", (SELECT times_used FROM u) AS "customerUses" FROM c`,
     );
-  const refusal = async (db: Db, c: { perCustomer: number | null; customerUses: number | null } | undefined): Promise<AppError | undefined> => {
+  const refusal = async (
+    db: Db,
+    c: { perCustomer: number | null; customerUses: number | null } | undefined,
+  ): Promise<AppError | undefined> => {
     if (!c) {
       const [exists] = await db.select({ id: coupons.id }).from(coupons).where(eq(coupons.id, couponId));
       if (!exists) return badRequest(MESSAGES.notFound, { error: 'invalid_coupon', reason: 'COUPON_NOT_FOUND' });

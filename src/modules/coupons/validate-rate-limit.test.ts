@@ -20,7 +20,13 @@ const freshIp = () => `127.0.3.${nextIp++}`;
 async function validate(ip: string, body: unknown, token?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const r = await t.app.inject({ method: 'POST', url: `${API}/coupons/validate`, remoteAddress: ip, headers, payload: JSON.stringify(body) });
+  const r = await t.app.inject({
+    method: 'POST',
+    url: `${API}/coupons/validate`,
+    remoteAddress: ip,
+    headers,
+    payload: JSON.stringify(body),
+  });
   return { status: r.statusCode, body: JSON.parse(r.body) as Record<string, unknown> };
 }
 

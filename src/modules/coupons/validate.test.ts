@@ -15,7 +15,12 @@ before(async () => {
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
   customerId = (await t.req('GET', `${API}/customers/me`, { token: customer })).body.id;
-  await createWebsite(t.database.db, t.services.settings, { code: 'second', name: 'Second', storeCode: 'second_en', storeName: 'Second EN' });
+  await createWebsite(t.database.db, t.services.settings, {
+    code: 'second',
+    name: 'Second',
+    storeCode: 'second_en',
+    storeName: 'Second EN',
+  });
 });
 after(() => t.close());
 
@@ -46,7 +51,14 @@ describe('what each caller sees', () => {
   });
 
   test('customers and admins: the coupon id, stored code and the rule', async () => {
-    const expected = { code: 'WELCOME10', isValid: true, validationMessage: 'Coupon is valid', ruleName: '10% off your order', discountType: 'percent', discountAmount: 10 };
+    const expected = {
+      code: 'WELCOME10',
+      isValid: true,
+      validationMessage: 'Coupon is valid',
+      ruleName: '10% off your order',
+      discountType: 'percent',
+      discountAmount: 10,
+    };
     for (const token of [customer, admin]) {
       const r = await validate(' Welcome10 ', token);
       assert.equal(r.status, 201);
@@ -80,9 +92,16 @@ describe('messages', () => {
     assert.equal(await message((await create({ code: uniq('INACT'), isActive: false })).code), 'Coupon is not active');
     assert.equal(await message((await create({ code: uniq('LATER'), fromDate: '2099-01-01' })).code), 'Coupon is not yet active');
     assert.equal(await message((await create({ code: uniq('PAST'), toDate: '2000-01-01' })).code), 'Coupon has expired');
-    assert.equal(await message((await create({ code: uniq('EXPIRED'), expirationDate: '2001-01-01 10:00:00' })).code), 'Coupon has expired');
+    assert.equal(
+      await message((await create({ code: uniq('EXPIRED'), expirationDate: '2001-01-01 10:00:00' })).code),
+      'Coupon has expired',
+    );
     const today = new Date().toISOString().slice(0, 10);
-    assert.equal(await message((await create({ code: uniq('TODAY'), fromDate: today, toDate: today })).code), 'Coupon is valid', 'the dates are inclusive');
+    assert.equal(
+      await message((await create({ code: uniq('TODAY'), fromDate: today, toDate: today })).code),
+      'Coupon is valid',
+      'the dates are inclusive',
+    );
     assert.equal(await message((await create({ code: uniq('LATEREXP'), expirationDate: '2099-01-01' })).code), 'Coupon is valid');
   });
 
@@ -143,12 +162,24 @@ describe('messages', () => {
 
 describe('input', () => {
   test('a missing or empty code is a 400; so are wrong types and malformed JSON', async () => {
-    for (const body of [{}, { code: '' }, { code: '   ' }, { code: 5 }, { code: null }, { code: 'X', cartId: { id: 1 } }, { code: 'X', cartId: -1 }, { code: 'x'.repeat(256) }]) {
+    for (const body of [
+      {},
+      { code: '' },
+      { code: '   ' },
+      { code: 5 },
+      { code: null },
+      { code: 'X', cartId: { id: 1 } },
+      { code: 'X', cartId: -1 },
+      { code: 'x'.repeat(256) },
+    ]) {
       const r = await t.req('POST', `${API}/coupons/validate`, { body });
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.body.error, 'bad_request');
     }
-    const raw = await t.req('POST', `${API}/coupons/validate`, { raw: '{"code": "WELCOME10"', headers: { 'content-type': 'application/json' } });
+    const raw = await t.req('POST', `${API}/coupons/validate`, {
+      raw: '{"code": "WELCOME10"',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(raw.status, 400);
     const badToken = await t.req('POST', `${API}/coupons/validate`, { token: 'not-a-token', body: { code: 'WELCOME10' } });
     assert.equal(badToken.status, 401);
@@ -173,7 +204,10 @@ describe('input', () => {
       const invalid = await validate('NO_SUCH', customer, { cartId: 42 });
       assert.equal(invalid.body.discountPreview, undefined);
       // the preview is asked with the coupon's stored spelling
-      assert.deepEqual(seen, [[42, 'WELCOME10'], ['f'.repeat(32), 'WELCOME10']]);
+      assert.deepEqual(seen, [
+        [42, 'WELCOME10'],
+        ['f'.repeat(32), 'WELCOME10'],
+      ]);
       t.services.discountPreview = undefined;
       const none = await validate('WELCOME10', customer, { cartId: 42 });
       assert.equal(none.status, 201);
@@ -204,11 +238,19 @@ describe('GraphQL validateCoupon', () => {
       ruleName: null,
     });
     const cartId = (await t.req('POST', `${API}/carts`, { token: customer, body: {} })).body.id;
-    const cust = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: ${cartId}}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    const cust = await gql(
+      `mutation($c: String!) { validateCoupon(input: {code: $c, cartId: ${cartId}}) ${FIELDS} }`,
+      { c: 'WELCOME10' },
+      customer,
+    );
     assert.equal(cust.errors, undefined, JSON.stringify(cust.errors));
     assert.equal(cust.data!.validateCoupon.coupon.discountType, 'percent');
     // a cart the customer may not read is refused
-    const foreign = await gql(`mutation($c: String!) { validateCoupon(input: {code: $c, cartId: 2147483647}) ${FIELDS} }`, { c: 'WELCOME10' }, customer);
+    const foreign = await gql(
+      `mutation($c: String!) { validateCoupon(input: {code: $c, cartId: 2147483647}) ${FIELDS} }`,
+      { c: 'WELCOME10' },
+      customer,
+    );
     assert.equal(foreign.errors?.[0].extensions.status, 400);
     assert.equal(cust.data!.validateCoupon.coupon.discountAmount, 10);
     assert.equal(cust.data!.validateCoupon.coupon.ruleName, '10% off your order');

@@ -83,7 +83,11 @@ function lookupCode(code: unknown): string | undefined {
  * The rule a code gives this cart's owner, or why it gives none (the validation messages). The code is
  * looked up case-insensitively; `rule.code` is the stored spelling.
  */
-export async function couponForCart(ctx: Ctx, code: string, who: { customerId: number | null; customerGroupId: number; websiteId: number }): Promise<Verdict> {
+export async function couponForCart(
+  ctx: Ctx,
+  code: string,
+  who: { customerId: number | null; customerGroupId: number; websiteId: number },
+): Promise<Verdict> {
   const c = lookupCode(code);
   if (!c) return { ok: false, message: MESSAGES.notFound };
   return judge(ctx, await findByCode(ctx.db, c), who);

@@ -118,7 +118,11 @@ export const byCode = (code: string): SQL => sql`upper(${giftcards.code}) = ${co
 
 /** Conditions of a card a shopper can spend now, in any of its websites. */
 export function usableNowWhere(ctx: Ctx): SQL {
-  return and(eq(giftcards.status, 'active'), gt(giftcards.balance, '0'), or(isNull(giftcards.expiresAt), gt(giftcards.expiresAt, ctx.now)))!;
+  return and(
+    eq(giftcards.status, 'active'),
+    gt(giftcards.balance, '0'),
+    or(isNull(giftcards.expiresAt), gt(giftcards.expiresAt, ctx.now)),
+  )!;
 }
 
 /** Conditions of a card a shopper can spend in the current website now. */
@@ -149,7 +153,11 @@ export async function historyOf(ctx: Ctx, id: number): Promise<HistoryRow[]> {
 export async function historiesOf(ctx: Ctx, ids: readonly number[]): Promise<Map<number, HistoryRow[]>> {
   const out = new Map<number, HistoryRow[]>(ids.map((id) => [id, []]));
   if (!ids.length) return out;
-  const rows = await ctx.db.select().from(giftcardHistory).where(inArray(giftcardHistory.giftcardId, [...out.keys()])).orderBy(desc(giftcardHistory.id));
+  const rows = await ctx.db
+    .select()
+    .from(giftcardHistory)
+    .where(inArray(giftcardHistory.giftcardId, [...out.keys()]))
+    .orderBy(desc(giftcardHistory.id));
   for (const h of rows) out.get(h.giftcardId)!.push(h);
   return out;
 }
@@ -179,7 +187,8 @@ export function optText(value: unknown, field: string, max: number): string | nu
   const v = value.trim();
   if (!v) return null;
   if (v.length > max) throw invalid(field, `${field} has at most ${max} characters`, 'maxLength');
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v)) throw invalid(field, `${field} must not contain control characters`, 'pattern');
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v))
+    throw invalid(field, `${field} must not contain control characters`, 'pattern');
   return v;
 }
 

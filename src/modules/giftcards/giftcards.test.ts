@@ -22,8 +22,14 @@ before(async () => {
   tok.none = await t.tokens.apiUser(['orders/read']);
   tok.read = await t.tokens.apiUser(['giftcards/read']);
   tok.write = await t.tokens.apiUser(['giftcards/write']);
-  site2 = (await createWebsite(t.database.db, t.services.settings, { code: 'gc_outlet', name: 'Outlet', storeCode: 'gc_outlet', storeName: 'Outlet' }))
-    .websiteId;
+  site2 = (
+    await createWebsite(t.database.db, t.services.settings, {
+      code: 'gc_outlet',
+      name: 'Outlet',
+      storeCode: 'gc_outlet',
+      storeName: 'Outlet',
+    })
+  ).websiteId;
 });
 after(() => t.close());
 
@@ -76,7 +82,8 @@ describe('POST /giftcards', () => {
     const exp = Date.parse(`${c.expiresAt.replace(' ', 'T')}Z`);
     const days = (exp - before) / 86_400_000;
     assert.ok(days > 364.99 && days < 365.01, `expires in ${days} days`);
-    for (const k of ['recipientEmail', 'recipientName', 'message', 'emailScheduledAt', 'emailSentAt', 'purchaseOrderId']) assert.equal(k in c, false, k);
+    for (const k of ['recipientEmail', 'recipientName', 'message', 'emailScheduledAt', 'emailSentAt', 'purchaseOrderId'])
+      assert.equal(k in c, false, k);
     assert.equal(c.history.length, 1);
     assert.equal(c.history[0].action, 'created');
     assert.equal(c.history[0].amount, 25.5);
@@ -169,7 +176,11 @@ describe('POST /giftcards', () => {
     const r = await t.req('POST', `${API}/giftcards`, { token: admin, body: { code: code.toLowerCase(), initialBalance: 7 } });
     assertError(r, 409, 'conflict');
     assert.equal(await cardCount(), n);
-    assertError(await t.req('POST', `${API}/giftcards`, { token: admin, body: { code: 'gc-demo-0000-0000-0001', balance: 1 } }), 409, 'conflict');
+    assertError(
+      await t.req('POST', `${API}/giftcards`, { token: admin, body: { code: 'gc-demo-0000-0000-0001', balance: 1 } }),
+      409,
+      'conflict',
+    );
   });
 
   test('bad input is a 400 and creates nothing', async () => {
@@ -215,7 +226,11 @@ describe('POST /giftcards', () => {
       assert.equal(r.status, 400, `${what}: ${r.text}`);
       assert.equal(r.body.error, 'bad_request', what);
     }
-    const malformed = await t.req('POST', `${API}/giftcards`, { token: admin, raw: '{"initialBalance": 5', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.req('POST', `${API}/giftcards`, {
+      token: admin,
+      raw: '{"initialBalance": 5',
+      headers: { 'content-type': 'application/json' },
+    });
     assertError(malformed, 400, 'bad_request');
     const empty = await t.req('POST', `${API}/giftcards`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } });
     assertError(empty, 400, 'bad_request');
@@ -234,7 +249,11 @@ describe('POST /giftcards', () => {
 
   test('a store-restricted token may not create cards for other websites', async () => {
     const scoped = await t.tokens.apiUser(['giftcards/all'], { allowedStoreIds: [1] });
-    assertError(await t.req('POST', `${API}/giftcards`, { token: scoped, body: { initialBalance: 1, websiteIds: [site2] } }), 403, 'forbidden');
+    assertError(
+      await t.req('POST', `${API}/giftcards`, { token: scoped, body: { initialBalance: 1, websiteIds: [site2] } }),
+      403,
+      'forbidden',
+    );
     const own = await create({ initialBalance: 1, websiteIds: [1] }, scoped);
     assert.equal((await t.req('GET', `${API}/giftcards/${own.id}`, { token: scoped })).status, 200);
     const other = await create({ initialBalance: 1, websiteIds: [site2] });
@@ -264,7 +283,10 @@ describe('GET /giftcards/{id}', () => {
 
   test('status reads expired once expiresAt has passed and used at 0', async () => {
     const c = await create({ initialBalance: 10 });
-    await t.database.db.update(giftcards).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(giftcards.id, c.id));
+    await t.database.db
+      .update(giftcards)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(giftcards.id, c.id));
     assert.equal((await t.req('GET', `${API}/giftcards/${c.id}`, { token: admin })).body.status, 'expired');
     const u = await create({ initialBalance: 10 });
     await debitGiftcard(ctx(), u.code, dec(10), null);
@@ -297,7 +319,13 @@ describe('GET /giftcards/{id}', () => {
 describe('demo data', () => {
   test('GC-DEMO-0000-0000-0001 holds 50.00 USD in website 1', async () => {
     const r = await gql('query { checkGiftcardBalance(code: "gc-demo-0000-0000-0001") { code balance currencyCode status expiresAt } }');
-    assert.deepEqual(r.data!.checkGiftcardBalance, { code: 'GC-DEMO-0000-0000-0001', balance: 50, currencyCode: 'USD', status: 'active', expiresAt: null });
+    assert.deepEqual(r.data!.checkGiftcardBalance, {
+      code: 'GC-DEMO-0000-0000-0001',
+      balance: 50,
+      currencyCode: 'USD',
+      status: 'active',
+      expiresAt: null,
+    });
   });
 });
 
@@ -308,7 +336,13 @@ describe('GraphQL checkGiftcardBalance', () => {
     const c = await create({ initialBalance: 33.3, expiresAt: '2099-01-01 00:00:00' });
     const r = await gql(Q, { c: ` ${c.code.toLowerCase()} ` });
     assert.equal(r.errors, undefined);
-    assert.deepEqual(r.data!.checkGiftcardBalance, { code: c.code, balance: 33.3, currencyCode: 'USD', status: 'active', expiresAt: '2099-01-01 00:00:00' });
+    assert.deepEqual(r.data!.checkGiftcardBalance, {
+      code: c.code,
+      balance: 33.3,
+      currencyCode: 'USD',
+      status: 'active',
+      expiresAt: '2099-01-01 00:00:00',
+    });
     assert.equal((await gql(Q, { c: c.code }, customer)).data!.checkGiftcardBalance.balance, 33.3);
   });
 
@@ -329,7 +363,10 @@ describe('GraphQL checkGiftcardBalance', () => {
     await debitGiftcard(ctx(), u.code, dec(5), null);
     assert.equal((await gql(Q, { c: u.code })).data!.checkGiftcardBalance.status, 'used');
     const e = await create({ initialBalance: 5 });
-    await t.database.db.update(giftcards).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(giftcards.id, e.id));
+    await t.database.db
+      .update(giftcards)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(giftcards.id, e.id));
     assert.equal((await gql(Q, { c: e.code })).data!.checkGiftcardBalance.status, 'expired');
   });
 });
@@ -354,10 +391,17 @@ describe('GraphQL giftCard and createGiftCard', () => {
     assert.equal(read.data!.giftCard.code, c.code);
     const bad = await gql('mutation { createGiftCard(input: { balance: 0 }) { giftCard { id } } }', {}, admin);
     assert.equal(bad.errors?.[0].extensions.status, 400);
-    const dup = await gql('mutation($c: String) { createGiftCard(input: { balance: 1, code: $c }) { giftCard { id } } }', { c: c.code }, admin);
+    const dup = await gql(
+      'mutation($c: String) { createGiftCard(input: { balance: 1, code: $c }) { giftCard { id } } }',
+      { c: c.code },
+      admin,
+    );
     assert.equal(dup.errors?.[0].extensions.status, 409);
     assert.equal(dup.errors?.[0].extensions.code, 'GIFTCARD_CODE_TAKEN');
-    assert.equal((await gql('mutation { createGiftCard(input: { balance: 1 }) { giftCard { id } } }', {}, tok.read)).errors?.[0].extensions.code, 'PERMISSION_DENIED');
+    assert.equal(
+      (await gql('mutation { createGiftCard(input: { balance: 1 }) { giftCard { id } } }', {}, tok.read)).errors?.[0].extensions.code,
+      'PERMISSION_DENIED',
+    );
     assert.equal((await gql('query { giftCard(id: 1) { id } }', {}, customer)).errors?.[0].extensions.code, 'ADMIN_REQUIRED');
     assert.equal((await gql('query { giftCard(id: 1) { id } }')).errors?.[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal((await gql('query { giftCard(id: 99999999) { id } }', {}, admin)).errors?.[0].extensions.status, 404);
@@ -460,7 +504,10 @@ describe('service: usableGiftcard and giftcardsByCodes', () => {
     const disabled = await create({ initialBalance: 5, status: 'disabled' });
     assert.match(await reason(disabled.code), /disabled/);
     const expired = await create({ initialBalance: 5 });
-    await t.database.db.update(giftcards).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(giftcards.id, expired.id));
+    await t.database.db
+      .update(giftcards)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(giftcards.id, expired.id));
     assert.match(await reason(expired.code), /expired/);
     const used = await create({ initialBalance: 5 });
     await debitGiftcard(ctx(), used.code, dec(5), null);
@@ -540,7 +587,14 @@ describe('service: debitGiftcard and creditGiftcard', () => {
     const read = await t.req('GET', `${API}/giftcards/${c.id}`, { token: admin });
     assert.equal(read.body.balance, 10000.5);
     assert.equal(read.body.status, 'active');
-    assert.deepEqual(read.body.history[0], { action: 'refunded', amount: 0.5, balanceBefore: 10000, balanceAfter: 10000.5, orderId: 6, createdAt: read.body.history[0].createdAt });
+    assert.deepEqual(read.body.history[0], {
+      action: 'refunded',
+      amount: 0.5,
+      balanceBefore: 10000,
+      balanceAfter: 10000.5,
+      orderId: 6,
+      createdAt: read.body.history[0].createdAt,
+    });
     assert.equal(read.body.history[1].comment, 'order canceled');
     await assert.rejects(creditGiftcard(ctx(), 'NO-SUCH', dec(1), null), /Gift card not found/);
     await assert.rejects(creditGiftcard(ctx(), c.code, dec(0), null), { status: 400 });

@@ -141,10 +141,13 @@ export async function createGiftcard(ctx: Ctx, input: GiftcardCreateInput): Prom
         .onConflictDoNothing()
         .returning();
       if (!row && (code !== undefined || attempt >= 4)) {
-        throw conflict(code !== undefined ? `A gift card with code ${code} already exists` : 'No unused gift card code was found; try again', {
-          reason: 'GIFTCARD_CODE_TAKEN',
-          details: { field: 'code' },
-        });
+        throw conflict(
+          code !== undefined ? `A gift card with code ${code} already exists` : 'No unused gift card code was found; try again',
+          {
+            reason: 'GIFTCARD_CODE_TAKEN',
+            details: { field: 'code' },
+          },
+        );
       }
     }
     const [created] = await tx.db
@@ -178,12 +181,20 @@ export async function createGiftcard(ctx: Ctx, input: GiftcardCreateInput): Prom
 /** A page of the cards the caller's websites hold, newest first (GraphQL `giftCards`). */
 export async function listGiftcards(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: GiftcardDto[]; total: number }> {
   const scope = adminWebsiteScope(ctx);
-  const cond = scope ? sql`${giftcards.websiteIds} && ${sql.raw(`ARRAY[${scope.map((w) => Number(w)).join(',') || '-1'}]::int[]`)}` : undefined;
+  const cond = scope
+    ? sql`${giftcards.websiteIds} && ${sql.raw(`ARRAY[${scope.map((w) => Number(w)).join(',') || '-1'}]::int[]`)}`
+    : undefined;
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(giftcards).where(cond).orderBy(desc(giftcards.id)).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(giftcards).where(cond),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(giftcards)
+      .where(cond),
   ]);
-  const histories = await historiesOf(ctx, rows.map((r) => r.id));
+  const histories = await historiesOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   return { items: rows.map((row) => toDto(row, histories.get(row.id)!, ctx.now)), total: Number(n) };
 }
 

@@ -8,7 +8,19 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { rows as dbRows } from '../../platform/db.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { Decimal, dec, toWire } from '../../platform/money.js';
-import { byCode, COMMENT_MAX, findByCode, lookupCode, optText, PLACES, unusableReason, usableNowWhere, usableOf, usableWhere, type UsableGiftcard } from './cards.js';
+import {
+  byCode,
+  COMMENT_MAX,
+  findByCode,
+  lookupCode,
+  optText,
+  PLACES,
+  unusableReason,
+  usableNowWhere,
+  usableOf,
+  usableWhere,
+  type UsableGiftcard,
+} from './cards.js';
 import { giftcardHistory, giftcards } from './tables.js';
 
 /** The card if a shopper can spend it in the current website now; else a 400 naming why not. */
@@ -26,7 +38,15 @@ export async function giftcardsByCodes(ctx: Ctx, codes: string[]): Promise<Usabl
   const found = await ctx.db
     .select()
     .from(giftcards)
-    .where(and(sql`upper(${giftcards.code}) in (${sql.join(wanted.map((c) => sql`${c}`), sql`, `)})`, usableWhere(ctx)));
+    .where(
+      and(
+        sql`upper(${giftcards.code}) in (${sql.join(
+          wanted.map((c) => sql`${c}`),
+          sql`, `,
+        )})`,
+        usableWhere(ctx),
+      ),
+    );
   const byUpper = new Map(found.map((r) => [r.code.toUpperCase(), r]));
   return wanted.flatMap((c) => {
     const r = byUpper.get(c);
@@ -38,7 +58,10 @@ export async function giftcardsByCodes(ctx: Ctx, codes: string[]): Promise<Usabl
  * giftcardsByCodes for many carts at once (a list of carts), each in its own website: one query whatever their
  * number. The answers are in the order of `asks`, each card once and in the order of its codes.
  */
-export async function usableGiftcardsFor(ctx: Ctx, asks: readonly { codes: readonly string[]; websiteId: number }[]): Promise<UsableGiftcard[][]> {
+export async function usableGiftcardsFor(
+  ctx: Ctx,
+  asks: readonly { codes: readonly string[]; websiteId: number }[],
+): Promise<UsableGiftcard[][]> {
   const wanted = asks.map((a) => [...new Set(a.codes.map(lookupCode).filter((c): c is string => c !== undefined))]);
   const all = [...new Set(wanted.flat())];
   if (!all.length) return asks.map(() => []);
