@@ -92,11 +92,6 @@ interface State {
   shipNetUnrounded: Decimal | null;
 }
 
-/** Taxes included in a gross amount at `percent`. */
-function includedTax(gross: Decimal, percent: Decimal): Decimal {
-  return roundMoney(gross.mul(percent).div(HUNDRED.add(percent)));
-}
-
 function subtotalCollector(s: State): void {
   const { input, out } = s;
   for (const l of input.lines) {

@@ -18,8 +18,6 @@ before(async () => {
 });
 after(() => t.close());
 
-let roles = 0;
-
 async function customerCount(): Promise<number> {
   const [r] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(customers);
   return Number(r.n);

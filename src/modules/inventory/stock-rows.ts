@@ -52,11 +52,6 @@ export function salableQty(row: Pick<StockRow, 'qty' | 'minQty' | 'isInStock'>):
   return row.isInStock ? Math.max(0, row.qty - Math.max(0, row.minQty)) : 0;
 }
 
-interface ProductRef {
-  id: number;
-  sku: string;
-}
-
 /**
  * Makes sure each product has a stock row and locks the rows, in ascending product id order (the order every
  * stock writer uses). Returns the rows as they were, by product id; a new row has the table defaults.

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { count, eq } from 'drizzle-orm';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { products } from '../catalog/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { reviewSummaries } from './service.js';
 import { reviewVotes, reviews } from './tables.js';

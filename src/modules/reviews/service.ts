@@ -5,7 +5,7 @@
  * ones it counts and averages (`reviewSummarySql`, `reviewSummaries`), computed when read: the catalog's product
  * read embeds `reviewSummarySql`.
  */
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { adminStoreScope, customerIdOf, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';

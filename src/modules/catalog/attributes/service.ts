@@ -2,7 +2,7 @@
  * Product attributes and attribute sets: reads for the back office. The rules for values of attributes kept in
  * products.attributes are in values.ts, the built-in choice lists in built-in.ts.
  */
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
 import { likeEscape } from '../../../platform/format.js';

@@ -13,7 +13,7 @@ import { rows } from '../../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
 import { dec } from '../../../platform/money.js';
 import { removeEntityPathsMany } from '../../url-resolver/service.js';
-import { categoryResolvable, getCategory, pathWithin, storeRootId, storeRootIds, TREE_ROOT_ID } from './read.js';
+import { getCategory, pathWithin, storeRootId, storeRootIds, TREE_ROOT_ID } from './read.js';
 import type { CategoryDto, CategoryWriteBody } from './schemas.js';
 import { rewriteCategoryUrlPaths } from './urls.js';
 import { formatUrlKey } from '../products/urls.js';
