@@ -47,7 +47,8 @@ const structure = {
   rules: {
     'own-tables': importRule("a module uses another module's tables only through that module's service", (file, target) => {
       const rel = relative(ROOT, file).split('\\').join('/');
-      if (/(^|\/)tables\.ts$/.test(rel) || rel.startsWith('src/importer/') || !rel.startsWith('src/') || rel.endsWith('.test.ts')) return undefined;
+      if (/(^|\/)tables\.ts$/.test(rel) || rel.startsWith('src/importer/') || !rel.startsWith('src/') || rel.endsWith('.test.ts'))
+        return undefined;
       const from = moduleOf(file);
       const to = moduleOf(target);
       if (!to || to === from || !/(^|\/)tables(\.js|\.ts)?$/.test(target)) return undefined;
@@ -71,7 +72,12 @@ export default [
       // the modules an import reaches are parsed to follow their imports: TypeScript too
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
       'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'], '.mjs': ['.mts', '.mjs'] } })],
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'], '.mjs': ['.mts', '.mjs'] },
+        }),
+      ],
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

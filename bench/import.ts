@@ -56,9 +56,18 @@ async function main(): Promise<void> {
     source = sourceUrl(name);
     dropSource = () => dropSourceDatabase(name);
     const started = performance.now();
-    const args = ['--products', String(size('BENCH_IMPORT_PRODUCTS', 100_000)), '--customers', String(size('BENCH_IMPORT_CUSTOMERS', 100_000)), '--orders', String(size('BENCH_IMPORT_ORDERS', 100_000))];
+    const args = [
+      '--products',
+      String(size('BENCH_IMPORT_PRODUCTS', 100_000)),
+      '--customers',
+      String(size('BENCH_IMPORT_CUSTOMERS', 100_000)),
+      '--orders',
+      String(size('BENCH_IMPORT_ORDERS', 100_000)),
+    ];
     process.stderr.write(`Generating a shop: ${args.join(' ')}\n`);
-    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/importer/bench-source.ts', ...args, '--url', source], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/importer/bench-source.ts', ...args, '--url', source], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (gen.status !== 0) throw new Error('generating the source shop failed');
     process.stderr.write(`Generated in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
   }
@@ -68,7 +77,12 @@ async function main(): Promise<void> {
     await runInstall(database.db, modules);
     peak = 0;
     const started = performance.now();
-    const report = await importMagento({ source, db: database.db, progress: (line) => process.stderr.write(line), tty: process.stderr.isTTY });
+    const report = await importMagento({
+      source,
+      db: database.db,
+      progress: (line) => process.stderr.write(line),
+      tty: process.stderr.isTTY,
+    });
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);

@@ -25,7 +25,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DEMO_API_USER, DEMO_CUSTOMER, DETAIL_SKU, GENERATED_PRODUCTS, GUEST_CARTS, ORDER_CARTS, ORDER_SKUS, ratios, scenarios, TOTALS_CART_ITEMS, type Scenario } from './scenarios.js';
+import {
+  DEMO_API_USER,
+  DEMO_CUSTOMER,
+  DETAIL_SKU,
+  GENERATED_PRODUCTS,
+  GUEST_CARTS,
+  ORDER_CARTS,
+  ORDER_SKUS,
+  ratios,
+  scenarios,
+  TOTALS_CART_ITEMS,
+  type Scenario,
+} from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,7 +57,10 @@ const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PR
 
 /** The scenarios BENCH_ONLY names, with those their ratios are measured against; all without it. */
 function selectedScenarios(): Scenario[] {
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!only.length) return scenarios;
   const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));
   if (unknown.length) throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')}`);
@@ -223,7 +238,8 @@ interface RunContext {
 let orderCartsUsed = 0;
 /** The next guest cart not yet placed: an order can be placed from a cart only once. */
 function nextOrderCart(run: RunContext): string {
-  if (orderCartsUsed >= run.orderCarts.length) throw new Error(`all ${run.orderCarts.length} prepared order carts are used: raise ORDER_CARTS`);
+  if (orderCartsUsed >= run.orderCarts.length)
+    throw new Error(`all ${run.orderCarts.length} prepared order carts are used: raise ORDER_CARTS`);
   return run.orderCarts[orderCartsUsed++];
 }
 
@@ -247,7 +263,16 @@ async function prepareCarts(base: string): Promise<{ guestCarts: string[]; total
   for (let i = 0; i < TOTALS_CART_ITEMS; i++) {
     await postJson(base, `/guest-carts/${totalsCart}/items`, { sku: `GEN-${String(101 + i).padStart(6, '0')}`, qty: 1 + (i % 3) });
   }
-  const address = { firstName: 'Bench', lastName: 'Mark', street: ['1 Main St'], city: 'Los Angeles', postcode: '90001', countryId: 'US', region: 'CA', telephone: '555-0100' };
+  const address = {
+    firstName: 'Bench',
+    lastName: 'Mark',
+    street: ['1 Main St'],
+    city: 'Los Angeles',
+    postcode: '90001',
+    countryId: 'US',
+    region: 'CA',
+    telephone: '555-0100',
+  };
   await postJson(base, `/guest-carts/${totalsCart}/shipping-address`, address, 'PUT');
   await postJson(base, `/guest-carts/${totalsCart}/shipping-method`, { carrierCode: 'flatrate', methodCode: 'flatrate' }, 'PUT');
   await postJson(base, `/guest-carts/${totalsCart}/coupon`, { couponCode: 'WELCOME10' });
@@ -257,7 +282,16 @@ async function prepareCarts(base: string): Promise<{ guestCarts: string[]; total
 /** Guest carts holding one item and an address, for the place-order scenario (stock raised so none runs out). */
 async function prepareOrderCarts(base: string, adminToken: string): Promise<string[]> {
   for (const sku of ORDER_SKUS) await postJson(base, '/inventory', { sku, qty: 99_999_999, isInStock: true }, 'PUT', adminToken);
-  const address = { firstName: 'Bench', lastName: 'Order', street: ['1 Main St'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'TX', telephone: '555-0100' };
+  const address = {
+    firstName: 'Bench',
+    lastName: 'Order',
+    street: ['1 Main St'],
+    city: 'Austin',
+    postcode: '73301',
+    countryId: 'US',
+    region: 'TX',
+    telephone: '555-0100',
+  };
   const out: string[] = [];
   for (let i = 0; i < ORDER_CARTS; i += 50) {
     out.push(
@@ -325,7 +359,10 @@ async function measure(base: string, s: Scenario, run: RunContext, seconds: numb
     method,
     headers,
     // a body (and path) per request, so that scenarios with a body function or a per-request cart spread their writes
-    requests: body || /\{(guestCart|orderCart)\}/.test(s.path) ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }] : undefined,
+    requests:
+      body || /\{(guestCart|orderCart)\}/.test(s.path)
+        ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }]
+        : undefined,
   });
   await settle(base, s, run);
   return result;
@@ -412,7 +449,9 @@ async function main(): Promise<number> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     console.log(`Database:    ${database.describe}`);
-    console.log(`Load:        ${connections} connections, ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`);
+    console.log(
+      `Load:        ${connections} connections, ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`,
+    );
     console.log(`Catalog:     ${productCount} generated products plus the demo catalog`);
     await generateCatalog(database.env);
     server = startServer(port, database.env);
@@ -448,11 +487,15 @@ async function main(): Promise<number> {
     printRatios(rows);
     const unmeasured = rows.filter((r) => r.total === 0);
     if (unmeasured.length) {
-      console.log(`\nNo request of ${unmeasured.map((r) => r.name).join(', ')} completed within ${duration} s: raise BENCH_DURATION or lower BENCH_CONNECTIONS.`);
+      console.log(
+        `\nNo request of ${unmeasured.map((r) => r.name).join(', ')} completed within ${duration} s: raise BENCH_DURATION or lower BENCH_CONNECTIONS.`,
+      );
     }
     const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
     if (failed.length) {
-      console.error(`\nScenarios with errors or non-2xx replies (their numbers do not measure the route): ${failed.map((r) => r.name).join(', ')}`);
+      console.error(
+        `\nScenarios with errors or non-2xx replies (their numbers do not measure the route): ${failed.map((r) => r.name).join(', ')}`,
+      );
       return 1;
     }
     return 0;

@@ -74,20 +74,38 @@ export const scenarios: Scenario[] = [
     name: 'place-order',
     method: 'POST',
     path: `${API}/guest-carts/{orderCart}/place-order`,
-    body: { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'bench@example.com' },
+    body: {
+      billingAddress: { sameAsShipping: true },
+      shippingMethod: 'flatrate_flatrate',
+      paymentMethod: 'checkmo',
+      guestEmail: 'bench@example.com',
+    },
   },
   { name: 'orders-list', method: 'GET', path: `${API}/orders?page=1`, auth: 'admin' },
   { name: 'my-orders', method: 'GET', path: `${API}/customers/me/orders?page=1`, auth: 'customer' },
   // the GraphQL twins of product-list, product and add-to-cart, selecting what a storefront's listing shows
-  { name: 'gql-product-list', method: 'POST', path: GRAPHQL, body: { query: `{ products(first: 20) { totalCount edges { node { ${LISTING_FIELDS} } } } }` } },
-  { name: 'gql-product', method: 'POST', path: GRAPHQL, body: { query: `{ product(id: "${API}/products/{productId}") { ${LISTING_FIELDS} description mediaGallery configurableOptions variants } }` } },
+  {
+    name: 'gql-product-list',
+    method: 'POST',
+    path: GRAPHQL,
+    body: { query: `{ products(first: 20) { totalCount edges { node { ${LISTING_FIELDS} } } } }` },
+  },
+  {
+    name: 'gql-product',
+    method: 'POST',
+    path: GRAPHQL,
+    body: {
+      query: `{ product(id: "${API}/products/{productId}") { ${LISTING_FIELDS} description mediaGallery configurableOptions variants } }`,
+    },
+  },
   {
     name: 'gql-add-to-cart',
     method: 'POST',
     path: GRAPHQL,
     // one document with variables, as clients send it (a document per sku would be parsed and validated each time)
     body: () => ({
-      query: 'mutation($m: String, $sku: String!) { addToCart(input: { maskedId: $m, sku: $sku, qty: 1 }) { cart { id itemsQty prices } } }',
+      query:
+        'mutation($m: String, $sku: String!) { addToCart(input: { maskedId: $m, sku: $sku, qty: 1 }) { cart { id itemsQty prices } } }',
       variables: { m: '{guestCart}', sku: cartSku() },
     }),
   },

@@ -50,7 +50,10 @@ await build({
 // expression folding 'ẞ', say, which esbuild leaves as it is) doubles it. Escaped, it means the same.
 const source = fs.readFileSync(outfile, 'utf8');
 if (/[^\x00-\x7f]/.test(source)) {
-  fs.writeFileSync(outfile, source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  fs.writeFileSync(
+    outfile,
+    source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 fs.copyFileSync('src/platform/pglite-thread.mjs', path.join(path.dirname(outfile), 'pglite-thread.mjs'));

@@ -65,11 +65,20 @@ function importsOf(file: string, text: string): Edge[] {
       const typeOnly =
         !!clause &&
         (clause.isTypeOnly ||
-          (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+          (!clause.name &&
+            !!clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       add(node.moduleSpecifier.text, typeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node.arguments[0].text, false);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node.argument.literal.text, true);
@@ -125,7 +134,12 @@ const graph = new Map(files.map((f) => [f, importsOf(f, texts.get(f)!)]));
 
 // file cycles, among the files that ship
 const sourceSet = new Set(sources);
-const fileCycles = cycles(sources, (f) => graph.get(f)!.filter((e) => sourceSet.has(e.to)).map((e) => e.to));
+const fileCycles = cycles(sources, (f) =>
+  graph
+    .get(f)!
+    .filter((e) => sourceSet.has(e.to))
+    .map((e) => e.to),
+);
 
 // module cycles
 const moduleEdges = new Map<string, Set<string>>();
@@ -158,7 +172,12 @@ for (const f of sources) {
 // platform reach
 const platformReach = sources
   .filter((f) => rel(f).startsWith('src/platform/'))
-  .flatMap((f) => graph.get(f)!.filter((e) => moduleOf(e.to)).map((e) => `${rel(f)} → ${rel(e.to)}`));
+  .flatMap((f) =>
+    graph
+      .get(f)!
+      .filter((e) => moduleOf(e.to))
+      .map((e) => `${rel(f)} → ${rel(e.to)}`),
+  );
 
 // test-only code: what no entry point reaches
 const reached = new Set<string>();
@@ -185,7 +204,13 @@ const large = sources
 
 const report: [string, string[]][] = [
   ['file cycles', fileCycles.map((c) => c.map(rel).join(' ↔ '))],
-  ['module cycles', moduleCycles.map((c) => `${c.join(' ↔ ')}\n      ${c.flatMap((a) => c.filter((b) => moduleEdges.get(a)?.has(b)).map((b) => moduleEdgeWitness.get(`${a}>${b}`))).join('\n      ')}`)],
+  [
+    'module cycles',
+    moduleCycles.map(
+      (c) =>
+        `${c.join(' ↔ ')}\n      ${c.flatMap((a) => c.filter((b) => moduleEdges.get(a)?.has(b)).map((b) => moduleEdgeWitness.get(`${a}>${b}`))).join('\n      ')}`,
+    ),
+  ],
   ['cross-module table imports', tableReach],
   ['platform imports of modules', platformReach],
   ['test-only source files', testOnly],

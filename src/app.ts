@@ -16,7 +16,14 @@ import { createTokenService } from './platform/auth/tokens.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { createMailSender, type MailSender } from './platform/outbox.js';
 import type { AppServices, Ctx } from './platform/context.js';
-import { frameworkErrorHandler, installContext, installErrorHandling, installHttpCache, installValidators, lazySerializers } from './platform/http.js';
+import {
+  frameworkErrorHandler,
+  installContext,
+  installErrorHandling,
+  installHttpCache,
+  installValidators,
+  lazySerializers,
+} from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { installGraphiql } from './platform/graphiql.js';
@@ -77,7 +84,11 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const ownDatabase = !opts.database;
   const database =
     opts.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db` }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      poolMax: config.databasePoolMax,
+      dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db`,
+    }));
   const db = database.db;
   await migrate(db);
   await runInstall(db, modules);
@@ -148,7 +159,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   });
 
   for (const m of modules) {
-    for (const spec of m.background ?? []) running.set(spec, await spec.start({ db, databaseUrl: database.url, config, log: app.log, systemCtx }));
+    for (const spec of m.background ?? [])
+      running.set(spec, await spec.start({ db, databaseUrl: database.url, config, log: app.log, systemCtx }));
   }
 
   if (config.demo) await seedDemoOnce(systemCtx);
@@ -179,7 +191,19 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(cors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Store-Code', 'X-Currency-Code', 'X-Idempotency-Key', 'X-Order-Token', 'If-None-Match', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Accept',
+      'X-Store-Code',
+      'X-Currency-Code',
+      'X-Idempotency-Key',
+      'X-Order-Token',
+      'If-None-Match',
+      'X-Request-Id',
+      'Mcp-Session-Id',
+      'Mcp-Protocol-Version',
+    ],
     exposedHeaders: ['ETag', 'X-Request-Id', 'X-Idempotency-Replayed', 'Mcp-Session-Id'],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
@@ -209,11 +233,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     { prefix: API_PREFIX },
   );
   for (const m of modules) m.rootRoutes?.(app);
-  await installGraphql(
-    app,
-    graphqlParts(API_PREFIX),
-    { introspection: config.graphqlIntrospection },
-  );
+  await installGraphql(app, graphqlParts(API_PREFIX), { introspection: config.graphqlIntrospection });
   // the GraphiQL page needs introspection: it is served where introspection is on
   if (config.graphqlIntrospection) installGraphiql(app);
   await installMcp(app, { operations: allOperations(), apiPrefix: API_PREFIX });
@@ -242,13 +262,16 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   if (config.benchRoutes) installBenchRoutes(app, database);
 
   await refreshPriceIndex();
-  const janitor = setInterval(() => {
-    purgeExpiredRevocations(db).catch(() => undefined);
-    purgeIdempotency(db).catch(() => undefined);
-    for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
-    purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
-    void refreshPriceIndex();
-  }, 15 * 60 * 1000);
+  const janitor = setInterval(
+    () => {
+      purgeExpiredRevocations(db).catch(() => undefined);
+      purgeIdempotency(db).catch(() => undefined);
+      for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
+      purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
+      void refreshPriceIndex();
+    },
+    15 * 60 * 1000,
+  );
   janitor.unref();
 
   app.addHook('onClose', async () => {
@@ -272,7 +295,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
  */
 export async function seedDemoOnce(systemCtx: () => Ctx): Promise<void> {
   const ctx = systemCtx();
-  const done = await ctx.db.select().from(installState).where(sql`${installState.module} = 'demo'`);
+  const done = await ctx.db
+    .select()
+    .from(installState)
+    .where(sql`${installState.module} = 'demo'`);
   if (done.length) return;
   for (const m of modules) {
     if (!m.demo) continue;

@@ -77,19 +77,44 @@ before(async () => {
   customerId = me.body.id;
 
   // the test database holds no catalog: a category under the default root (2) and products in it
-  const cat = await t.req('POST', `${API}/categories`, { token: admin, body: { parentId: 2, name: 'Maho Dresses', urlKey: 'maho-dresses' } });
+  const cat = await t.req('POST', `${API}/categories`, {
+    token: admin,
+    body: { parentId: 2, name: 'Maho Dresses', urlKey: 'maho-dresses' },
+  });
   assert.equal(cat.status, 201, cat.text);
   categoryId = cat.body.id;
-  const product = await createTestProduct(t, { name: 'Maho Summer Dress', price: 75, categoryIds: [categoryId], stockData: { qty: 100, isInStock: true } });
+  const product = await createTestProduct(t, {
+    name: 'Maho Summer Dress',
+    price: 75,
+    categoryIds: [categoryId],
+    stockData: { qty: 100, isInStock: true },
+  });
   productId = product.id;
   productSku = product.sku;
-  await createTestProduct(t, { name: 'Maho Evening Dress', price: 250, categoryIds: [categoryId], stockData: { qty: 100, isInStock: true } });
-  writeTestSku = (await createTestProduct(t, { name: 'Maho Write Test', price: 10, stockData: { qty: 1000, isInStock: true } })).sku as string;
+  await createTestProduct(t, {
+    name: 'Maho Evening Dress',
+    price: 250,
+    categoryIds: [categoryId],
+    stockData: { qty: 100, isInStock: true },
+  });
+  writeTestSku = (await createTestProduct(t, { name: 'Maho Write Test', price: 10, stockData: { qty: 1000, isInStock: true } }))
+    .sku as string;
 
   // an address and an order of the demo customer, so that myAddresses and customerOrders have something to show
   const addr = await t.req('POST', `${API}/customers/me/addresses`, {
     token: customer,
-    body: { firstname: 'Jane', lastname: 'Doe', street: ['1 Main St'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'TX', telephone: '555-0100', isDefaultBilling: true, isDefaultShipping: true },
+    body: {
+      firstname: 'Jane',
+      lastname: 'Doe',
+      street: ['1 Main St'],
+      city: 'Austin',
+      postcode: '73301',
+      countryId: 'US',
+      region: 'TX',
+      telephone: '555-0100',
+      isDefaultBilling: true,
+      isDefaultShipping: true,
+    },
   });
   assert.equal(addr.status, 201, addr.text);
   await placeTestOrder(t, { customerToken: customer, items: [{ sku: writeTestSku, qty: 1 }] });

@@ -66,7 +66,10 @@ async function readyCart(token?: string): Promise<string> {
   const created = await t.req('POST', token ? `${API}/carts` : `${API}/guest-carts`, { token, body: {} });
   assert.equal(created.status, 201, created.text);
   const base = token ? `${API}/carts/${created.body.id}` : `${API}/guest-carts/${created.body.maskedId}`;
-  for (const [p, qty] of [[await product(10), 2], [await product(12.5), 1]] as const) {
+  for (const [p, qty] of [
+    [await product(10), 2],
+    [await product(12.5), 1],
+  ] as const) {
     assert.equal((await t.req('POST', `${base}/items`, { token, body: { sku: p.sku, qty } })).status, 200);
   }
   assert.equal((await t.req('PUT', `${base}/shipping-address`, { token, body: TEST_ADDRESS })).status, 200);
@@ -81,7 +84,7 @@ const placement = (guest: boolean) => ({
 });
 
 describe("a request's statements", () => {
-  test('a background pass kicked from a request is not counted as the request\'s', async () => {
+  test("a background pass kicked from a request is not counted as the request's", async () => {
     const before = t.database.queryCount();
     const { n } = await countStatements(async () => {
       // as a commit that queued mail does: the pass starts now, in the sender's own context
@@ -127,7 +130,10 @@ describe('statement budgets of the hot paths', () => {
 
   test('cart totals', async () => {
     const base = await readyCart();
-    assert.equal((await t.req('PUT', `${base}/shipping-method`, { body: { carrierCode: 'flatrate', methodCode: 'flatrate' } })).status, 200);
+    assert.equal(
+      (await t.req('PUT', `${base}/shipping-method`, { body: { carrierCode: 'flatrate', methodCode: 'flatrate' } })).status,
+      200,
+    );
     assert.equal((await t.req('POST', `${base}/coupon`, { body: { couponCode: 'WELCOME10' } })).status, 201);
     const n = await warmRead(`${base}/totals`);
     assert.ok(n <= BUDGET.cartTotals, `cart totals: ${n} statements, budget ${BUDGET.cartTotals}`);
@@ -144,7 +150,10 @@ describe('statement budgets of the hot paths', () => {
 
     const mine = await statements('POST', `${await readyCart(customer)}/place-order`, { token: customer, body: placement(false) });
     assert.equal(mine.res.status, 201, mine.res.text);
-    assert.ok(mine.n <= BUDGET.placeOrderCustomer + tx, `customer placement: ${mine.n} statements, budget ${BUDGET.placeOrderCustomer + tx}`);
+    assert.ok(
+      mine.n <= BUDGET.placeOrderCustomer + tx,
+      `customer placement: ${mine.n} statements, budget ${BUDGET.placeOrderCustomer + tx}`,
+    );
   });
 
   test('orders list, back office and customer', async () => {

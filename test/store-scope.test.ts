@@ -34,7 +34,11 @@ let customerToken = '';
 
 /** A request of the limited token, in its own store view. */
 function asB(method: string, path: string, body?: unknown): Promise<Res> {
-  return t.req(method, `${API}${path}${path.includes('?') ? '&' : '?'}store=${B}`, { token: scoped, body, headers: { accept: 'application/json' } });
+  return t.req(method, `${API}${path}${path.includes('?') ? '&' : '?'}store=${B}`, {
+    token: scoped,
+    body,
+    headers: { accept: 'application/json' },
+  });
 }
 
 function asAdmin(method: string, path: string, body?: unknown): Promise<Res> {
@@ -68,7 +72,10 @@ const forbidden = (method: string, path: string, body?: unknown, read?: string) 
 async function listOmits(path: string, id: number, key = 'id'): Promise<void> {
   const all = await asAdmin('GET', path);
   assert.equal(all.status, 200, all.text);
-  assert.ok(all.body.some((x: any) => x[key] === id), `the admin's ${path} holds ${id}`);
+  assert.ok(
+    all.body.some((x: any) => x[key] === id),
+    `the admin's ${path} holds ${id}`,
+  );
   const mine = await asB('GET', path);
   assert.equal(mine.status, 200, mine.text);
   assert.ok(!mine.body.some((x: any) => x[key] === id), `${path} of the limited token holds ${id}`);
@@ -110,7 +117,15 @@ const globalWrite = (method: string, path: () => string, body: unknown, data: st
   check: () => forbidden(method, path(), body),
 });
 
-const ADDRESS = { firstname: 'Ann', lastname: 'Other', street: ['1 Road'], city: 'Austin', postcode: '73301', countryId: 'US', telephone: '555' };
+const ADDRESS = {
+  firstname: 'Ann',
+  lastname: 'Other',
+  street: ['1 Road'],
+  city: 'Austin',
+  postcode: '73301',
+  countryId: 'US',
+  telephone: '555',
+};
 
 /** Operations with data of a store view or website, and how the limited token is kept to its own. */
 const SCOPED: Record<string, Check> = {
@@ -120,7 +135,12 @@ const SCOPED: Record<string, Check> = {
   'taxRates.create': globalWrite('POST', () => '/tax-rates', { code: 'SCOPED', taxCountryId: 'US', rate: 5 }, 'tax rates'),
   'taxRates.update': globalWrite('PUT', () => `/tax-rates/${A.taxRate}`, { rate: 50 }, 'tax rates'),
   'taxRates.delete': globalWrite('DELETE', () => `/tax-rates/${A.taxRate}`, undefined, 'tax rates'),
-  'taxRules.create': globalWrite('POST', () => '/tax-rules', { code: 'SCOPED', customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [1] }, 'tax rules'),
+  'taxRules.create': globalWrite(
+    'POST',
+    () => '/tax-rules',
+    { code: 'SCOPED', customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [1] },
+    'tax rules',
+  ),
   'taxRules.update': globalWrite('PUT', () => `/tax-rules/${A.taxRule}`, { priority: 5 }, 'tax rules'),
   'taxRules.delete': globalWrite('DELETE', () => `/tax-rules/${A.taxRule}`, undefined, 'tax rules'),
   'customerGroups.create': globalWrite('POST', () => '/customer-groups', { code: 'Scoped group', taxClassId: 3 }, 'customer groups'),
@@ -138,18 +158,30 @@ const SCOPED: Record<string, Check> = {
     },
   },
   'customers.get': { data: 'customer A', check: () => notFound('GET', `/customers/${A.customer}`) },
-  'customers.update': { data: 'customer A', check: () => notFound('PUT', `/customers/${A.customer}`, { firstname: 'Taken' }, `/customers/${A.customer}`) },
-  'customers.delete': { data: 'customer A', check: () => notFound('DELETE', `/customers/${A.customer}`, undefined, `/customers/${A.customer}`) },
+  'customers.update': {
+    data: 'customer A',
+    check: () => notFound('PUT', `/customers/${A.customer}`, { firstname: 'Taken' }, `/customers/${A.customer}`),
+  },
+  'customers.delete': {
+    data: 'customer A',
+    check: () => notFound('DELETE', `/customers/${A.customer}`, undefined, `/customers/${A.customer}`),
+  },
   'customers.addresses.listFor': { data: "customer A's addresses", check: () => notFound('GET', `/customers/${A.customer}/addresses`) },
   'customers.addresses.createFor': {
     data: "customer A's addresses",
     check: () => notFound('POST', `/customers/${A.customer}/addresses`, ADDRESS, `/customers/${A.customer}/addresses`),
   },
 
-  'products.create': { data: 'products of website A', check: () => forbidden('POST', '/products', { sku: 'scoped-a', name: 'Scoped A', price: 1, websiteIds: [1] }) },
+  'products.create': {
+    data: 'products of website A',
+    check: () => forbidden('POST', '/products', { sku: 'scoped-a', name: 'Scoped A', price: 1, websiteIds: [1] }),
+  },
   'products.update': { data: 'product A', check: () => notFound('PUT', `/products/${p()}`, { name: 'Taken' }) },
   'products.delete': { data: 'product A', check: () => notFound('DELETE', `/products/${p()}`) },
-  'products.media.create': { data: "product A's gallery", check: () => notFound('POST', `/products/${p()}/media`, { base64: PNG, filename: 'a.png' }) },
+  'products.media.create': {
+    data: "product A's gallery",
+    check: () => notFound('POST', `/products/${p()}/media`, { base64: PNG, filename: 'a.png' }),
+  },
   'products.media.update': productOp('PUT', '/media', { valueId: 1, label: 'Taken' }),
   'products.media.delete': productOp('DELETE', '/media?valueId=1'),
   'products.customOptions.create': productOp('POST', '/custom-options', { title: 'More', type: 'field' }),
@@ -195,7 +227,10 @@ const SCOPED: Record<string, Check> = {
     data: "product A's stock",
     check: async () => {
       const all = await asAdmin('GET', '/inventory?itemsPerPage=100');
-      assert.ok(all.body.some((x: any) => x.sku === skuA), "the admin's list holds product A's stock");
+      assert.ok(
+        all.body.some((x: any) => x.sku === skuA),
+        "the admin's list holds product A's stock",
+      );
       const mine = await asB('GET', '/inventory?itemsPerPage=100');
       assert.equal(mine.status, 200, mine.text);
       assert.ok(!mine.body.some((x: any) => x.sku === skuA), "the limited token's list holds product A's stock");
@@ -209,7 +244,10 @@ const SCOPED: Record<string, Check> = {
     check: () => refused([400, 404], 'PUT', '/inventory/bulk', { items: [{ sku: skuA, qty: 1 }] }),
   },
 
-  'reviews.create': { data: 'product A', check: () => notFound('POST', `/products/${p()}/reviews`, { title: 'T', detail: 'D', nickname: 'N' }) },
+  'reviews.create': {
+    data: 'product A',
+    check: () => notFound('POST', `/products/${p()}/reviews`, { title: 'T', detail: 'D', nickname: 'N' }),
+  },
   'reviews.list': { data: 'reviews of store A', check: () => listOmits('/reviews', A.review) },
   'reviews.update': {
     data: 'review A, a review of A and B',
@@ -225,7 +263,10 @@ const SCOPED: Record<string, Check> = {
     data: 'coupons of website A',
     check: () => forbidden('POST', '/coupons', { code: 'SCOPED-A', discountType: 'percent', discountAmount: 5, websiteIds: [1] }),
   },
-  'coupons.update': { data: 'coupon A', check: () => notFound('PUT', `/coupons/${A.coupon}`, { discountAmount: 50 }, `/coupons/${A.coupon}`) },
+  'coupons.update': {
+    data: 'coupon A',
+    check: () => notFound('PUT', `/coupons/${A.coupon}`, { discountAmount: 50 }, `/coupons/${A.coupon}`),
+  },
   'coupons.delete': { data: 'coupon A', check: () => notFound('DELETE', `/coupons/${A.coupon}`, undefined, `/coupons/${A.coupon}`) },
   'giftcards.list': { data: 'gift cards of website A', check: () => listOmits('/giftcards', A.giftcard) },
   'giftcards.get': { data: 'gift card A', check: () => notFound('GET', `/giftcards/${A.giftcard}`) },
@@ -233,7 +274,10 @@ const SCOPED: Record<string, Check> = {
     data: 'gift card A',
     check: () => notFound('POST', '/giftcards/adjust-balance', { id: A.giftcard, amount: 1 }, `/giftcards/${A.giftcard}`),
   },
-  'giftcards.create': { data: 'gift cards of website A', check: () => forbidden('POST', '/giftcards', { initialBalance: 5, websiteIds: [1] }) },
+  'giftcards.create': {
+    data: 'gift cards of website A',
+    check: () => forbidden('POST', '/giftcards', { initialBalance: 5, websiteIds: [1] }),
+  },
 
   'carts.list': { data: 'carts of store A', check: () => listOmits('/carts', A.cart) },
   'carts.create': {
@@ -283,10 +327,23 @@ const SCOPED: Record<string, Check> = {
   'shipments.get': { data: 'shipment A', check: () => refused(NOT_YOURS, 'GET', `/shipments/${A.shipment}`) },
   'shipments.addTrack': {
     data: 'shipment A',
-    check: () => refused(NOT_YOURS, 'POST', `/shipments/${A.shipment}/tracks`, { carrierCode: 'ups', title: 'UPS', trackNumber: '1Z' }, `/shipments/${A.shipment}`),
+    check: () =>
+      refused(
+        NOT_YOURS,
+        'POST',
+        `/shipments/${A.shipment}/tracks`,
+        { carrierCode: 'ups', title: 'UPS', trackNumber: '1Z' },
+        `/shipments/${A.shipment}`,
+      ),
   },
-  'shipments.removeTrack': { data: 'shipment A', check: () => refused(NOT_YOURS, 'DELETE', `/shipments/${A.shipment}/tracks/${A.track}`, undefined, `/shipments/${A.shipment}`) },
-  'shipments.addComment': { data: 'shipment A', check: () => refused(NOT_YOURS, 'POST', `/shipments/${A.shipment}/comments`, { comment: 'Taken' }, `/shipments/${A.shipment}`) },
+  'shipments.removeTrack': {
+    data: 'shipment A',
+    check: () => refused(NOT_YOURS, 'DELETE', `/shipments/${A.shipment}/tracks/${A.track}`, undefined, `/shipments/${A.shipment}`),
+  },
+  'shipments.addComment': {
+    data: 'shipment A',
+    check: () => refused(NOT_YOURS, 'POST', `/shipments/${A.shipment}/comments`, { comment: 'Taken' }, `/shipments/${A.shipment}`),
+  },
   'creditMemos.get': { data: 'credit memo A', check: () => refused(NOT_YOURS, 'GET', `/credit-memos/${A.creditMemo}`) },
   'creditMemos.listAll': { data: 'credit memos of store A', check: () => listOmits('/credit-memos', A.creditMemo) },
   'creditMemos.list': orderOp('GET', '/credit-memos'),
@@ -430,11 +487,20 @@ const SCOPED: Record<string, Check> = {
       await forbidden('PUT', `/webhooks/${A.hookB}`, { storeCodes: ['default'] }, `/webhooks/${A.hookB}`);
     },
   },
-  'webhooks.rotateSecret': { data: 'subscription A', check: () => notFound('POST', `/webhooks/${A.hook}/rotate-secret`, undefined, `/webhooks/${A.hook}`) },
+  'webhooks.rotateSecret': {
+    data: 'subscription A',
+    check: () => notFound('POST', `/webhooks/${A.hook}/rotate-secret`, undefined, `/webhooks/${A.hook}`),
+  },
   'webhooks.ping': { data: 'subscription A', check: () => notFound('POST', `/webhooks/${A.hook}/ping`) },
   'webhooks.deliveries': { data: "subscription A's deliveries", check: () => notFound('GET', `/webhooks/${A.hook}/deliveries`) },
-  'webhooks.delivery': { data: "subscription A's deliveries", check: () => notFound('GET', `/webhooks/${A.hook}/deliveries/${A.delivery}`) },
-  'webhooks.redeliver': { data: "subscription A's deliveries", check: () => notFound('POST', `/webhooks/${A.hook}/deliveries/${A.delivery}/redeliver`) },
+  'webhooks.delivery': {
+    data: "subscription A's deliveries",
+    check: () => notFound('GET', `/webhooks/${A.hook}/deliveries/${A.delivery}`),
+  },
+  'webhooks.redeliver': {
+    data: "subscription A's deliveries",
+    check: () => notFound('POST', `/webhooks/${A.hook}/deliveries/${A.delivery}/redeliver`),
+  },
   // last: a delete let through would leave nothing for the checks above
   'webhooks.delete': { data: 'subscription A', check: () => notFound('DELETE', `/webhooks/${A.hook}`, undefined, `/webhooks/${A.hook}`) },
 };
@@ -469,7 +535,13 @@ const PUBLIC_WITH_BACK_OFFICE: Record<string, Check> = {
   'customers.register': {
     data: 'customers of website A',
     check: async () => {
-      await forbidden('POST', '/customers', { email: 'scoped-a@example.com', password: 'Password123!', firstname: 'S', lastname: 'A', websiteId: 1 });
+      await forbidden('POST', '/customers', {
+        email: 'scoped-a@example.com',
+        password: 'Password123!',
+        firstname: 'S',
+        lastname: 'A',
+        websiteId: 1,
+      });
       const r = await asB('POST', '/customers', { email: 'scoped-b@example.com', password: 'Password123!', firstname: 'S', lastname: 'B' });
       assert.equal(r.status, 201, r.text);
       const [row] = await rows<{ website_id: number }>(t.database.db, sql`SELECT website_id FROM customers WHERE id = ${r.body.id}`);
@@ -481,7 +553,10 @@ const PUBLIC_WITH_BACK_OFFICE: Record<string, Check> = {
   'products.customOptions.list': productOp('GET', '/custom-options'),
   'products.links.related.list': productOp('GET', '/links/related'),
   'reviews.get': { data: 'review A', check: () => notFound('GET', `/reviews/${A.review}`) },
-  'orders.create': { data: 'cart A', check: () => notFound('POST', '/orders', { cartId: A.cart, paymentMethod: 'checkmo', shippingMethod: 'flatrate_flatrate' }) },
+  'orders.create': {
+    data: 'cart A',
+    check: () => notFound('POST', '/orders', { cartId: A.cart, paymentMethod: 'checkmo', shippingMethod: 'flatrate_flatrate' }),
+  },
   'cmsPages.list': {
     data: 'CMS pages of store A',
     check: async () => {
@@ -511,7 +586,12 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAA
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
-  const site = await createWebsite(t.database.db, t.services.settings, { code: 'scope_b', name: 'Scope B', storeCode: B, storeName: 'Scope B EN' });
+  const site = await createWebsite(t.database.db, t.services.settings, {
+    code: 'scope_b',
+    name: 'Scope B',
+    storeCode: B,
+    storeName: 'Scope B EN',
+  });
   storeB = site.storeId;
   // website B has a category tree of its own
   const root = await made('POST', '/categories', { name: 'Scope B Root', parentId: 1 });
@@ -525,14 +605,23 @@ before(async () => {
   A.category = (await made('POST', '/categories', { name: 'Scope A Category' })).id;
   A.customer = (await asAdmin('GET', '/customers?email=customer@example.com')).body[0].id;
   customerToken = await t.tokens.customer();
-  A.customerB = (await made('POST', `/customers?store=${B}`, { email: 'b-customer@example.com', password: 'Password123!', firstname: 'B', lastname: 'C' })).id;
+  A.customerB = (
+    await made('POST', `/customers?store=${B}`, {
+      email: 'b-customer@example.com',
+      password: 'Password123!',
+      firstname: 'B',
+      lastname: 'C',
+    })
+  ).id;
   const order = await placeTestOrder(t, { customerToken, items: [{ sku: skuA, qty: 2 }] });
   A.order = order.id;
   A.invoice = (await asAdmin('GET', `/orders/${order.id}/invoices`)).body[0].id;
   A.shipment = (await made('POST', `/orders/${order.id}/shipments`, {})).id;
   A.track = (await made('POST', `/shipments/${A.shipment}/tracks`, { carrierCode: 'ups', title: 'UPS', trackNumber: '1Z999' })).id;
   A.creditMemo = (await made('POST', `/orders/${order.id}/credit-memos`, { items: [{ orderItemId: order.items[0].id, qty: 1 }] })).id;
-  A.revocation = (await made('POST', '/customers/me/revocation-requests', { orderId: order.id, reason: 'Changed my mind' }, customerToken)).id;
+  A.revocation = (
+    await made('POST', '/customers/me/revocation-requests', { orderId: order.id, reason: 'Changed my mind' }, customerToken)
+  ).id;
   A.cart = (await made('POST', '/carts', {})).id;
   guestCartA = (await made('POST', '/guest-carts', {})).maskedId;
   A.review = (await made('POST', `/products/${A.product}/reviews`, { title: 'Fine', detail: 'A fine lamp.', nickname: 'Al' })).id;
@@ -585,8 +674,15 @@ describe('every admin operation is either scoped or known not to be', () => {
     assert.deepEqual(both, []);
     const stale = [...Object.keys(SCOPED), ...Object.keys(NOT_SCOPED)].filter((id) => !ids.includes(id));
     assert.deepEqual(stale, [], 'entries of operations that no longer exist (or are public)');
-    const publicIds = new Set(allOperations().filter((o) => o.access.level === 'public').map((o) => o.id));
-    assert.deepEqual(Object.keys(PUBLIC_WITH_BACK_OFFICE).filter((id) => !publicIds.has(id)), []);
+    const publicIds = new Set(
+      allOperations()
+        .filter((o) => o.access.level === 'public')
+        .map((o) => o.id),
+    );
+    assert.deepEqual(
+      Object.keys(PUBLIC_WITH_BACK_OFFICE).filter((id) => !publicIds.has(id)),
+      [],
+    );
   });
 
   test('each route written by hand that takes a token is listed', async () => {
@@ -599,13 +695,17 @@ describe('every admin operation is either scoped or known not to be', () => {
       }
     }
     assert.deepEqual(found.filter((id) => !(id in HAND_ROUTES)).sort(), []);
-    assert.deepEqual(Object.keys(HAND_ROUTES).filter((id) => !found.includes(id)), []);
+    assert.deepEqual(
+      Object.keys(HAND_ROUTES).filter((id) => !found.includes(id)),
+      [],
+    );
   });
 });
 
 describe('a token limited to store view B cannot reach store A', () => {
   for (const [id, c] of Object.entries(SCOPED)) test(`${id}: ${c.data}`, () => c.check());
-  for (const [id, c] of Object.entries(HAND_ROUTES)) if (typeof c !== 'string') test(`${id} (hand-written route): ${c.data}`, () => c.check());
+  for (const [id, c] of Object.entries(HAND_ROUTES))
+    if (typeof c !== 'string') test(`${id} (hand-written route): ${c.data}`, () => c.check());
   for (const [id, c] of Object.entries(PUBLIC_WITH_BACK_OFFICE)) test(`${id} (public, back-office view): ${c.data}`, () => c.check());
 
   test('GraphQL-only back-office fields (no declaration) leave store A out as well', async () => {
@@ -614,7 +714,8 @@ describe('a token limited to store view B cannot reach store A', () => {
       assert.equal(r.status, 200, r.text);
       return r.body;
     };
-    const lists = '{ shipments { totalCount } creditMemos { totalCount } giftCards { totalCount } stocks(first: 100) { edges { node { sku } } } }';
+    const lists =
+      '{ shipments { totalCount } creditMemos { totalCount } giftCards { totalCount } stocks(first: 100) { edges { node { sku } } } }';
     const all = (await gql(lists, admin)).data;
     assert.ok(all.shipments.totalCount > 0 && all.creditMemos.totalCount > 0 && all.giftCards.totalCount > 0);
     assert.ok(all.stocks.edges.some((e: any) => e.node.sku === skuA));
@@ -627,7 +728,14 @@ describe('a token limited to store view B cannot reach store A', () => {
   });
 
   test('it reads what every store view shares', async () => {
-    for (const path of ['/tax-classes', '/tax-rates', '/tax-rules', '/customer-groups', `/cms-pages/${A.pageAll}`, `/blog-posts/${A.postAll}`]) {
+    for (const path of [
+      '/tax-classes',
+      '/tax-rates',
+      '/tax-rules',
+      '/customer-groups',
+      `/cms-pages/${A.pageAll}`,
+      `/blog-posts/${A.postAll}`,
+    ]) {
       const r = await asB('GET', path);
       assert.equal(r.status, 200, `${path}: ${r.text}`);
     }
@@ -647,7 +755,9 @@ describe('webhook deliveries of a subscription limited to store view B', () => {
   test('carry the events of store B only: none of store A, none of no store view (a product)', async () => {
     await createTestProduct(t);
     assert.equal((await asAdmin('PUT', `/customers/${A.customer}`, { lastname: 'Doe-Smith' })).status, 200);
-    const mine = await t.req('POST', `${API}/customers?store=${B}`, { body: { email: 'b-hook@example.com', password: 'Password123!', firstname: 'B', lastname: 'Hook' } });
+    const mine = await t.req('POST', `${API}/customers?store=${B}`, {
+      body: { email: 'b-hook@example.com', password: 'Password123!', firstname: 'B', lastname: 'Hook' },
+    });
     assert.equal(mine.status, 201, mine.text);
     const got = await rows<{ type: string; store_code: string | null }>(
       t.database.db,
@@ -659,6 +769,9 @@ describe('webhook deliveries of a subscription limited to store view B', () => {
       t.database.db,
       sql`SELECT e.type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.subscription_id = ${A.hookAll} AND e.type <> 'webhook.ping'`,
     );
-    assert.ok(['product.created', 'customer.updated', 'customer.created'].every((type) => all.some((r) => r.type === type)), 'the subscription of every store gets all');
+    assert.ok(
+      ['product.created', 'customer.updated', 'customer.created'].every((type) => all.some((r) => r.type === type)),
+      'the subscription of every store gets all',
+    );
   });
 });

@@ -19,12 +19,14 @@ import type { Env } from './command.js';
 function stderrLogger(level: string): FastifyBaseLogger {
   const order = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
   const min = level === 'silent' ? order.length : Math.max(order.indexOf(level), order.indexOf('warn'));
-  const at = (name: string) => (...args: unknown[]) => {
-    if (order.indexOf(name) < min) return;
-    const msg = args.find((a) => typeof a === 'string') ?? '';
-    const obj = args.find((a) => typeof a === 'object' && a !== null);
-    process.stderr.write(`${name}: ${msg}${obj ? ` ${JSON.stringify(obj)}` : ''}\n`);
-  };
+  const at =
+    (name: string) =>
+    (...args: unknown[]) => {
+      if (order.indexOf(name) < min) return;
+      const msg = args.find((a) => typeof a === 'string') ?? '';
+      const obj = args.find((a) => typeof a === 'object' && a !== null);
+      process.stderr.write(`${name}: ${msg}${obj ? ` ${JSON.stringify(obj)}` : ''}\n`);
+    };
   const logger: FastifyBaseLogger = {
     level,
     fatal: at('fatal'),

@@ -10,7 +10,10 @@
 import { AppError } from './errors.js';
 import type { Ctx } from './context.js';
 
-export type CaptchaFetch = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{
+export type CaptchaFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<{
   ok: boolean;
   status: number;
   json(): Promise<unknown>;
@@ -69,7 +72,13 @@ export function setCaptchaFetch(fn: CaptchaFetch | undefined): void {
  * Verifies a token with the given provider. `none` passes without a token; otherwise a missing token or a
  * refusal answers false. An unknown provider or an unreachable verifier throws 503.
  */
-export async function verifyCaptcha(ctx: Ctx, provider: string, token: string | undefined, ip: string, opts: CaptchaOptions = {}): Promise<boolean> {
+export async function verifyCaptcha(
+  ctx: Ctx,
+  provider: string,
+  token: string | undefined,
+  ip: string,
+  opts: CaptchaOptions = {},
+): Promise<boolean> {
   if (!provider || provider === 'none') return true;
   const verifier = verifiers.get(provider);
   if (!verifier) {
@@ -78,7 +87,16 @@ export async function verifyCaptcha(ctx: Ctx, provider: string, token: string | 
   }
   if (typeof token !== 'string' || !token.trim()) return false;
   try {
-    return (await verifier({ ctx, token: token.trim(), ip, secretKey: opts.secretKey ?? '', minScore: opts.minScore ?? 0.5, fetch: currentFetch })) === true;
+    return (
+      (await verifier({
+        ctx,
+        token: token.trim(),
+        ip,
+        secretKey: opts.secretKey ?? '',
+        minScore: opts.minScore ?? 0.5,
+        fetch: currentFetch,
+      })) === true
+    );
   } catch (err) {
     if (err instanceof AppError) throw err;
     ctx.log.warn({ err, provider }, 'captcha verification failed');

@@ -13,7 +13,8 @@ export const COMPRESS_THRESHOLD = 1024;
  * downloads and uploaded files, mostly compressed formats already; those are left to mime-db's verdict (not
  * compressible).
  */
-const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|^application\/(?:javascript|graphql-response\+json)(?:;|$)/;
+const COMPRESSIBLE =
+  /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|^application\/(?:javascript|graphql-response\+json)(?:;|$)/;
 
 /**
  * A strong ETag names one exact byte sequence; the Brotli and gzip forms of a body are other byte sequences,

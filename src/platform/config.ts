@@ -131,15 +131,24 @@ function trustProxy(env: Env, production: boolean, problems: string[]): boolean 
   if (raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
   if (/^(true|yes|on)$/i.test(raw)) {
     if (production) {
-      problems.push('TRUST_PROXY=true trusts every X-Forwarded-For hop, so any client could choose its address; name the hop count or the proxies\' addresses in production');
+      problems.push(
+        "TRUST_PROXY=true trusts every X-Forwarded-For hop, so any client could choose its address; name the hop count or the proxies' addresses in production",
+      );
     }
     return true;
   }
   if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 1, 1, 64, problems);
-  const list = raw.split(',').map((v) => v.trim()).filter(Boolean);
-  const bad = list.filter((v) => !PROXY_RANGE_NAMES.includes(v) && !(ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v) || isCidr(v)));
+  const list = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const bad = list.filter(
+    (v) => !PROXY_RANGE_NAMES.includes(v) && !(ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v) || isCidr(v)),
+  );
   if (bad.length || !list.length) {
-    problems.push(`TRUST_PROXY must be false, a hop count, or proxy addresses / CIDR ranges separated by commas; not "${bad.join(', ') || raw}"`);
+    problems.push(
+      `TRUST_PROXY must be false, a hop count, or proxy addresses / CIDR ranges separated by commas; not "${bad.join(', ') || raw}"`,
+    );
     return false;
   }
   return list;
@@ -156,7 +165,10 @@ function isCidr(v: string): boolean {
 
 /** a comma-separated list, blanks dropped */
 function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 function url(env: Env, name: string, protocols: string[], problems: string[]): string | undefined {
@@ -175,7 +187,10 @@ function url(env: Env, name: string, protocols: string[], problems: string[]): s
 
 /** A comma-separated list of origins such as `https://shop.example.com,http://localhost:3000`. */
 function origins(env: Env, name: string, problems: string[]): string[] {
-  const list = (env[name] || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (env[name] || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: string[] = [];
   for (const item of list) {
     let u: URL | undefined;
@@ -269,7 +284,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollMs: int(env, 'WEBHOOK_POLL', 5_000, 50, 60_000, problems),
     },
   };
-  if (env.WEBHOOK_ENCRYPTION_KEY !== undefined && env.WEBHOOK_ENCRYPTION_KEY.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
+  if (env.WEBHOOK_ENCRYPTION_KEY !== undefined && env.WEBHOOK_ENCRYPTION_KEY.length < 32)
+    problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
   // a short token could be guessed; whitespace would never survive the Authorization header
   if (config.metricsToken !== undefined && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
@@ -284,7 +300,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (production && !config.rateLimits) problems.push('RATE_LIMITS cannot be disabled in production');
   if (production && config.benchRoutes) problems.push('BENCH_ROUTES cannot be enabled in production');
-  if (production && config.webhooks.allowPrivate) problems.push('WEBHOOK_ALLOW_PRIVATE cannot be enabled in production: receivers on private addresses would reach the internal network');
+  if (production && config.webhooks.allowPrivate)
+    problems.push('WEBHOOK_ALLOW_PRIVATE cannot be enabled in production: receivers on private addresses would reach the internal network');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -338,7 +338,10 @@ type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited
  * Runs independent reads together, or one after another inside a transaction, whose single connection takes
  * one statement at a time. Each element is a function starting one read.
  */
-export async function together<T extends readonly (() => unknown)[]>(ctx: Ctx, reads: T): Promise<Results<{ [K in keyof T]: ReturnType<T[K]> }>> {
+export async function together<T extends readonly (() => unknown)[]>(
+  ctx: Ctx,
+  reads: T,
+): Promise<Results<{ [K in keyof T]: ReturnType<T[K]> }>> {
   if (!ctx.tx) return Promise.all(reads.map((r) => r())) as never;
   const out: unknown[] = [];
   for (const r of reads) out.push(await r());

@@ -51,6 +51,7 @@ export function dateRangeConditions(
     const b = dateBound('createdTo', q.createdTo, true);
     out.push(b.exclusive ? sql`${cols.created} < ${b.at}::timestamptz` : sql`${cols.created} <= ${b.at}::timestamptz`);
   }
-  if (cols.updated && given(q.updatedSince)) out.push(sql`${cols.updated} >= ${dateBound(updatedField, q.updatedSince, false).at}::timestamptz`);
+  if (cols.updated && given(q.updatedSince))
+    out.push(sql`${cols.updated} >= ${dateBound(updatedField, q.updatedSince, false).at}::timestamptz`);
   return out;
 }

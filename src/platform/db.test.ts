@@ -8,8 +8,15 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rows, statement, type Database } from './db.js';
 import { postgresDatabase } from '../../test/helpers.js';
 
-const counted = statement<{ n: number }>('db_test_count', () => sql`SELECT count(*)::int AS n FROM memo_probe WHERE tag = ${sql.placeholder('tag')}`, { memo: true });
-const plain = statement<{ n: number }>('db_test_count_plain', () => sql`SELECT count(*)::int AS n FROM memo_probe WHERE tag = ${sql.placeholder('tag')}`);
+const counted = statement<{ n: number }>(
+  'db_test_count',
+  () => sql`SELECT count(*)::int AS n FROM memo_probe WHERE tag = ${sql.placeholder('tag')}`,
+  { memo: true },
+);
+const plain = statement<{ n: number }>(
+  'db_test_count_plain',
+  () => sql`SELECT count(*)::int AS n FROM memo_probe WHERE tag = ${sql.placeholder('tag')}`,
+);
 
 for (const kind of ['pglite', 'postgres'] as const) {
   describe(`memoized statements (${kind})`, { skip: kind === 'postgres' && !process.env.TEST_DATABASE_URL }, () => {
@@ -44,7 +51,10 @@ for (const kind of ['pglite', 'postgres'] as const) {
         await tx.execute(sql`INSERT INTO memo_probe (tag) VALUES ('a')`);
       });
       assert.equal(await n(), 2);
-      await rows(database.db, sql`WITH gone AS (DELETE FROM memo_probe WHERE id = (SELECT min(id) FROM memo_probe) RETURNING id) SELECT id FROM gone`);
+      await rows(
+        database.db,
+        sql`WITH gone AS (DELETE FROM memo_probe WHERE id = (SELECT min(id) FROM memo_probe) RETURNING id) SELECT id FROM gone`,
+      );
       assert.equal(await n(), 1);
       if (database.pglite) {
         await database.pglite.exec(`INSERT INTO memo_probe (tag) VALUES ('a'); INSERT INTO memo_probe (tag) VALUES ('a')`);

@@ -90,7 +90,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     // Named statements (see `statement`) are the hot reads: plan them once per connection instead of on every
     // execution. Their parameters are keys and ids, where one plan serves every value.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 20, options: '-c plan_cache_mode=force_generic_plan' });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolMax ?? 20,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it */
     });
@@ -102,14 +106,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const side = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
     side.on('error', () => undefined);
     const sideDb = drizzlePg({ client: side, logger: counter.logger }) as unknown as Db;
-    return { kind: 'postgres', db, sideDb, url: opts.databaseUrl, queryCount: () => counter.n, close: async () => void (await Promise.all([pool.end(), side.end()])) };
+    return {
+      kind: 'postgres',
+      db,
+      sideDb,
+      url: opts.databaseUrl,
+      queryCount: () => counter.n,
+      close: async () => void (await Promise.all([pool.end(), side.end()])),
+    };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   // loaded only here: a server on PostgreSQL never loads the embedded database's driver
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // a smaller buffer cache than PostgreSQL's default 128 MB: the embedded database's files are in the OS page
   // cache anyway, and the process stays ~100 MB smaller
-  const client = await openEmbeddedThread({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, postgresqlconf: ['shared_buffers=32MB'] });
+  const client = await openEmbeddedThread({
+    dataDir: opts.dataDir,
+    loadDataDir: opts.loadDataDir,
+    postgresqlconf: ['shared_buffers=32MB'],
+  });
   trackWrites(client);
   const counter = countFor(client);
   const db = drizzlePglite({ client: client as unknown as PGlite, logger: counter.logger }) as unknown as Db;
@@ -185,7 +200,8 @@ function driverClient(db: Db): { client: QueryClient; named: boolean } {
  * counters know), else by the client.
  */
 function countStatement(db: Db, client: object): void {
-  const logger = (db as unknown as { session?: { options?: { logger?: { logQuery(query: string, params: unknown[]): void } } } }).session?.options?.logger;
+  const logger = (db as unknown as { session?: { options?: { logger?: { logQuery(query: string, params: unknown[]): void } } } }).session
+    ?.options?.logger;
   if (logger) logger.logQuery('', []);
   else {
     const counter = counters.get(client);

@@ -16,14 +16,33 @@ import { openEmbeddedThread, type EmbeddedClient } from './embedded-thread.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The query builder's parsers: dates and intervals stay PostgreSQL's text. */
-const RAW_DATES = { rowMode: 'array' as const, parsers: { [types.TIMESTAMPTZ]: (v: string) => v, [types.DATE]: (v: string) => v, [types.INTERVAL]: (v: string) => v } };
+const RAW_DATES = {
+  rowMode: 'array' as const,
+  parsers: { [types.TIMESTAMPTZ]: (v: string) => v, [types.DATE]: (v: string) => v, [types.INTERVAL]: (v: string) => v },
+};
 
 const SCHEMA = `CREATE TABLE kinds (
   id serial PRIMARY KEY, i int, big bigint, n numeric(12,4), t text, b boolean, j jsonb, arr text[], ints int[],
   bin bytea, at timestamptz, day date, span interval, u uuid, f float8
 )`;
-const ROW = [7, '9007199254740993', '12.3400', 'a "quoted", text', true, { nested: [1, { x: 'y' }] }, ['a', 'b,c', 'd"e'], [1, 2, 3], new Uint8Array([0, 1, 255]), new Date('2026-01-02T03:04:05.678Z'), '2026-02-03', '1 day 02:03:04', '0b0f8f1e-9b6c-4a5e-8d3b-2f6c1f1e2d3c', 1.5];
-const INSERT = 'INSERT INTO kinds (i, big, n, t, b, j, arr, ints, bin, at, day, span, u, f) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *';
+const ROW = [
+  7,
+  '9007199254740993',
+  '12.3400',
+  'a "quoted", text',
+  true,
+  { nested: [1, { x: 'y' }] },
+  ['a', 'b,c', 'd"e'],
+  [1, 2, 3],
+  new Uint8Array([0, 1, 255]),
+  new Date('2026-01-02T03:04:05.678Z'),
+  '2026-02-03',
+  '1 day 02:03:04',
+  '0b0f8f1e-9b6c-4a5e-8d3b-2f6c1f1e2d3c',
+  1.5,
+];
+const INSERT =
+  'INSERT INTO kinds (i, big, n, t, b, j, arr, ints, bin, at, day, span, u, f) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *';
 
 describe('the embedded database on its own thread', () => {
   let threaded: EmbeddedClient;
@@ -65,12 +84,15 @@ describe('the embedded database on its own thread', () => {
   test('an error keeps PostgreSQL’s fields and changes nothing', async () => {
     await threaded.exec('CREATE TABLE uniq (k text PRIMARY KEY, v int CHECK (v >= 0))');
     await threaded.query('INSERT INTO uniq VALUES ($1, $2)', ['a', 1]);
-    await assert.rejects(threaded.query('INSERT INTO uniq VALUES ($1, $2)', ['a', 2]), (err: Error & { code?: string; constraint?: string }) => {
-      assert.equal(err.code, '23505');
-      assert.equal(err.constraint, 'uniq_pkey');
-      assert.match(err.message, /duplicate key/);
-      return true;
-    });
+    await assert.rejects(
+      threaded.query('INSERT INTO uniq VALUES ($1, $2)', ['a', 2]),
+      (err: Error & { code?: string; constraint?: string }) => {
+        assert.equal(err.code, '23505');
+        assert.equal(err.constraint, 'uniq_pkey');
+        assert.match(err.message, /duplicate key/);
+        return true;
+      },
+    );
     await assert.rejects(threaded.query('INSERT INTO uniq VALUES ($1, $2)', ['b', 'x']), { code: '22P02' });
     await assert.rejects(threaded.query('SELEC 1'), { code: '42601' });
     assert.deepEqual((await threaded.query('SELECT k, v FROM uniq ORDER BY k')).rows, [{ k: 'a', v: 1 }]);
@@ -179,7 +201,9 @@ describe('the embedded database on its own thread', () => {
       return kept;
     };
     const kept = await Promise.all(Array.from({ length: 12 }, (_, f) => flow(f)));
-    const { rows } = await threaded.query<{ flow: number; n: number }>('SELECT flow, count(*)::int AS n FROM busy GROUP BY flow ORDER BY flow');
+    const { rows } = await threaded.query<{ flow: number; n: number }>(
+      'SELECT flow, count(*)::int AS n FROM busy GROUP BY flow ORDER BY flow',
+    );
     assert.deepEqual(
       rows.map((r) => r.n),
       kept.filter((k) => k > 0),
@@ -219,7 +243,7 @@ describe('the thread and its process', () => {
 
   test('a thread that dies fails the calls waiting for it and those after', async () => {
     const db = await openEmbeddedThread({});
-    const waiting = db.query("SELECT pg_sleep(0.5)");
+    const waiting = db.query('SELECT pg_sleep(0.5)');
     // an out-of-memory abort or a crash of the WebAssembly module ends the thread like this
     await db.terminate();
     await assert.rejects(waiting, /thread stopped/);

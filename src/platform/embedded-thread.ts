@@ -143,7 +143,10 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
 
   const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
   try {
-    await call({ op: 'open', dataDir: opts.dataDir, loadDataDir, postgresqlconf: opts.postgresqlconf }, loadDataDir ? [loadDataDir] : undefined);
+    await call(
+      { op: 'open', dataDir: opts.dataDir, loadDataDir, postgresqlconf: opts.postgresqlconf },
+      loadDataDir ? [loadDataDir] : undefined,
+    );
   } catch (err) {
     await worker.terminate();
     throw err;

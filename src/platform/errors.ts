@@ -50,7 +50,11 @@ export class AppError extends Error {
   readonly details?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
-  constructor(readonly kind: ErrorKind, message: string, opts: AppErrorOptions = {}) {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    opts: AppErrorOptions = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.status = STATUS[kind];
@@ -65,8 +69,7 @@ export const badRequest = (message: string, opts?: AppErrorOptions) => new AppEr
 export const notFound = (message = 'Not Found', opts?: AppErrorOptions) => new AppError('not_found', message, opts);
 export const forbidden = (message = 'Access denied', opts?: AppErrorOptions) => new AppError('forbidden', message, opts);
 export const conflict = (message: string, opts?: AppErrorOptions) => new AppError('conflict', message, opts);
-export const unprocessable = (message: string, opts?: AppErrorOptions) =>
-  new AppError('unprocessable_entity', message, opts);
+export const unprocessable = (message: string, opts?: AppErrorOptions) => new AppError('unprocessable_entity', message, opts);
 export const tooManyRequests = () =>
   new AppError('too_many_requests', 'Too many requests. Please try again later.', { reason: 'RATE_LIMITED' });
 

@@ -24,7 +24,10 @@ export const FREE_FORM_KEYWORD = 'x-free-form';
 
 /** Marks `schema` as free-form JSON with the given (or the default) limits. */
 export function FreeForm<T extends TSchema>(schema: T, limits: Partial<FreeFormLimits> = {}): T {
-  return { ...schema, [FREE_FORM_KEYWORD]: { maxDepth: limits.maxDepth ?? FREE_FORM_MAX_DEPTH, maxBytes: limits.maxBytes ?? FREE_FORM_MAX_BYTES } };
+  return {
+    ...schema,
+    [FREE_FORM_KEYWORD]: { maxDepth: limits.maxDepth ?? FREE_FORM_MAX_DEPTH, maxBytes: limits.maxBytes ?? FREE_FORM_MAX_BYTES },
+  };
 }
 
 /** Levels of objects and arrays in a value (a scalar is 0), counted without recursion and only up to `stop`. */
@@ -45,7 +48,10 @@ function depthOf(value: unknown, stop: number): number {
 }
 
 /** Why a free-form value breaks the limits, or undefined when it keeps them. */
-export function freeFormProblem(value: unknown, limits: FreeFormLimits = { maxDepth: FREE_FORM_MAX_DEPTH, maxBytes: FREE_FORM_MAX_BYTES }): string | undefined {
+export function freeFormProblem(
+  value: unknown,
+  limits: FreeFormLimits = { maxDepth: FREE_FORM_MAX_DEPTH, maxBytes: FREE_FORM_MAX_BYTES },
+): string | undefined {
   if (depthOf(value, limits.maxDepth) > limits.maxDepth) return `is nested too deeply (at most ${limits.maxDepth} levels)`;
   const json = JSON.stringify(value);
   if (json !== undefined && Buffer.byteLength(json) > limits.maxBytes) return `is too large (at most ${limits.maxBytes} bytes of JSON)`;

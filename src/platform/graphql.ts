@@ -41,7 +41,11 @@ export const jsonScalar = new GraphQLScalarType({
 });
 
 /** The same JSON scalar under API Platform's name. */
-export const iterableScalar = new GraphQLScalarType({ ...jsonScalar.toConfig(), name: 'Iterable', description: 'Any JSON value (an array or object field)' });
+export const iterableScalar = new GraphQLScalarType({
+  ...jsonScalar.toConfig(),
+  name: 'Iterable',
+  description: 'Any JSON value (an array or object field)',
+});
 
 function freeFormInput(v: unknown): unknown {
   const problem = freeFormProblem(v);
@@ -91,7 +95,9 @@ const REQUEST_STATUSES = new Set([401, 413, 415, 429]);
 /** Only GraphQL source text is executed: Mercurius would take a query that parses as JSON for a raw AST. */
 function assertParsedSource(document: unknown): void {
   if (!document || typeof document !== 'object' || !((document as { loc?: unknown }).loc instanceof Location)) {
-    throw new GraphQLError('Syntax Error: the query must be GraphQL source text', { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } });
+    throw new GraphQLError('Syntax Error: the query must be GraphQL source text', {
+      extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 },
+    });
   }
 }
 
@@ -170,7 +176,10 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
           }),
         ];
       });
-      return { statusCode, response: { data: execution.data ?? null, errors: opts.introspection ? errors : errors.map(withoutSuggestions) } };
+      return {
+        statusCode,
+        response: { data: execution.data ?? null, errors: opts.introspection ? errors : errors.map(withoutSuggestions) },
+      };
     },
   });
   // a document nested thousands deep would overflow the parser's stack: it is refused before it is parsed
@@ -181,7 +190,9 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
       });
     }
     if (Buffer.byteLength(source) > limits.documentBytes) {
-      throw new GraphQLError(`The query document is larger than ${limits.documentBytes} bytes`, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } });
+      throw new GraphQLError(`The query document is larger than ${limits.documentBytes} bytes`, {
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 },
+      });
     }
   });
   app.graphql.addHook('preValidation', async (_schema, document) => assertParsedSource(document));

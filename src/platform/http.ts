@@ -40,7 +40,9 @@ const bodyAjv = validatorOf(false);
 const paramsAjv = validatorOf('array');
 
 export function installValidators(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(schema) : paramsAjv.compile(schema))));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(schema) : paramsAjv.compile(schema))),
+  );
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
@@ -80,7 +82,9 @@ export function checkBody<T>(schema: object, value: unknown): T {
   const validate = bodyAjv.compile(schema);
   const copy = structuredClone(value);
   if (!validate(copy)) {
-    throw validationError(Object.assign(new Error('body'), { validation: validate.errors ?? [], validationContext: 'body' }) as unknown as FastifyError);
+    throw validationError(
+      Object.assign(new Error('body'), { validation: validate.errors ?? [], validationContext: 'body' }) as unknown as FastifyError,
+    );
   }
   return copy as T;
 }
@@ -90,7 +94,12 @@ export function checkParams<T>(schema: object, value: unknown): T {
   const validate = paramsAjv.compile(schema);
   const copy = structuredClone(value);
   if (!validate(copy)) {
-    throw validationError(Object.assign(new Error('querystring'), { validation: validate.errors ?? [], validationContext: 'querystring' }) as unknown as FastifyError);
+    throw validationError(
+      Object.assign(new Error('querystring'), {
+        validation: validate.errors ?? [],
+        validationContext: 'querystring',
+      }) as unknown as FastifyError,
+    );
   }
   return copy as T;
 }
@@ -184,18 +193,22 @@ export function installErrorHandling(app: FastifyInstance): void {
   // JSON, JSON-LD and merge-patch bodies: nested at most BODY_MAX_DEPTH levels, read before parsing
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(['application/json', 'application/ld+json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
-    const deep = jsonTooDeep(String(body));
-    if (deep) {
-      const field = deep.field || undefined;
-      const message = field
-        ? `${field} is nested too deeply (a request body may nest at most ${BODY_MAX_DEPTH} levels)`
-        : `The request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`;
-      const details = { field: field ?? 'body', constraint: 'maxDepth', in: 'body', maxDepth: BODY_MAX_DEPTH };
-      return done(new AppError('bad_request', message, { reason: 'NESTED_TOO_DEEPLY', details }), undefined);
-    }
-    parseJson(req, String(body), done);
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/ld+json', 'application/merge-patch+json'],
+    { parseAs: 'string' },
+    (req, body, done) => {
+      const deep = jsonTooDeep(String(body));
+      if (deep) {
+        const field = deep.field || undefined;
+        const message = field
+          ? `${field} is nested too deeply (a request body may nest at most ${BODY_MAX_DEPTH} levels)`
+          : `The request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`;
+        const details = { field: field ?? 'body', constraint: 'maxDepth', in: 'body', maxDepth: BODY_MAX_DEPTH };
+        return done(new AppError('bad_request', message, { reason: 'NESTED_TOO_DEEPLY', details }), undefined);
+      }
+      parseJson(req, String(body), done);
+    },
+  );
   // OAuth 2.0 clients post /auth/token as a form; every value is a string, so typed fields still get a 400
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

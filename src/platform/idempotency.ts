@@ -45,7 +45,12 @@ export function actorScope(a: Actor | undefined): string | undefined {
 }
 
 function matching(rec: IdemRecord) {
-  return and(eq(idempotencyKeys.scope, rec.scope), eq(idempotencyKeys.key, rec.key), eq(idempotencyKeys.method, rec.method), eq(idempotencyKeys.path, rec.path));
+  return and(
+    eq(idempotencyKeys.scope, rec.scope),
+    eq(idempotencyKeys.key, rec.key),
+    eq(idempotencyKeys.method, rec.method),
+    eq(idempotencyKeys.path, rec.path),
+  );
 }
 
 /**
@@ -120,8 +125,13 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     if (!rec) return payload;
     req.idempotency = undefined;
     try {
-      const ok = reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null);
-      await settleIdempotencyKey(db, rec, ok ? { status: reply.statusCode, body: (payload as string | undefined) ?? '', contentType: contentTypeOf(reply) } : undefined);
+      const ok =
+        reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null);
+      await settleIdempotencyKey(
+        db,
+        rec,
+        ok ? { status: reply.statusCode, body: (payload as string | undefined) ?? '', contentType: contentTypeOf(reply) } : undefined,
+      );
     } catch (err) {
       req.log.error({ err }, 'could not record idempotency result');
     }

@@ -4,7 +4,8 @@
  */
 import crypto from 'node:crypto';
 
-export type KeyPurpose = 'webhook-secrets' | 'order-account-token' | 'revocation-form' | 'contact-honeypot' | 'mcp-session' | 'newsletter-unsubscribe';
+export type KeyPurpose =
+  'webhook-secrets' | 'order-account-token' | 'revocation-form' | 'contact-honeypot' | 'mcp-session' | 'newsletter-unsubscribe';
 
 /** HKDF salt and label of each purpose; the webhook secrets' are the ones they were first sealed under */
 const LABELS: Record<KeyPurpose, [salt: string, info: string]> = {

@@ -42,7 +42,16 @@ async function tree(source: Operation, ctx: Ctx): Promise<Js[]> {
   const placed = new Map<number, { node: Js; depth: number }>();
   const top = rows.length ? Math.min(...rows.map((c) => c.level as number)) : 0;
   for (const c of rows) {
-    const node = { id: c.id, name: c.name, urlKey: c.urlKey, urlPath: c.urlPath, level: c.level, includeInMenu: c.includeInMenu, productCount: c.productCount, children: [] as Js[] };
+    const node = {
+      id: c.id,
+      name: c.name,
+      urlKey: c.urlKey,
+      urlPath: c.urlPath,
+      level: c.level,
+      includeInMenu: c.includeInMenu,
+      productCount: c.productCount,
+      children: [] as Js[],
+    };
     if (c.level === top) {
       roots.push(node);
       placed.set(c.id, { node, depth: 1 });

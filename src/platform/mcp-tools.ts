@@ -10,7 +10,14 @@ import { authorize } from './auth/access.js';
 import type { Actor, Ctx } from './context.js';
 import { AppError, errorBody } from './errors.js';
 import { checkBody, checkParams, toAppError } from './http.js';
-import { actorScope, claimIdempotencyKey, IDEMPOTENCY_KEY_RE, settleIdempotencyKey, type IdemRecord, type StoredReply } from './idempotency.js';
+import {
+  actorScope,
+  claimIdempotencyKey,
+  IDEMPOTENCY_KEY_RE,
+  settleIdempotencyKey,
+  type IdemRecord,
+  type StoredReply,
+} from './idempotency.js';
 import { kindOf, restPage, type Operation, type OpInput } from './operations.js';
 import { collectionDocument, collectionResponse, type CollectionResult, type Page } from './pagination.js';
 
@@ -87,14 +94,18 @@ function advertised(s: unknown): unknown {
   const out: Js = {};
   for (const [k, v] of Object.entries(s)) {
     if (k.startsWith('x-')) continue;
-    out[k] = k === 'properties' || k === 'patternProperties' ? Object.fromEntries(Object.entries(v as Js).map(([n, p]) => [n, advertised(p)])) : advertised(v);
+    out[k] =
+      k === 'properties' || k === 'patternProperties'
+        ? Object.fromEntries(Object.entries(v as Js).map(([n, p]) => [n, advertised(p)]))
+        : advertised(v);
   }
   return out;
 }
 
 /** The fields of an object body, or of the one object branch of a union (a list or `{tierPrices: [...]}`); else undefined. */
 function objectOf(s: Js): { props: Js; required: string[]; open: boolean } | undefined {
-  if (s.type === 'object' && s.properties) return { props: s.properties, required: s.required ?? [], open: s.additionalProperties !== false };
+  if (s.type === 'object' && s.properties)
+    return { props: s.properties, required: s.required ?? [], open: s.additionalProperties !== false };
   const branches: Js[] | undefined = s.anyOf ?? s.oneOf;
   const objects = branches?.filter((b) => b.type === 'object' && b.properties) ?? [];
   if (objects.length !== 1) return undefined;
@@ -110,7 +121,10 @@ const isAlias = (s: Js) => typeof s.description === 'string' && /^alias of /.tes
 
 function descriptionOf(o: Operation, apiPrefix: string): string {
   const lines = [o.summary.replace(/\.?$/, '.')];
-  if (o.page) lines.push(`One page at a time: page (from 1) and itemsPerPage (default ${o.page.defaultSize ?? 20}, at most ${o.page.maxSize ?? 100}); follow view.next.`);
+  if (o.page)
+    lines.push(
+      `One page at a time: page (from 1) and itemsPerPage (default ${o.page.defaultSize ?? 20}, at most ${o.page.maxSize ?? 100}); follow view.next.`,
+    );
   lines.push(`REST: ${o.method} ${apiPrefix}${o.path}`);
   return lines.join('\n');
 }
@@ -179,7 +193,8 @@ function toolOf(o: Operation, apiPrefix: string): ToolDef {
       {
         type: 'string',
         pattern: IDEMPOTENCY_KEY_RE.source,
-        description: 'makes a retry safe: the same key with this tool on the same record answers the first success without doing the work again (24 hours)',
+        description:
+          'makes a retry safe: the same key with this tool on the same record answers the first success without doing the work again (24 hours)',
       },
       false,
     );
@@ -221,7 +236,14 @@ function pick(args: Js, keys: readonly string[]): Js {
 /** Splits the arguments onto the REST parts and checks each as REST checks it (a 400 with the field). */
 function inputOf(t: ToolDef, args: Js): Omit<OpInput, 'page'> {
   const o = t.op;
-  const known = new Set([...t.params, ...t.query, ...t.headers.keys(), ...t.filters, ...(Array.isArray(t.body) ? t.body : t.body ? ['items'] : []), ...(t.write ? ['idempotencyKey'] : [])]);
+  const known = new Set([
+    ...t.params,
+    ...t.query,
+    ...t.headers.keys(),
+    ...t.filters,
+    ...(Array.isArray(t.body) ? t.body : t.body ? ['items'] : []),
+    ...(t.write ? ['idempotencyKey'] : []),
+  ]);
   const extra = Object.keys(args).filter((k) => !known.has(k));
   if (extra.length && !t.open) {
     throw new AppError('bad_request', `${extra[0]} is not an argument of ${t.name}`, {
@@ -279,7 +301,10 @@ const serializers = new WeakMap<Operation, (v: unknown) => string>();
 export function restJson(o: Operation, value: unknown): string {
   let s = serializers.get(o);
   if (!s) {
-    const schema = kindOf(o) === 'collection' ? collectionResponse(o.response ?? Type.Unknown()).content['application/ld+json'].schema : (o.response ?? {});
+    const schema =
+      kindOf(o) === 'collection'
+        ? collectionResponse(o.response ?? Type.Unknown()).content['application/ld+json'].schema
+        : (o.response ?? {});
     s = compile({ schema, method: o.method, url: o.path, httpStatus: String(o.status ?? 200) });
     serializers.set(o, s);
   }
@@ -301,7 +326,8 @@ export async function callTool(t: ToolDef, ctx: Ctx, args: Js, opts: CallOptions
   try {
     authorize(ctx.actor, t.op.access);
     const size = Buffer.byteLength(JSON.stringify(args));
-    if (size > (t.op.bodyLimit ?? opts.bodyLimit)) throw new AppError('payload_too_large', 'The arguments are too large', { reason: 'BODY_TOO_LARGE' });
+    if (size > (t.op.bodyLimit ?? opts.bodyLimit))
+      throw new AppError('payload_too_large', 'The arguments are too large', { reason: 'BODY_TOO_LARGE' });
     const input = inputOf(t, args);
     const page = restPage(t.op, input.query);
     const path = restPath(t, input.params as Js, opts.apiPrefix);
@@ -309,7 +335,9 @@ export async function callTool(t: ToolDef, ctx: Ctx, args: Js, opts: CallOptions
     const key = t.write ? (args.idempotencyKey ?? opts.idempotencyKey) : undefined;
     if (key !== undefined) {
       if (typeof key !== 'string' || !IDEMPOTENCY_KEY_RE.test(key)) {
-        throw new AppError('bad_request', 'idempotencyKey must be 1 to 255 characters of A-Z, a-z, 0-9, _ and -', { reason: 'INVALID_IDEMPOTENCY_KEY' });
+        throw new AppError('bad_request', 'idempotencyKey must be 1 to 255 characters of A-Z, a-z, 0-9, _ and -', {
+          reason: 'INVALID_IDEMPOTENCY_KEY',
+        });
       }
       // scoped to the caller, the tool and the record: one key may serve two tools, or two records of one tool
       rec = { scope: actorScope(ctx.actor) ?? opts.sessionScope, key, method: 'MCP', path: `${t.name} ${path}` };

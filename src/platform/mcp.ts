@@ -112,8 +112,16 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
   const sdk = () => (sdkLoaded ??= loadSdk());
 
   async function serverFor(req: FastifyRequest, sessionScope: string, instructions?: string): Promise<Server> {
-    const { Server, validator, ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode } =
-      await sdk();
+    const {
+      Server,
+      validator,
+      ListToolsRequestSchema,
+      CallToolRequestSchema,
+      ListResourcesRequestSchema,
+      ReadResourceRequestSchema,
+      McpError,
+      ErrorCode,
+    } = await sdk();
     const ctx = req.ctx;
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
@@ -180,7 +188,9 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
         const v = headerValue(req.headers[h]);
         if (v !== undefined) headers.set(h, v);
       }
-      const res = await transport.handleRequest(new Request(new URL(req.url, 'http://localhost'), { method: 'POST', headers }), { parsedBody: req.body });
+      const res = await transport.handleRequest(new Request(new URL(req.url, 'http://localhost'), { method: 'POST', headers }), {
+        parsedBody: req.body,
+      });
       reply.code(res.status);
       res.headers.forEach((v, k) => reply.header(k, v));
       reply.header('mcp-session-id', session);
@@ -194,6 +204,7 @@ export async function installMcp(app: FastifyInstance, opts: McpOptions): Promis
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
     schema: { hide: true },
-    handler: (_req, reply) => rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server sends no stream and keeps no session to end'),
+    handler: (_req, reply) =>
+      rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server sends no stream and keeps no session to end'),
   });
 }

@@ -145,7 +145,12 @@ function head(m: CustomMetric): Omit<MetricValues, 'values'> {
   return { name: m.name, help: m.help, type: m.type, aggregator: m.aggregator };
 }
 
-function gauge(name: string, help: string, aggregator: CustomMetric['aggregator'], read: () => Promise<MetricValues['values']> | MetricValues['values']): CustomMetric {
+function gauge(
+  name: string,
+  help: string,
+  aggregator: CustomMetric['aggregator'],
+  read: () => Promise<MetricValues['values']> | MetricValues['values'],
+): CustomMetric {
   const m: CustomMetric = { name, help, type: 'gauge', aggregator, get: async () => ({ ...head(m), values: await read() }) };
   return m;
 }
@@ -163,17 +168,40 @@ function databaseMetrics(database: Database): CustomMetric[] {
   const out = [statements];
   // the embedded database has one connection and no pool: the statement count above is its honest figure
   const pools: [string, pg.Pool][] = [];
-  for (const [name, handle] of [['main', database.db], ['side', database.sideDb]] as const) {
+  for (const [name, handle] of [
+    ['main', database.db],
+    ['side', database.sideDb],
+  ] as const) {
     const pool = (handle as unknown as { $client?: unknown } | undefined)?.$client;
     if (pool instanceof pg.Pool) pools.push([name, pool]);
   }
   if (pools.length) {
     const each = (f: (p: pg.Pool) => number) => () => pools.map(([name, p]) => ({ labels: { pool: name }, value: f(p) }));
     out.push(
-      gauge('db_pool_connections', 'Open connections of the PostgreSQL pool (in use and idle)', 'sum', each((p) => p.totalCount)),
-      gauge('db_pool_connections_idle', 'Idle connections of the PostgreSQL pool', 'sum', each((p) => p.idleCount)),
-      gauge('db_pool_clients_waiting', 'Queries waiting for a connection of the PostgreSQL pool', 'sum', each((p) => p.waitingCount)),
-      gauge('db_pool_connections_max', 'Largest number of connections the PostgreSQL pool opens', 'sum', each((p) => p.options.max ?? 10)),
+      gauge(
+        'db_pool_connections',
+        'Open connections of the PostgreSQL pool (in use and idle)',
+        'sum',
+        each((p) => p.totalCount),
+      ),
+      gauge(
+        'db_pool_connections_idle',
+        'Idle connections of the PostgreSQL pool',
+        'sum',
+        each((p) => p.idleCount),
+      ),
+      gauge(
+        'db_pool_clients_waiting',
+        'Queries waiting for a connection of the PostgreSQL pool',
+        'sum',
+        each((p) => p.waitingCount),
+      ),
+      gauge(
+        'db_pool_connections_max',
+        'Largest number of connections the PostgreSQL pool opens',
+        'sum',
+        each((p) => p.options.max ?? 10),
+      ),
     );
   }
   return out;
@@ -224,10 +252,15 @@ function outboxMetrics(database: Database, log: FastifyBaseLogger): CustomMetric
       await refresh();
       return [{ labels: {}, value: last.hooks }];
     }),
-    gauge('webhook_deliveries_oldest_pending_seconds', 'Age of the oldest webhook delivery still pending (0 when none waits)', 'max', async () => {
-      await refresh();
-      return [{ labels: {}, value: last.hooksOldest }];
-    }),
+    gauge(
+      'webhook_deliveries_oldest_pending_seconds',
+      'Age of the oldest webhook delivery still pending (0 when none waits)',
+      'max',
+      async () => {
+        await refresh();
+        return [{ labels: {}, value: last.hooksOldest }];
+      },
+    ),
   ];
 }
 
@@ -348,9 +381,16 @@ export function installMetrics(app: FastifyInstance, opts: { config: AppConfig; 
     const token = config.metricsToken;
     app.get(METRICS_PATH, { schema: { hide: true } }, async (req, reply) => {
       if (token && !metricsAuthorized(req.headers.authorization, token)) {
-        return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').type('application/json; charset=utf-8').send(UNAUTHORIZED_BODY);
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .type('application/json; charset=utf-8')
+          .send(UNAUTHORIZED_BODY);
       }
-      return reply.header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.text());
+      return reply
+        .header('cache-control', 'no-store')
+        .type(metrics.contentType)
+        .send(await metrics.text());
     });
   }
   // Production with neither METRICS_TOKEN nor METRICS_PORT: no route, so /metrics is a plain 404 like any other
@@ -365,15 +405,20 @@ function listenMetrics(config: AppConfig, text: () => Promise<string>, contentTy
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'not_found', message: 'Not Found', code: 404 }));
+      res
+        .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ error: 'not_found', message: 'Not Found', code: 404 }));
       return;
     }
     if (token && !metricsAuthorized(req.headers.authorization, token)) {
-      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' }).end(UNAUTHORIZED_BODY);
+      res
+        .writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' })
+        .end(UNAUTHORIZED_BODY);
       return;
     }
     text().then(
-      (body) => res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
+      (body) =>
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
       () => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics unavailable\n'),
     );
   });

@@ -26,10 +26,17 @@ const ErrorBody = {
   type: 'object',
   required: ['error', 'message'],
   properties: {
-    error: { type: 'string', description: 'machine-readable: the kind (bad_request, not_found, conflict, …) or a more specific code (invalid_credentials)' },
+    error: {
+      type: 'string',
+      description: 'machine-readable: the kind (bad_request, not_found, conflict, …) or a more specific code (invalid_credentials)',
+    },
     message: { type: 'string', description: 'for people' },
     code: { type: 'integer', description: 'the HTTP status; absent on a 401' },
-    details: { type: 'object', additionalProperties: true, description: 'what was refused, where the error says (a validation error names the field and constraint)' },
+    details: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'what was refused, where the error says (a validation error names the field and constraint)',
+    },
   },
 };
 
@@ -76,7 +83,12 @@ export function openapiOptions(apiPrefix: string, extra: { webhooks?: Record<str
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         schemas: { Error: ErrorBody as never },
-        responses: { Error: { description: 'Refused: the body says why', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+        responses: {
+          Error: {
+            description: 'Refused: the body says why',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        },
       },
     },
     hideUntagged: false,
@@ -97,7 +109,8 @@ export function openapiOptions(apiPrefix: string, extra: { webhooks?: Record<str
         for (const [method, op] of Object.entries(item)) {
           if (!isOperation(method)) continue;
           op.responses ??= {};
-          if (!Object.keys(op.responses).some((code) => /^4(\d\d|XX)$/i.test(code))) op.responses['4XX'] = { $ref: '#/components/responses/Error' };
+          if (!Object.keys(op.responses).some((code) => /^4(\d\d|XX)$/i.test(code)))
+            op.responses['4XX'] = { $ref: '#/components/responses/Error' };
         }
       }
       return doc as never;

@@ -71,7 +71,10 @@ export interface McpOp {
 export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   /** the OpenAPI operationId, `<module>.<action>` */
   id: string;
-  method: Exclude<HTTPMethods, 'HEAD' | 'OPTIONS' | 'SEARCH' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE'>;
+  method: Exclude<
+    HTTPMethods,
+    'HEAD' | 'OPTIONS' | 'SEARCH' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE'
+  >;
   /** REST path under the API prefix, with `:param` segments */
   path: string;
   tags: string[];
@@ -109,7 +112,12 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
 type St<T> = T extends TSchema ? Static<T> : undefined;
 
 /** Declares an operation with its inputs typed from its schemas. */
-export function op<PS extends TObject | undefined = undefined, QS extends TObject | undefined = undefined, BS extends TSchema | undefined = undefined, HS extends TObject | undefined = undefined>(
+export function op<
+  PS extends TObject | undefined = undefined,
+  QS extends TObject | undefined = undefined,
+  BS extends TSchema | undefined = undefined,
+  HS extends TObject | undefined = undefined,
+>(
   o: Omit<Operation, 'params' | 'query' | 'body' | 'headers' | 'run'> & {
     params?: PS;
     query?: QS;
@@ -165,7 +173,12 @@ function membersSerializer(o: Operation): (items: unknown[]) => string {
   return (items) => {
     let json = serializedMembers.get(items);
     if (json === undefined) {
-      compiled ??= compileSerializer({ schema: Type.Array(o.response ?? Type.Unknown()), method: o.method, url: o.path, httpStatus: '200' });
+      compiled ??= compileSerializer({
+        schema: Type.Array(o.response ?? Type.Unknown()),
+        method: o.method,
+        url: o.path,
+        httpStatus: '200',
+      });
       json = compiled(items);
       serializedMembers.set(items, json);
     }

@@ -109,7 +109,9 @@ export function createMailSender(opts: {
   async function deliver(mail: ClaimedMail, smtpUrl: string): Promise<void> {
     const attempts = mail.attempts + 1;
     try {
-      await (await smtp(smtpUrl)).sendMail({
+      await (
+        await smtp(smtpUrl)
+      ).sendMail({
         from: opts.from,
         to: mail.to_address,
         subject: mail.subject,
@@ -131,10 +133,7 @@ export function createMailSender(opts: {
         .where(eq(mailOutbox.id, mail.id));
       return;
     }
-    await db
-      .update(mailOutbox)
-      .set({ status: 'sent', sentAt: new Date(), attempts, lastError: null })
-      .where(eq(mailOutbox.id, mail.id));
+    await db.update(mailOutbox).set({ status: 'sent', sentAt: new Date(), attempts, lastError: null }).where(eq(mailOutbox.id, mail.id));
   }
 
   // without SMTP nothing can fail: claiming a batch marks it logged at once (one statement a batch)
@@ -154,7 +153,8 @@ export function createMailSender(opts: {
     for (;;) {
       if (!opts.smtpUrl) {
         const logged = await claimLogged();
-        for (const mail of logged) log.info({ mailId: mail.id, to: mail.to_address, subject: mail.subject, body: mail.text_body }, 'mail (not sent: no SMTP_URL)');
+        for (const mail of logged)
+          log.info({ mailId: mail.id, to: mail.to_address, subject: mail.subject, body: mail.text_body }, 'mail (not sent: no SMTP_URL)');
         handled += logged.length;
         if (logged.length < BATCH) return handled;
         continue;

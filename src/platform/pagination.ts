@@ -75,7 +75,13 @@ export function wantsPlainJson(req: FastifyRequest): boolean {
  * view links repeat the query with another page. `page` is omitted for unpaginated lists (the whole list,
  * totalItems = its length). MCP list tools answer the same document.
  */
-export function collectionDocument<T>(context: string, path: string, search: string, result: CollectionResult<T>, page?: Page): Record<string, unknown> {
+export function collectionDocument<T>(
+  context: string,
+  path: string,
+  search: string,
+  result: CollectionResult<T>,
+  page?: Page,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     '@context': `/api/contexts/${context}`,
     '@id': path,
@@ -122,6 +128,12 @@ export function sendCollection<T>(
   }
   reply.type('application/ld+json; charset=utf-8');
   const q = req.url.indexOf('?');
-  const doc = collectionDocument(context, q < 0 ? req.url : req.url.slice(0, q), q < 0 ? '' : req.url.slice(q + 1), memberJson === undefined ? result : { ...result, items: MEMBERS as never }, page);
+  const doc = collectionDocument(
+    context,
+    q < 0 ? req.url : req.url.slice(0, q),
+    q < 0 ? '' : req.url.slice(q + 1),
+    memberJson === undefined ? result : { ...result, items: MEMBERS as never },
+    page,
+  );
   return reply.send(memberJson === undefined ? doc : JSON.stringify(doc).replace(MEMBERS_JSON, () => memberJson));
 }

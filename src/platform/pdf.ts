@@ -38,7 +38,22 @@ const TEXT_SIZE = 9;
 /** Characters WinAnsi has beyond Latin-1. */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 /** Letters that Unicode does not decompose into a base letter and a mark. */
-const LETTERS: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', Ŧ: 'T', ŧ: 't', Ŋ: 'N', ŋ: 'n', ĸ: 'k' };
+const LETTERS: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ŧ: 'T',
+  ŧ: 't',
+  Ŋ: 'N',
+  ŋ: 'n',
+  ĸ: 'k',
+};
 
 /** Text the standard fonts can show: accents outside Latin-1 dropped, other characters as "?". */
 export function pdfSafe(text: string): string {
@@ -138,7 +153,12 @@ export class PdfWriter {
   }
 
   private rule(y: number): void {
-    this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(0.5).strokeColor('#999999').stroke();
+    this.doc
+      .moveTo(this.left, y)
+      .lineTo(this.left + this.width, y)
+      .lineWidth(0.5)
+      .strokeColor('#999999')
+      .stroke();
   }
 
   /** A table under a bold header row; a row that does not fit starts a new page, which repeats the header. */

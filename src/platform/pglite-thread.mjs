@@ -153,7 +153,10 @@ function preparedFor(msg) {
   const name = keep ? `pglite_thread_${++preparedCount}` : '';
   const closing = toClose.map((old) => wire.close({ type: 'S', name: old }));
   toClose = [];
-  const messages = exchange([...closing, wire.parse({ name, text: msg.text, types: [] }), wire.describe({ type: 'S', name }), wire.sync()], msg);
+  const messages = exchange(
+    [...closing, wire.parse({ name, text: msg.text, types: [] }), wire.describe({ type: 'S', name }), wire.sync()],
+    msg,
+  );
   const params = messages.find((m) => m.name === 'parameterDescription');
   const columns = messages.find((m) => m.name === 'rowDescription');
   stmt = {
@@ -329,7 +332,9 @@ async function handle(msg) {
  * process, where a process returns them when it ends (a first start would otherwise idle at 900 MB, not 500).
  */
 function initDataDir(dataDir, postgresqlconf = []) {
-  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--init', dataDir, ...postgresqlconf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--init', dataDir, ...postgresqlconf], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 if (parentPort) {

@@ -35,7 +35,13 @@ const NOT_PUBLIC = [
   'not an address',
 ];
 const PUBLIC = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
-const REFUSED_URLS = ['http://[::ffff:127.0.0.1]/a.png', 'http://[2002:7f00:1::]/a.png', 'http://[::1]/a.png', 'http://127.0.0.1/a.png', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/a.png'];
+const REFUSED_URLS = [
+  'http://[::ffff:127.0.0.1]/a.png',
+  'http://[2002:7f00:1::]/a.png',
+  'http://[::1]/a.png',
+  'http://127.0.0.1/a.png',
+  'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/a.png',
+];
 
 describe('isPublicAddress', () => {
   test('loopback, private, link-local, reserved and IPv4 embedded in IPv6 are not public', () => {
@@ -72,7 +78,11 @@ describe('remote image fetch and webhook targets share the check', () => {
   test('fetchRemoteFile refuses each such URL before connecting (URL_NOT_ALLOWED)', async () => {
     const opts = { field: 'imageUrl', maxBytes: 4000, timeoutMs: 2000, allowPrivate: false };
     for (const u of REFUSED_URLS) {
-      await assert.rejects(fetchRemoteFile(u, opts), (err: unknown) => err instanceof AppError && err.status === 400 && err.reason === 'URL_NOT_ALLOWED', u);
+      await assert.rejects(
+        fetchRemoteFile(u, opts),
+        (err: unknown) => err instanceof AppError && err.status === 400 && err.reason === 'URL_NOT_ALLOWED',
+        u,
+      );
     }
     assert.equal(hits, 0);
   });

@@ -38,7 +38,11 @@ export function isRefusedHost(hostname: string): boolean {
  * public fails with `refused(hostname)`.
  */
 export function publicOnlyLookup(refused: (hostname: string) => Error): net.LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as dns.LookupAddress[];

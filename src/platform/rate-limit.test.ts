@@ -65,7 +65,10 @@ function behavesAsSlidingWindow(make: (clock: () => number) => RateLimiter) {
     const l = make(manualClock().now);
     try {
       for (let i = 0; i < 3; i++) await l.consume(rule, 'c');
-      await assert.rejects(l.consume(rule, 'c'), (err: unknown) => err instanceof AppError && err.status === 429 && err.error === 'too_many_requests');
+      await assert.rejects(
+        l.consume(rule, 'c'),
+        (err: unknown) => err instanceof AppError && err.status === 429 && err.error === 'too_many_requests',
+      );
     } finally {
       await l.close();
     }

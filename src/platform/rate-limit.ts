@@ -184,7 +184,9 @@ class RedisLimiter extends BaseLimiter {
   protected async record(id: string, now: number, windowMs: number, keep: number): Promise<number> {
     const key = this.prefix + id;
     const member = `${now}:${crypto.randomBytes(6).toString('hex')}`;
-    const res = await (await this.redis)
+    const res = await (
+      await this.redis
+    )
       .multi()
       .zremrangebyscore(key, '-inf', now - windowMs)
       .zadd(key, now, member)
@@ -239,6 +241,11 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
  * A rule whose limit comes from store config `api/rate_limit/<name>` (0 disables it), with its window.
  * Modules declare the defaults of the rules they use.
  */
-export function configuredRule(settings: { getInt(path: string, storeId?: number): number }, name: string, windowSeconds: number, storeId?: number): RateRule {
+export function configuredRule(
+  settings: { getInt(path: string, storeId?: number): number },
+  name: string,
+  windowSeconds: number,
+  storeId?: number,
+): RateRule {
   return { name, limit: settings.getInt(`api/rate_limit/${name}`, storeId), windowSeconds };
 }

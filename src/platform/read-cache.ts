@@ -29,7 +29,11 @@ export type CacheName = 'catalog' | 'orders';
 
 const versionStatements: Record<CacheName, ReturnType<typeof statement<{ version: string }>>> = {
   catalog: statement('read_cache_version', () => sql`SELECT ${CATALOG_VERSION_SQL} AS version`, { memo: true }),
-  orders: statement('read_cache_version_orders', () => sql`SELECT sum(version)::text AS version FROM read_cache_versions WHERE name = 'orders'`, { memo: true }),
+  orders: statement(
+    'read_cache_version_orders',
+    () => sql`SELECT sum(version)::text AS version FROM read_cache_versions WHERE name = 'orders'`,
+    { memo: true },
+  ),
 };
 
 /** The current version of a cache name (one index range scan); read once and pass to `at` / `atMany`. */

@@ -37,5 +37,8 @@ export function parseBool(v: string | undefined): boolean {
 }
 
 export function parseList(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -49,17 +49,25 @@ export function startTracing(): Promise<Tracing | undefined> {
 
 async function start(): Promise<Tracing> {
   // loaded here, not at the top: a process without tracing never loads the SDK
-  const [api, core, { NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, { registerInstrumentations }, { HttpInstrumentation }, { PgInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/instrumentation'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-pg'),
-    ]);
+  const [
+    api,
+    core,
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    resources,
+    { registerInstrumentations },
+    { HttpInstrumentation },
+    { PgInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+  ]);
 
   const resource = resources
     .defaultResource()

@@ -29,7 +29,10 @@ async function setting(db: Db): Promise<string> {
 }
 
 // what a relaxed statement sees while it runs
-const probe = statement<{ s: string }>('test_relaxed_probe', () => sql`SELECT current_setting('synchronous_commit') AS s FROM ${relaxedCommit('relaxed')}`);
+const probe = statement<{ s: string }>(
+  'test_relaxed_probe',
+  () => sql`SELECT current_setting('synchronous_commit') AS s FROM ${relaxedCommit('relaxed')}`,
+);
 
 describe('relaxed commits', () => {
   test('a relaxed transaction commits without waiting; the setting ends with it', async () => {

@@ -20,7 +20,10 @@ function problems(env: Record<string, string>): string[] {
 
 function refuses(env: Record<string, string>, message: RegExp): void {
   const found = problems(env);
-  assert.ok(found.some((p) => message.test(p)), `${message} not in ${JSON.stringify(found)}`);
+  assert.ok(
+    found.some((p) => message.test(p)),
+    `${message} not in ${JSON.stringify(found)}`,
+  );
 }
 
 describe('defaults (development)', () => {
@@ -153,12 +156,17 @@ describe('validation', () => {
     for (const no of ['0', 'false', 'No', 'off']) assert.equal(loadConfig({ RATE_LIMITS: no }).rateLimits, false);
   });
 
-  test('TRUST_PROXY is off, a hop count, or the proxies\' addresses and ranges', () => {
+  test("TRUST_PROXY is off, a hop count, or the proxies' addresses and ranges", () => {
     assert.equal(loadConfig({}).trustProxy, false);
     assert.equal(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, false);
     assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'a number is hops, not "trust everything"');
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
-    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,loopback' }).trustProxy, ['10.0.0.5', '192.168.0.0/16', '::1', 'loopback']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,loopback' }).trustProxy, [
+      '10.0.0.5',
+      '192.168.0.0/16',
+      '::1',
+      'loopback',
+    ]);
     assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true, 'every hop, outside production');
     refuses({ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY must be false, a hop count, or proxy addresses/);
     refuses({ TRUST_PROXY: '10.0.0.1,proxy.internal' }, /"proxy\.internal"/);
@@ -204,7 +212,10 @@ describe('production', () => {
 
   test('refuses trusting every proxy hop and webhooks to private addresses', () => {
     refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, TRUST_PROXY: 'true' }, /^TRUST_PROXY=true trusts every X-Forwarded-For hop/);
-    refuses({ NODE_ENV: 'production', JWT_SECRET: STRONG, WEBHOOK_ALLOW_PRIVATE: '1' }, /^WEBHOOK_ALLOW_PRIVATE cannot be enabled in production/);
+    refuses(
+      { NODE_ENV: 'production', JWT_SECRET: STRONG, WEBHOOK_ALLOW_PRIVATE: '1' },
+      /^WEBHOOK_ALLOW_PRIVATE cannot be enabled in production/,
+    );
     const c = loadConfig({ NODE_ENV: 'production', JWT_SECRET: STRONG, TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE: '0' });
     assert.equal(c.trustProxy, 1);
     assert.equal(c.webhooks.allowPrivate, false);

@@ -31,11 +31,24 @@ const list = (v: unknown) =>
 
 describe('CORS with CORS_ORIGINS set', () => {
   test('a preflight from a configured origin is allowed with the API headers and methods', async () => {
-    const r = await preflight(t, SHOP, 'POST', 'authorization,content-type,x-store-code,x-currency-code,x-idempotency-key,x-order-token,if-none-match');
+    const r = await preflight(
+      t,
+      SHOP,
+      'POST',
+      'authorization,content-type,x-store-code,x-currency-code,x-idempotency-key,x-order-token,if-none-match',
+    );
     assert.equal(r.status, 204);
     assert.equal(r.headers['access-control-allow-origin'], SHOP);
     const allowed = list(r.headers['access-control-allow-headers']);
-    for (const h of ['authorization', 'content-type', 'x-store-code', 'x-currency-code', 'x-idempotency-key', 'x-order-token', 'if-none-match']) {
+    for (const h of [
+      'authorization',
+      'content-type',
+      'x-store-code',
+      'x-currency-code',
+      'x-idempotency-key',
+      'x-order-token',
+      'if-none-match',
+    ]) {
       assert.ok(allowed.includes(h), `${h} allowed`);
     }
     const methods = list(r.headers['access-control-allow-methods']);

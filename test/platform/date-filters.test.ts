@@ -18,11 +18,21 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   // one record of each kind, made today
-  const customer = await t.req('POST', `${API}/customers`, { body: { email: 'dated@example.com', password: 'Password123!', firstname: 'Dee', lastname: 'Ated' } });
+  const customer = await t.req('POST', `${API}/customers`, {
+    body: { email: 'dated@example.com', password: 'Password123!', firstname: 'Dee', lastname: 'Ated' },
+  });
   assert.equal(customer.status, 201, customer.text);
   const token = await t.tokens.customer('dated@example.com', 'Password123!');
   const product = await createTestProduct(t, { price: 5, stockData: { qty: 10, isInStock: true } });
-  assert.equal((await t.req('POST', `${API}/products/${product.id}/reviews`, { token, body: { title: 'Dated', detail: 'A review made today.', nickname: 'Dee' } })).status, 201);
+  assert.equal(
+    (
+      await t.req('POST', `${API}/products/${product.id}/reviews`, {
+        token,
+        body: { title: 'Dated', detail: 'A review made today.', nickname: 'Dee' },
+      })
+    ).status,
+    201,
+  );
   const order = await placeTestOrder(t, { customerToken: token, items: [{ sku: product.sku, qty: 1 }] });
   assert.equal((await t.req('POST', `${API}/customers/me/revocation-requests`, { token, body: { orderId: order.id } })).status, 201);
   assert.equal((await t.req('POST', `${API}/newsletter/subscribe`, { body: { email: 'dated-reader@example.com' } })).status, 201);
@@ -37,7 +47,11 @@ const LISTS = [
 ];
 
 async function list(path: string, query: Record<string, string>) {
-  const r = await t.req('GET', `${API}${path}`, { token: admin, query: { ...query, itemsPerPage: '100' }, headers: { accept: 'application/json' } });
+  const r = await t.req('GET', `${API}${path}`, {
+    token: admin,
+    query: { ...query, itemsPerPage: '100' },
+    headers: { accept: 'application/json' },
+  });
   return r;
 }
 

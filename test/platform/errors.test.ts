@@ -18,7 +18,11 @@ before(async () => {
 });
 after(() => t.close());
 
-function assertError(r: { status: number; headers: Res['headers']; text: string }, status: number, error?: string): Record<string, unknown> {
+function assertError(
+  r: { status: number; headers: Res['headers']; text: string },
+  status: number,
+  error?: string,
+): Record<string, unknown> {
   assert.equal(r.status, status, r.text);
   assert.match(String(r.headers['content-type']), /^application\/json/);
   const body = JSON.parse(r.text) as Record<string, unknown>;
@@ -188,7 +192,11 @@ describe('text the database cannot store', () => {
     const admin = await t.tokens.admin();
     const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'nul-test', name: 'Bad\u0000name', price: 1 } });
     assertError(r, 400, 'bad_request');
-    const list = await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'nul-test' }, headers: { accept: 'application/json' } });
+    const list = await t.req('GET', `${API}/products`, {
+      token: admin,
+      query: { sku: 'nul-test' },
+      headers: { accept: 'application/json' },
+    });
     assert.deepEqual(list.body, []);
     const reg = await t.req('POST', `${API}/customers`, {
       body: { email: 'nul@example.com', password: 'Password123!', firstname: 'A\u0000', lastname: 'B' },

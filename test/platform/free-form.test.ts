@@ -54,12 +54,16 @@ describe('payment method additionalData', () => {
     const url = `${API}/guest-carts/${m}/payment-method`;
     const ok = await t.req('PUT', url, { body: { methodCode: 'checkmo', additionalData: nested(10) } });
     assert.equal(ok.status, 200, ok.text);
-    const stored = async () => (await rows<{ d: unknown }>(t.database.db, sql`SELECT payment_data AS d FROM carts WHERE masked_id = ${m}`))[0].d;
+    const stored = async () =>
+      (await rows<{ d: unknown }>(t.database.db, sql`SELECT payment_data AS d FROM carts WHERE masked_id = ${m}`))[0].d;
     const before = await stored();
     const eleven = await t.req('PUT', url, { body: { methodCode: 'checkmo', additionalData: nested(11) } });
     assertBad(eleven, /^additionalData is nested too deeply \(at most 10 levels\)$/);
     assert.deepEqual(eleven.body.details, { field: 'additionalData', constraint: 'x-free-form', in: 'body' });
-    assertBad(await t.req('PUT', url, { body: { methodCode: 'checkmo', additionalData: { big: 'x'.repeat(17 * 1024) } } }), /additionalData is too large/);
+    assertBad(
+      await t.req('PUT', url, { body: { methodCode: 'checkmo', additionalData: { big: 'x'.repeat(17 * 1024) } } }),
+      /additionalData is too large/,
+    );
     const deep = await t.req('PUT', url, { raw: DEEP('{"methodCode":"checkmo","additionalData":{"a":'), headers: json });
     assertBad(deep, /^additionalData is nested too deeply \(a request body may nest at most 32 levels\)$/);
     assert.deepEqual(deep.body.details, { field: 'additionalData', constraint: 'maxDepth', in: 'body', maxDepth: 32 });
@@ -75,12 +79,23 @@ describe('place-order paymentData', () => {
   test('deep or large paymentData is a 400 and no order is written', async () => {
     const m = await cart();
     const [{ n: orders }] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM orders`);
-    const place = { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'ff@example.com' };
+    const place = {
+      billingAddress: { sameAsShipping: true },
+      shippingMethod: 'flatrate_flatrate',
+      paymentMethod: 'checkmo',
+      guestEmail: 'ff@example.com',
+    };
     const url = `${API}/guest-carts/${m}/place-order`;
     assertBad(await t.req('POST', url, { body: { ...place, paymentData: nested(11) } }), /paymentData is nested too deeply/);
     assertBad(await t.req('POST', url, { body: { ...place, paymentData: { note: 'y'.repeat(20_000) } } }), /paymentData is too large/);
-    assertBad(await t.req('POST', url, { raw: DEEP(`${JSON.stringify(place).slice(0, -1)},"paymentData":{"a":`), headers: json }), /^paymentData is nested too deeply/);
-    assertBad(await t.req('POST', `${API}/orders`, { body: { cartId: m, ...place, paymentData: nested(12) } }), /paymentData is nested too deeply/);
+    assertBad(
+      await t.req('POST', url, { raw: DEEP(`${JSON.stringify(place).slice(0, -1)},"paymentData":{"a":`), headers: json }),
+      /^paymentData is nested too deeply/,
+    );
+    assertBad(
+      await t.req('POST', `${API}/orders`, { body: { cartId: m, ...place, paymentData: nested(12) } }),
+      /paymentData is nested too deeply/,
+    );
     const [{ n: after }] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM orders`);
     assert.equal(after, orders);
     const ok = await t.req('POST', url, { body: { ...place, paymentData: nested(3) } });
@@ -96,7 +111,9 @@ describe('other free-form values', () => {
     const product = { sku: `ff-${Date.now()}`, name: 'Deep product', price: 1 };
     const r = await t.req('POST', `${API}/products`, { token: admin, body: { ...product, customAttributesWrite: { note: nested(11) } } });
     assertBad(r, /customAttributesWrite\.note is nested too deeply/);
-    assertBad(await t.req('POST', `${API}/products`, { token: admin, raw: DEEP(`{"sku":"x","customAttributesWrite":{"note":`), headers: json }));
+    assertBad(
+      await t.req('POST', `${API}/products`, { token: admin, raw: DEEP(`{"sku":"x","customAttributesWrite":{"note":`), headers: json }),
+    );
     const [{ n }] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM products WHERE sku = ${product.sku}`);
     assert.equal(n, '0');
   });
@@ -105,7 +122,10 @@ describe('other free-form values', () => {
     const m = await cart();
     assertBad(await t.req('POST', `${API}/guest-carts/${m}/items`, { raw: DEEP('{"sku":'), headers: json }), /nested too deeply/);
     for (const type of ['application/ld+json', 'application/merge-patch+json']) {
-      assertBad(await t.req('POST', `${API}/guest-carts/${m}/items`, { raw: DEEP('{"sku":'), headers: { 'content-type': type } }), /nested too deeply/);
+      assertBad(
+        await t.req('POST', `${API}/guest-carts/${m}/items`, { raw: DEEP('{"sku":'), headers: { 'content-type': type } }),
+        /nested too deeply/,
+      );
     }
     // 32 levels of a schema'd value are parsed, then refused by the schema
     assertBad(await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: nested(31) } }));
@@ -117,7 +137,9 @@ describe('other free-form values', () => {
 
   test('brackets inside strings do not count', async () => {
     const m = await cart();
-    const r = await t.req('PUT', `${API}/guest-carts/${m}/payment-method`, { body: { methodCode: 'checkmo', additionalData: { note: '['.repeat(5000) + '"\\{' } } });
+    const r = await t.req('PUT', `${API}/guest-carts/${m}/payment-method`, {
+      body: { methodCode: 'checkmo', additionalData: { note: '['.repeat(5000) + '"\\{' } },
+    });
     assert.equal(r.status, 200, r.text);
   });
 });
@@ -176,7 +198,10 @@ describe('GraphQL', () => {
       assert.deepEqual(JSON.parse(JSON.stringify((await run(nested(10))).data)), { echo: nested(10) });
       for (const [v, why] of [
         [nested(11), /^Variable "\$v" got invalid value .*; A JSON value is nested too deeply \(at most 10 levels\)$/s],
-        [{ big: 'x'.repeat(17 * 1024) }, /^Variable "\$v" got invalid value .*; A JSON value is too large \(at most 16384 bytes of JSON\)$/s],
+        [
+          { big: 'x'.repeat(17 * 1024) },
+          /^Variable "\$v" got invalid value .*; A JSON value is too large \(at most 16384 bytes of JSON\)$/s,
+        ],
         [nested(50_000), /A JSON value is nested too deeply/],
       ] as const) {
         const r = await run(v);

@@ -45,7 +45,12 @@ describe('GraphiQL', () => {
   });
 
   test('unknown files and path tricks are a 404 in the error shape', async () => {
-    for (const url of ['/api/graphql/graphiql/nope.js', '/api/graphql/graphiql/..%2F..%2Fpackage.json', '/api/graphql/graphiql/constructor', '/api/graphql/graphiql/__proto__']) {
+    for (const url of [
+      '/api/graphql/graphiql/nope.js',
+      '/api/graphql/graphiql/..%2F..%2Fpackage.json',
+      '/api/graphql/graphiql/constructor',
+      '/api/graphql/graphiql/__proto__',
+    ]) {
       const r = await t.app.inject({ method: 'GET', url });
       assert.equal(r.statusCode, 404, url);
       assert.equal(r.json().error, 'not_found', url);
@@ -64,7 +69,9 @@ describe('GraphiQL', () => {
   });
 });
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && fs.existsSync(p));
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => !!p && fs.existsSync(p),
+);
 const skip = !executablePath && !process.env.CI ? 'No Chromium binary found; install the chromium package to run the browser tests' : false;
 
 describe('GraphiQL in Chromium', { skip }, () => {

@@ -37,8 +37,12 @@ describe('derivation', () => {
   });
 
   test('types carry the REST fields; id is the IRI and _id the number', async () => {
-    const r = await t.req('POST', '/api/graphql', { body: { query: '{ __type(name: "WishlistItem") { fields { name type { kind name ofType { name } } } } }' } });
-    const fields = Object.fromEntries(r.body.data.__type.fields.map((f: any) => [f.name, f.type.kind === 'NON_NULL' ? `${f.type.ofType.name}!` : f.type.name]));
+    const r = await t.req('POST', '/api/graphql', {
+      body: { query: '{ __type(name: "WishlistItem") { fields { name type { kind name ofType { name } } } } }' },
+    });
+    const fields = Object.fromEntries(
+      r.body.data.__type.fields.map((f: any) => [f.name, f.type.kind === 'NON_NULL' ? `${f.type.ofType.name}!` : f.type.name]),
+    );
     assert.equal(fields.id, 'ID!');
     assert.equal(fields._id, 'Int');
     assert.equal(fields.productName, 'String!');
@@ -76,9 +80,31 @@ describe('derivation', () => {
 
   test('an operation without a standard shape must be named; two claiming one name fail', () => {
     const Item = Type.Object({ id: Type.Integer(), name: Type.String() });
-    const custom = op({ id: 'x.custom', method: 'POST', path: '/things/:id/poke', tags: [], summary: '', access: access.public, shortName: 'Thing', params: Type.Object({ id: Type.Integer() }), response: Item, run: async () => ({}) });
+    const custom = op({
+      id: 'x.custom',
+      method: 'POST',
+      path: '/things/:id/poke',
+      tags: [],
+      summary: '',
+      access: access.public,
+      shortName: 'Thing',
+      params: Type.Object({ id: Type.Integer() }),
+      response: Item,
+      run: async () => ({}),
+    });
     assert.throws(() => deriveGraphql([custom], { apiPrefix: '/api' }), /needs a GraphQL name/);
-    const list = op({ id: 'x.list', method: 'GET', path: '/things', tags: [], summary: '', access: access.public, shortName: 'Thing', kind: 'collection', response: Item, run: async () => ({ items: [], total: 0 }) });
+    const list = op({
+      id: 'x.list',
+      method: 'GET',
+      path: '/things',
+      tags: [],
+      summary: '',
+      access: access.public,
+      shortName: 'Thing',
+      kind: 'collection',
+      response: Item,
+      run: async () => ({ items: [], total: 0 }),
+    });
     const twice = op({ ...list, id: 'x.list2', path: '/things2' });
     assert.throws(() => deriveGraphql([list, twice], { apiPrefix: '/api' }), /declared by x\.list and x\.list2/);
     const d = deriveGraphql([list], { apiPrefix: '/api' });

@@ -15,7 +15,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.req('POST', '/api/graphql', { token, body: { query, variables } });
+const gql = (query: string, token?: string, variables?: Record<string, unknown>) =>
+  t.req('POST', '/api/graphql', { token, body: { query, variables } });
 
 function refused(r: Res, message: RegExp) {
   assert.equal(r.status, 200, r.text);
@@ -64,22 +65,36 @@ describe('limits', () => {
     // the same through a variable, and through a fragment
     refused(await gql(`query($n: Int) { ${aliases.replace(/first: 100/g, 'first: $n')} }`, undefined, { n: 100 }), /costs more than 2000/);
     refused(
-      await gql(`{ ${Array.from({ length: 30 }, (_, i) => `p${i}: products(pageSize: 100) { ...P }`).join(' ')} } fragment P on ProductConnection { edges { node { sku name } } }`),
+      await gql(
+        `{ ${Array.from({ length: 30 }, (_, i) => `p${i}: products(pageSize: 100) { ...P }`).join(' ')} } fragment P on ProductConnection { edges { node { sku name } } }`,
+      ),
       /costs more than 2000/,
     );
     // one full page costs 1 + 100 × (edges, node, 17 fields) = 1,901 and runs; an 18th field is refused
-    const fields = 'id _id sku name type status isActive visibility price urlKey createdAt updatedAt weight specialPrice shortDescription description metaTitle';
+    const fields =
+      'id _id sku name type status isActive visibility price urlKey createdAt updatedAt weight specialPrice shortDescription description metaTitle';
     const page = await gql(`{ products(first: 100) { edges { node { ${fields} } } } }`);
     assert.equal(page.body.errors, undefined, page.text.slice(0, 300));
     refused(await gql(`{ products(first: 100) { edges { node { ${fields} metaKeywords } } } }`), /costs more than 2000/);
     // a size past the operation's largest page is counted as the largest page, as it is answered
     const huge = await gql('{ products(first: 1000000) { edges { node { sku name } } } }');
-    assert.equal(huge.body.errors?.find((e: { message: string }) => /costs/.test(e.message)), undefined, huge.text.slice(0, 300));
+    assert.equal(
+      huge.body.errors?.find((e: { message: string }) => /costs/.test(e.message)),
+      undefined,
+      huge.text.slice(0, 300),
+    );
     // the page size of a variable is its value: a small page of many fields runs, a large one is refused
     const many = 'sku name type status isActive visibility price urlKey';
     const small = await gql(`query($n: Int) { products(pageSize: $n) { edges { node { ${many} } } } }`, undefined, { n: 5 });
     assert.equal(small.body.errors, undefined, small.text.slice(0, 300));
-    refused(await gql(`query($n: Int) { a: products(pageSize: $n) { edges { node { ${many} } } } b: products(pageSize: $n) { edges { node { ${many} } } } }`, undefined, { n: 100 }), /costs more than 2000/);
+    refused(
+      await gql(
+        `query($n: Int) { a: products(pageSize: $n) { edges { node { ${many} } } } b: products(pageSize: $n) { edges { node { ${many} } } } }`,
+        undefined,
+        { n: 100 },
+      ),
+      /costs more than 2000/,
+    );
   });
 
   test('ordinary storefront queries fit: a product list of 20, the category tree, a cart', async () => {
@@ -91,7 +106,11 @@ describe('limits', () => {
     const cart = await t.req('POST', `${API}/guest-carts`, { body: {} });
     assert.equal(cart.status, 201, cart.text);
     const read = await gql(`{ guestCart: cart(id: "${cart.body.maskedId}") { maskedId items prices isActive } }`);
-    assert.equal(read.body.errors?.find((e: { message: string }) => /costs/.test(e.message)), undefined, read.text.slice(0, 300));
+    assert.equal(
+      read.body.errors?.find((e: { message: string }) => /costs/.test(e.message)),
+      undefined,
+      read.text.slice(0, 300),
+    );
   });
 
   test('a selection deeper than 12 levels is refused', async () => {
@@ -131,7 +150,16 @@ describe('introspection', () => {
 
 describe('only GraphQL source text', () => {
   test('a query that is JSON is a parse error, never executed and never a 5xx', async () => {
-    const ast = JSON.stringify({ kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'apiVersion' } }] } }] });
+    const ast = JSON.stringify({
+      kind: 'Document',
+      definitions: [
+        {
+          kind: 'OperationDefinition',
+          operation: 'query',
+          selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: 'apiVersion' } }] },
+        },
+      ],
+    });
     for (const query of ['0', '{}', 'null', '[]', '"x"', ast]) {
       const r = await gql(query);
       assert.equal(r.status, 200, r.text);
@@ -156,7 +184,10 @@ describe('HTTP statuses', () => {
   });
 
   test('a body over BODY_LIMIT is HTTP 413', async () => {
-    const r = await t.req('POST', '/api/graphql', { raw: JSON.stringify({ query: `{ apiVersion }`, variables: { x: 'y'.repeat(1_100_000) } }), headers: { 'content-type': 'application/json' } });
+    const r = await t.req('POST', '/api/graphql', {
+      raw: JSON.stringify({ query: `{ apiVersion }`, variables: { x: 'y'.repeat(1_100_000) } }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(r.status, 413, r.text.slice(0, 300));
   });
 });

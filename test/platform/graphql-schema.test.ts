@@ -49,10 +49,14 @@ describe('no drift between REST and GraphQL', () => {
   });
 
   test('the file is what the endpoint introspects: every query and mutation field is in it', async () => {
-    const r = await t.req('POST', '/api/graphql', { body: { query: '{ __schema { queryType { fields { name } } mutationType { fields { name } } } }' } });
+    const r = await t.req('POST', '/api/graphql', {
+      body: { query: '{ __schema { queryType { fields { name } } mutationType { fields { name } } } }' },
+    });
     assert.equal(r.status, 200, r.text);
     const committed = readFileSync(SCHEMA_FILE, 'utf8');
-    const fields = [...r.body.data.__schema.queryType.fields, ...r.body.data.__schema.mutationType.fields].map((f: { name: string }) => f.name);
+    const fields = [...r.body.data.__schema.queryType.fields, ...r.body.data.__schema.mutationType.fields].map(
+      (f: { name: string }) => f.name,
+    );
     assert.ok(fields.length > 200, `only ${fields.length} fields`);
     for (const f of fields) assert.match(committed, new RegExp(`^  ${f}[(:]`, 'm'), `${f} is missing from docs/schema.graphql`);
   });

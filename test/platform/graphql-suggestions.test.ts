@@ -24,7 +24,11 @@ const MISSPELLED: [string, string, Record<string, unknown>?][] = [
   ['unknown field of a type', '{ storeConfig { storeNam } }'],
   ['unknown argument', '{ products(pageSiz: 1) { totalCount } }'],
   ['unknown type of a variable', 'query ($s: Strin) { apiVersion }'],
-  ['unknown input field', 'mutation ($input: subscribeNewsletterInput!) { subscribeNewsletter(input: $input) { clientMutationId } }', { input: { emai: 'x@example.com' } }],
+  [
+    'unknown input field',
+    'mutation ($input: subscribeNewsletterInput!) { subscribeNewsletter(input: $input) { clientMutationId } }',
+    { input: { emai: 'x@example.com' } },
+  ],
 ];
 
 async function messages(t: TestApp, query: string, variables?: Record<string, unknown>): Promise<string[]> {
@@ -49,7 +53,10 @@ describe('GraphQL name suggestions', () => {
     const [m] = await messages(open, '{ apiVersio }');
     assert.match(m, /Did you mean "apiVersion"\?/);
     for (const [what, query, variables] of MISSPELLED) {
-      assert.ok((await messages(open, query, variables)).some((x) => /Did you mean/.test(x)), what);
+      assert.ok(
+        (await messages(open, query, variables)).some((x) => /Did you mean/.test(x)),
+        what,
+      );
     }
   });
 });

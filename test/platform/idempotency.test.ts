@@ -70,7 +70,11 @@ describe('idempotency on a real route (POST /stores/switch/{code})', () => {
 
 describe('idempotency on a real write (POST /customer-groups)', () => {
   const groupCodes = async () => {
-    const r = await t.req('GET', `${API}/customer-groups`, { token: admin, query: { itemsPerPage: '100' }, headers: { accept: 'application/json' } });
+    const r = await t.req('GET', `${API}/customer-groups`, {
+      token: admin,
+      query: { itemsPerPage: '100' },
+      headers: { accept: 'application/json' },
+    });
     assert.equal(r.status, 200);
     return (r.body as { code: string }[]).map((g) => g.code).sort();
   };
@@ -276,7 +280,11 @@ describe('idempotency semantics', () => {
 
   test('GraphQL ignores the key', async () => {
     const k = key('graphql');
-    const r = await t.req('POST', '/api/graphql', { token: customer, body: { query: 'mutation { ping }' }, headers: { 'x-idempotency-key': k } });
+    const r = await t.req('POST', '/api/graphql', {
+      token: customer,
+      body: { query: 'mutation { ping }' },
+      headers: { 'x-idempotency-key': k },
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { data: { ping: true } });
     assert.deepEqual(await stored(k), []);

@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import { deriveKey, type KeyPurpose } from '../../src/platform/keys.js';
 
 const SECRET = 'a-jwt-secret-of-at-least-32-characters!';
-const PURPOSES: KeyPurpose[] = ['webhook-secrets', 'order-account-token', 'revocation-form', 'contact-honeypot', 'mcp-session', 'newsletter-unsubscribe'];
+const PURPOSES: KeyPurpose[] = [
+  'webhook-secrets',
+  'order-account-token',
+  'revocation-form',
+  'contact-honeypot',
+  'mcp-session',
+  'newsletter-unsubscribe',
+];
 
 test('every purpose has its own 32-byte key, stable for a secret and different for another', () => {
   const keys = PURPOSES.map((p) => deriveKey(SECRET, p).toString('hex'));
@@ -14,7 +21,10 @@ test('every purpose has its own 32-byte key, stable for a secret and different f
     assert.equal(k.length, 64);
     assert.notEqual(k, Buffer.from(SECRET).toString('hex'));
   }
-  assert.deepEqual(PURPOSES.map((p) => deriveKey(SECRET, p).toString('hex')), keys);
+  assert.deepEqual(
+    PURPOSES.map((p) => deriveKey(SECRET, p).toString('hex')),
+    keys,
+  );
   assert.notEqual(deriveKey(`${SECRET}x`, 'mcp-session').toString('hex'), keys[4]);
 });
 

@@ -114,7 +114,10 @@ describe('MCP body limit', () => {
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: 'product_downloadable_links_create', arguments: { productId: p.id, title: 'Big file', fileBase64: file, fileName: 'big.bin' } },
+      params: {
+        name: 'product_downloadable_links_create',
+        arguments: { productId: p.id, title: 'Big file', fileBase64: file, fileName: 'big.bin' },
+      },
     };
     const r = await t.req('POST', MCP, {
       token: admin,

@@ -153,10 +153,23 @@ describe('handshake and session', () => {
   });
 
   test('bearer tokens as on REST: a bad one is 401 before anything else; a foreign Origin 403; GET and DELETE 405', async () => {
-    const r = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { authorization: 'Bearer nope' });
+    const r = await post(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
+      { authorization: 'Bearer nope' },
+    );
     assert.equal(r.status, 401);
     assert.equal(r.headers.get('www-authenticate'), 'Bearer');
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     assert.equal((await post(init, { origin: 'http://elsewhere.test' })).status, 403, 'a browser page of another origin');
     assert.equal((await fetch(base, { headers: { accept: 'text/event-stream' } })).status, 405);
     assert.equal((await fetch(base, { method: 'DELETE' })).status, 405);
@@ -181,24 +194,56 @@ describe('the tools each caller sees', () => {
     ]) {
       assert.ok(names.includes(n), `${n} is public`);
     }
-    for (const n of ['product_delete', 'orders_list', 'customer_me', 'customers_list', 'cart_create', 'giftcards_list', 'giftcard_adjust_balance', 'stock_list']) {
+    for (const n of [
+      'product_delete',
+      'orders_list',
+      'customer_me',
+      'customers_list',
+      'cart_create',
+      'giftcards_list',
+      'giftcard_adjust_balance',
+      'stock_list',
+    ]) {
       assert.ok(!names.includes(n), `${n} is not public`);
     }
   });
 
   test('a customer adds their own tools, not the back office', async () => {
     const names = [...(await toolsOf(await connect(customer))).keys()];
-    for (const n of ['customer_me', 'orders_list_mine', 'cart_mine', 'cart_place_order', 'wishlist_list', 'order_get', 'products_list']) assert.ok(names.includes(n), n);
+    for (const n of ['customer_me', 'orders_list_mine', 'cart_mine', 'cart_place_order', 'wishlist_list', 'order_get', 'products_list'])
+      assert.ok(names.includes(n), n);
     for (const n of ['orders_list', 'product_delete', 'customers_list']) assert.ok(!names.includes(n), n);
   });
 
   test('an admin sees what the role grants; a role limited to CMS content sees no catalog or sales writes', async () => {
     const all = [...(await toolsOf(await connect(admin))).keys()];
-    for (const n of ['products_list', 'product_get', 'categories_list', 'orders_list', 'customers_list', 'product_delete', 'order_hold', 'product_tier_prices_list', 'product_links_related_list', 'product_media_list', 'store_config']) {
+    for (const n of [
+      'products_list',
+      'product_get',
+      'categories_list',
+      'orders_list',
+      'customers_list',
+      'product_delete',
+      'order_hold',
+      'product_tier_prices_list',
+      'product_links_related_list',
+      'product_media_list',
+      'store_config',
+    ]) {
       assert.ok(all.includes(n), n);
     }
     // the operations Maho serves over GraphQL only are tools as well
-    for (const n of ['giftcards_list', 'giftcard_adjust_balance', 'stock_list', 'stock_get', 'shipments_list', 'credit_memos_list_all', 'customer_quick_create', 'product_media_create', 'product_media_delete']) {
+    for (const n of [
+      'giftcards_list',
+      'giftcard_adjust_balance',
+      'stock_list',
+      'stock_get',
+      'shipments_list',
+      'credit_memos_list_all',
+      'customer_quick_create',
+      'product_media_create',
+      'product_media_delete',
+    ]) {
       assert.ok(all.includes(n), n);
     }
     assert.ok(!all.includes('customer_me'), 'customer-only tools need a customer');
@@ -235,7 +280,8 @@ describe('schemas and annotations', () => {
     for (const name of ['orders_list', 'products_list', 'cms_pages_list', 'blog_posts_list']) {
       for (const p of ['createdFrom', 'createdTo', 'updatedSince']) assert.ok(props(name).includes(p), `${name}.${p}`);
     }
-    for (const p of ['state', 'storeId', 'customerId', 'status', 'incrementId', 'email', 'emailLike']) assert.ok(props('orders_list').includes(p), p);
+    for (const p of ['state', 'storeId', 'customerId', 'status', 'incrementId', 'email', 'emailLike'])
+      assert.ok(props('orders_list').includes(p), p);
     assert.ok(!props('orders_list').includes('since'), 'an alias is not advertised');
     assert.ok(!props('orders_list').includes('pageSize'), 'an alias is not advertised');
     assert.deepEqual(props('orders_list_mine').sort(), ['itemsPerPage', 'page', 'status']);
@@ -291,7 +337,12 @@ describe('calls', () => {
     adminClient = await connect(admin);
     anon = await connect();
     for (let i = 0; i < 3; i++) {
-      const p = await call(adminClient, 'product_create', { sku: `mcp-${tag}-${i}`, name: `MCP product ${tag} ${i}`, price: 10 + i, stockData: { qty: 100, isInStock: true } });
+      const p = await call(adminClient, 'product_create', {
+        sku: `mcp-${tag}-${i}`,
+        name: `MCP product ${tag} ${i}`,
+        price: 10 + i,
+        stockData: { qty: 100, isInStock: true },
+      });
       skus.push(p.sku);
     }
   });
@@ -362,7 +413,14 @@ describe('writes and idempotency keys', () => {
 
   test('a write runs once for a key: the retry answers the first success, marked as replayed', async () => {
     const key = `k-${unique()}`;
-    const args = { title: 'MCP once', identifier: `mcp_once_${unique()}`, content: 'body', isActive: true, stores: [0], idempotencyKey: key };
+    const args = {
+      title: 'MCP once',
+      identifier: `mcp_once_${unique()}`,
+      content: 'body',
+      isActive: true,
+      stores: [0],
+      idempotencyKey: key,
+    };
     const first = (await c.callTool({ name: 'cms_block_create', arguments: args })) as CallToolResult;
     const again = (await c.callTool({ name: 'cms_block_create', arguments: args })) as CallToolResult;
     assert.ok(!first.isError && !again.isError);
@@ -370,7 +428,10 @@ describe('writes and idempotency keys', () => {
     assert.equal(again._meta?.idempotencyReplayed, true);
     const found = await t.req('GET', `${API}/cms-blocks?identifier=${args.identifier}`, { token: admin });
     assert.equal(found.body.totalItems, 1, 'one block, not two');
-    const deleted = (await c.callTool({ name: 'cms_block_delete', arguments: { id: JSON.parse((first.content[0] as { text: string }).text).id } })) as CallToolResult;
+    const deleted = (await c.callTool({
+      name: 'cms_block_delete',
+      arguments: { id: JSON.parse((first.content[0] as { text: string }).text).id },
+    })) as CallToolResult;
     assert.ok(!deleted.isError);
   });
 
@@ -382,7 +443,12 @@ describe('writes and idempotency keys', () => {
     const second = await call(c, 'cms_block_update', { id: b.id, title: 'Second updated', idempotencyKey: key });
     assert.equal(second.id, b.id);
     assert.equal(second.title, 'Second updated');
-    const page = await call(c, 'cms_page_create', { title: 'Same key, other tool', identifier: `mcp-${unique()}`, content: 'x', idempotencyKey: key });
+    const page = await call(c, 'cms_page_create', {
+      title: 'Same key, other tool',
+      identifier: `mcp-${unique()}`,
+      content: 'x',
+      idempotencyKey: key,
+    });
     assert.equal(page.title, 'Same key, other tool');
   });
 
@@ -469,7 +535,11 @@ describe('robustness', () => {
       const c = await connect(token);
       for (const tool of (await c.listTools()).tools) {
         const names = Object.keys(tool.inputSchema.properties ?? {});
-        for (const args of [{}, Object.fromEntries(names.map((n) => [n, { bogus: [1] }])), Object.fromEntries(names.map((n) => [n, null]))]) {
+        for (const args of [
+          {},
+          Object.fromEntries(names.map((n) => [n, { bogus: [1] }])),
+          Object.fromEntries(names.map((n) => [n, null])),
+        ]) {
           const r = (await c.callTool({ name: tool.name, arguments: args })) as CallToolResult;
           if (!r.isError) continue;
           const e = JSON.parse((r.content[0] as { text: string }).text);
@@ -483,7 +553,12 @@ describe('robustness', () => {
 describe('a guest checkout through tools alone', () => {
   test('find the product, fill a cart, pick methods, place the order, read it back', async () => {
     const sku = `mcp-guest-${unique()}`;
-    await call(await connect(admin), 'product_create', { sku, name: `Guest buy ${sku}`, price: 12.5, stockData: { qty: 50, isInStock: true } });
+    await call(await connect(admin), 'product_create', {
+      sku,
+      name: `Guest buy ${sku}`,
+      price: 12.5,
+      stockData: { qty: 50, isInStock: true },
+    });
     const shopper = await connect();
     const found = await call(shopper, 'products_list', { sku });
     assert.equal(found.totalItems, 1);
@@ -501,7 +576,12 @@ describe('a guest checkout through tools alone', () => {
     await call(shopper, 'guest_cart_set_payment_method', { id, methodCode: 'checkmo' });
     const totals = await call(shopper, 'guest_cart_totals', { id });
     assert.ok(totals);
-    const order = await call(shopper, 'guest_cart_place_order', { id, billingAddress: { sameAsShipping: true }, guestEmail: 'mcp-guest@example.com', idempotencyKey: `place-${unique()}` });
+    const order = await call(shopper, 'guest_cart_place_order', {
+      id,
+      billingAddress: { sameAsShipping: true },
+      guestEmail: 'mcp-guest@example.com',
+      idempotencyKey: `place-${unique()}`,
+    });
     assert.match(order.incrementId, /^\d+$/);
     assert.equal(order.customerIsGuest, true);
     assert.equal(order.prices.subtotal, 25);
@@ -526,7 +606,10 @@ describe('resources', () => {
     const tree = JSON.parse(((await anon.readResource({ uri: 'commerce://category-tree' })).contents[0] as { text: string }).text);
     const node = tree.categories.find((n: { id: number }) => n.id === parent.id);
     assert.ok(node, 'the new category is under the store root');
-    assert.deepEqual(node.children.map((n: { id: number }) => n.id), [child.id]);
+    assert.deepEqual(
+      node.children.map((n: { id: number }) => n.id),
+      [child.id],
+    );
   });
 });
 

@@ -193,10 +193,14 @@ test('METRICS_TOKEN, METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT are checked at
     }
   };
   assert.deepEqual(problems({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters without spaces']);
-  assert.deepEqual(problems({ METRICS_TOKEN: 'sixteen chars with spaces' }), ['METRICS_TOKEN must be at least 16 characters without spaces']);
+  assert.deepEqual(problems({ METRICS_TOKEN: 'sixteen chars with spaces' }), [
+    'METRICS_TOKEN must be at least 16 characters without spaces',
+  ]);
   assert.deepEqual(problems({ METRICS_PORT: '8080' }), ['METRICS_PORT must differ from PORT']);
   assert.deepEqual(problems({ METRICS_PORT: '70000' }), ['METRICS_PORT must be between 1 and 65535, got 70000']);
-  assert.deepEqual(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }), ['OTEL_EXPORTER_OTLP_ENDPOINT must use http: or https:, got "grpc:"']);
+  assert.deepEqual(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }), [
+    'OTEL_EXPORTER_OTLP_ENDPOINT must use http: or https:, got "grpc:"',
+  ]);
   const ok = loadConfig({ METRICS_TOKEN: TOKEN, METRICS_PORT: '9464', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' });
   assert.equal(ok.metricsToken, TOKEN);
   assert.equal(ok.metricsPort, 9464);

@@ -100,7 +100,8 @@ describe('OpenAPI document validity', () => {
     for (const { name, op } of operations()) {
       if (!Array.isArray(op.security)) problems.push(`${name}: no security entry`);
       else if (op.security.some((req) => Object.keys(req).some((s) => !schemes.includes(s)))) problems.push(`${name}: unknown scheme`);
-      else if (op.security.length && JSON.stringify(op.security) !== JSON.stringify([{ bearerAuth: [] }])) problems.push(`${name}: ${JSON.stringify(op.security)}`);
+      else if (op.security.length && JSON.stringify(op.security) !== JSON.stringify([{ bearerAuth: [] }]))
+        problems.push(`${name}: ${JSON.stringify(op.security)}`);
     }
     assert.deepEqual(problems, []);
   });
@@ -111,7 +112,8 @@ describe('OpenAPI document validity', () => {
     assert.deepEqual(at('post', '/guest-carts'), []);
     // the order token is a header parameter of the one operation, not a scheme
     assert.deepEqual(at('get', '/orders/{incrementId}/details'), []);
-    const params = (doc.paths[`${API}/orders/{incrementId}/details`].get as { parameters?: { in: string; name: string }[] }).parameters ?? [];
+    const params =
+      (doc.paths[`${API}/orders/{incrementId}/details`].get as { parameters?: { in: string; name: string }[] }).parameters ?? [];
     assert.ok(params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-order-token'));
     assert.deepEqual(at('get', '/customers/me/orders'), [{ bearerAuth: [] }]);
     assert.deepEqual(at('get', '/orders/{id}'), [{ bearerAuth: [] }]);

@@ -35,8 +35,7 @@ after(() => t.close());
 /** `/api/rest/v2/orders/:orderId(^\\d+)/items` → `/api/rest/v2/orders/{orderId}/items`; a trailing wildcard → `{path}` (see openapi.ts) */
 const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}').replace(/\/\*$/, `/{${WILDCARD_PARAM}}`);
 
-const documented = () =>
-  t.apiRoutes.filter((r) => r.method !== 'HEAD' && !(r.schema as { hide?: boolean } | undefined)?.hide);
+const documented = () => t.apiRoutes.filter((r) => r.method !== 'HEAD' && !(r.schema as { hide?: boolean } | undefined)?.hide);
 
 describe('OpenAPI document', () => {
   test('is OpenAPI 3 with the bearer scheme, served at both addresses', async () => {
@@ -110,7 +109,10 @@ describe('OpenAPI document', () => {
   test('the media upload documents its multipart/form-data body: a binary file, optional folder and filename', () => {
     const content = doc.paths[`${API}/media`].post.requestBody?.content ?? {};
     assert.deepEqual(Object.keys(content), ['multipart/form-data']);
-    const schema = content['multipart/form-data'].schema as { properties: Record<string, { type?: string; format?: string }>; required?: string[] };
+    const schema = content['multipart/form-data'].schema as {
+      properties: Record<string, { type?: string; format?: string }>;
+      required?: string[];
+    };
     assert.deepEqual(schema.properties.file, { ...schema.properties.file, type: 'string', format: 'binary' });
     assert.deepEqual(schema.required, ['file']);
     assert.equal(schema.properties.folder?.type, 'string');

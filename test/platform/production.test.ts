@@ -26,8 +26,7 @@ after(async () => {
   await database.close();
 });
 
-const token = (payload: Record<string, string>) =>
-  built.app.inject({ method: 'POST', url: `${API}/auth/token`, payload });
+const token = (payload: Record<string, string>) => built.app.inject({ method: 'POST', url: `${API}/auth/token`, payload });
 
 describe('production mode', () => {
   test('seeds no API users, OAuth clients or customers', async () => {
@@ -68,7 +67,10 @@ describe('production mode', () => {
       queueMail(tx, { to: 'someone@example.com', subject: 'Held', text: 'Waits for SMTP', template: 'test/held' }),
     );
     assert.equal(await built.mail.runOnce(), 0);
-    const [row] = await rows<{ status: string; attempts: number }>(database.db, sql`SELECT status, attempts FROM mail_outbox WHERE id = ${id}`);
+    const [row] = await rows<{ status: string; attempts: number }>(
+      database.db,
+      sql`SELECT status, attempts FROM mail_outbox WHERE id = ${id}`,
+    );
     assert.deepEqual(row, { status: 'pending', attempts: 0 });
   });
 });

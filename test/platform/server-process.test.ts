@@ -41,7 +41,16 @@ async function start(env: Record<string, string>): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-proc-'));
   const proc = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_CATALOG: '0', LOG_LEVEL: 'warn', RATE_LIMITS: '0', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_CATALOG: '0',
+      LOG_LEVEL: 'warn',
+      RATE_LIMITS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -90,7 +99,9 @@ function partialPost(port: number, url: string, length: number) {
   socket.on('data', (d) => (received += d));
   const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
   socket.on('error', () => undefined);
-  socket.write(`POST ${url} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `POST ${url} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`,
+  );
   return { socket, closed };
 }
 
@@ -197,7 +208,7 @@ describe('WORKERS=2 on PostgreSQL', () => {
     assert.ok(replacement, `a new worker: ${s.output()}`);
   });
 
-  test('METRICS_PORT: the primary answers the workers\' figures added up', async () => {
+  test("METRICS_PORT: the primary answers the workers' figures added up", async () => {
     const before = await get(metricsPort, '/metrics');
     assert.equal(before.status, 200, before.body);
     const count = (text: string) =>
@@ -214,11 +225,18 @@ describe('WORKERS=2 on PostgreSQL', () => {
   test('webhooks: events made on both workers are each delivered once', async () => {
     const receiver = await startReceiver();
     try {
-      const token = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
-      assert.equal((await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/workers'), events: ['stock.changed'] }, token)).status, 201);
+      const token = (
+        await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })
+      ).body.token;
+      assert.equal(
+        (await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/workers'), events: ['stock.changed'] }, token)).status,
+        201,
+      );
       assert.equal((await send(s.port, 'POST', `${API}/products`, { sku: 'hooked-1', name: 'Hooked', price: 1 }, token)).status, 201);
       const n = 20;
-      await Promise.all(Array.from({ length: n }, (_, i) => send(s.port, 'PUT', `${API}/inventory`, { sku: 'hooked-1', qty: 10 + i }, token)));
+      await Promise.all(
+        Array.from({ length: n }, (_, i) => send(s.port, 'PUT', `${API}/inventory`, { sku: 'hooked-1', qty: 10 + i }, token)),
+      );
       // each update sets another qty: one event each
       const got = await receiver.waitFor(n, '/workers', 20_000);
       await sleep(500);
@@ -260,7 +278,14 @@ function send(port: number, method: string, url: string, body: unknown, token?: 
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent: false, headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent: false,
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -280,8 +305,13 @@ describe('webhooks across a crash', () => {
     const env = { DATABASE_URL: made.url, WEBHOOK_TIMEOUT: '1000', WEBHOOK_POLL: '100' };
     let s = await start(env);
     try {
-      const token = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
-      assert.equal((await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/crash'), events: ['product.created'] }, token)).status, 201);
+      const token = (
+        await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })
+      ).body.token;
+      assert.equal(
+        (await send(s.port, 'POST', `${API}/webhooks`, { url: receiver.url('/crash'), events: ['product.created'] }, token)).status,
+        201,
+      );
       // the receiver takes the first attempt and never answers: the server dies with it in flight
       receiver.answer('/crash', 'hang');
       const product = await send(s.port, 'POST', `${API}/products`, { sku: 'crash-1', name: 'Crash', price: 1 }, token);
@@ -295,7 +325,9 @@ describe('webhooks across a crash', () => {
       assert.equal(got[1].headers['webhook-id'], first.headers['webhook-id']);
       assert.equal(got[1].body, first.body);
       assert.equal(JSON.parse(got[1].body).data.sku, 'crash-1');
-      const token2 = (await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })).body.token;
+      const token2 = (
+        await send(s.port, 'POST', `${API}/auth/token`, { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' })
+      ).body.token;
       let status = '';
       for (let i = 0; i < 50 && status !== 'succeeded'; i++) {
         const list = await send(s.port, 'GET', `${API}/webhooks/1/deliveries`, undefined, token2);

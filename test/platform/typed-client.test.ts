@@ -68,7 +68,9 @@ describe('typed client', () => {
 
   test('a guest checkout: cart, item, address, shipping, payment, placement, and the order read with its token', async () => {
     // a product to buy, created by the back office through the same client
-    const auth = await api.POST('/api/rest/v2/auth/token', { body: { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' } });
+    const auth = await api.POST('/api/rest/v2/auth/token', {
+      body: { grant_type: 'api_user', username: 'demo-admin', api_key: 'demo-admin-key' },
+    });
     assert.equal(auth.response.status, 200, JSON.stringify(auth.error));
     const admin = { Authorization: `Bearer ${auth.data!.token}` };
     const sku = `typed-client-${Date.now()}`;

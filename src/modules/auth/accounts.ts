@@ -35,7 +35,10 @@ export async function createRole(db: Db, name: string, permissions: string[]): P
   checkPermissions(permissions);
   const [exists] = await db.select({ id: apiRoles.id }).from(apiRoles).where(eq(apiRoles.name, roleName));
   if (exists) throw conflict(`Role already exists: ${roleName}`);
-  const [row] = await db.insert(apiRoles).values({ name: roleName, permissions: [...new Set(permissions)] }).returning({ id: apiRoles.id });
+  const [row] = await db
+    .insert(apiRoles)
+    .values({ name: roleName, permissions: [...new Set(permissions)] })
+    .returning({ id: apiRoles.id });
   return row.id;
 }
 
@@ -51,7 +54,11 @@ export async function listRoles(db: Db) {
 
 export async function setRolePermissions(db: Db, name: string, permissions: string[]): Promise<void> {
   checkPermissions(permissions);
-  const res = await db.update(apiRoles).set({ permissions: [...new Set(permissions)] }).where(eq(apiRoles.name, name)).returning({ id: apiRoles.id });
+  const res = await db
+    .update(apiRoles)
+    .set({ permissions: [...new Set(permissions)] })
+    .where(eq(apiRoles.name, name))
+    .returning({ id: apiRoles.id });
   if (!res.length) throw notFound(`Role not found: ${name}`);
 }
 
@@ -84,13 +91,23 @@ export async function createOauthClient(
   if (exists) throw conflict(`OAuth client already exists: ${input.clientId}`);
   const [row] = await db
     .insert(oauthClients)
-    .values({ clientId: input.clientId, name: input.name ?? input.clientId, secretHash: await hashSecret(input.secret), roleId, allowedStoreIds })
+    .values({
+      clientId: input.clientId,
+      name: input.name ?? input.clientId,
+      secretHash: await hashSecret(input.secret),
+      roleId,
+      allowedStoreIds,
+    })
     .returning({ id: oauthClients.id });
   return row.id;
 }
 
 export async function setApiUserActive(db: Db, username: string, active: boolean): Promise<void> {
-  const res = await db.update(apiUsers).set({ isActive: active, updatedAt: new Date() }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
+  const res = await db
+    .update(apiUsers)
+    .set({ isActive: active, updatedAt: new Date() })
+    .where(eq(apiUsers.username, username))
+    .returning({ id: apiUsers.id });
   if (!res.length) throw notFound(`API user not found: ${username}`);
 }
 
@@ -100,7 +117,11 @@ export async function setApiUserKey(db: Db, username: string, apiKey: string): P
   const apiKeyHash = await hashSecret(apiKey);
   await db.transaction(async (tx) => {
     const now = new Date();
-    const res = await tx.update(apiUsers).set({ apiKeyHash, updatedAt: now }).where(eq(apiUsers.username, username)).returning({ id: apiUsers.id });
+    const res = await tx
+      .update(apiUsers)
+      .set({ apiKeyHash, updatedAt: now })
+      .where(eq(apiUsers.username, username))
+      .returning({ id: apiUsers.id });
     if (!res.length) throw notFound(`API user not found: ${username}`);
     await credentialsChanged(tx, `api_user_${res[0].id}`, now);
   });
@@ -111,20 +132,35 @@ export async function setOauthClientSecret(db: Db, clientId: string, secret: str
   if (secret.length < 12) throw badRequest('A client secret has at least 12 characters');
   const secretHash = await hashSecret(secret);
   await db.transaction(async (tx) => {
-    const res = await tx.update(oauthClients).set({ secretHash }).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.id });
+    const res = await tx
+      .update(oauthClients)
+      .set({ secretHash })
+      .where(eq(oauthClients.clientId, clientId))
+      .returning({ id: oauthClients.id });
     if (!res.length) throw notFound(`OAuth client not found: ${clientId}`);
     await credentialsChanged(tx, `oauth_client_${res[0].id}`, new Date());
   });
 }
 
 export async function setOauthClientActive(db: Db, clientId: string, active: boolean): Promise<void> {
-  const res = await db.update(oauthClients).set({ isActive: active }).where(eq(oauthClients.clientId, clientId)).returning({ id: oauthClients.id });
+  const res = await db
+    .update(oauthClients)
+    .set({ isActive: active })
+    .where(eq(oauthClients.clientId, clientId))
+    .returning({ id: oauthClients.id });
   if (!res.length) throw notFound(`OAuth client not found: ${clientId}`);
 }
 
 export async function listApiUsers(db: Db) {
   return db
-    .select({ id: apiUsers.id, username: apiUsers.username, email: apiUsers.email, role: apiRoles.name, isActive: apiUsers.isActive, allowedStoreIds: apiUsers.allowedStoreIds })
+    .select({
+      id: apiUsers.id,
+      username: apiUsers.username,
+      email: apiUsers.email,
+      role: apiRoles.name,
+      isActive: apiUsers.isActive,
+      allowedStoreIds: apiUsers.allowedStoreIds,
+    })
     .from(apiUsers)
     .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
     .orderBy(apiUsers.username);
@@ -132,7 +168,14 @@ export async function listApiUsers(db: Db) {
 
 export async function listOauthClients(db: Db) {
   return db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId, name: oauthClients.name, role: apiRoles.name, isActive: oauthClients.isActive, allowedStoreIds: oauthClients.allowedStoreIds })
+    .select({
+      id: oauthClients.id,
+      clientId: oauthClients.clientId,
+      name: oauthClients.name,
+      role: apiRoles.name,
+      isActive: oauthClients.isActive,
+      allowedStoreIds: oauthClients.allowedStoreIds,
+    })
     .from(oauthClients)
     .innerJoin(apiRoles, eq(apiRoles.id, oauthClients.roleId))
     .orderBy(oauthClients.clientId);
@@ -140,7 +183,10 @@ export async function listOauthClients(db: Db) {
 
 /** Install data: the Administrators role (every permission). */
 export async function install(db: Db): Promise<void> {
-  await db.insert(apiRoles).values({ name: 'Administrators', permissions: ['all'] }).onConflictDoNothing();
+  await db
+    .insert(apiRoles)
+    .values({ name: 'Administrators', permissions: ['all'] })
+    .onConflictDoNothing();
 }
 
 export const DEMO_CREDENTIALS = {
@@ -152,4 +198,3 @@ export async function seedDemo(ctx: Ctx): Promise<void> {
   await createApiUser(ctx.db, { ...DEMO_CREDENTIALS.apiUser, role: 'Administrators', email: 'admin@example.com' });
   await createOauthClient(ctx.db, { ...DEMO_CREDENTIALS.oauthClient, role: 'Administrators', name: 'Demo integration' });
 }
-

@@ -47,7 +47,11 @@ describe('customer grant', () => {
   });
 
   test('grant_type customer, its alias password, and grantType are accepted', async () => {
-    for (const body of [{ grant_type: 'customer', ...CUSTOMER }, { grant_type: 'password', ...CUSTOMER }, { grantType: 'customer', ...CUSTOMER }]) {
+    for (const body of [
+      { grant_type: 'customer', ...CUSTOMER },
+      { grant_type: 'password', ...CUSTOMER },
+      { grantType: 'customer', ...CUSTOMER },
+    ]) {
       const r = await token(body);
       assertTokenEnvelope(r);
       assert.equal(r.body.customer.id, 1);
@@ -199,7 +203,11 @@ describe('operator changes (the CLI calls these)', () => {
 
   test('refused management input', async () => {
     const db = t.database.db;
-    const code = async (p: Promise<unknown>) => p.then(() => 'ok', (err: { status?: number }) => err.status);
+    const code = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (err: { status?: number }) => err.status,
+      );
     assert.equal(await code(createRole(db, 'Bad', ['customers/update'])), 400);
     assert.equal(await code(createRole(db, '  ', ['all'])), 400);
     assert.equal(await code(createRole(db, 'Administrators', ['all'])), 409);
@@ -207,7 +215,10 @@ describe('operator changes (the CLI calls these)', () => {
     assert.equal(await code(createApiUser(db, { username: 'x y', apiKey: 'whatever-key', role: 'Administrators' })), 400);
     assert.equal(await code(createApiUser(db, { username: 'short-key', apiKey: 'short', role: 'Administrators' })), 400);
     assert.equal(await code(createApiUser(db, { username: 'no-role', apiKey: 'whatever-key', role: 'Nope' })), 404);
-    assert.equal(await code(createApiUser(db, { username: 'no-stores', apiKey: 'whatever-key', role: 'Administrators', allowedStoreIds: [] })), 400);
+    assert.equal(
+      await code(createApiUser(db, { username: 'no-stores', apiKey: 'whatever-key', role: 'Administrators', allowedStoreIds: [] })),
+      400,
+    );
     assert.equal(await code(createOauthClient(db, { clientId: 'demo-client', secret: 'long-enough-secret', role: 'Administrators' })), 409);
     assert.equal(await code(createOauthClient(db, { clientId: 'short-secret', secret: 'short', role: 'Administrators' })), 400);
     assert.equal(await code(setApiUserKey(db, 'nobody', 'whatever-key')), 404);
@@ -241,7 +252,10 @@ describe('client_credentials grant', () => {
   });
 
   test('a form-urlencoded customer login works too', async () => {
-    const r = await raw(`username=${encodeURIComponent(CUSTOMER.email)}&password=${encodeURIComponent(CUSTOMER.password)}`, 'application/x-www-form-urlencoded; charset=utf-8');
+    const r = await raw(
+      `username=${encodeURIComponent(CUSTOMER.email)}&password=${encodeURIComponent(CUSTOMER.password)}`,
+      'application/x-www-form-urlencoded; charset=utf-8',
+    );
     assertTokenEnvelope(r);
     assert.equal(r.body.customer.id, 1);
   });
@@ -257,9 +271,17 @@ describe('client_credentials grant', () => {
 
   test('wrong Basic credentials are 401 invalid_client; badly escaped ones are taken as they are', async () => {
     const wrong = `Basic ${Buffer.from('demo-client:not-the-secret').toString('base64')}`;
-    assertError(await raw('grant_type=client_credentials', 'application/x-www-form-urlencoded', { authorization: wrong }), 401, 'invalid_client');
+    assertError(
+      await raw('grant_type=client_credentials', 'application/x-www-form-urlencoded', { authorization: wrong }),
+      401,
+      'invalid_client',
+    );
     const badEscape = `Basic ${Buffer.from('%zz:%zz').toString('base64')}`;
-    assertError(await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'client_credentials' }, headers: { authorization: badEscape } }), 401, 'invalid_client');
+    assertError(
+      await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'client_credentials' }, headers: { authorization: badEscape } }),
+      401,
+      'invalid_client',
+    );
   });
 
   test('a wrong secret or unknown client is 401 invalid_client', async () => {

@@ -54,7 +54,10 @@ describe('customer password', () => {
     const c = await newCustomer();
     const other = await t.tokens.customer(c.email, 'Original1');
     await nextSecond();
-    const r = await t.req('POST', `${API}/customers/me/password`, { token: c.token, body: { currentPassword: 'Original1', newPassword: 'Changed22' } });
+    const r = await t.req('POST', `${API}/customers/me/password`, {
+      token: c.token,
+      body: { currentPassword: 'Original1', newPassword: 'Changed22' },
+    });
     assert.equal(r.status, 201, r.text);
     // taken at once, most likely in the very second of the change
     const fresh = await t.tokens.customer(c.email, 'Changed22');
@@ -81,7 +84,10 @@ describe('customer password', () => {
   test('a failed change (wrong current password) leaves the tokens alone', async () => {
     const c = await newCustomer();
     await nextSecond();
-    const r = await t.req('POST', `${API}/customers/me/password`, { token: c.token, body: { currentPassword: 'wrong-one', newPassword: 'Changed22' } });
+    const r = await t.req('POST', `${API}/customers/me/password`, {
+      token: c.token,
+      body: { currentPassword: 'wrong-one', newPassword: 'Changed22' },
+    });
     assert.equal(r.status, 400, r.text);
     assert.equal((await me(c.token)).status, 200);
   });
@@ -93,7 +99,14 @@ describe('API user key', () => {
     await createApiUser(t.database.db, { username, apiKey: 'first-key-1', role: 'Administrators' });
     const old = (await token({ grant_type: 'api_user', username, api_key: 'first-key-1' })).body.token as string;
     const session = await soapLogin(base, username, 'first-key-1');
-    const call = (s: string) => post(base, '/api/soap/', envelope(`<ns1:call><sessionId xsi:type="xsd:string">${s}</sessionId><resourcePath xsi:type="xsd:string">customer_address.list</resourcePath><args xsi:type="xsd:int">1</args></ns1:call>`));
+    const call = (s: string) =>
+      post(
+        base,
+        '/api/soap/',
+        envelope(
+          `<ns1:call><sessionId xsi:type="xsd:string">${s}</sessionId><resourcePath xsi:type="xsd:string">customer_address.list</resourcePath><args xsi:type="xsd:int">1</args></ns1:call>`,
+        ),
+      );
     assert.equal((await call(session)).fault, undefined);
     await nextSecond();
 
@@ -117,7 +130,13 @@ describe('API user key', () => {
     await setApiUserKey(t.database.db, bystander, 'third-key-3');
     assert.equal((await token({ grant_type: 'api_user', username: bystander, api_key: 'third-key-3' })).status, 200);
     assert.equal((await storeConfig(admin)).status, 200);
-    const r = await post(base, '/api/soap/', envelope(`<ns1:call><sessionId xsi:type="xsd:string">${session}</sessionId><resourcePath xsi:type="xsd:string">customer_address.list</resourcePath><args xsi:type="xsd:int">1</args></ns1:call>`));
+    const r = await post(
+      base,
+      '/api/soap/',
+      envelope(
+        `<ns1:call><sessionId xsi:type="xsd:string">${session}</sessionId><resourcePath xsi:type="xsd:string">customer_address.list</resourcePath><args xsi:type="xsd:int">1</args></ns1:call>`,
+      ),
+    );
     assert.equal(r.fault, undefined, r.text);
   });
 });
@@ -148,7 +167,14 @@ describe('absolute session lifetime', () => {
   /** A customer token whose session began `age` seconds ago (as if refreshed ever since). */
   const aged = async (age: number) => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: 'customer_1', type: 'customer' as const, customer_id: 1, email: 'customer@example.com', roles: ['ROLE_CUSTOMER'], auth_time: now - age };
+    const claims = {
+      sub: 'customer_1',
+      type: 'customer' as const,
+      customer_id: 1,
+      email: 'customer@example.com',
+      roles: ['ROLE_CUSTOMER'],
+      auth_time: now - age,
+    };
     return (await t.services.tokens.issue(claims)).token;
   };
 

@@ -35,7 +35,11 @@ describe('tokens over GraphQL', () => {
     assert.equal(missing.data ?? null, null);
     assert.ok(missing.errors.length);
     assert.ok((missing.errors[0].extensions?.status ?? 400) < 500);
-    const tooLong = await gql('mutation($p: String!) { loginCustomer(input: {email: "customer@example.com", password: $p}) { authToken { token } } }', undefined, { p: 'x'.repeat(2000) });
+    const tooLong = await gql(
+      'mutation($p: String!) { loginCustomer(input: {email: "customer@example.com", password: $p}) { authToken { token } } }',
+      undefined,
+      { p: 'x'.repeat(2000) },
+    );
     assert.equal(tooLong.errors[0].extensions.status, 400);
   });
 
@@ -48,7 +52,10 @@ describe('tokens over GraphQL', () => {
     assert.equal((await me(old)).status, 401);
     assert.equal((await me(fresh)).status, 200);
 
-    const out = await gql('mutation { logoutCustomer(input: {clientMutationId: "o"}) { authLogout { success message } clientMutationId } }', fresh);
+    const out = await gql(
+      'mutation { logoutCustomer(input: {clientMutationId: "o"}) { authLogout { success message } clientMutationId } }',
+      fresh,
+    );
     assert.equal(out.errors, undefined, JSON.stringify(out.errors));
     assert.equal(out.data.logoutCustomer.authLogout.success, true);
     assert.equal((await me(fresh)).status, 401);

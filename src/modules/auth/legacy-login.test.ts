@@ -17,20 +17,20 @@ const SECRET = 'Légacy-P@ssw0rd 1';
 
 /** Made by PHP 8.2 for SECRET (see src/platform/auth/legacy-hashes.test.ts). */
 const VECTORS: Record<string, string> = {
-  'md5': '9a2024cc8033236cba457e502c2b8866',
+  md5: '9a2024cc8033236cba457e502c2b8866',
   'md5 with a 2-character salt': '2dd94dc8e9e99bd39f3568a729020a2b:xY',
   'md5 with a 32-character salt': '679763f109f298b292271e4004045b7c:0123456789abcdefABCDEFGHIJKLMNOP',
-  'sha256': '889dd0985c4fe45bd1745f4adfc5144ed7ea45773354514b07738e48866a7199',
+  sha256: '889dd0985c4fe45bd1745f4adfc5144ed7ea45773354514b07738e48866a7199',
   'sha256 with a salt': '43b57080f3f636ca9414280c83c7e25a3481f521b95adf17b4488a2f485b14be:RandomSalt123',
-  'sha512':
+  sha512:
     '251631b828f0fc6dfe386657cde1ef5fe4a89bd893eb34f5277cbaa90f9ce0d92b083d208d17ea2cba1e527a6558b43bc6efb8bf481fafc9ed1c57541eada25e',
   'sha512 with a salt':
     'bed9ba75f7d3091a1ded3d6dac7c97290737999fd12098cea09ad848aa6ae5c7bd99cb0f85c78c0bf606cf3d19430a511138e8143c0f5a12c699f3b5d8826061:RandomSalt123',
   'bcrypt $2y$': '$2y$10$lvaztVU8du4E70z4j7HqTexGDZ8sjvFHttXLku.nccIVSlT1R6jKq',
   'bcrypt $2a$': '$2a$05$abcdefghijklmnopqrstuu2CDMbcuMQ4LjtoI9Mgot7dmxfCNCSIi',
   'bcrypt $2b$': '$2b$05$abcdefghijklmnopqrstuu2CDMbcuMQ4LjtoI9Mgot7dmxfCNCSIi',
-  'argon2i': '$argon2i$v=19$m=1024,t=2,p=1$dVc0OWtxRzV3T250VHF0YQ$tosQYOwMsjJ8uthduoHCV2JvI6NSkkzpywXI9+VAVt8',
-  'argon2id': '$argon2id$v=19$m=1024,t=2,p=1$ajBwcjFjVE01NWJXYzN3Tw$z0AtYQWGUcRAuetb1dXekIvTK8MqWyRFsTPH/LQTB7E',
+  argon2i: '$argon2i$v=19$m=1024,t=2,p=1$dVc0OWtxRzV3T250VHF0YQ$tosQYOwMsjJ8uthduoHCV2JvI6NSkkzpywXI9+VAVt8',
+  argon2id: '$argon2id$v=19$m=1024,t=2,p=1$ajBwcjFjVE01NWJXYzN3Tw$z0AtYQWGUcRAuetb1dXekIvTK8MqWyRFsTPH/LQTB7E',
 };
 
 let t: TestApp;
@@ -60,7 +60,10 @@ async function importedCustomer(stored: string, opts: { active?: boolean } = {})
   const r = await t.req('POST', `${API}/customers`, { body: { email, password: 'Placeholder-123', firstname: 'Lee', lastname: 'Gacy' } });
   assert.equal(r.status, 201, r.text);
   const id = r.body.id as number;
-  await t.database.db.update(customers).set({ passwordHash: stored, isActive: opts.active ?? true }).where(eq(customers.id, id));
+  await t.database.db
+    .update(customers)
+    .set({ passwordHash: stored, isActive: opts.active ?? true })
+    .where(eq(customers.id, id));
   return { id, email };
 }
 
@@ -73,7 +76,10 @@ async function importedApiUser(stored: string, opts: { active?: boolean } = {}):
   const username = unique('legacy-api');
   await createRole(t.database.db, username, ['customers/read']);
   const id = await createApiUser(t.database.db, { username, apiKey: 'placeholder-key', role: username });
-  await t.database.db.update(apiUsers).set({ apiKeyHash: stored, isActive: opts.active ?? true }).where(eq(apiUsers.id, id));
+  await t.database.db
+    .update(apiUsers)
+    .set({ apiKeyHash: stored, isActive: opts.active ?? true })
+    .where(eq(apiUsers.id, id));
   return { id, username };
 }
 
@@ -87,7 +93,9 @@ const apiUserGrant = (username: string, apiKey: string) => token({ grant_type: '
 /** The V1 SOAP login: the session id, or undefined on a fault. */
 async function soapLogin(username: string, apiKey: string): Promise<string | undefined> {
   const r = await t.req('POST', '/api/soap/', {
-    raw: envelope(`<ns1:login><username xsi:type="xsd:string">${username}</username><apiKey xsi:type="xsd:string">${apiKey}</apiKey></ns1:login>`),
+    raw: envelope(
+      `<ns1:login><username xsi:type="xsd:string">${username}</username><apiKey xsi:type="xsd:string">${apiKey}</apiKey></ns1:login>`,
+    ),
     headers: { 'content-type': 'text/xml; charset=utf-8' },
   });
   const m = /<loginReturn[^>]*>([0-9a-f]{32})<\/loginReturn>/.exec(r.text);
@@ -214,7 +222,8 @@ describe('OAuth clients with imported secret hashes', () => {
     const id = await createOauthClient(t.database.db, { clientId, secret: 'placeholder-secret', role: clientId });
     const stored = VECTORS['sha256'];
     await t.database.db.update(oauthClients).set({ secretHash: stored }).where(eq(oauthClients.id, id));
-    const hash = async () => (await t.database.db.select({ h: oauthClients.secretHash }).from(oauthClients).where(eq(oauthClients.id, id)))[0].h;
+    const hash = async () =>
+      (await t.database.db.select({ h: oauthClients.secretHash }).from(oauthClients).where(eq(oauthClients.id, id)))[0].h;
 
     const grant = (secret: string) => token({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
     assertRefused(await grant('wrong-secret'));

@@ -51,7 +51,10 @@ describe('parallel wrong attempts on one account check at most the account limit
   test('customer', async () => {
     const email = `race-${run}@example.com`;
     await registerCustomer(t.systemCtx(), { email, password: 'Right-pass-1', firstname: 'Ra', lastname: 'Ce' });
-    const counts = await burst(times(ATTEMPTS, () => ({ email, password: 'wrong-password' })), () => freshIp());
+    const counts = await burst(
+      times(ATTEMPTS, () => ({ email, password: 'wrong-password' })),
+      () => freshIp(),
+    );
     assert.deepEqual(counts, { 401: 5, 429: ATTEMPTS - 5 });
     assert.equal(await attempt(freshIp(), { email, password: 'Right-pass-1' }), 429, 'the account is locked for the window');
   });
@@ -59,7 +62,10 @@ describe('parallel wrong attempts on one account check at most the account limit
   test('API user', async () => {
     const username = `race-user-${run}`;
     await createApiUser(t.database.db, { username, apiKey: 'right-key-123', role: 'Administrators' });
-    const counts = await burst(times(ATTEMPTS, () => ({ grant_type: 'api_user', username, api_key: 'wrong-key-123' })), () => freshIp());
+    const counts = await burst(
+      times(ATTEMPTS, () => ({ grant_type: 'api_user', username, api_key: 'wrong-key-123' })),
+      () => freshIp(),
+    );
     assert.deepEqual(counts, { 401: 5, 429: ATTEMPTS - 5 });
     assert.equal(await attempt(freshIp(), { grant_type: 'api_user', username, api_key: 'right-key-123' }), 429);
   });
@@ -68,7 +74,10 @@ describe('parallel wrong attempts on one account check at most the account limit
     const clientId = `race-client-${run}`;
     await createOauthClient(t.database.db, { clientId, secret: 'right-secret-123', role: 'Administrators' });
     const wrong = { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong-secret-123' };
-    const counts = await burst(times(ATTEMPTS, () => wrong), () => freshIp());
+    const counts = await burst(
+      times(ATTEMPTS, () => wrong),
+      () => freshIp(),
+    );
     assert.deepEqual(counts, { 401: 5, 429: ATTEMPTS - 5 });
     assert.equal(await attempt(freshIp(), { ...wrong, client_secret: 'right-secret-123' }), 429);
   });
@@ -77,10 +86,17 @@ describe('parallel wrong attempts on one account check at most the account limit
 describe('parallel wrong attempts from one address check at most the address limit (10)', () => {
   test('on as many accounts as attempts', async () => {
     const ip = freshIp();
-    const counts = await burst(times(ATTEMPTS, (i) => ({ email: `nobody-${run}-${i}@example.com`, password: 'wrong-password' })), () => ip);
+    const counts = await burst(
+      times(ATTEMPTS, (i) => ({ email: `nobody-${run}-${i}@example.com`, password: 'wrong-password' })),
+      () => ip,
+    );
     assert.deepEqual(counts, { 401: 10, 429: ATTEMPTS - 10 });
     assert.equal(await attempt(ip, { email: 'customer@example.com', password: 'Password123!' }), 429);
-    assert.equal(await attempt(freshIp(), { email: 'customer@example.com', password: 'Password123!' }), 200, 'other addresses are unaffected');
+    assert.equal(
+      await attempt(freshIp(), { email: 'customer@example.com', password: 'Password123!' }),
+      200,
+      'other addresses are unaffected',
+    );
   });
 });
 
@@ -104,7 +120,13 @@ describe('SOAP login', () => {
       const username = `race-soap-${run}`;
       await createApiUser(soap.t.database.db, { username, apiKey: 'right-key-123', role: 'Administrators' });
       const login = (key: string) =>
-        post(soap.base, '/api/soap/', envelope(`<ns1:login><username xsi:type="xsd:string">${username}</username><apiKey xsi:type="xsd:string">${key}</apiKey></ns1:login>`));
+        post(
+          soap.base,
+          '/api/soap/',
+          envelope(
+            `<ns1:login><username xsi:type="xsd:string">${username}</username><apiKey xsi:type="xsd:string">${key}</apiKey></ns1:login>`,
+          ),
+        );
       const replies = await Promise.all(times(ATTEMPTS, () => login('wrong-key-123')));
       const counts: Record<string, number> = {};
       for (const r of replies) {

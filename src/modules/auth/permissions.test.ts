@@ -127,7 +127,8 @@ describe('permissions through the request hook', () => {
     assert.equal(r.status, 200, r.text);
     return r.body.token as string;
   };
-  const probe = (name: string, token?: string, query?: Record<string, string>) => t.req('GET', `${API}/test-probe/${name}`, { token, query });
+  const probe = (name: string, token?: string, query?: Record<string, string>) =>
+    t.req('GET', `${API}/test-probe/${name}`, { token, query });
 
   before(async () => {
     t = await buildTestApp();
@@ -146,7 +147,12 @@ describe('permissions through the request hook', () => {
     await createApiUser(db, { username: 'writer', apiKey: 'writer-key-1', role: 'CMS writers' });
     await createApiUser(db, { username: 'cms-all', apiKey: 'cms-all-key-1', role: 'CMS all' });
     await createApiUser(db, { username: 'default-only', apiKey: 'default-only-key', role: 'Administrators', allowedStoreIds: [1] });
-    await createOauthClient(db, { clientId: 'german-client', secret: 'german-client-secret', role: 'Customer readers', allowedStoreIds: [2] });
+    await createOauthClient(db, {
+      clientId: 'german-client',
+      secret: 'german-client-secret',
+      role: 'Customer readers',
+      allowedStoreIds: [2],
+    });
   });
   after(() => t.close());
 
@@ -229,7 +235,9 @@ describe('permissions through the request hook', () => {
   });
 
   test('a store-restricted OAuth client is limited to its stores', async () => {
-    const r = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'client_credentials', client_id: 'german-client', client_secret: 'german-client-secret' } });
+    const r = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'client_credentials', client_id: 'german-client', client_secret: 'german-client-secret' },
+    });
     assert.equal(r.status, 200, r.text);
     const tok = r.body.token as string;
     assert.equal((await probe('customers-read', tok, { store: 'german' })).status, 200);

@@ -28,7 +28,11 @@ export const operations: Operation[] = [
     response: TokenResponse,
     // over GraphQL, Maho's customer login: `loginCustomer(input: {email, password}) { authToken { token customer } }`
     mcp,
-    graphql: { name: 'loginCustomer', args: LoginArgs, input: (a) => ({ body: { grant_type: 'customer', email: a.email, password: a.password } }) },
+    graphql: {
+      name: 'loginCustomer',
+      args: LoginArgs,
+      input: (a) => ({ body: { grant_type: 'customer', email: a.email, password: a.password } }),
+    },
     // HTTP Basic credentials of an OAuth client come in the Authorization header
     run: (ctx, { body, headers }) => auth.issueToken(ctx, body, (headers as { authorization?: string } | undefined)?.authorization),
   }),

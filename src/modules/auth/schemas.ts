@@ -5,7 +5,9 @@ export const TokenRequest = Type.Object(
     grant_type: Type.Optional(Type.String({ description: 'customer (default), client_credentials or api_user', maxLength: 64 })),
     grantType: Type.Optional(Type.String({ maxLength: 64, description: 'alias of grant_type' })),
     email: Type.Optional(Type.String({ maxLength: 320 })),
-    username: Type.Optional(Type.String({ maxLength: 320, description: 'customer grant: alias of email; api_user grant: the API user name' })),
+    username: Type.Optional(
+      Type.String({ maxLength: 320, description: 'customer grant: alias of email; api_user grant: the API user name' }),
+    ),
     password: Type.Optional(Type.String({ maxLength: 1024 })),
     client_id: Type.Optional(Type.String({ maxLength: 256 })),
     client_secret: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -23,11 +25,11 @@ export const TokenResponse = Type.Object({
   access_token: Type.String({ description: 'OAuth 2.0 name of token' }),
   token_type: Type.String({ description: 'OAuth 2.0 name of tokenType' }),
   expires_in: Type.Integer({ description: 'OAuth 2.0 name of expiresIn' }),
-  customer: Type.Optional(
-    Type.Object({ id: Type.Integer(), email: Type.String(), firstName: Type.String(), lastName: Type.String() }),
-  ),
+  customer: Type.Optional(Type.Object({ id: Type.Integer(), email: Type.String(), firstName: Type.String(), lastName: Type.String() })),
   apiUser: Type.Optional(Type.Object({ id: Type.Integer(), username: Type.String() })),
-  permissions: Type.Optional(Type.Array(Type.String(), { description: '`all`, `<resource>/all` or `<resource>/<read|write|create|delete>`' })),
+  permissions: Type.Optional(
+    Type.Array(Type.String(), { description: '`all`, `<resource>/all` or `<resource>/<read|write|create|delete>`' }),
+  ),
 });
 export type TokenResponse = Static<typeof TokenResponse>;
 

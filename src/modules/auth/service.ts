@@ -197,7 +197,14 @@ async function storeRehash(ctx: Ctx, write: () => Promise<unknown>, subject: str
 
 async function authenticateApiUser(ctx: Ctx, username: string, apiKey: string): Promise<ApiPrincipal | undefined> {
   const [u] = await ctx.db
-    .select({ id: apiUsers.id, username: apiUsers.username, hash: apiUsers.apiKeyHash, isActive: apiUsers.isActive, permissions: apiRoles.permissions, allowed: apiUsers.allowedStoreIds })
+    .select({
+      id: apiUsers.id,
+      username: apiUsers.username,
+      hash: apiUsers.apiKeyHash,
+      isActive: apiUsers.isActive,
+      permissions: apiRoles.permissions,
+      allowed: apiUsers.allowedStoreIds,
+    })
     .from(apiUsers)
     .innerJoin(apiRoles, eq(apiRoles.id, apiUsers.roleId))
     .where(eq(apiUsers.username, username));
@@ -205,21 +212,44 @@ async function authenticateApiUser(ctx: Ctx, username: string, apiKey: string): 
   if (!u || !ok || !u.isActive) return undefined;
   if (rehash) {
     // guarded by the old value: of two concurrent logins, the first write wins and the second changes nothing
-    await storeRehash(ctx, () => ctx.db.update(apiUsers).set({ apiKeyHash: rehash }).where(and(eq(apiUsers.id, u.id), eq(apiUsers.apiKeyHash, u.hash))), `api_user_${u.id}`);
+    await storeRehash(
+      ctx,
+      () =>
+        ctx.db
+          .update(apiUsers)
+          .set({ apiKeyHash: rehash })
+          .where(and(eq(apiUsers.id, u.id), eq(apiUsers.apiKeyHash, u.hash))),
+      `api_user_${u.id}`,
+    );
   }
   return { principal: 'api_user', id: u.id, username: u.username, permissions: u.permissions, allowedStoreIds: u.allowed };
 }
 
 async function authenticateClient(ctx: Ctx, clientId: string, secret: string): Promise<ApiPrincipal | undefined> {
   const [c] = await ctx.db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId, hash: oauthClients.secretHash, isActive: oauthClients.isActive, permissions: apiRoles.permissions, allowed: oauthClients.allowedStoreIds })
+    .select({
+      id: oauthClients.id,
+      clientId: oauthClients.clientId,
+      hash: oauthClients.secretHash,
+      isActive: oauthClients.isActive,
+      permissions: apiRoles.permissions,
+      allowed: oauthClients.allowedStoreIds,
+    })
     .from(oauthClients)
     .innerJoin(apiRoles, eq(apiRoles.id, oauthClients.roleId))
     .where(eq(oauthClients.clientId, clientId));
   const { ok, rehash } = await verifySecretAndUpgrade(secret, c?.hash, ctx.log);
   if (!c || !ok || !c.isActive) return undefined;
   if (rehash) {
-    await storeRehash(ctx, () => ctx.db.update(oauthClients).set({ secretHash: rehash }).where(and(eq(oauthClients.id, c.id), eq(oauthClients.secretHash, c.hash))), `oauth_client_${c.id}`);
+    await storeRehash(
+      ctx,
+      () =>
+        ctx.db
+          .update(oauthClients)
+          .set({ secretHash: rehash })
+          .where(and(eq(oauthClients.id, c.id), eq(oauthClients.secretHash, c.hash))),
+      `oauth_client_${c.id}`,
+    );
   }
   return { principal: 'oauth_client', id: c.id, username: c.clientId, permissions: c.permissions, allowedStoreIds: c.allowed };
 }
@@ -251,7 +281,13 @@ export async function refreshToken(ctx: Ctx): Promise<TokenResponse> {
     return issueForCustomer(ctx, c, authTime);
   }
   if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
-  const principal = { principal: a.principal, id: a.id, username: a.username, permissions: a.permissions, allowedStoreIds: a.allowedStoreIds ?? null };
+  const principal = {
+    principal: a.principal,
+    id: a.id,
+    username: a.username,
+    permissions: a.permissions,
+    allowedStoreIds: a.allowedStoreIds ?? null,
+  };
   return issueForPrincipal(ctx, principal, authTime);
 }
 
@@ -318,10 +354,22 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
     if (r.revoked) throw authError('Token has been revoked');
     if (r.blocked) throw authError('Account is inactive');
     if (r.stale) throw authError('Token has been revoked: the credentials have changed');
-    return { kind: 'customer', customerId: id, email: String(claims.email ?? ''), jti: claims.jti, exp: claims.exp, authTime: authTimeOf(claims) };
+    return {
+      kind: 'customer',
+      customerId: id,
+      email: String(claims.email ?? ''),
+      jti: claims.jti,
+      exp: claims.exp,
+      authTime: authTimeOf(claims),
+    };
   }
   if (claims.type !== 'api_user') throw authError('Invalid or expired token');
-  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, { jti: claims.jti, sub: claims.sub, iat: claims.iat, id });
+  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, {
+    jti: claims.jti,
+    sub: claims.sub,
+    iat: claims.iat,
+    id,
+  });
   if (!r) throw authError('Invalid or expired token');
   if (r.revoked) throw authError('Token has been revoked');
   if (!r.is_active) throw authError('Account is inactive');
@@ -341,7 +389,9 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
 
 /** The session's login time; a token issued before login times were carried began its session when issued. */
 function authTimeOf(claims: TokenClaims): number {
-  return typeof claims.auth_time === 'number' && Number.isSafeInteger(claims.auth_time) && claims.auth_time <= claims.iat ? claims.auth_time : claims.iat;
+  return typeof claims.auth_time === 'number' && Number.isSafeInteger(claims.auth_time) && claims.auth_time <= claims.iat
+    ? claims.auth_time
+    : claims.iat;
 }
 
 export async function purgeExpiredRevocations(db: Db): Promise<void> {

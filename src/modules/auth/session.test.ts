@@ -15,7 +15,13 @@ after(() => t.close());
 
 const ISSUER = 'http://shop.test/';
 const secret = () => new TextEncoder().encode(t.services.config.jwtSecret);
-const CUSTOMER_CLAIMS = { sub: 'customer_1', type: 'customer' as const, customer_id: 1, email: 'customer@example.com', roles: ['ROLE_CUSTOMER'] };
+const CUSTOMER_CLAIMS = {
+  sub: 'customer_1',
+  type: 'customer' as const,
+  customer_id: 1,
+  email: 'customer@example.com',
+  roles: ['ROLE_CUSTOMER'],
+};
 
 /** A token signed with the test secret, with any claims and header. */
 function sign(claims: Record<string, unknown>, opts: { alg?: string; key?: Uint8Array } = {}) {
@@ -52,7 +58,11 @@ describe('refresh', () => {
   });
 
   test('works without a body', async () => {
-    const r = await t.app.inject({ method: 'POST', url: `${API}/auth/refresh`, headers: { authorization: `Bearer ${await t.tokens.customer()}` } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/refresh`,
+      headers: { authorization: `Bearer ${await t.tokens.customer()}` },
+    });
     assert.equal(r.statusCode, 200, r.body);
   });
 
@@ -115,7 +125,7 @@ describe('logout', () => {
 });
 
 describe('blocked subjects', () => {
-  test('a blocked customer\'s existing tokens are refused until unblocked', async () => {
+  test("a blocked customer's existing tokens are refused until unblocked", async () => {
     const tok = await t.tokens.customer();
     await setSubjectBlocked(t.systemCtx(), 'customer_1', true);
     assertAuthError(await storeConfig(tok), /inactive/);
@@ -201,7 +211,12 @@ describe('a second instance on the same database', () => {
   after(() => second.app.close());
 
   const onSecond = async (method: 'GET' | 'POST', url: string, tok: string) => {
-    const r = await second.app.inject({ method, url, headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, payload: method === 'POST' ? '{}' : undefined });
+    const r = await second.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+      payload: method === 'POST' ? '{}' : undefined,
+    });
     return { status: r.statusCode, body: JSON.parse(r.body) as Record<string, unknown> };
   };
 

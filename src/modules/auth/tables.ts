@@ -13,7 +13,9 @@ export const apiUsers = pgTable('api_users', {
   username: text('username').notNull().unique(),
   email: text('email'),
   apiKeyHash: text('api_key_hash').notNull(),
-  roleId: integer('role_id').notNull().references(() => apiRoles.id),
+  roleId: integer('role_id')
+    .notNull()
+    .references(() => apiRoles.id),
   isActive: boolean('is_active').notNull().default(true),
   allowedStoreIds: integer('allowed_store_ids').array(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -25,7 +27,9 @@ export const oauthClients = pgTable('oauth_clients', {
   clientId: text('client_id').notNull().unique(),
   name: text('name').notNull(),
   secretHash: text('secret_hash').notNull(),
-  roleId: integer('role_id').notNull().references(() => apiRoles.id),
+  roleId: integer('role_id')
+    .notNull()
+    .references(() => apiRoles.id),
   isActive: boolean('is_active').notNull().default(true),
   allowedStoreIds: integer('allowed_store_ids').array(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

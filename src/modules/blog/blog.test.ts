@@ -80,7 +80,9 @@ describe('demo content', () => {
     assert.deepEqual(p.categoryIds, [news.id]);
     assert.match(p.publishDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     assert.equal(p.excerpt, 'News, tips and stories from our shop.');
-    assert.deepEqual((await resolve('blog/welcome-to-our-blog')).body, [{ type: 'blog_post', id: p.id, identifier: 'blog/welcome-to-our-blog', redirectType: 0 }]);
+    assert.deepEqual((await resolve('blog/welcome-to-our-blog')).body, [
+      { type: 'blog_post', id: p.id, identifier: 'blog/welcome-to-our-blog', redirectType: 0 },
+    ]);
     assert.equal((await t.req('GET', `${API}/blog-categories/${news.id}`)).body.name, 'News');
   });
 });
@@ -88,7 +90,14 @@ describe('demo content', () => {
 describe('POST /blog-posts', () => {
   test('201 with defaults; urlKey from the title; excerpt and imageUrl read-only', async () => {
     const long = `<p>${'word '.repeat(60)}</p>`;
-    const p = await post({ title: `  Hello, Wörld & Friends ${++n}! `, content: long, image: 'blog/pic.webp', excerpt: 'ignored', imageUrl: 'x', unknownKey: 1 });
+    const p = await post({
+      title: `  Hello, Wörld & Friends ${++n}! `,
+      content: long,
+      image: 'blog/pic.webp',
+      excerpt: 'ignored',
+      imageUrl: 'x',
+      unknownKey: 1,
+    });
     assert.equal(p.title, `Hello, Wörld & Friends ${n}!`);
     assert.equal(p.urlKey, `hello-world-friends-${n}`);
     assert.equal(p.isActive, true);
@@ -118,7 +127,10 @@ describe('POST /blog-posts', () => {
       metaKeywords: 'mk',
       metaRobots: 'NOINDEX,FOLLOW',
       stores: ['default', 2],
-      categoryIds: [{ id: a.id, position: 5 }, { id: b.id, position: 1 }],
+      categoryIds: [
+        { id: a.id, position: 5 },
+        { id: b.id, position: 1 },
+      ],
     });
     assert.match(p.urlKey, /^full-post-\d+$/);
     assert.equal(p.publishDate, PAST);
@@ -188,16 +200,24 @@ describe('GET /blog-posts visibility', () => {
     for (const token of [undefined, customer, writer]) {
       const list = await t.req('GET', `${API}/blog-posts`, { token, query: { search: tag }, headers: JSON_ONLY });
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.map((p: any) => p.id), [live.id]);
+      assert.deepEqual(
+        list.body.map((p: any) => p.id),
+        [live.id],
+      );
       assert.equal((await t.req('GET', `${API}/blog-posts/${live.id}`, { token })).status, 200);
-      for (const hidden of [none, future, off, ger]) assertError(await t.req('GET', `${API}/blog-posts/${hidden.id}`, { token }), 404, 'not_found');
+      for (const hidden of [none, future, off, ger])
+        assertError(await t.req('GET', `${API}/blog-posts/${hidden.id}`, { token }), 404, 'not_found');
     }
     const german = await t.req('GET', `${API}/blog-posts`, { query: { search: tag, store: 'german' }, headers: JSON_ONLY });
     assert.deepEqual(german.body.map((p: any) => p.id).sort(), [live.id, ger.id].sort());
-    for (const hidden of [none, future, off, ger]) assert.equal((await t.req('GET', `${API}/blog-posts/${hidden.id}`, { token: reader })).status, 200);
+    for (const hidden of [none, future, off, ger])
+      assert.equal((await t.req('GET', `${API}/blog-posts/${hidden.id}`, { token: reader })).status, 200);
     const bo = await t.req('GET', `${API}/blog-posts`, { token: reader, query: { search: tag }, headers: JSON_ONLY });
     // newest first by publish date, unscheduled last
-    assert.deepEqual(bo.body.map((p: any) => p.id), [future.id, off.id, live.id, none.id]);
+    assert.deepEqual(
+      bo.body.map((p: any) => p.id),
+      [future.id, off.id, live.id, none.id],
+    );
     const all = await t.req('GET', `${API}/blog-posts`, { token: reader, query: { search: tag, scope: 'all' }, headers: JSON_ONLY });
     assert.equal(all.body.length, 5);
     // the URL resolver follows the same rules
@@ -213,11 +233,23 @@ describe('GET /blog-posts visibility', () => {
     const b = await post({ title: uniq('Filter two'), publishDate: '2024-04-01', categoryIds: [c.id] });
     const byCat = await t.req('GET', `${API}/blog-posts`, { query: { categoryId: String(c.id) } });
     assert.equal(byCat.body.totalItems, 2);
-    assert.deepEqual(byCat.body.member.map((p: any) => p.id), [b.id, a.id]);
-    const page2 = await t.req('GET', `${API}/blog-posts`, { query: { categoryId: String(c.id), itemsPerPage: '1', page: '2' }, headers: JSON_ONLY });
-    assert.deepEqual(page2.body.map((p: any) => p.id), [a.id]);
+    assert.deepEqual(
+      byCat.body.member.map((p: any) => p.id),
+      [b.id, a.id],
+    );
+    const page2 = await t.req('GET', `${API}/blog-posts`, {
+      query: { categoryId: String(c.id), itemsPerPage: '1', page: '2' },
+      headers: JSON_ONLY,
+    });
+    assert.deepEqual(
+      page2.body.map((p: any) => p.id),
+      [a.id],
+    );
     const byKey = await t.req('GET', `${API}/blog-posts`, { query: { urlKey: a.urlKey.toUpperCase() }, headers: JSON_ONLY });
-    assert.deepEqual(byKey.body.map((p: any) => p.id), [a.id]);
+    assert.deepEqual(
+      byKey.body.map((p: any) => p.id),
+      [a.id],
+    );
     assertError(await t.req('GET', `${API}/blog-posts`, { query: { search: 'ab' } }), 400, 'bad_request');
     assertError(await t.req('GET', `${API}/blog-posts`, { query: { categoryId: 'x' } }), 400, 'bad_request');
     assertError(await t.req('GET', `${API}/blog-posts`, { query: { scope: 'some' }, token: admin }), 400, 'bad_request');
@@ -298,7 +330,10 @@ describe('blog categories', () => {
     assert.equal(grand.path, `${top.id}/${child.id}/${grand.id}`);
     assert.equal(grand.level, 3);
     const kids = await t.req('GET', `${API}/blog-categories`, { query: { parentId: String(top.id) }, headers: JSON_ONLY });
-    assert.deepEqual(kids.body.map((c: any) => c.id), [child2.id, child.id]);
+    assert.deepEqual(
+      kids.body.map((c: any) => c.id),
+      [child2.id, child.id],
+    );
     assertError(await t.req('GET', `${API}/blog-categories/${grand.id}`), 404, 'not_found');
     assert.equal((await t.req('GET', `${API}/blog-categories/${grand.id}`, { token: reader })).status, 200);
     const ger = await category({ name: uniq('Ger'), stores: ['german'] });
@@ -337,7 +372,14 @@ describe('blog categories', () => {
 
   test('bad input 400; access matrix', async () => {
     const before = (await allCategories()).length;
-    for (const body of [{}, { name: ' ' }, { name: 'x', urlKey: 'Bad Key' }, { name: 'x', parentId: 999999 }, { name: 'x', stores: [999] }, { name: 'x', position: 'first' }]) {
+    for (const body of [
+      {},
+      { name: ' ' },
+      { name: 'x', urlKey: 'Bad Key' },
+      { name: 'x', parentId: 999999 },
+      { name: 'x', stores: [999] },
+      { name: 'x', position: 'first' },
+    ]) {
       assertError(await t.req('POST', `${API}/blog-categories`, { token: admin, body }), 400, 'bad_request');
     }
     assert.equal((await allCategories()).length, before);

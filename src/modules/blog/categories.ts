@@ -71,7 +71,11 @@ async function storesOfCategories(tx: Ctx, ids: number[]): Promise<Map<number, n
  * back-office readers also inactive ones; `scope=all` (back office only) every store view.
  */
 /** `urlKey` is a filter of Maho's GraphQL `blogCategories` (REST does not take it). */
-export async function listCategories(ctx: Ctx, q: BlogCategoryListQueryT & { urlKey?: string }, page: Page): Promise<CollectionResult<BlogCategoryDto>> {
+export async function listCategories(
+  ctx: Ctx,
+  q: BlogCategoryListQueryT & { urlKey?: string },
+  page: Page,
+): Promise<CollectionResult<BlogCategoryDto>> {
   const all = checkScopeAll(ctx, RESOURCE, q.scope);
   const backOffice = isBackOffice(ctx, RESOURCE);
   const conds: SQL[] = [];
@@ -90,7 +94,10 @@ export async function listCategories(ctx: Ctx, q: BlogCategoryListQueryT & { url
       .orderBy(asc(blogCategories.position), asc(blogCategories.name), asc(blogCategories.id))
       .limit(page.size)
       .offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(blogCategories).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(blogCategories)
+      .where(where),
   ]);
   return { items: await dtos(ctx, rows), total: n };
 }
@@ -105,7 +112,10 @@ async function readCategory(ctx: Ctx, id: number, backOffice: boolean): Promise<
   if (!backOffice) conds.push(eq(blogCategories.isActive, true), visibleHere(ctx));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
-  const [row] = await ctx.db.select().from(blogCategories).where(and(...conds));
+  const [row] = await ctx.db
+    .select()
+    .from(blogCategories)
+    .where(and(...conds));
   if (!row) throw categoryNotFound();
   return (await dtos(ctx, [row]))[0];
 }
@@ -123,8 +133,12 @@ function columnsOf(body: BlogCategoryInput): Partial<typeof blogCategories.$infe
 /** The parent row (null: top level); unknown (or one a store-limited principal may not read) → 400. */
 async function parentOf(tx: Ctx, parentId: number | null | undefined): Promise<CategoryRow | null> {
   if (parentId === undefined || parentId === null || parentId === 0) return null;
-  const [row] = await tx.db.select().from(blogCategories).where(and(eq(blogCategories.id, parentId), readScope(tx)));
-  if (!row) throw badRequest(`Unknown parent category: ${parentId}`, { reason: 'UNKNOWN_PARENT', details: { field: 'parentId', parentId } });
+  const [row] = await tx.db
+    .select()
+    .from(blogCategories)
+    .where(and(eq(blogCategories.id, parentId), readScope(tx)));
+  if (!row)
+    throw badRequest(`Unknown parent category: ${parentId}`, { reason: 'UNKNOWN_PARENT', details: { field: 'parentId', parentId } });
   return row;
 }
 
@@ -144,7 +158,15 @@ export async function createCategory(ctx: Ctx, body: BlogCategoryInput): Promise
     const parent = await parentOf(tx, body.parentId);
     const [row] = await tx.db
       .insert(blogCategories)
-      .values({ ...cols, name, urlKey, parentId: parent?.id ?? null, level: parent ? parent.level + 1 : 1, createdAt: tx.now, updatedAt: tx.now })
+      .values({
+        ...cols,
+        name,
+        urlKey,
+        parentId: parent?.id ?? null,
+        level: parent ? parent.level + 1 : 1,
+        createdAt: tx.now,
+        updatedAt: tx.now,
+      })
       .returning({ id: blogCategories.id });
     const path = parent ? `${parent.path}/${row.id}` : String(row.id);
     await tx.db.update(blogCategories).set({ path }).where(eq(blogCategories.id, row.id));
@@ -171,7 +193,10 @@ export async function updateCategory(ctx: Ctx, id: number, body: BlogCategoryInp
     if (body.parentId !== undefined && (body.parentId || null) !== row.parentId) {
       const parent = await parentOf(tx, body.parentId);
       if (parent && (parent.id === id || parent.path.startsWith(`${row.path}/`))) {
-        throw badRequest('A category cannot be moved into its own subtree', { reason: 'INVALID_PARENT', details: { field: 'parentId', parentId: parent.id } });
+        throw badRequest('A category cannot be moved into its own subtree', {
+          reason: 'INVALID_PARENT',
+          details: { field: 'parentId', parentId: parent.id },
+        });
       }
       const path = parent ? `${parent.path}/${id}` : String(id);
       const level = parent ? parent.level + 1 : 1;
@@ -206,7 +231,9 @@ export async function deleteCategory(ctx: Ctx, id: number): Promise<void> {
       const stores = await storesOfCategories(tx, ids);
       assertRowWritable(tx, stores.get(id) ?? [], categoryNotFound);
       if (ids.some((other) => !scopeWritable(tx, stores.get(other) ?? []))) {
-        throw forbidden('This category has subcategories of other store views; this token may not delete them', { reason: 'STORE_NOT_ALLOWED' });
+        throw forbidden('This category has subcategories of other store views; this token may not delete them', {
+          reason: 'STORE_NOT_ALLOWED',
+        });
       }
     }
     await tx.db.delete(blogCategories).where(subtree);

@@ -40,12 +40,19 @@ export function slugify(s: string): string {
 export function urlKeyOf(given: string | undefined, from: string): string {
   if (given === undefined || given.trim() === '') {
     const key = slugify(from);
-    if (!key) throw badRequest('urlKey could not be generated from the title; give one', { reason: 'INVALID_URL_KEY', details: { field: 'urlKey' } });
+    if (!key)
+      throw badRequest('urlKey could not be generated from the title; give one', {
+        reason: 'INVALID_URL_KEY',
+        details: { field: 'urlKey' },
+      });
     return key;
   }
   const key = given.trim().toLowerCase();
   if (key.length > MAX_URL_KEY) {
-    throw badRequest(`urlKey must be at most ${MAX_URL_KEY} characters`, { reason: 'INVALID_URL_KEY', details: { field: 'urlKey', maxLength: MAX_URL_KEY } });
+    throw badRequest(`urlKey must be at most ${MAX_URL_KEY} characters`, {
+      reason: 'INVALID_URL_KEY',
+      details: { field: 'urlKey', maxLength: MAX_URL_KEY },
+    });
   }
   if (!URL_KEY.test(key)) {
     throw badRequest("urlKey may contain only lowercase letters, digits and '-' (not at either end, not twice in a row)", {

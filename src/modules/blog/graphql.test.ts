@@ -30,9 +30,16 @@ before(async () => {
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
   reader = await t.tokens.apiUser(['blog-posts/read', 'blog-categories/read']);
-  news = (await ok('mutation { createBlogCategory(input: {name: "GQL News", urlKey: "gql-news"}) { blogCategory { id _id name urlKey level parentId } } }', admin))
-    .createBlogCategory.blogCategory;
-  await ok(`mutation { createBlogCategory(input: {name: "GQL Sub", urlKey: "gql-sub", parentId: ${news._id}}) { blogCategory { _id } } }`, admin);
+  news = (
+    await ok(
+      'mutation { createBlogCategory(input: {name: "GQL News", urlKey: "gql-news"}) { blogCategory { id _id name urlKey level parentId } } }',
+      admin,
+    )
+  ).createBlogCategory.blogCategory;
+  await ok(
+    `mutation { createBlogCategory(input: {name: "GQL Sub", urlKey: "gql-sub", parentId: ${news._id}}) { blogCategory { _id } } }`,
+    admin,
+  );
   await ok('mutation { createBlogCategory(input: {name: "GQL Off", urlKey: "gql-off", isActive: false}) { blogCategory { _id } } }', admin);
   post = (
     await ok(
@@ -43,7 +50,11 @@ before(async () => {
     )
   ).createBlogPost.blogPost;
   await ok('mutation { createBlogPost(input: {title: "Draft okapi", urlKey: "gql-draft"}) { blogPost { _id } } }', admin);
-  for (let i = 0; i < 3; i++) await ok(`mutation { createBlogPost(input: {title: "Paging ibex ${i}", publishDate: "2024-01-0${i + 3}"}) { blogPost { _id } } }`, admin);
+  for (let i = 0; i < 3; i++)
+    await ok(
+      `mutation { createBlogPost(input: {title: "Paging ibex ${i}", publishDate: "2024-01-0${i + 3}"}) { blogPost { _id } } }`,
+      admin,
+    );
 });
 after(() => t.close());
 
@@ -70,20 +81,33 @@ describe('blog posts over GraphQL', () => {
       inCat.edges.map((e: any) => e.node.urlKey),
       ['gql-hello'],
     );
-    assert.equal((await ok('{ blogPosts(search: "okapi", createdFrom: "2000-01-01", createdTo: "2999-01-01", updatedSince: "2000-01-01") { totalCount } }')).blogPosts.totalCount, 1);
+    assert.equal(
+      (
+        await ok(
+          '{ blogPosts(search: "okapi", createdFrom: "2000-01-01", createdTo: "2999-01-01", updatedSince: "2000-01-01") { totalCount } }',
+        )
+      ).blogPosts.totalCount,
+      1,
+    );
     assert.equal((await ok('{ blogPosts(search: "okapi", createdFrom: "2999-01-01") { totalCount } }')).blogPosts.totalCount, 0);
     assert.equal((await ok('{ blogPosts(search: "okapi", updatedSince: "2999-01-01") { totalCount } }')).blogPosts.totalCount, 0);
   });
 
   test('blogPosts: cursor paging, newest first', async () => {
-    const first = (await ok('{ blogPosts(search: "ibex", first: 2) { totalCount edges { node { title } } pageInfo { endCursor hasNextPage } } }')).blogPosts;
+    const first = (
+      await ok('{ blogPosts(search: "ibex", first: 2) { totalCount edges { node { title } } pageInfo { endCursor hasNextPage } } }')
+    ).blogPosts;
     assert.equal(first.totalCount, 3);
     assert.deepEqual(
       first.edges.map((e: any) => e.node.title),
       ['Paging ibex 2', 'Paging ibex 1'],
     );
     assert.equal(first.pageInfo.hasNextPage, true);
-    const next = (await ok(`{ blogPosts(search: "ibex", first: 2, after: "${first.pageInfo.endCursor}") { edges { node { title } } pageInfo { hasNextPage hasPreviousPage } } }`)).blogPosts;
+    const next = (
+      await ok(
+        `{ blogPosts(search: "ibex", first: 2, after: "${first.pageInfo.endCursor}") { edges { node { title } } pageInfo { hasNextPage hasPreviousPage } } }`,
+      )
+    ).blogPosts;
     assert.deepEqual(
       next.edges.map((e: any) => e.node.title),
       ['Paging ibex 0'],
@@ -96,7 +120,8 @@ describe('blog posts over GraphQL', () => {
     assert.equal(byIri._id, post._id);
     assert.equal(byIri.content, '<p>Body</p>');
     assert.equal((await ok(`{ blogPost(id: ${post._id}) { urlKey } }`)).blogPost.urlKey, 'gql-hello');
-    const draft = (await ok('{ blogPosts(urlKey: "gql-draft", scope: "all") { edges { node { _id } } } }', admin)).blogPosts.edges[0].node._id;
+    const draft = (await ok('{ blogPosts(urlKey: "gql-draft", scope: "all") { edges { node { _id } } } }', admin)).blogPosts.edges[0].node
+      ._id;
     for (const id of [String(draft), '"/api/rest/v2/blog-posts/999999"', `"/api/rest/v2/cms-pages/${post._id}"`]) {
       const r = await gql(`{ blogPost(id: ${id}) { urlKey } }`);
       assert.equal(r.data.blogPost, null, id);
@@ -114,12 +139,20 @@ describe('blog posts over GraphQL', () => {
     const ro = await gql(`mutation { updateBlogPost(input: {id: "${post.id}", title: "X"}) { blogPost { _id } } }`, reader);
     assert.equal(ro.errors[0].extensions.status, 403);
 
-    const temp = (await ok('mutation { createBlogPost(input: {title: "Temp post"}) { blogPost { id _id urlKey } } }', admin)).createBlogPost.blogPost;
+    const temp = (await ok('mutation { createBlogPost(input: {title: "Temp post"}) { blogPost { id _id urlKey } } }', admin)).createBlogPost
+      .blogPost;
     assert.equal(temp.urlKey, 'temp-post');
-    const upd = (await ok(`mutation { updateBlogPost(input: {id: ${temp._id}, title: "Temp 2", clientMutationId: "u"}) { clientMutationId blogPost { title } } }`, admin))
-      .updateBlogPost;
+    const upd = (
+      await ok(
+        `mutation { updateBlogPost(input: {id: ${temp._id}, title: "Temp 2", clientMutationId: "u"}) { clientMutationId blogPost { title } } }`,
+        admin,
+      )
+    ).updateBlogPost;
     assert.deepEqual(upd, { clientMutationId: 'u', blogPost: { title: 'Temp 2' } });
-    assert.equal((await ok(`mutation { deleteBlogPost(input: {id: "${temp.id}"}) { blogPost { id } } }`, admin)).deleteBlogPost.blogPost.id, temp.id);
+    assert.equal(
+      (await ok(`mutation { deleteBlogPost(input: {id: "${temp.id}"}) { blogPost { id } } }`, admin)).deleteBlogPost.blogPost.id,
+      temp.id,
+    );
 
     const noTitle = await gql('mutation { createBlogPost(input: {content: "x"}) { blogPost { _id } } }', admin);
     assert.equal(noTitle.data.createBlogPost, null);
@@ -140,11 +173,13 @@ describe('blog posts over GraphQL', () => {
 
 describe('blog categories over GraphQL', () => {
   test('blogCategories: active ones publicly, urlKey and parentId filters; blogCategory by IRI', async () => {
-    const all = (await ok('{ blogCategories { totalCount edges { node { id _id name urlKey parentId level isActive } } } }', customer)).blogCategories;
+    const all = (await ok('{ blogCategories { totalCount edges { node { id _id name urlKey parentId level isActive } } } }', customer))
+      .blogCategories;
     const keys = all.edges.map((e: any) => e.node.urlKey);
     assert.ok(keys.includes('gql-news') && keys.includes('gql-sub'));
     assert.ok(!keys.includes('gql-off'));
-    const byKey = (await ok('{ blogCategories(urlKey: "GQL-News") { totalCount edges { node { _id name level parentId } } } }')).blogCategories;
+    const byKey = (await ok('{ blogCategories(urlKey: "GQL-News") { totalCount edges { node { _id name level parentId } } } }'))
+      .blogCategories;
     assert.equal(byKey.totalCount, 1);
     assert.deepEqual(byKey.edges[0].node, { _id: news._id, name: 'GQL News', level: 1, parentId: null });
     const children = (await ok(`{ blogCategories(parentId: ${news._id}) { edges { node { urlKey parentId level } } } }`)).blogCategories;
@@ -167,10 +202,19 @@ describe('blog categories over GraphQL', () => {
     assert.equal(anon.errors[0].extensions.status, 401);
     const badParent = await gql('mutation { createBlogCategory(input: {name: "X", parentId: 999999}) { blogCategory { _id } } }', admin);
     assert.equal(badParent.errors[0].extensions.status, 400);
-    const c = (await ok('mutation { createBlogCategory(input: {name: "Temp cat"}) { blogCategory { id _id } } }', admin)).createBlogCategory.blogCategory;
-    const upd = (await ok(`mutation { updateBlogCategory(input: {id: "${c.id}", name: "Temp cat 2", parentId: ${news._id}}) { blogCategory { name level } } }`, admin))
-      .updateBlogCategory.blogCategory;
+    const c = (await ok('mutation { createBlogCategory(input: {name: "Temp cat"}) { blogCategory { id _id } } }', admin)).createBlogCategory
+      .blogCategory;
+    const upd = (
+      await ok(
+        `mutation { updateBlogCategory(input: {id: "${c.id}", name: "Temp cat 2", parentId: ${news._id}}) { blogCategory { name level } } }`,
+        admin,
+      )
+    ).updateBlogCategory.blogCategory;
     assert.deepEqual(upd, { name: 'Temp cat 2', level: 2 });
-    assert.equal((await ok(`mutation { deleteBlogCategory(input: {id: ${c._id}}) { blogCategory { id } } }`, admin)).deleteBlogCategory.blogCategory.id, c.id);
+    assert.equal(
+      (await ok(`mutation { deleteBlogCategory(input: {id: ${c._id}}) { blogCategory { id } } }`, admin)).deleteBlogCategory.blogCategory
+        .id,
+      c.id,
+    );
   });
 });

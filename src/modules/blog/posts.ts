@@ -9,7 +9,16 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
-import { ALL_STORES, assertRowWritable, clashCondition, inAdminScope, inStoreView, parseWhen, storesById, writableStores } from '../cms/shared.js';
+import {
+  ALL_STORES,
+  assertRowWritable,
+  clashCondition,
+  inAdminScope,
+  inStoreView,
+  parseWhen,
+  storesById,
+  writableStores,
+} from '../cms/shared.js';
 import { removeEntityPaths, replaceEntityPaths } from '../url-resolver/service.js';
 import { checkScopeAll, excerptOf, isBackOffice, lockBlog, optDateTime, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogPostDto, BlogPostInput, BlogPostListQueryT } from './schemas.js';
@@ -56,7 +65,10 @@ async function dtos(ctx: Ctx, rows: PostRow[]): Promise<BlogPostDto[]> {
   const ids = rows.map((r) => r.id);
   if (!ids.length) return [];
   const [storeRows, catRows] = await Promise.all([
-    ctx.db.select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId }).from(blogPostStores).where(inArray(blogPostStores.postId, ids)),
+    ctx.db
+      .select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId })
+      .from(blogPostStores)
+      .where(inArray(blogPostStores.postId, ids)),
     ctx.db
       .select({ postId: blogPostCategories.postId, categoryId: blogPostCategories.categoryId })
       .from(blogPostCategories)
@@ -69,21 +81,27 @@ async function dtos(ctx: Ctx, rows: PostRow[]): Promise<BlogPostDto[]> {
   return rows.map((r) => toDto(ctx, r, stores.get(r.id) ?? [], cats.get(r.id) ?? []));
 }
 
-const visibleHere = (ctx: Ctx): SQL => inStoreView(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx.store.storeId);
+const visibleHere = (ctx: Ctx): SQL =>
+  inStoreView(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx.store.storeId);
 
 /** What a principal limited to some store views may read: the posts of those and of every store view. */
-const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx);
+const readScope = (ctx: Ctx): SQL | undefined =>
+  inAdminScope(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', ctx);
 
 const postNotFound = () => notFound('Blog post not found', { reason: 'BLOG_POST_NOT_FOUND' });
 
 /** The store views of a post ([] when it has none or does not exist). */
 async function storesOfPost(tx: Ctx, id: number): Promise<number[]> {
-  const found = await tx.db.select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId }).from(blogPostStores).where(eq(blogPostStores.postId, id));
+  const found = await tx.db
+    .select({ ownerId: blogPostStores.postId, storeId: blogPostStores.storeId })
+    .from(blogPostStores)
+    .where(eq(blogPostStores.postId, id));
   return storesById(found).get(id) ?? [];
 }
 
 /** Active, with a publish date not in the future. */
-const published = (ctx: Ctx): SQL => and(eq(blogPosts.isActive, true), isNotNull(blogPosts.publishDate), lte(blogPosts.publishDate, ctx.now))!;
+const published = (ctx: Ctx): SQL =>
+  and(eq(blogPosts.isActive, true), isNotNull(blogPosts.publishDate), lte(blogPosts.publishDate, ctx.now))!;
 
 /**
  * Posts, newest first by publish date. Public callers: the published posts of the current store view;
@@ -102,11 +120,14 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
   const conds: SQL[] = [];
   if (q.urlKey !== undefined) conds.push(sql`lower(${blogPosts.urlKey}) = ${q.urlKey.trim().toLowerCase()}`);
   if (q.categoryId !== undefined) {
-    conds.push(sql`${blogPosts.id} IN (SELECT ${blogPostCategories.postId} FROM ${blogPostCategories} WHERE ${blogPostCategories.categoryId} = ${q.categoryId})`);
+    conds.push(
+      sql`${blogPosts.id} IN (SELECT ${blogPostCategories.postId} FROM ${blogPostCategories} WHERE ${blogPostCategories.categoryId} = ${q.categoryId})`,
+    );
   }
   if (q.search !== undefined) {
     const s = q.search.trim();
-    if (s.length < 3) throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
+    if (s.length < 3)
+      throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
     const like = `%${likeEscape(s)}%`;
     conds.push(sql`(${blogPosts.title} ILIKE ${like} OR ${blogPosts.shortContent} ILIKE ${like} OR ${blogPosts.content} ILIKE ${like})`);
   }
@@ -126,7 +147,10 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
       .orderBy(sql`${blogPosts.publishDate} DESC NULLS LAST`, desc(blogPosts.id))
       .limit(page.size)
       .offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(blogPosts).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(blogPosts)
+      .where(where),
   ]);
   return { items: await dtos(ctx, rows), total: n };
 }
@@ -141,7 +165,10 @@ async function readPost(ctx: Ctx, id: number, backOffice: boolean): Promise<Blog
   if (!backOffice) conds.push(published(ctx), visibleHere(ctx));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
-  const [row] = await ctx.db.select().from(blogPosts).where(and(...conds));
+  const [row] = await ctx.db
+    .select()
+    .from(blogPosts)
+    .where(and(...conds));
   if (!row) throw postNotFound();
   return (await dtos(ctx, [row]))[0];
 }
@@ -153,7 +180,10 @@ async function readPost(ctx: Ctx, id: number, backOffice: boolean): Promise<Blog
 export async function blogPostResolvable(ctx: Ctx, id: number): Promise<boolean> {
   const [row] = await ctx.db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id));
   if (!row) return true;
-  const [seen] = await ctx.db.select({ id: blogPosts.id }).from(blogPosts).where(and(eq(blogPosts.id, id), published(ctx), visibleHere(ctx)));
+  const [seen] = await ctx.db
+    .select({ id: blogPosts.id })
+    .from(blogPosts)
+    .where(and(eq(blogPosts.id, id), published(ctx), visibleHere(ctx)));
   return !!seen;
 }
 
@@ -172,10 +202,20 @@ async function checkCategories(tx: Ctx, links: { categoryId: number }[]): Promis
   const ids = links.map((l) => l.categoryId);
   // a category a store-limited principal may not read is as unknown to it
   const readable = inAdminScope(blogCategories.id, blogCategoryStores.categoryId, blogCategoryStores.storeId, 'blog_category_stores', tx);
-  const found = new Set((await tx.db.select({ id: blogCategories.id }).from(blogCategories).where(and(inArray(blogCategories.id, ids), readable))).map((r) => r.id));
+  const found = new Set(
+    (
+      await tx.db
+        .select({ id: blogCategories.id })
+        .from(blogCategories)
+        .where(and(inArray(blogCategories.id, ids), readable))
+    ).map((r) => r.id),
+  );
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) {
-    throw badRequest(`Unknown blog category: ${unknown.join(', ')}`, { reason: 'UNKNOWN_BLOG_CATEGORY', details: { field: 'categoryIds', categoryIds: unknown } });
+    throw badRequest(`Unknown blog category: ${unknown.join(', ')}`, {
+      reason: 'UNKNOWN_BLOG_CATEGORY',
+      details: { field: 'categoryIds', categoryIds: unknown },
+    });
   }
 }
 
@@ -198,7 +238,18 @@ async function assertFree(tx: Ctx, urlKey: string, stores: number[], exceptId?: 
   const [clash] = await tx.db
     .select({ id: blogPosts.id })
     .from(blogPosts)
-    .where(clashCondition(blogPosts.id, blogPosts.urlKey, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', urlKey, stores, exceptId))
+    .where(
+      clashCondition(
+        blogPosts.id,
+        blogPosts.urlKey,
+        blogPostStores.postId,
+        blogPostStores.storeId,
+        'blog_post_stores',
+        urlKey,
+        stores,
+        exceptId,
+      ),
+    )
     .limit(1);
   if (clash) {
     throw conflict(`A blog post with URL key "${urlKey}" already exists in one of these store views`, {
@@ -211,7 +262,12 @@ async function assertFree(tx: Ctx, urlKey: string, stores: number[], exceptId?: 
 async function writeStoresAndPaths(tx: Ctx, id: number, urlKey: string, stores: number[]): Promise<void> {
   await tx.db.delete(blogPostStores).where(eq(blogPostStores.postId, id));
   await tx.db.insert(blogPostStores).values(stores.map((storeId) => ({ postId: id, storeId })));
-  await replaceEntityPaths(tx, 'blog_post', id, stores.map((storeId) => ({ storeId, requestPath: postPath(urlKey) })));
+  await replaceEntityPaths(
+    tx,
+    'blog_post',
+    id,
+    stores.map((storeId) => ({ storeId, requestPath: postPath(urlKey) })),
+  );
 }
 
 async function writeCategories(tx: Ctx, id: number, links: { categoryId: number; position: number }[]): Promise<void> {

@@ -36,7 +36,8 @@ export function blogOperations(): Operation[] {
     summaries: {
       list: 'Blog posts, newest first by publish date (20 a page); public callers get the active posts of the current store view whose publish date is set and not in the future, back-office readers every post; filters urlKey, categoryId, search (at least 3 characters); scope=all: every store view (back office only)',
       get: 'One blog post: for public callers only a published post of the current store view (else 404); back-office readers see any',
-      create: 'Create a blog post (title required; urlKey from the title when omitted, unique per store view; active and in every store view by default); reachable at blog/<urlKey>',
+      create:
+        'Create a blog post (title required; urlKey from the title when omitted, unique per store view; active and in every store view by default); reachable at blog/<urlKey>',
       update: 'Update a blog post (only the fields sent)',
       delete: 'Delete a blog post and its URL paths',
     },

@@ -75,7 +75,10 @@ export const BlogPostWrite = Type.Object(
       Type.Array(
         Type.Union([
           Type.Integer({ minimum: 1, maximum: INT_MAX }),
-          Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }), position: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })) }),
+          Type.Object({
+            id: Type.Integer({ minimum: 1, maximum: INT_MAX }),
+            position: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })),
+          }),
         ]),
         { maxItems: 1000, description: 'category ids, or {id, position} objects; unknown ids are a 400' },
       ),
@@ -88,7 +91,9 @@ export const BlogCategoryWrite = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 255 })),
     urlKey: Type.Optional(urlKey),
-    parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX }), Type.Null()], { description: 'null or 0: top level' })),
+    parentId: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX }), Type.Null()], { description: 'null or 0: top level' }),
+    ),
     position: Type.Optional(Type.Integer({ minimum: -INT_MAX, maximum: INT_MAX })),
     isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
     metaTitle: Text(255),
@@ -98,7 +103,6 @@ export const BlogCategoryWrite = Type.Object(
   },
   { additionalProperties: false },
 );
-
 
 const scope = Type.Optional(Type.String({ maxLength: 16, description: '"all": every store view, active or not (back office only)' }));
 

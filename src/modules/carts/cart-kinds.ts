@@ -9,7 +9,15 @@ import { access, type Access, type Operation as Grant } from '../../platform/aut
 import type { Ctx } from '../../platform/context.js';
 import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { CartIdParams, CartItemParams, GiftMessageBody, GiftcardParams, GuestCartItemParams, GuestCartParams, GuestGiftcardParams } from './schemas.js';
+import {
+  CartIdParams,
+  CartItemParams,
+  GiftMessageBody,
+  GiftcardParams,
+  GuestCartItemParams,
+  GuestCartParams,
+  GuestGiftcardParams,
+} from './schemas.js';
 import type { CartRef } from './load.js';
 import * as carts from './service.js';
 

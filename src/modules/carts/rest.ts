@@ -350,7 +350,6 @@ function declareKind(k: Kind): { ops: Operation[]; pairs: Map<string, Pair> } {
   return { ops, pairs };
 }
 
-
 function declareAll(): Operation[] {
   const [customer, guest] = KINDS.map(declareKind);
   const find = (ops: Operation[], id: string) => ops.find((o) => o.id.endsWith(`.${id}`))!;

@@ -63,13 +63,24 @@ describe('the demo catalog', () => {
     const [tee] = await get('/products', { sku: 'TEE' });
     for (const path of [tee.urlPath, tee.urlKey]) {
       const hit = await get('/url-resolver', { path });
-      assert.deepEqual(hit.map((h: { type: string; id: number }) => [h.type, h.id]), [['product', tee.id]], path);
+      assert.deepEqual(
+        hit.map((h: { type: string; id: number }) => [h.type, h.id]),
+        [['product', tee.id]],
+        path,
+      );
     }
     const admin = await t.tokens.admin();
-    const variant = (await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'TEE-BLACK-S' }, headers: { accept: 'application/json' } })).body[0];
+    const variant = (
+      await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'TEE-BLACK-S' }, headers: { accept: 'application/json' } })
+    ).body[0];
     const viaVariant = await get('/url-resolver', { path: variant.urlKey });
-    assert.deepEqual(viaVariant.map((h: { id: number }) => h.id), [tee.id]);
-    const flannel = (await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'SHIRT-FLANNEL' }, headers: { accept: 'application/json' } })).body[0];
+    assert.deepEqual(
+      viaVariant.map((h: { id: number }) => h.id),
+      [tee.id],
+    );
+    const flannel = (
+      await t.req('GET', `${API}/products`, { token: admin, query: { sku: 'SHIRT-FLANNEL' }, headers: { accept: 'application/json' } })
+    ).body[0];
     assert.deepEqual(await get('/url-resolver', { path: flannel.urlKey }), []);
   });
 });

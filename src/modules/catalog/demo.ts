@@ -29,7 +29,10 @@ async function picture(label: string, background: string): Promise<string> {
     else lines.push(w);
   }
   const text = lines
-    .map((l, i) => `<text x="300" y="${300 + (i - (lines.length - 1) / 2) * 56}" font-size="48" font-family="sans-serif" fill="#ffffff" text-anchor="middle" dominant-baseline="middle">${l}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="300" y="${300 + (i - (lines.length - 1) / 2) * 56}" font-size="48" font-family="sans-serif" fill="#ffffff" text-anchor="middle" dominant-baseline="middle">${l}</text>`,
+    )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600" fill="${background}"/>${text}</svg>`;
   const png = await (await loadSharp())(Buffer.from(svg)).png().toBuffer();
@@ -159,7 +162,14 @@ export async function seedCatalogDemo(systemCtx: Ctx): Promise<void> {
   await setConfigurable(ctx, dress, { superAttributes: ['color', 'size'], childProductIds: dressChildren });
 
   // ---- simple products ----
-  const simple = async (sku: string, name: string, price: number, categoryIds: number[], background: string, extra: ProductWriteBody = {}) =>
+  const simple = async (
+    sku: string,
+    name: string,
+    price: number,
+    categoryIds: number[],
+    background: string,
+    extra: ProductWriteBody = {},
+  ) =>
     product({ sku, name, price, weight: 0.5, categoryIds, stockData: stock(50), shortDescription: `${name}.`, ...extra }, { background });
   const wool = await simple('SWEATER-WOOL', 'Merino Sweater', 89, [womenTops], PALETTE.Grey, {
     customAttributesWrite: { color: color('Grey'), material: [material('Wool')] },
@@ -202,7 +212,14 @@ export async function seedCatalogDemo(systemCtx: Ctx): Promise<void> {
   });
 
   // engraving and gift box on the wallet; bulk prices on mugs
-  await createCustomOption(ctx, wallet, { title: 'Engraving', type: 'field', required: false, price: 5, priceType: 'fixed', maxCharacters: 20 });
+  await createCustomOption(ctx, wallet, {
+    title: 'Engraving',
+    type: 'field',
+    required: false,
+    price: 5,
+    priceType: 'fixed',
+    maxCharacters: 20,
+  });
   await createCustomOption(ctx, wallet, {
     title: 'Gift box',
     type: 'drop_down',
@@ -256,15 +273,36 @@ export async function seedCatalogDemo(systemCtx: Ctx): Promise<void> {
 
   // ---- virtual and downloadable ----
   await product(
-    { sku: 'SERVICE-GIFTWRAP', name: 'Gift Wrapping', type: 'virtual', price: 6, categoryIds: [accessories], stockData: { qty: 0, manageStock: false, isInStock: true } },
+    {
+      sku: 'SERVICE-GIFTWRAP',
+      name: 'Gift Wrapping',
+      type: 'virtual',
+      price: 6,
+      categoryIds: [accessories],
+      stockData: { qty: 0, manageStock: false, isInStock: true },
+    },
     { background: PALETTE.Red },
   );
   await product(
-    { sku: 'SERVICE-TAILORING', name: 'Trouser Hemming', type: 'virtual', price: 15, categoryIds: [trousers], stockData: { qty: 0, manageStock: false, isInStock: true } },
+    {
+      sku: 'SERVICE-TAILORING',
+      name: 'Trouser Hemming',
+      type: 'virtual',
+      price: 15,
+      categoryIds: [trousers],
+      stockData: { qty: 0, manageStock: false, isInStock: true },
+    },
     { background: PALETTE.Grey },
   );
   const ebook = await product(
-    { sku: 'EBOOK-CARE', name: 'The Garment Care Handbook', type: 'downloadable', price: 9, categoryIds: [books], stockData: { qty: 0, manageStock: false, isInStock: true } },
+    {
+      sku: 'EBOOK-CARE',
+      name: 'The Garment Care Handbook',
+      type: 'downloadable',
+      price: 9,
+      categoryIds: [books],
+      stockData: { qty: 0, manageStock: false, isInStock: true },
+    },
     { background: PALETTE.Black },
   );
   await createDownloadableLink(ctx, ebook, {
@@ -285,10 +323,26 @@ export async function seedCatalogDemo(systemCtx: Ctx): Promise<void> {
   });
 
   // a disabled product, to show it stays out of the storefront
-  await product({ sku: 'SHIRT-FLANNEL', name: 'Flannel Shirt', price: 59, status: 'disabled', categoryIds: [shirts], stockData: stock(10) });
+  await product({
+    sku: 'SHIRT-FLANNEL',
+    name: 'Flannel Shirt',
+    price: 59,
+    status: 'disabled',
+    categoryIds: [shirts],
+    stockData: stock(10),
+  });
 
-  await replaceProductLinks(ctx, tee, 'related', [{ linkedProductId: chinos, position: 1 }, { linkedProductId: oxford, position: 2 }]);
+  await replaceProductLinks(ctx, tee, 'related', [
+    { linkedProductId: chinos, position: 1 },
+    { linkedProductId: oxford, position: 2 },
+  ]);
   await replaceProductLinks(ctx, tee, 'up-sell', [{ linkedProductId: wool, position: 1 }]);
-  await replaceProductLinks(ctx, dress, 'cross-sell', [{ linkedProductId: scarf, position: 1 }, { linkedProductId: tote, position: 2 }]);
-  await replaceProductLinks(ctx, mug, 'related', [{ linkedProductId: candle, position: 1 }, { linkedProductId: blanket, position: 2 }]);
+  await replaceProductLinks(ctx, dress, 'cross-sell', [
+    { linkedProductId: scarf, position: 1 },
+    { linkedProductId: tote, position: 2 },
+  ]);
+  await replaceProductLinks(ctx, mug, 'related', [
+    { linkedProductId: candle, position: 1 },
+    { linkedProductId: blanket, position: 2 },
+  ]);
 }

@@ -82,13 +82,18 @@ export async function generateProducts(ctx: Ctx, count: number, onProgress?: (p:
         };
       });
       const inserted = await tx.db.insert(products).values(rows).returning({ id: products.id, urlKey: products.urlKey });
-      await tx.db.insert(categoryProducts).values(
-        inserted.map((p, i) => ({ categoryId: categoryIds[(done + i) % categoryIds.length], productId: p.id, position: done + i })),
-      );
+      await tx.db
+        .insert(categoryProducts)
+        .values(
+          inserted.map((p, i) => ({ categoryId: categoryIds[(done + i) % categoryIds.length], productId: p.id, position: done + i })),
+        );
       await replaceEntityPathsMany(
         tx,
         'product',
-        inserted.map((p) => ({ entityId: p.id, paths: storeIds.map((storeId) => ({ storeId, requestPath: `${p.urlKey}${productUrlSuffix(tx, storeId)}` })) })),
+        inserted.map((p) => ({
+          entityId: p.id,
+          paths: storeIds.map((storeId) => ({ storeId, requestPath: `${p.urlKey}${productUrlSuffix(tx, storeId)}` })),
+        })),
       );
       for (let i = 0; i < rows.length; i += STOCK_BATCH) {
         await tx.app.catalogParts.setStockBySku(

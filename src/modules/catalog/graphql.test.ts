@@ -33,9 +33,19 @@ before(async () => {
   reader = await t.tokens.apiUser(['product-attributes/read', 'attribute-sets/read']);
   cat = (await createCategory({ name: 'GQL Dresses', urlKey: 'gql-dresses' })).id;
   child = (await createCategory({ name: 'GQL Evening', urlKey: 'gql-evening', parentId: cat, includeInMenu: false })).id;
-  p.cheap = await createTestProduct(t, { name: 'Gql Alpha Dress', price: 10, categoryIds: [cat], customAttributesWrite: { color: 'Red', barcode: 'BC-GQL-1' } });
+  p.cheap = await createTestProduct(t, {
+    name: 'Gql Alpha Dress',
+    price: 10,
+    categoryIds: [cat],
+    customAttributesWrite: { color: 'Red', barcode: 'BC-GQL-1' },
+  });
   p.mid = await createTestProduct(t, { name: 'Gql Beta Dress', price: 60, categoryIds: [cat], customAttributesWrite: { color: 'Blue' } });
-  p.dear = await createTestProduct(t, { name: 'Gql Gamma Dress', price: 150, categoryIds: [child], customAttributesWrite: { color: 'Red' } });
+  p.dear = await createTestProduct(t, {
+    name: 'Gql Gamma Dress',
+    price: 150,
+    categoryIds: [child],
+    customAttributesWrite: { color: 'Red' },
+  });
   p.off = await createTestProduct(t, { name: 'Gql Delta Dress', price: 20, categoryIds: [cat], status: 'disabled' });
 });
 after(() => t.close());
@@ -44,7 +54,10 @@ const NODE = 'id _id sku name price finalPrice stockStatus categoryIds';
 
 describe('products', () => {
   test('products: IRIs and numeric ids, the REST list fields', async () => {
-    const r = await gql(`{ products(pageSize: 5) { totalCount edges { cursor node { ${NODE} } } pageInfo { hasNextPage endCursor } } }`, customer);
+    const r = await gql(
+      `{ products(pageSize: 5) { totalCount edges { cursor node { ${NODE} } } pageInfo { hasNextPage endCursor } } }`,
+      customer,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const edges = r.data!.products.edges;
     assert.ok(edges.length > 0 && edges.length <= 5);
@@ -56,7 +69,10 @@ describe('products', () => {
     }
     const rest = await t.req('GET', `${API}/products?pageSize=5`, { token: customer });
     assert.equal(r.data!.products.totalCount, rest.body.totalItems);
-    assert.deepEqual(ids(r.data!.products), rest.body.member.map((m: { id: number }) => m.id));
+    assert.deepEqual(
+      ids(r.data!.products),
+      rest.body.member.map((m: { id: number }) => m.id),
+    );
   });
 
   test('filters: categoryId, priceMin/priceMax, sku, barcode, search, attributeFilters, sortBy', async () => {
@@ -82,7 +98,10 @@ describe('products', () => {
   });
 
   test('cursor paging: first/after and last/before walk the same list as REST pages', async () => {
-    const q = (args: string) => gql(`{ products(categoryId: ${cat}, sortBy: "price", ${args}) { totalCount edges { cursor node { _id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`);
+    const q = (args: string) =>
+      gql(
+        `{ products(categoryId: ${cat}, sortBy: "price", ${args}) { totalCount edges { cursor node { _id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+      );
     const first = await q('first: 2');
     assert.equal(first.errors, undefined, JSON.stringify(first.errors));
     assert.deepEqual(ids(first.data!.products), [p.cheap.id, p.mid.id]);
@@ -102,7 +121,9 @@ describe('products', () => {
   });
 
   test('product(id): IRI, number; unknown, disabled or another resource is null with a 404', async () => {
-    const byIri = await gql(`{ product(id: "/api/rest/v2/products/${p.mid.id}") { id _id sku name price finalPrice mediaGallery tierPrices categoryIds } }`);
+    const byIri = await gql(
+      `{ product(id: "/api/rest/v2/products/${p.mid.id}") { id _id sku name price finalPrice mediaGallery tierPrices categoryIds } }`,
+    );
     assert.equal(byIri.errors, undefined, JSON.stringify(byIri.errors));
     assert.equal(byIri.data!.product._id, p.mid.id);
     assert.equal(byIri.data!.product.sku, p.mid.sku);
@@ -124,7 +145,8 @@ describe('products', () => {
   test('a page of 20 products costs the statements of a page of 5 (no statement per node), signed in or not', async () => {
     const batch = (await createCategory({ name: 'GQL Batch', urlKey: 'gql-batch' })).id;
     for (let i = 0; i < 20; i++) await createTestProduct(t, { name: `Gql Batch ${i}`, price: 5 + i, categoryIds: [batch] });
-    const page = (n: number) => `{ products(first: ${n}, categoryId: ${batch}) { totalCount edges { node { ${NODE} urlKey thumbnailUrl tierPrices } } } }`;
+    const page = (n: number) =>
+      `{ products(first: ${n}, categoryId: ${batch}) { totalCount edges { node { ${NODE} urlKey thumbnailUrl tierPrices } } } }`;
     for (const token of [undefined, customer, admin]) {
       const count = async (n: number) => {
         await gql(page(n), token); // warm: the first read of a shape fills caches
@@ -141,12 +163,17 @@ describe('products', () => {
   });
 
   test('categoryProducts: the products of a category, paged', async () => {
-    const r = await gql(`{ categoryProducts(categoryId: ${cat}, pageSize: 2) { totalCount edges { node { _id id name } } pageInfo { hasNextPage endCursor } } }`, customer);
+    const r = await gql(
+      `{ categoryProducts(categoryId: ${cat}, pageSize: 2) { totalCount edges { node { _id id name } } pageInfo { hasNextPage endCursor } } }`,
+      customer,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.equal(r.data!.categoryProducts.totalCount, 3);
     assert.equal(r.data!.categoryProducts.edges.length, 2);
     assert.equal(r.data!.categoryProducts.pageInfo.hasNextPage, true);
-    const rest = await gql(`{ categoryProducts(categoryId: ${cat}, first: 5, after: "${r.data!.categoryProducts.pageInfo.endCursor}") { edges { node { _id } } } }`);
+    const rest = await gql(
+      `{ categoryProducts(categoryId: ${cat}, first: 5, after: "${r.data!.categoryProducts.pageInfo.endCursor}") { edges { node { _id } } } }`,
+    );
     const all = [...ids(r.data!.categoryProducts), ...ids(rest.data!.categoryProducts)];
     assert.deepEqual(all.sort(), [p.cheap.id, p.mid.id, p.dear.id].sort());
     const sorted = await gql(`{ categoryProducts(categoryId: ${cat}, sortBy: "price", sortDir: "asc") { edges { node { _id } } } }`);
@@ -181,7 +208,10 @@ describe('products', () => {
     assert.equal(denied.errors![0].extensions.status, 403);
     const anon = await gql('mutation { createProduct(input: {sku: "gql-new", name: "New", price: 5}) { product { _id } } }');
     assert.equal(anon.errors![0].extensions.status, 401);
-    const created = await gql('mutation { createProduct(input: {sku: "gql-new", name: "New", price: 5, clientMutationId: "c1"}) { clientMutationId product { id _id sku price } } }', admin);
+    const created = await gql(
+      'mutation { createProduct(input: {sku: "gql-new", name: "New", price: 5, clientMutationId: "c1"}) { clientMutationId product { id _id sku price } } }',
+      admin,
+    );
     assert.equal(created.errors, undefined, JSON.stringify(created.errors));
     const made = created.data!.createProduct.product;
     assert.equal(created.data!.createProduct.clientMutationId, 'c1');
@@ -227,7 +257,10 @@ describe('categories', () => {
   });
 
   test('category(id): IRI or number, with urlKey, urlPath, productCount, children; unknown is null with a 404', async () => {
-    const r = await gql(`{ category(id: "/api/rest/v2/categories/${cat}") { id _id name parentId urlKey urlPath level isActive productCount children childrenIds } }`, customer);
+    const r = await gql(
+      `{ category(id: "/api/rest/v2/categories/${cat}") { id _id name parentId urlKey urlPath level isActive productCount children childrenIds } }`,
+      customer,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.equal(r.data!.category._id, cat);
     assert.equal(r.data!.category.urlKey, 'gql-dresses');
@@ -244,11 +277,17 @@ describe('categories', () => {
   test('createCategory, updateCategory, deleteCategory: admins only; bad input is a 400', async () => {
     const denied = await gql('mutation { createCategory(input: {name: "Nope"}) { category { _id } } }', customer);
     assert.equal(denied.errors![0].extensions.status, 403);
-    const created = await gql(`mutation { createCategory(input: {name: "GQL Made", parentId: ${cat}}) { category { id _id name parentId level } } }`, admin);
+    const created = await gql(
+      `mutation { createCategory(input: {name: "GQL Made", parentId: ${cat}}) { category { id _id name parentId level } } }`,
+      admin,
+    );
     assert.equal(created.errors, undefined, JSON.stringify(created.errors));
     const made = created.data!.createCategory.category;
     assert.equal(made.parentId, cat);
-    const updated = await gql(`mutation { updateCategory(input: {id: "${made.id}", name: "GQL Renamed"}) { category { _id name } } }`, admin);
+    const updated = await gql(
+      `mutation { updateCategory(input: {id: "${made.id}", name: "GQL Renamed"}) { category { _id name } } }`,
+      admin,
+    );
     assert.equal(updated.data!.updateCategory.category.name, 'GQL Renamed');
     const bad = await gql(`mutation { updateCategory(input: {id: "${made.id}", parentId: 999999}) { category { _id } } }`, admin);
     assert.ok([400, 404].includes(bad.errors![0].extensions.status), JSON.stringify(bad.errors));
@@ -264,7 +303,9 @@ describe('categories', () => {
 
 describe('layered filters', () => {
   test('layeredFilters(categoryId:): the same filters and counts as REST', async () => {
-    const r = await gql(`{ layeredFilters(categoryId: ${cat}) { totalCount edges { node { code label type position multiple options } } } }`);
+    const r = await gql(
+      `{ layeredFilters(categoryId: ${cat}) { totalCount edges { node { code label type position multiple options } } } }`,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const rest = await t.req('GET', `${API}/layered-filters?categoryId=${cat}`);
     assert.deepEqual(
@@ -275,7 +316,10 @@ describe('layered filters', () => {
     assert.ok(color, 'a color filter');
     const narrowed = await gql(`{ layeredFilters(categoryId: ${cat}, priceMax: 100) { edges { node { code options } } } }`);
     const restNarrowed = await t.req('GET', `${API}/layered-filters?categoryId=${cat}&priceMax=100`);
-    assert.deepEqual(narrowed.data!.layeredFilters.edges.map((e: { node: { code: string; options: unknown } }) => e.node.options), restNarrowed.body.member.map((m: { options: unknown }) => m.options));
+    assert.deepEqual(
+      narrowed.data!.layeredFilters.edges.map((e: { node: { code: string; options: unknown } }) => e.node.options),
+      restNarrowed.body.member.map((m: { options: unknown }) => m.options),
+    );
     const bad = await gql('{ layeredFilters(categoryId: 0) { totalCount } }');
     assert.equal(bad.errors![0].extensions.status, 400);
   });
@@ -285,7 +329,10 @@ describe('layered filters', () => {
     const color = rest.body.member.find((m: { code: string }) => m.code === 'color');
     const one = await t.req('GET', `${API}/layered-filters/color?categoryId=${cat}`);
     assert.equal(one.status, 200, one.text);
-    assert.deepEqual({ ...one.body, '@context': undefined, '@id': undefined, '@type': undefined }, { ...color, '@context': undefined, '@id': undefined, '@type': undefined });
+    assert.deepEqual(
+      { ...one.body, '@context': undefined, '@id': undefined, '@type': undefined },
+      { ...color, '@context': undefined, '@id': undefined, '@type': undefined },
+    );
     const byIri = await gql(`{ layeredFilter(id: "/api/rest/v2/layered-filters/color", categoryId: ${cat}) { code label type options } }`);
     assert.equal(byIri.errors, undefined, JSON.stringify(byIri.errors));
     assert.deepEqual(byIri.data!.layeredFilter.options, color.options);
@@ -324,7 +371,10 @@ describe('attributes', () => {
     assert.equal(foreign.errors![0].extensions.status, 404);
     const neither = await gql('{ productAttribute { _id } }', reader);
     assert.equal(neither.errors![0].extensions.status, 400);
-    const sets = await gql('{ attributeSets(first: 1) { totalCount edges { node { id _id attributeSetName attributeCodes groups } } pageInfo { hasNextPage endCursor } } }', reader);
+    const sets = await gql(
+      '{ attributeSets(first: 1) { totalCount edges { node { id _id attributeSetName attributeCodes groups } } pageInfo { hasNextPage endCursor } } }',
+      reader,
+    );
     assert.equal(sets.errors, undefined, JSON.stringify(sets.errors));
     assert.equal(sets.data!.attributeSets.edges.length, 1);
     assert.equal(sets.data!.attributeSets.pageInfo.hasNextPage, sets.data!.attributeSets.totalCount > 1);

@@ -111,7 +111,9 @@ describe('cached product reads', () => {
     const a = await createTestProduct(t, { price: 3 });
     const b = await createTestProduct(t, { price: 4 });
     const versions = async () =>
-      (await t.database.db.execute(sql`SELECT name, sum(version)::text AS v FROM read_cache_versions GROUP BY name ORDER BY name`)) as unknown as { rows: { name: string; v: string }[] };
+      (await t.database.db.execute(
+        sql`SELECT name, sum(version)::text AS v FROM read_cache_versions GROUP BY name ORDER BY name`,
+      )) as unknown as { rows: { name: string; v: string }[] };
     const before = Object.fromEntries((await versions()).rows.map((r) => [r.name, BigInt(r.v)]));
     await t.database.db.transaction(async (tx) => {
       for (const price of ['5', '6', '7']) await tx.execute(sql`UPDATE products SET price = ${price} WHERE id IN (${a.id}, ${b.id})`);

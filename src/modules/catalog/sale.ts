@@ -114,52 +114,79 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
   const groupedIds = byType(['grouped']);
   const none = Promise.resolve([] as never[]);
   const [options, values, superAttrs, children, bOptions, bSelections, links, grouped, tiers, media] = await together(ctx, [
-    () => ctx.db.select().from(customOptions).where(inArray(customOptions.productId, rowIds)).orderBy(asc(customOptions.sortOrder), asc(customOptions.id)),
-    () => ctx.db
-      .select({ v: customOptionValues, productId: customOptions.productId })
-      .from(customOptionValues)
-      .innerJoin(customOptions, sql`${customOptions.id} = ${customOptionValues.optionId}`)
-      .where(inArray(customOptions.productId, rowIds))
-      .orderBy(asc(customOptionValues.sortOrder), asc(customOptionValues.id)),
-    () => configurableIds.length
-      ? ctx.db
-          .select({ productId: configurableAttributes.productId, id: productAttributes.id, code: productAttributes.code, label: productAttributes.label, position: configurableAttributes.position })
-          .from(configurableAttributes)
-          .innerJoin(productAttributes, sql`${productAttributes.id} = ${configurableAttributes.attributeId}`)
-          .where(inArray(configurableAttributes.productId, configurableIds))
-          .orderBy(asc(configurableAttributes.position), asc(productAttributes.id))
-      : none,
-    () => configurableIds.length ? ctx.db.select().from(configurableChildren).where(inArray(configurableChildren.parentId, configurableIds)) : none,
-    () => bundleIds.length
-      ? ctx.db.select().from(bundleOptions).where(inArray(bundleOptions.productId, bundleIds)).orderBy(asc(bundleOptions.position), asc(bundleOptions.id))
-      : none,
-    () => bundleIds.length
-      ? ctx.db
-          .select({ s: bundleSelections, bundleId: bundleOptions.productId })
-          .from(bundleSelections)
-          .innerJoin(bundleOptions, sql`${bundleOptions.id} = ${bundleSelections.optionId}`)
-          .where(inArray(bundleOptions.productId, bundleIds))
-          .orderBy(asc(bundleSelections.position), asc(bundleSelections.id))
-      : none,
-    () => downloadableIds.length
-      ? ctx.db
-          .select()
-          .from(downloadableLinks)
-          .where(inArray(downloadableLinks.productId, downloadableIds))
-          .orderBy(asc(downloadableLinks.sortOrder), asc(downloadableLinks.id))
-      : none,
-    () => groupedIds.length
-      ? ctx.db.select().from(groupedChildren).where(inArray(groupedChildren.parentId, groupedIds)).orderBy(asc(groupedChildren.position))
-      : none,
+    () =>
+      ctx.db
+        .select()
+        .from(customOptions)
+        .where(inArray(customOptions.productId, rowIds))
+        .orderBy(asc(customOptions.sortOrder), asc(customOptions.id)),
+    () =>
+      ctx.db
+        .select({ v: customOptionValues, productId: customOptions.productId })
+        .from(customOptionValues)
+        .innerJoin(customOptions, sql`${customOptions.id} = ${customOptionValues.optionId}`)
+        .where(inArray(customOptions.productId, rowIds))
+        .orderBy(asc(customOptionValues.sortOrder), asc(customOptionValues.id)),
+    () =>
+      configurableIds.length
+        ? ctx.db
+            .select({
+              productId: configurableAttributes.productId,
+              id: productAttributes.id,
+              code: productAttributes.code,
+              label: productAttributes.label,
+              position: configurableAttributes.position,
+            })
+            .from(configurableAttributes)
+            .innerJoin(productAttributes, sql`${productAttributes.id} = ${configurableAttributes.attributeId}`)
+            .where(inArray(configurableAttributes.productId, configurableIds))
+            .orderBy(asc(configurableAttributes.position), asc(productAttributes.id))
+        : none,
+    () =>
+      configurableIds.length
+        ? ctx.db.select().from(configurableChildren).where(inArray(configurableChildren.parentId, configurableIds))
+        : none,
+    () =>
+      bundleIds.length
+        ? ctx.db
+            .select()
+            .from(bundleOptions)
+            .where(inArray(bundleOptions.productId, bundleIds))
+            .orderBy(asc(bundleOptions.position), asc(bundleOptions.id))
+        : none,
+    () =>
+      bundleIds.length
+        ? ctx.db
+            .select({ s: bundleSelections, bundleId: bundleOptions.productId })
+            .from(bundleSelections)
+            .innerJoin(bundleOptions, sql`${bundleOptions.id} = ${bundleSelections.optionId}`)
+            .where(inArray(bundleOptions.productId, bundleIds))
+            .orderBy(asc(bundleSelections.position), asc(bundleSelections.id))
+        : none,
+    () =>
+      downloadableIds.length
+        ? ctx.db
+            .select()
+            .from(downloadableLinks)
+            .where(inArray(downloadableLinks.productId, downloadableIds))
+            .orderBy(asc(downloadableLinks.sortOrder), asc(downloadableLinks.id))
+        : none,
+    () =>
+      groupedIds.length
+        ? ctx.db.select().from(groupedChildren).where(inArray(groupedChildren.parentId, groupedIds)).orderBy(asc(groupedChildren.position))
+        : none,
     () => ctx.db.select().from(tierPrices).where(inArray(tierPrices.productId, rowIds)),
-    () => ctx.db
-      .select({ productId: productMedia.productId, file: productMedia.file, types: productMedia.types })
-      .from(productMedia)
-      .where(and(inArray(productMedia.productId, rowIds), sql`NOT ${productMedia.disabled}`))
-      .orderBy(asc(productMedia.position), asc(productMedia.id)),
+    () =>
+      ctx.db
+        .select({ productId: productMedia.productId, file: productMedia.file, types: productMedia.types })
+        .from(productMedia)
+        .where(and(inArray(productMedia.productId, rowIds), sql`NOT ${productMedia.disabled}`))
+        .orderBy(asc(productMedia.position), asc(productMedia.id)),
   ] as const);
   const attrIds = [...new Set(superAttrs.map((a) => a.id))];
-  const attrOptions = attrIds.length ? await ctx.db.select().from(attributeOptions).where(inArray(attributeOptions.attributeId, attrIds)) : [];
+  const attrOptions = attrIds.length
+    ? await ctx.db.select().from(attributeOptions).where(inArray(attributeOptions.attributeId, attrIds))
+    : [];
 
   for (const r of rows) {
     const thumb = media.find((m) => m.productId === r.id && m.types.includes('thumbnail')) ?? media.find((m) => m.productId === r.id);
@@ -259,7 +286,10 @@ export async function productsForSale(ctx: Ctx, ids: readonly number[], version?
       seen,
       wanted.map((id) => prefix + id),
       async (missing) => {
-        const loaded = await loadSaleProducts(ctx, missing.map((k) => Number(k.slice(prefix.length))));
+        const loaded = await loadSaleProducts(
+          ctx,
+          missing.map((k) => Number(k.slice(prefix.length))),
+        );
         return new Map([...loaded].map(([id, p]) => [prefix + id, p]));
       },
     );
@@ -294,7 +324,10 @@ export function unitPriceFor(p: SaleProduct, opts: { customerGroupId: number; we
 export async function productIdBySku(ctx: Ctx, sku: string, version?: bigint): Promise<number | undefined> {
   const seen = version ?? (await readVersion(ctx.db, 'catalog'));
   const id = await skuCache(ctx).at(seen, sku.toLowerCase(), async () => {
-    const [row] = await ctx.db.select({ id: products.id }).from(products).where(sql`lower(${products.sku}) = lower(${sku})`);
+    const [row] = await ctx.db
+      .select({ id: products.id })
+      .from(products)
+      .where(sql`lower(${products.sku}) = lower(${sku})`);
     return row?.id ?? 0;
   });
   return id || undefined;

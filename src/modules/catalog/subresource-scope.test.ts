@@ -29,9 +29,18 @@ async function ok(method: string, path: string, body: unknown, status = 201) {
 before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
-  const site = await createWebsite(t.database.db, t.services.settings, { code: 'sr_scope', name: 'Scoped', storeCode: 'sr_scope_en', storeName: 'Scoped EN' });
+  const site = await createWebsite(t.database.db, t.services.settings, {
+    code: 'sr_scope',
+    name: 'Scoped',
+    storeCode: 'sr_scope_en',
+    storeName: 'Scoped EN',
+  });
   limited = await t.tokens.apiUser(['products/all'], { allowedStoreIds: [site.storeId] });
-  png = (await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer()).toString('base64');
+  png = (
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   // products of the main website only
   ids = {
     simple: (await createTestProduct(t)).id,
@@ -112,7 +121,10 @@ describe('sub-resource writes by a store-restricted token', () => {
 
   test('the same token writes the sub-resources of its own products', async () => {
     // a product the token creates is in its website
-    const made = await t.req('POST', `${API}/products?store=sr_scope_en`, { token: limited, body: { sku: 'scoped-own', name: 'Scoped own', price: 5 } });
+    const made = await t.req('POST', `${API}/products?store=sr_scope_en`, {
+      token: limited,
+      body: { sku: 'scoped-own', name: 'Scoped own', price: 5 },
+    });
     assert.equal(made.status, 201, made.text);
     const r = await t.req('POST', scoped(`${made.body.id}/tier-prices`), { token: limited, body: [{ qty: 2, price: 4 }] });
     assert.equal(r.status, 201, r.text);

@@ -60,7 +60,10 @@ export const productAttributes = pgTable('product_attributes', {
   isConfigurable: boolean('is_configurable').notNull().default(false),
   defaultValue: text('default_value'),
   /** product types the attribute applies to; empty: all */
-  applyTo: text('apply_to').array().notNull().default(sql`'{}'::text[]`),
+  applyTo: text('apply_to')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   frontendClass: text('frontend_class'),
   note: text('note'),
   position: integer('position').notNull().default(0),
@@ -133,7 +136,10 @@ export const products = pgTable(
     metaDescription: text('meta_description'),
     metaKeywords: text('meta_keywords'),
     storeValues: jsonb('store_values').$type<StoreValues>().notNull().default({}),
-    websiteIds: integer('website_ids').array().notNull().default(sql`'{1}'::int[]`),
+    websiteIds: integer('website_ids')
+      .array()
+      .notNull()
+      .default(sql`'{1}'::int[]`),
     price: money('price'),
     specialPrice: money('special_price'),
     specialFromDate: date('special_from_date', { mode: 'string' }),
@@ -212,7 +218,10 @@ export const productMedia = pgTable(
     position: integer('position').notNull().default(0),
     disabled: boolean('disabled').notNull().default(false),
     /** roles: image, small_image, thumbnail */
-    types: text('types').array().notNull().default(sql`'{}'::text[]`),
+    types: text('types')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [index('product_media_product_idx').on(t.productId)],
 );

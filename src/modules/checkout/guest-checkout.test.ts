@@ -32,7 +32,12 @@ async function readyGuestCart(): Promise<string> {
   return masked;
 }
 
-const PLACE = { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'guest@example.com' };
+const PLACE = {
+  billingAddress: { sameAsShipping: true },
+  shippingMethod: 'flatrate_flatrate',
+  paymentMethod: 'checkmo',
+  guestEmail: 'guest@example.com',
+};
 
 function assertRefused(r: { status: number; body: any; text: string }): void {
   assert.equal(r.status, 403, r.text);

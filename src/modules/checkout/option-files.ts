@@ -6,7 +6,11 @@
  * that then do; each of the two modules answers for its own rows.
  */
 import type { Ctx } from '../../platform/context.js';
-import { removeCustomOptionFiles, removeUnrecordedOptionFiles, staleCustomOptionFileKeys } from '../catalog/product-extras/custom-option-files.js';
+import {
+  removeCustomOptionFiles,
+  removeUnrecordedOptionFiles,
+  staleCustomOptionFileKeys,
+} from '../catalog/product-extras/custom-option-files.js';
 import { optionFileKeysInCarts } from '../carts/option-files.js';
 import { optionFileKeysInOrders } from '../orders/option-files.js';
 

@@ -35,12 +35,18 @@ async function stockQty(productId: number): Promise<number> {
 /** A guest cart with the items and an address, ready to place. */
 async function guestCart(items: { sku: string; qty?: number }[]): Promise<string> {
   const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId as string;
-  for (const i of items) assert.equal((await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: i.sku, qty: i.qty ?? 1 } })).status, 200);
+  for (const i of items)
+    assert.equal((await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: i.sku, qty: i.qty ?? 1 } })).status, 200);
   assert.equal((await t.req('PUT', `${API}/guest-carts/${m}/shipping-address`, { body: TEST_ADDRESS })).status, 200);
   return m;
 }
 
-const PLACE = { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'buyer@example.com' };
+const PLACE = {
+  billingAddress: { sameAsShipping: true },
+  shippingMethod: 'flatrate_flatrate',
+  paymentMethod: 'checkmo',
+  guestEmail: 'buyer@example.com',
+};
 
 async function orderCount(): Promise<number> {
   const [r] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM orders`);
@@ -81,7 +87,10 @@ describe('guest placement', () => {
     assert.equal(o.emailSent, true);
     assert.equal(await stockQty(p.id), 47);
     assert.equal((await t.req('GET', `${API}/guest-carts/${m}`)).status, 404, 'an ordered guest cart is gone');
-    const mails = await rows<{ subject: string; text_body: string }>(t.database.db, sql`SELECT subject, text_body FROM mail_outbox WHERE to_address = 'buyer@example.com' AND template = 'sales/order_confirmation'`);
+    const mails = await rows<{ subject: string; text_body: string }>(
+      t.database.db,
+      sql`SELECT subject, text_body FROM mail_outbox WHERE to_address = 'buyer@example.com' AND template = 'sales/order_confirmation'`,
+    );
     assert.equal(mails.length, 1);
     assert.match(mails[0].subject, new RegExp(o.incrementId));
     assert.match(mails[0].text_body, /52\.50/);
@@ -116,7 +125,11 @@ describe('guest placement', () => {
     const p = await product(100, 60);
     const before = await t.req('GET', `${API}/coupons`, { token: admin, query: { code: 'WELCOME10' } });
     const coupon = before.body.member[0];
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }], couponCode: 'WELCOME10', giftcardCodes: ['GC-DEMO-0000-0000-0001'] });
+    const o = await placeTestOrder(t, {
+      items: [{ sku: p.sku, qty: 2 }],
+      couponCode: 'WELCOME10',
+      giftcardCodes: ['GC-DEMO-0000-0000-0001'],
+    });
     assert.equal(o.couponCode, 'WELCOME10');
     assert.equal(o.prices.discountAmount, 12);
     assert.equal(o.prices.giftcardAmount, 50);
@@ -125,7 +138,9 @@ describe('guest placement', () => {
     assert.equal(o.prices.grandTotal, 68);
     const after = await t.req('GET', `${API}/coupons/${coupon.id}`, { token: admin });
     assert.equal(after.body.timesUsed, coupon.timesUsed + 1);
-    const g = await t.req('POST', '/api/graphql', { body: { query: '{ checkGiftcardBalance(code: "GC-DEMO-0000-0000-0001") { balance status } }' } });
+    const g = await t.req('POST', '/api/graphql', {
+      body: { query: '{ checkGiftcardBalance(code: "GC-DEMO-0000-0000-0001") { balance status } }' },
+    });
     assert.equal(g.body.data.checkGiftcardBalance.balance, 0);
   });
 });
@@ -185,7 +200,10 @@ describe('what placement refuses, changing nothing', () => {
       assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
       if (msg) assert.match(r.body.message, msg);
     }
-    const bad = await t.req('POST', `${API}/guest-carts/${m}/place-order`, { raw: '{"paymentMethod":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.req('POST', `${API}/guest-carts/${m}/place-order`, {
+      raw: '{"paymentMethod":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(bad.status, 400);
     assert.equal((await t.req('POST', `${API}/orders`, { body: {} })).status, 400);
     assert.equal((await t.req('POST', `${API}/orders`, { body: { cartId: 0 } })).status, 400);
@@ -220,7 +238,10 @@ describe('concurrent placements (PostgreSQL)', { skip: !process.env.TEST_DATABAS
     const results = await Promise.all(carts.map((m) => t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE })));
     const codes = results.map((r) => r.status).sort();
     assert.equal(codes.filter((c) => c === 201).length, 5, codes.join(','));
-    assert.ok(codes.every((c) => c === 201 || c === 409), codes.join(','));
+    assert.ok(
+      codes.every((c) => c === 201 || c === 409),
+      codes.join(','),
+    );
     assert.equal(await stockQty(p.id), 0);
     const [n] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM order_items WHERE product_id = ${p.id}`);
     assert.equal(Number(n.n), 5);
@@ -228,14 +249,21 @@ describe('concurrent placements (PostgreSQL)', { skip: !process.env.TEST_DATABAS
 
   test('a coupon with usage limit 1 used by 10 parallel orders is consumed once', async () => {
     const code = `ONCE-${Date.now()}`;
-    const c = await t.req('POST', `${API}/coupons`, { token: admin, body: { code, discountType: 'percent', discountAmount: 10, usageLimit: 1 } });
+    const c = await t.req('POST', `${API}/coupons`, {
+      token: admin,
+      body: { code, discountType: 'percent', discountAmount: 10, usageLimit: 1 },
+    });
     assert.equal(c.status, 201, c.text);
     const p = await product();
     const carts = await Promise.all(Array.from({ length: 10 }, () => guestCart([{ sku: p.sku }])));
-    for (const m of carts) assert.equal((await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: code } })).status, 201);
+    for (const m of carts)
+      assert.equal((await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: code } })).status, 201);
     const results = await Promise.all(carts.map((m) => t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE })));
     assert.equal(results.filter((r) => r.status === 201).length, 1, results.map((r) => r.status).join(','));
-    assert.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.error === 'coupon_no_longer_valid')), results.map((r) => r.text).join('; '));
+    assert.ok(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.error === 'coupon_no_longer_valid')),
+      results.map((r) => r.text).join('; '),
+    );
     assert.equal((await t.req('GET', `${API}/coupons/${c.body.id}`, { token: admin })).body.timesUsed, 1);
   });
 
@@ -244,13 +272,17 @@ describe('concurrent placements (PostgreSQL)', { skip: !process.env.TEST_DATABAS
     assert.equal(g.status, 201, g.text);
     const p = await product(100, 40);
     const carts = await Promise.all(Array.from({ length: 8 }, () => guestCart([{ sku: p.sku }])));
-    for (const m of carts) assert.equal((await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: { giftcardCode: g.body.code } })).status, 200);
+    for (const m of carts)
+      assert.equal((await t.req('POST', `${API}/guest-carts/${m}/giftcards`, { body: { giftcardCode: g.body.code } })).status, 200);
     // each cart (40) was shown all 30 of the card: the first order takes it; every other one is refused, whether
     // its debit finds too little or it was priced after that commit and sees a spent card
     const results = await Promise.all(carts.map((m) => t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE })));
     const ok = results.filter((r) => r.status === 201);
     assert.equal(ok.length, 1, results.map((r) => `${r.status} ${r.body?.message ?? ''}`).join('; '));
-    assert.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.error === 'giftcard_no_longer_valid')), results.map((r) => r.status).join(','));
+    assert.ok(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.error === 'giftcard_no_longer_valid')),
+      results.map((r) => r.status).join(','),
+    );
     const card = await t.req('GET', `${API}/giftcards/${g.body.id}`, { token: admin });
     assert.ok(card.body.balance >= 0);
     const spent = ok.reduce((n, r) => n + r.body.prices.giftcardAmount, 0);

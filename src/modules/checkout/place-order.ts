@@ -31,7 +31,15 @@ import { getCustomerIdentity, type CustomerIdentity } from '../customers/service
 import { debitGiftcards, giftcardsByCodes } from '../giftcards/spend.js';
 import { reserveStock, type StockLine } from '../inventory/service.js';
 import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
-import { historyRow, nextIncrementIds, progressOf, type OrderGiftcard, type OrderItemRow, type OrderRow, type OrderWithItems } from '../orders/core.js';
+import {
+  historyRow,
+  nextIncrementIds,
+  progressOf,
+  type OrderGiftcard,
+  type OrderItemRow,
+  type OrderRow,
+  type OrderWithItems,
+} from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
 import { draftOrder, draftOrderItem, writeOrder, type AlongsideWrite, type OrderDraft, type WrittenOrder } from '../orders/placement.js';
 import { orderDto } from '../orders/read.js';
@@ -74,7 +82,9 @@ function stockLines(priced: PricedCart): StockLine[] {
  */
 function assertGuestCheckoutAllowed(ctx: Ctx, cart: { customerId: number | null; storeId: number }): void {
   if (cart.customerId !== null || ctx.app.settings.getBool('checkout/options/guest_checkout', cart.storeId)) return;
-  throw new AppError('forbidden', 'Guest checkout is not enabled. Please log in or create an account to place the order.', { reason: 'GUEST_CHECKOUT_DISABLED' });
+  throw new AppError('forbidden', 'Guest checkout is not enabled. Please log in or create an account to place the order.', {
+    reason: 'GUEST_CHECKOUT_DISABLED',
+  });
 }
 
 /**
@@ -100,7 +110,11 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
  * The cart locked, allowed (guest checkout), with the checkout details applied, priced and at the total the
  * client expects; with the customer who places it, and the context of the cart's store view.
  */
-async function cartToPlace(tx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<{ cctx: Ctx; priced: PricedCart; customer: CustomerIdentity | undefined }> {
+async function cartToPlace(
+  tx: Ctx,
+  ref: CartRef,
+  body: PlaceOrderBodyT,
+): Promise<{ cctx: Ctx; priced: PricedCart; customer: CustomerIdentity | undefined }> {
   const locked = await lockCartForOrder(tx, ref);
   assertGuestCheckoutAllowed(tx, locked.cart);
   const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
@@ -168,7 +182,13 @@ function usedGiftcards(priced: PricedCart) {
 }
 
 /** The order row as it will be stored (its id 0 until written). */
-function orderOf(cctx: Ctx, priced: PricedCart, customer: CustomerIdentity | undefined, incrementId: string, accessToken: string | undefined): OrderRow {
+function orderOf(
+  cctx: Ctx,
+  priced: PricedCart,
+  customer: CustomerIdentity | undefined,
+  incrementId: string,
+  accessToken: string | undefined,
+): OrderRow {
   const cart = priced.cart;
   const t = priced.totals;
   const b = priced.base;
@@ -198,7 +218,9 @@ function orderOf(cctx: Ctx, priced: PricedCart, customer: CustomerIdentity | und
       baseCurrency: cctx.store.baseCurrency,
       baseToOrderRate: priced.rate.toFixed(8),
       billingAddress: { ...billing, email: billing.email ?? customer?.email ?? cart.customerEmail },
-      shippingAddress: priced.isVirtual ? null : { ...cart.shippingAddress!, email: cart.shippingAddress!.email ?? customer?.email ?? cart.customerEmail },
+      shippingAddress: priced.isVirtual
+        ? null
+        : { ...cart.shippingAddress!, email: cart.shippingAddress!.email ?? customer?.email ?? cart.customerEmail },
       shippingMethod: priced.isVirtual ? null : priced.selectedRate!.code,
       shippingDescription: priced.isVirtual ? null : priced.selectedRate!.title,
       paymentMethod: cart.paymentMethod!,
@@ -297,7 +319,14 @@ function itemsOf(cctx: Ctx, priced: PricedCart): OrderItemRow[] {
  */
 async function writePlacement(cctx: Ctx, cart: PricedCart['cart'], draft: PlacementDraft): Promise<WrittenOrder> {
   const alongside: AlongsideWrite[] = [...(draft.invoice?.writes ?? [])];
-  if (draft.mails.length) alongside.push({ name: 'm', query: cctx.db.insert(mailOutbox).values(draft.mails.map((m) => outboxRow(cctx, m))).getSQL() });
+  if (draft.mails.length)
+    alongside.push({
+      name: 'm',
+      query: cctx.db
+        .insert(mailOutbox)
+        .values(draft.mails.map((m) => outboxRow(cctx, m)))
+        .getSQL(),
+    });
   alongside.push({ name: 'c', query: closingCart(cctx, cart, draft.order.incrementId).getSQL() });
   const written = await writeOrder(cctx, draft, alongside);
   if (draft.mails.length) mailQueued(cctx);
@@ -315,10 +344,20 @@ async function takeSharedRows(cctx: Ctx, priced: PricedCart, orderId: number): P
   if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
   const usedCards = usedGiftcards(priced);
   if (usedCards.length) {
-    const byCode = new Map((await giftcardsByCodes(cctx, usedCards.map((g) => g.code))).map((c) => [c.code.toUpperCase(), c]));
+    const byCode = new Map(
+      (
+        await giftcardsByCodes(
+          cctx,
+          usedCards.map((g) => g.code),
+        )
+      ).map((c) => [c.code.toUpperCase(), c]),
+    );
     const debits = usedCards.map((g) => {
       const card = byCode.get(g.code.toUpperCase());
-      const toCard = card && card.currencyCode !== cctx.store.baseCurrency ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode) : undefined;
+      const toCard =
+        card && card.currencyCode !== cctx.store.baseCurrency
+          ? cctx.app.settings.rate(cctx.store.baseCurrency, card.currencyCode)
+          : undefined;
       return { code: g.code, amount: toCard ? roundMoney(g.appliedAmount.mul(toCard)) : g.appliedAmount };
     });
     await debitGiftcards(cctx, debits, orderId, (code, e) => (e.status < 500 ? giftcardNoLongerValid(code.toUpperCase(), e.message) : e));
@@ -361,6 +400,10 @@ function confirmationMail(ctx: Ctx, placed: OrderWithItems): Mail {
       '',
       `Payment: ${o.paymentTitle}`,
     ],
-    outro: [o.customerIsGuest ? 'You can follow your order with the link in your order confirmation page.' : 'You can follow your order in your account.'],
+    outro: [
+      o.customerIsGuest
+        ? 'You can follow your order with the link in your order confirmation page.'
+        : 'You can follow your order in your account.',
+    ],
   });
 }

@@ -34,7 +34,12 @@ after(async () => {
   await t.close();
 });
 
-const PLACE = { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'race@example.com' };
+const PLACE = {
+  billingAddress: { sameAsShipping: true },
+  shippingMethod: 'flatrate_flatrate',
+  paymentMethod: 'checkmo',
+  guestEmail: 'race@example.com',
+};
 
 interface Answer {
   status: number;
@@ -58,7 +63,9 @@ async function guestCarts(n: number, sku: string): Promise<string[]> {
       const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId as string;
       assert.equal((await t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku, qty: 1 } })).status, 200);
       assert.equal((await t.req('PUT', `${API}/guest-carts/${m}/shipping-address`, { body: TEST_ADDRESS })).status, 200);
-      const method = await t.req('PUT', `${API}/guest-carts/${m}/shipping-method`, { body: { carrierCode: 'flatrate', methodCode: 'flatrate' } });
+      const method = await t.req('PUT', `${API}/guest-carts/${m}/shipping-method`, {
+        body: { carrierCode: 'flatrate', methodCode: 'flatrate' },
+      });
       assert.equal(method.status, 200, method.text);
       return m;
     }),
@@ -67,7 +74,10 @@ async function guestCarts(n: number, sku: string): Promise<string[]> {
 
 async function limitedCoupon(limit: number): Promise<{ id: number; code: string }> {
   const code = `RACE${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
-  const r = await t.req('POST', `${API}/coupons`, { token: admin, body: { code, discountType: 'percent', discountAmount: 10, usageLimit: limit } });
+  const r = await t.req('POST', `${API}/coupons`, {
+    token: admin,
+    body: { code, discountType: 'percent', discountAmount: 10, usageLimit: limit },
+  });
   assert.equal(r.status, 201, r.text);
   return { id: r.body.id, code };
 }
@@ -136,8 +146,10 @@ async function giftcardRace(placers: Placer[]): Promise<void> {
 }
 
 describe('two app instances on one database', () => {
-  test('30 placements against a coupon limited to 3: 3 discounted orders, 27 refusals with 409, none at full price', () => couponRace([viaFirst, viaSecond]));
-  test('10 carts sharing one gift card: 1 order with the card, 9 refusals with 409, none without it', () => giftcardRace([viaFirst, viaSecond]));
+  test('30 placements against a coupon limited to 3: 3 discounted orders, 27 refusals with 409, none at full price', () =>
+    couponRace([viaFirst, viaSecond]));
+  test('10 carts sharing one gift card: 1 order with the card, 9 refusals with 409, none without it', () =>
+    giftcardRace([viaFirst, viaSecond]));
 });
 
 /** A free port on the loopback interface. */
@@ -162,7 +174,18 @@ describe('two server processes on one PostgreSQL database', { skip: !process.env
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-second-process-'));
     child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.databaseUrl!, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS: '0', DEMO: '1', DEMO_CATALOG: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: t.databaseUrl!,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        RATE_LIMITS: '0',
+        DEMO: '1',
+        DEMO_CATALOG: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     base = `http://127.0.0.1:${port}`;
@@ -188,10 +211,16 @@ describe('two server processes on one PostgreSQL database', { skip: !process.env
   });
 
   const viaProcess: Placer = async (m) => {
-    const r = await fetch(`${base}${API}/guest-carts/${m}/place-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PLACE) });
+    const r = await fetch(`${base}${API}/guest-carts/${m}/place-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(PLACE),
+    });
     return { status: r.status, body: await r.json() };
   };
 
-  test('30 placements against a coupon limited to 3, over both processes: 3 discounted, 27 refused with 409', () => couponRace([viaFirst, viaProcess]));
-  test('10 carts sharing one gift card, over both processes: 1 order with the card, 9 refused with 409', () => giftcardRace([viaProcess, viaFirst]));
+  test('30 placements against a coupon limited to 3, over both processes: 3 discounted, 27 refused with 409', () =>
+    couponRace([viaFirst, viaProcess]));
+  test('10 carts sharing one gift card, over both processes: 1 order with the card, 9 refused with 409', () =>
+    giftcardRace([viaProcess, viaFirst]));
 });

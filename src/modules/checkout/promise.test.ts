@@ -23,7 +23,12 @@ before(async () => {
 });
 after(() => t.close());
 
-const PLACE = { billingAddress: { sameAsShipping: true }, shippingMethod: 'flatrate_flatrate', paymentMethod: 'checkmo', guestEmail: 'buyer@example.com' };
+const PLACE = {
+  billingAddress: { sameAsShipping: true },
+  shippingMethod: 'flatrate_flatrate',
+  paymentMethod: 'checkmo',
+  guestEmail: 'buyer@example.com',
+};
 
 async function product(price = 10, qty = 100): Promise<{ id: number; sku: string }> {
   const p = await createTestProduct(t, { price, stockData: { qty, isInStock: true } });
@@ -53,7 +58,10 @@ async function giftcard(balance: number): Promise<{ id: number; code: string }> 
 async function adjustCard(code: string, amount: number): Promise<void> {
   const r = await t.req('POST', '/api/graphql', {
     token: admin,
-    body: { query: 'mutation($c: String, $a: Float!) { adjustGiftcardBalance(input: { code: $c, amount: $a }) { giftCard { balance } } }', variables: { c: code, a: amount } },
+    body: {
+      query: 'mutation($c: String, $a: Float!) { adjustGiftcardBalance(input: { code: $c, amount: $a }) { giftCard { balance } } }',
+      variables: { c: code, a: amount },
+    },
   });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.errors, undefined, r.text);
@@ -117,7 +125,8 @@ describe('coupons', () => {
     const c = await coupon({ usageLimit: 1 });
     const first = await guestCart(p.sku);
     const second = await guestCart(p.sku);
-    for (const m of [first, second]) assert.equal((await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: c.code } })).status, 201);
+    for (const m of [first, second])
+      assert.equal((await t.req('POST', `${API}/guest-carts/${m}/coupon`, { body: { couponCode: c.code } })).status, 201);
     assert.equal((await t.req('POST', `${API}/guest-carts/${first}/place-order`, { body: PLACE })).status, 201);
     const body = await refused(second, p.id, 'coupon_no_longer_valid');
     assert.match(body.message, /usage limit/i);
@@ -212,7 +221,9 @@ describe('free shipping', () => {
   test('free shipping shown from a 100.00 subtotal, gone after a price cut: 409 free_shipping_no_longer_valid, not a 400', async () => {
     const p = await product(120);
     const m = await guestCart(p.sku);
-    const set = await t.req('PUT', `${API}/guest-carts/${m}/shipping-method`, { body: { carrierCode: 'freeshipping', methodCode: 'freeshipping' } });
+    const set = await t.req('PUT', `${API}/guest-carts/${m}/shipping-method`, {
+      body: { carrierCode: 'freeshipping', methodCode: 'freeshipping' },
+    });
     assert.equal(set.status, 200, set.text);
     assert.equal(set.body.prices.shippingAmount, 0);
     assert.equal((await t.req('PUT', `${API}/products/${p.id}`, { token: admin, body: { price: 80 } })).status, 200);
@@ -250,7 +261,13 @@ describe('expectedGrandTotal', () => {
     assert.equal(r.status, 409, r.text);
     assert.equal(r.body.error, 'totals_changed');
     const query = `mutation($in: placeOrderInput!) { placeOrder(input: $in) { order { incrementId prices } clientMutationId } }`;
-    const input = { maskedId: m, paymentMethod: 'checkmo', shippingMethod: 'flatrate_flatrate', guestEmail: 'gql@example.com', clientMutationId: 'x1' };
+    const input = {
+      maskedId: m,
+      paymentMethod: 'checkmo',
+      shippingMethod: 'flatrate_flatrate',
+      guestEmail: 'gql@example.com',
+      clientMutationId: 'x1',
+    };
     const changed = await t.req('POST', '/api/graphql', { body: { query, variables: { in: { ...input, expectedGrandTotal: 14 } } } });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.data.placeOrder, null);
@@ -263,16 +280,25 @@ describe('expectedGrandTotal', () => {
     assert.equal(ok.body.data.placeOrder.clientMutationId, 'x1');
   });
 
-  test('GraphQL placeOrder: a missing cart is an error, never a 500; another customer\'s cart is not found', async () => {
+  test("GraphQL placeOrder: a missing cart is an error, never a 500; another customer's cart is not found", async () => {
     const query = `mutation($in: placeOrderInput!) { placeOrder(input: $in) { order { incrementId } } }`;
-    for (const input of [{}, { cartId: '999999' }, { maskedId: 'nope' }, { cartId: '/api/rest/v2/carts/abc' }, { maskedId: 'x', orderNote: 'n'.repeat(2001) }, { maskedId: 'x', expectedGrandTotal: -1 }]) {
+    for (const input of [
+      {},
+      { cartId: '999999' },
+      { maskedId: 'nope' },
+      { cartId: '/api/rest/v2/carts/abc' },
+      { maskedId: 'x', orderNote: 'n'.repeat(2001) },
+      { maskedId: 'x', expectedGrandTotal: -1 },
+    ]) {
       const r = await t.req('POST', '/api/graphql', { body: { query, variables: { in: input } } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.data.placeOrder, null);
       assert.ok([400, 404].includes(r.body.errors[0].extensions.status), r.text);
     }
     const cart = (await t.req('POST', `${API}/carts`, { token: customer, body: {} })).body.id as number;
-    const r = await t.req('POST', '/api/graphql', { body: { query, variables: { in: { cartId: `/api/rest/v2/carts/${cart}`, paymentMethod: 'checkmo' } } } });
+    const r = await t.req('POST', '/api/graphql', {
+      body: { query, variables: { in: { cartId: `/api/rest/v2/carts/${cart}`, paymentMethod: 'checkmo' } } },
+    });
     assert.equal(r.body.errors[0].extensions.status, 404, r.text);
   });
 });

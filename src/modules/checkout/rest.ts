@@ -31,7 +31,8 @@ function cartIdOf(id: unknown): number | string | undefined {
 function placeInput(a: Record<string, any>) {
   const { clientMutationId: _x, ...rest } = a;
   const cartId = cartIdOf(a.cartId) ?? a.maskedId ?? undefined;
-  if (cartId === undefined) throw badRequest('cartId or maskedId is required', { reason: 'VALIDATION_FAILED', details: { field: 'cartId' } });
+  if (cartId === undefined)
+    throw badRequest('cartId or maskedId is required', { reason: 'VALIDATION_FAILED', details: { field: 'cartId' } });
   return { body: { ...rest, cartId } };
 }
 

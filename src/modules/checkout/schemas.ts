@@ -8,11 +8,16 @@ const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
 const placeFields = {
   shippingAddress: Opt(AddressBody),
   billingAddress: Opt(AddressBody),
-  guestEmail: Opt(Type.String({ maxLength: 254, description: 'the guest\'s email (guest carts)' })),
+  guestEmail: Opt(Type.String({ maxLength: 254, description: "the guest's email (guest carts)" })),
   email: Opt(Type.String({ maxLength: 254, description: 'alias of guestEmail' })),
   paymentMethod: Opt(Type.String({ minLength: 1, maxLength: 64, description: 'payment method code' })),
   paymentData: Opt(
-    FreeForm(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50, description: "the method's additional data (purchase order: poNumber)" })),
+    FreeForm(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
+        maxProperties: 50,
+        description: "the method's additional data (purchase order: poNumber)",
+      }),
+    ),
   ),
   shippingMethod: Opt(Type.String({ minLength: 1, maxLength: 128, description: 'carrier_method' })),
   orderNote: Opt(Type.String({ maxLength: 2000, description: 'reads back as customerNote' })),
@@ -20,7 +25,8 @@ const placeFields = {
     Type.Number({
       minimum: 0,
       maximum: 999999999999,
-      description: "the grand total (cart currency) the shopper agreed to; when re-pricing gives another, the order is refused with 409 totals_changed",
+      description:
+        'the grand total (cart currency) the shopper agreed to; when re-pricing gives another, the order is refused with 409 totals_changed',
     }),
   ),
 };

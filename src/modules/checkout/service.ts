@@ -11,7 +11,8 @@ import type { CreateOrderBodyT, PlaceOrderBodyT } from './schemas.js';
 /** A back-office principal places orders with the orders/create permission (customers: their own carts). */
 function assertMayPlace(ctx: Ctx): void {
   const a = ctx.actor;
-  if (a.kind === 'admin' && !hasPermission(a.permissions, 'orders', 'create')) throw forbidden('Access denied: requires orders/create', { reason: 'PERMISSION_DENIED' });
+  if (a.kind === 'admin' && !hasPermission(a.permissions, 'orders', 'create'))
+    throw forbidden('Access denied: requires orders/create', { reason: 'PERMISSION_DENIED' });
 }
 
 export function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<OrderDto> {

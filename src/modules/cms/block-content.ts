@@ -9,7 +9,8 @@ import { inStoreView } from './shared.js';
 import { cmsBlocks, cmsBlockStores } from './tables.js';
 
 /** Blocks assigned to the caller's store view (or to all store views). */
-export const visibleHere = (ctx: Ctx): SQL => inStoreView(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx.store.storeId);
+export const visibleHere = (ctx: Ctx): SQL =>
+  inStoreView(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx.store.storeId);
 
 /**
  * The stored contents of the active blocks visible in the caller's store view that `keys` name (identifiers,

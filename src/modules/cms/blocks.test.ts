@@ -49,7 +49,17 @@ describe('CMS blocks', () => {
     assert.equal(r.body['@context'], '/api/contexts/CmsBlock');
     assert.equal(r.body.totalItems, 1);
     const b = r.body.member[0];
-    assert.deepEqual(Object.keys(b).sort(), ['content', 'createdAt', 'id', 'identifier', 'isActive', 'status', 'stores', 'title', 'updatedAt']);
+    assert.deepEqual(Object.keys(b).sort(), [
+      'content',
+      'createdAt',
+      'id',
+      'identifier',
+      'isActive',
+      'status',
+      'stores',
+      'title',
+      'updatedAt',
+    ]);
     assert.equal(b.status, 'enabled');
     assert.deepEqual(b.stores, [0]);
     assert.equal((await t.req('GET', `${API}/cms-blocks/${b.id}`, { query: { store: 'german' } })).status, 200);
@@ -83,7 +93,11 @@ describe('CMS blocks', () => {
     assert.equal((await t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier, title: 'page' } })).status, 201);
     const other = await create({ identifier: uniq('other'), title: 'o', stores: ['german'] });
     assertError(await t.req('PUT', `${API}/cms-blocks/${other.id}`, { token: admin, body: { identifier } }), 409, 'conflict');
-    assertError(await t.req('PUT', `${API}/cms-blocks/${other.id}`, { token: admin, body: { stores: ['all'], identifier } }), 409, 'conflict');
+    assertError(
+      await t.req('PUT', `${API}/cms-blocks/${other.id}`, { token: admin, body: { stores: ['all'], identifier } }),
+      409,
+      'conflict',
+    );
   });
 
   test('inactive and other-store blocks are 404 for public callers, visible to back-office readers', async () => {
@@ -110,8 +124,14 @@ describe('CMS blocks', () => {
 
   test('search and q need 3 characters', async () => {
     const b = await create({ identifier: uniq('searchable'), title: 'Quokka Corner' });
-    assert.deepEqual((await t.req('GET', `${API}/cms-blocks`, { query: { q: 'quokka' }, headers: JSON_ONLY })).body.map((x: any) => x.id), [b.id]);
-    assert.deepEqual((await t.req('GET', `${API}/cms-blocks`, { query: { search: 'Corner' }, headers: JSON_ONLY })).body.map((x: any) => x.id), [b.id]);
+    assert.deepEqual(
+      (await t.req('GET', `${API}/cms-blocks`, { query: { q: 'quokka' }, headers: JSON_ONLY })).body.map((x: any) => x.id),
+      [b.id],
+    );
+    assert.deepEqual(
+      (await t.req('GET', `${API}/cms-blocks`, { query: { search: 'Corner' }, headers: JSON_ONLY })).body.map((x: any) => x.id),
+      [b.id],
+    );
     assertError(await t.req('GET', `${API}/cms-blocks`, { query: { q: 'qu' } }), 400, 'bad_request');
   });
 
@@ -151,7 +171,9 @@ describe('CMS blocks', () => {
 
   test('parallel creates of one identifier: one 201, the rest 409', async () => {
     const identifier = uniq('race');
-    const rs = await Promise.all(Array.from({ length: 4 }, () => t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier, title: 'r' } })));
+    const rs = await Promise.all(
+      Array.from({ length: 4 }, () => t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier, title: 'r' } })),
+    );
     assert.deepEqual(rs.map((r) => r.status).sort(), [201, 409, 409, 409]);
   });
 });

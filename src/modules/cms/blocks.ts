@@ -46,7 +46,10 @@ function toDto(r: BlockRow, stores: number[]): CmsBlockDto {
 /** The storefront sees content with its directives rendered (as for pages, a list's together); the back office the stored text. */
 async function shown(ctx: Ctx, dtos: CmsBlockDto[], backOffice: boolean): Promise<CmsBlockDto[]> {
   const rendered = dtos.filter((d) => !backOffice && d.content);
-  const contents = await renderContents(ctx, rendered.map((d) => ({ content: d.content!, self: [d.identifier, String(d.id)] })));
+  const contents = await renderContents(
+    ctx,
+    rendered.map((d) => ({ content: d.content!, self: [d.identifier, String(d.id)] })),
+  );
   rendered.forEach((d, i) => (d.content = contents[i]));
   return dtos;
 }
@@ -61,7 +64,8 @@ async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>>
 }
 
 /** What a principal limited to some store views may read: the blocks of those and of every store view. */
-const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx);
+const readScope = (ctx: Ctx): SQL | undefined =>
+  inAdminScope(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', ctx);
 
 const blockNotFound = () => notFound('CMS block not found', { reason: 'CMS_BLOCK_NOT_FOUND' });
 
@@ -82,10 +86,23 @@ export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promis
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(cmsBlocks).where(where).orderBy(asc(cmsBlocks.title), asc(cmsBlocks.id)).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsBlocks).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cmsBlocks)
+      .where(where),
   ]);
-  const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: await shown(ctx, rows.map((r) => toDto(r, stores.get(r.id) ?? [])), backOffice), total: n };
+  const stores = await storesOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return {
+    items: await shown(
+      ctx,
+      rows.map((r) => toDto(r, stores.get(r.id) ?? [])),
+      backOffice,
+    ),
+    total: n,
+  };
 }
 
 /** One block: public callers only an active block of the current store view (else 404); back-office readers any. */
@@ -98,7 +115,10 @@ async function readBlock(ctx: Ctx, id: number, backOffice: boolean): Promise<Cms
   if (!backOffice) conds.push(eq(cmsBlocks.isActive, true), visibleHere(ctx));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
-  const [row] = await ctx.db.select().from(cmsBlocks).where(and(...conds));
+  const [row] = await ctx.db
+    .select()
+    .from(cmsBlocks)
+    .where(and(...conds));
   if (!row) throw blockNotFound();
   return (await shown(ctx, [toDto(row, (await storesOf(ctx, [id])).get(id) ?? [])], backOffice))[0];
 }
@@ -107,7 +127,18 @@ async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptI
   const [clash] = await tx.db
     .select({ id: cmsBlocks.id })
     .from(cmsBlocks)
-    .where(clashCondition(cmsBlocks.id, cmsBlocks.identifier, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', identifier, stores, exceptId))
+    .where(
+      clashCondition(
+        cmsBlocks.id,
+        cmsBlocks.identifier,
+        cmsBlockStores.blockId,
+        cmsBlockStores.storeId,
+        'cms_block_stores',
+        identifier,
+        stores,
+        exceptId,
+      ),
+    )
     .limit(1);
   if (clash) {
     throw conflict(`A CMS block with identifier "${identifier}" already exists in one of these store views`, {

@@ -25,7 +25,10 @@ before(async () => {
 after(() => t.close());
 
 async function createPage(fields: string, token = admin) {
-  const r = await gql(`mutation { createCmsPage(input: {${fields}, clientMutationId: "c1"}) { clientMutationId cmsPage { ${PAGE_FIELDS} } } }`, token);
+  const r = await gql(
+    `mutation { createCmsPage(input: {${fields}, clientMutationId: "c1"}) { clientMutationId cmsPage { ${PAGE_FIELDS} } } }`,
+    token,
+  );
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   assert.equal(r.data.createCmsPage.clientMutationId, 'c1');
   return r.data.createCmsPage.cmsPage;
@@ -50,7 +53,10 @@ describe('CMS pages over GraphQL', () => {
   });
 
   test('cmsPages: a public connection of the active pages; identifier and search filters', async () => {
-    const all = await gql(`{ cmsPages { totalCount edges { cursor node { ${PAGE_FIELDS} } } pageInfo { hasNextPage hasPreviousPage } } }`, customer);
+    const all = await gql(
+      `{ cmsPages { totalCount edges { cursor node { ${PAGE_FIELDS} } } pageInfo { hasNextPage hasPreviousPage } } }`,
+      customer,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     const ids = all.data.cmsPages.edges.map((e: any) => e.node.identifier);
     assert.ok(ids.includes('gql-about'));
@@ -77,7 +83,9 @@ describe('CMS pages over GraphQL', () => {
   });
 
   test('cmsPages: cursor paging with first/after and last/before', async () => {
-    const first = await gql('{ cmsPages(search: "quagga", first: 2) { totalCount edges { cursor node { identifier } } pageInfo { endCursor hasNextPage hasPreviousPage } } }');
+    const first = await gql(
+      '{ cmsPages(search: "quagga", first: 2) { totalCount edges { cursor node { identifier } } pageInfo { endCursor hasNextPage hasPreviousPage } } }',
+    );
     assert.equal(first.errors, undefined, JSON.stringify(first.errors));
     const c = first.data.cmsPages;
     assert.equal(c.totalCount, 3);
@@ -87,7 +95,9 @@ describe('CMS pages over GraphQL', () => {
     );
     assert.equal(c.pageInfo.hasNextPage, true);
     assert.equal(c.pageInfo.hasPreviousPage, false);
-    const next = await gql(`{ cmsPages(search: "quagga", first: 2, after: "${c.pageInfo.endCursor}") { edges { node { identifier } } pageInfo { hasNextPage hasPreviousPage } } }`);
+    const next = await gql(
+      `{ cmsPages(search: "quagga", first: 2, after: "${c.pageInfo.endCursor}") { edges { node { identifier } } pageInfo { hasNextPage hasPreviousPage } } }`,
+    );
     assert.deepEqual(
       next.data.cmsPages.edges.map((e: any) => e.node.identifier),
       ['gql-paging-2'],
@@ -112,7 +122,8 @@ describe('CMS pages over GraphQL', () => {
     const byNumber = await gql(`{ cmsPage(id: ${page._id}) { identifier } }`);
     assert.equal(byNumber.data.cmsPage.identifier, 'gql-about');
 
-    const hidden = (await gql('{ cmsPages(identifier: "gql-hidden", scope: "all") { edges { node { _id } } } }', admin)).data.cmsPages.edges[0].node._id;
+    const hidden = (await gql('{ cmsPages(identifier: "gql-hidden", scope: "all") { edges { node { _id } } } }', admin)).data.cmsPages
+      .edges[0].node._id;
     const anon = await gql(`{ cmsPage(id: ${hidden}) { identifier } }`);
     assert.equal(anon.data.cmsPage, null);
     assert.equal(anon.errors[0].extensions.status, 404);
@@ -142,7 +153,10 @@ describe('CMS pages over GraphQL', () => {
     );
     assert.equal(updated.errors, undefined, JSON.stringify(updated.errors));
     assert.deepEqual(updated.data.updateCmsPage, { clientMutationId: 'u', cmsPage: { _id: created._id, title: 'Temp 2', content: 'new' } });
-    const byNumber = await gql(`mutation { updateCmsPage(input: {id: ${created._id}, isActive: false}) { cmsPage { isActive status } } }`, admin);
+    const byNumber = await gql(
+      `mutation { updateCmsPage(input: {id: ${created._id}, isActive: false}) { cmsPage { isActive status } } }`,
+      admin,
+    );
     assert.deepEqual(byNumber.data.updateCmsPage.cmsPage, { isActive: false, status: 'disabled' });
 
     const removed = await gql(`mutation { deleteCmsPage(input: {id: "${created.id}"}) { cmsPage { id } } }`, admin);
@@ -183,7 +197,10 @@ describe('CMS blocks over GraphQL', () => {
     assert.equal(block.id, `/api/rest/v2/cms-blocks/${block._id}`);
     assert.equal(block.status, 'enabled');
 
-    const list = await gql('{ cmsBlocks(identifier: "gql-footer") { totalCount edges { cursor node { _id identifier content } } } }', customer);
+    const list = await gql(
+      '{ cmsBlocks(identifier: "gql-footer") { totalCount edges { cursor node { _id identifier content } } } }',
+      customer,
+    );
     assert.equal(list.errors, undefined, JSON.stringify(list.errors));
     assert.equal(list.data.cmsBlocks.totalCount, 1);
     assert.equal(list.data.cmsBlocks.edges[0].node.content, '<b>f</b>');

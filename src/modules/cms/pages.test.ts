@@ -52,7 +52,10 @@ describe('demo pages', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body['@context'], '/api/contexts/CmsPage');
     const demo = r.body.member.filter((p: any) => ['home', 'about-us', 'no-route'].includes(p.identifier));
-    assert.deepEqual(demo.map((p: any) => p.identifier), ['no-route', 'about-us', 'home']);
+    assert.deepEqual(
+      demo.map((p: any) => p.identifier),
+      ['no-route', 'about-us', 'home'],
+    );
     for (const p of demo) {
       assert.equal(p.status, 'enabled');
       assert.equal(p.isActive, true);
@@ -67,7 +70,9 @@ describe('demo pages', () => {
   test('the URL resolver finds about-us', async () => {
     const about = (await t.req('GET', `${API}/cms-pages?identifier=about-us`, { headers: JSON_ONLY })).body[0];
     assert.deepEqual((await resolve('about-us')).body, [{ type: 'cms_page', id: about.id, identifier: 'about-us', redirectType: 0 }]);
-    assert.deepEqual((await resolve('/About-Us/', 'german')).body, [{ type: 'cms_page', id: about.id, identifier: 'about-us', redirectType: 0 }]);
+    assert.deepEqual((await resolve('/About-Us/', 'german')).body, [
+      { type: 'cms_page', id: about.id, identifier: 'about-us', redirectType: 0 },
+    ]);
   });
 });
 
@@ -170,12 +175,18 @@ describe('POST /cms-pages', () => {
     // a page in every store view clashes with any store view
     const everywhere = uniq('everywhere');
     await create({ identifier: everywhere, title: 'x' });
-    assertError(await t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier: everywhere, title: 'y', stores: ['german'] } }), 409, 'conflict');
+    assertError(
+      await t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier: everywhere, title: 'y', stores: ['german'] } }),
+      409,
+      'conflict',
+    );
   });
 
   test('parallel creates of one identifier: one 201, the rest 409', async () => {
     const identifier = uniq('race');
-    const rs = await Promise.all(Array.from({ length: 5 }, () => t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier, title: 'r' } })));
+    const rs = await Promise.all(
+      Array.from({ length: 5 }, () => t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier, title: 'r' } })),
+    );
     assert.deepEqual(rs.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
     assert.equal((await allPages()).filter((p) => p.identifier === identifier).length, 1);
   });
@@ -211,7 +222,9 @@ describe('GET /cms-pages visibility', () => {
     // lists
     const pub = (await t.req('GET', `${API}/cms-pages?itemsPerPage=100`, { headers: JSON_ONLY })).body.map((p: any) => p.id);
     assert.ok(!pub.includes(off.id) && !pub.includes(ger.id));
-    const pubGer = (await t.req('GET', `${API}/cms-pages?itemsPerPage=100&store=german`, { headers: JSON_ONLY })).body.map((p: any) => p.id);
+    const pubGer = (await t.req('GET', `${API}/cms-pages?itemsPerPage=100&store=german`, { headers: JSON_ONLY })).body.map(
+      (p: any) => p.id,
+    );
     assert.ok(pubGer.includes(ger.id) && !pubGer.includes(off.id));
     const all = (await allPages()).map((p) => p.id);
     assert.ok(all.includes(off.id) && all.includes(ger.id));
@@ -233,7 +246,11 @@ describe('GET /cms-pages visibility', () => {
     assert.equal((await t.req('GET', `${API}/cms-pages`, { query: { identifier: 'nope-nope' } })).body.totalItems, 0);
     for (const query of [{ search: 'zebra' }, { q: 'ZEBRA' }, { search: 'findable-needle' }] as Record<string, string>[]) {
       const r = await t.req('GET', `${API}/cms-pages`, { query, headers: JSON_ONLY });
-      assert.deepEqual(r.body.map((x: any) => x.id), [p.id], JSON.stringify(query));
+      assert.deepEqual(
+        r.body.map((x: any) => x.id),
+        [p.id],
+        JSON.stringify(query),
+      );
     }
     for (const query of [{ search: 'ab' }, { q: ' a ' }, { search: '' }] as Record<string, string>[]) {
       assertError(await t.req('GET', `${API}/cms-pages`, { query }), 400, 'bad_request');
@@ -259,7 +276,10 @@ describe('PUT /cms-pages/{id}', () => {
     assert.equal(r.body.content, 'keep');
     assert.equal(r.body.metaRobots, 'INDEX,FOLLOW');
     assert.equal(r.body.identifier, p.identifier);
-    const r2 = await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: writer, body: { metaRobots: null, isActive: false, stores: ['german'] } });
+    const r2 = await t.req('PUT', `${API}/cms-pages/${p.id}`, {
+      token: writer,
+      body: { metaRobots: null, isActive: false, stores: ['german'] },
+    });
     assert.equal(r2.status, 200, r2.text);
     assert.equal(r2.body.metaRobots, undefined);
     assert.equal(r2.body.status, 'disabled');
@@ -272,13 +292,20 @@ describe('PUT /cms-pages/{id}', () => {
     const p = await create({ identifier: uniq('mine'), title: 'M' });
     const bodies = [{ identifier: 'Bad Id' }, { title: '' }, { metaRobots: 'NOPE' }, { stores: ['nowhere'] }, { identifier: null }];
     for (const body of bodies) assertError(await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body }), 400, 'bad_request');
-    assertError(await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { identifier: taken.identifier, title: 'changed' } }), 409, 'conflict');
+    assertError(
+      await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { identifier: taken.identifier, title: 'changed' } }),
+      409,
+      'conflict',
+    );
     const now = (await t.req('GET', `${API}/cms-pages/${p.id}`, { token: admin })).body;
     assert.equal(now.identifier, p.identifier);
     assert.equal(now.title, 'M');
     assertError(await t.req('PUT', `${API}/cms-pages/999999`, { token: admin, body: { title: 'x' } }), 404, 'not_found');
     // keeping its own identifier is no clash
-    assert.equal((await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { identifier: p.identifier, stores: ['all'] } })).status, 200);
+    assert.equal(
+      (await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { identifier: p.identifier, stores: ['all'] } })).status,
+      200,
+    );
   });
 
   test('access: anonymous 401, customer 403, read-only 403', async () => {
@@ -315,8 +342,12 @@ describe('URL paths', () => {
     await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { isActive: false } });
     assert.deepEqual((await resolve(identifier, 'german')).body, []);
     await t.req('PUT', `${API}/cms-pages/${p.id}`, { token: admin, body: { isActive: true, identifier: `${identifier}-new` } });
-    assert.deepEqual((await resolve(`${identifier}-new`, 'german')).body, [{ type: 'cms_page', id: p.id, identifier: `${identifier}-new`, redirectType: 0 }]);
-    assert.deepEqual((await resolve(identifier, 'german')).body, [{ type: 'redirect', redirectUrl: `${identifier}-new`, redirectType: 301 }]);
+    assert.deepEqual((await resolve(`${identifier}-new`, 'german')).body, [
+      { type: 'cms_page', id: p.id, identifier: `${identifier}-new`, redirectType: 0 },
+    ]);
+    assert.deepEqual((await resolve(identifier, 'german')).body, [
+      { type: 'redirect', redirectUrl: `${identifier}-new`, redirectType: 301 },
+    ]);
     await t.req('DELETE', `${API}/cms-pages/${p.id}`, { token: admin });
     assert.deepEqual((await resolve(`${identifier}-new`, 'german')).body, []);
     assert.deepEqual((await resolve(identifier, 'german')).body, []);
@@ -326,7 +357,11 @@ describe('URL paths', () => {
     const cat = await t.req('POST', `${API}/categories`, { token: admin, body: { name: 'Cms Clash Cat' } });
     assert.equal(cat.status, 201, cat.text);
     const before = (await allPages()).length;
-    assertError(await t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier: 'cms-clash-cat', title: 'x', stores: ['default'] } }), 409, 'conflict');
+    assertError(
+      await t.req('POST', `${API}/cms-pages`, { token: admin, body: { identifier: 'cms-clash-cat', title: 'x', stores: ['default'] } }),
+      409,
+      'conflict',
+    );
     assert.equal((await allPages()).length, before);
   });
 });
@@ -334,15 +369,21 @@ describe('URL paths', () => {
 describe('content directives', () => {
   test('the storefront gets media, store, block and allowed config directives rendered; the back office the stored text', async () => {
     const blockId = uniq('dir-block');
-    const b = await t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier: blockId, title: 'Inner', content: 'Inner {{store direct_url="inner"}}' } });
+    const b = await t.req('POST', `${API}/cms-blocks`, {
+      token: admin,
+      body: { identifier: blockId, title: 'Inner', content: 'Inner {{store direct_url="inner"}}' },
+    });
     assert.equal(b.status, 201, b.text);
     const loop = uniq('dir-loop');
     // a block naming itself renders once and stops
-    const l = await t.req('POST', `${API}/cms-blocks`, { token: admin, body: { identifier: loop, title: 'Loop', content: `L[{{block id="${loop}"}}]` } });
+    const l = await t.req('POST', `${API}/cms-blocks`, {
+      token: admin,
+      body: { identifier: loop, title: 'Loop', content: `L[{{block id="${loop}"}}]` },
+    });
     assert.equal(l.status, 201, l.text);
     const content = [
       '<img src="{{media url="wysiwyg/banner.webp"}}">',
-      "<a href=\"{{store url='customer/account'}}\">A</a>",
+      '<a href="{{store url=\'customer/account\'}}">A</a>',
       '<a href="{{store direct_url="about-us"}}">B</a>',
       `<div>{{block id="${blockId}"}}</div>`,
       `<div>{{block id="${b.body.id}"}}</div>`,

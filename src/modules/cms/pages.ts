@@ -60,7 +60,10 @@ function toDto(r: PageRow, stores: number[], backOffice: boolean): CmsPageDto {
 /** The storefront sees content with its directives rendered (a list's together); the back office the stored text it edits. */
 async function shown(ctx: Ctx, dtos: CmsPageDto[], backOffice: boolean): Promise<CmsPageDto[]> {
   const rendered = dtos.filter((d) => !backOffice && d.content);
-  const contents = await renderContents(ctx, rendered.map((d) => ({ content: d.content! })));
+  const contents = await renderContents(
+    ctx,
+    rendered.map((d) => ({ content: d.content! })),
+  );
   rendered.forEach((d, i) => (d.content = contents[i]));
   return dtos;
 }
@@ -74,10 +77,12 @@ async function storesOf(ctx: Ctx, ids: number[]): Promise<Map<number, number[]>>
   return storesById(rows);
 }
 
-const visibleHere = (ctx: Ctx): SQL => inStoreView(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx.store.storeId);
+const visibleHere = (ctx: Ctx): SQL =>
+  inStoreView(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx.store.storeId);
 
 /** What a principal limited to some store views may read: the pages of those and of every store view. */
-const readScope = (ctx: Ctx): SQL | undefined => inAdminScope(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx);
+const readScope = (ctx: Ctx): SQL | undefined =>
+  inAdminScope(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', ctx);
 
 const pageNotFound = () => notFound('CMS page not found', { reason: 'CMS_PAGE_NOT_FOUND' });
 
@@ -101,10 +106,23 @@ export async function listPages(ctx: Ctx, q: CmsListQueryT, page: Page): Promise
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
     ctx.db.select().from(cmsPages).where(where).orderBy(asc(cmsPages.title), asc(cmsPages.id)).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(cmsPages).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cmsPages)
+      .where(where),
   ]);
-  const stores = await storesOf(ctx, rows.map((r) => r.id));
-  return { items: await shown(ctx, rows.map((r) => toDto(r, stores.get(r.id) ?? [], backOffice)), backOffice), total: n };
+  const stores = await storesOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return {
+    items: await shown(
+      ctx,
+      rows.map((r) => toDto(r, stores.get(r.id) ?? [], backOffice)),
+      backOffice,
+    ),
+    total: n,
+  };
 }
 
 /** One page: public callers only an active page of the current store view (else 404); back-office readers any. */
@@ -117,7 +135,10 @@ async function readPage(ctx: Ctx, id: number, backOffice: boolean): Promise<CmsP
   if (!backOffice) conds.push(eq(cmsPages.isActive, true), visibleHere(ctx));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
-  const [row] = await ctx.db.select().from(cmsPages).where(and(...conds));
+  const [row] = await ctx.db
+    .select()
+    .from(cmsPages)
+    .where(and(...conds));
   if (!row) throw pageNotFound();
   return (await shown(ctx, [toDto(row, (await storesOf(ctx, [id])).get(id) ?? [], backOffice)], backOffice))[0];
 }
@@ -130,7 +151,10 @@ export async function cmsPageResolvable(ctx: Ctx, id: number): Promise<boolean> 
   const [row] = await ctx.db.select({ isActive: cmsPages.isActive }).from(cmsPages).where(eq(cmsPages.id, id));
   if (!row) return true;
   if (!row.isActive) return false;
-  const [seen] = await ctx.db.select({ id: cmsPages.id }).from(cmsPages).where(and(eq(cmsPages.id, id), visibleHere(ctx)));
+  const [seen] = await ctx.db
+    .select({ id: cmsPages.id })
+    .from(cmsPages)
+    .where(and(eq(cmsPages.id, id), visibleHere(ctx)));
   return !!seen;
 }
 
@@ -151,7 +175,10 @@ function checkRobots(v: string | null | undefined): string | null {
   if (v === undefined || v === null || v.trim() === '') return null;
   const s = v.trim().toUpperCase().replace(/\s+/g, '');
   if (!(META_ROBOTS as readonly string[]).includes(s)) {
-    throw badRequest(`metaRobots must be one of ${META_ROBOTS.join(' | ')}`, { reason: 'INVALID_META_ROBOTS', details: { field: 'metaRobots', allowed: [...META_ROBOTS] } });
+    throw badRequest(`metaRobots must be one of ${META_ROBOTS.join(' | ')}`, {
+      reason: 'INVALID_META_ROBOTS',
+      details: { field: 'metaRobots', allowed: [...META_ROBOTS] },
+    });
   }
   return s;
 }
@@ -180,7 +207,18 @@ async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptI
   const [clash] = await tx.db
     .select({ id: cmsPages.id })
     .from(cmsPages)
-    .where(clashCondition(cmsPages.id, cmsPages.identifier, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', identifier, stores, exceptId))
+    .where(
+      clashCondition(
+        cmsPages.id,
+        cmsPages.identifier,
+        cmsPageStores.pageId,
+        cmsPageStores.storeId,
+        'cms_page_stores',
+        identifier,
+        stores,
+        exceptId,
+      ),
+    )
     .limit(1);
   if (clash) {
     throw conflict(`A CMS page with identifier "${identifier}" already exists in one of these store views`, {
@@ -193,7 +231,12 @@ async function assertFree(tx: Ctx, identifier: string, stores: number[], exceptI
 async function writeStoresAndPaths(tx: Ctx, id: number, identifier: string, stores: number[]): Promise<void> {
   await tx.db.delete(cmsPageStores).where(eq(cmsPageStores.pageId, id));
   await tx.db.insert(cmsPageStores).values(stores.map((storeId) => ({ pageId: id, storeId })));
-  await replaceEntityPaths(tx, 'cms_page', id, stores.map((storeId) => ({ storeId, requestPath: identifier })));
+  await replaceEntityPaths(
+    tx,
+    'cms_page',
+    id,
+    stores.map((storeId) => ({ storeId, requestPath: identifier })),
+  );
 }
 
 /** Creates a page: identifier and title required; active and in every store view unless told otherwise. */

@@ -21,7 +21,8 @@ export function cmsOperations(): Operation[] {
       summaries: {
         list: `CMS pages, ${LIST_NOTE}`,
         get: 'One CMS page: for public callers only an active page of the current store view (else 404), directives rendered; back-office readers see any, as stored, with the back-office fields',
-        create: 'Create a CMS page (identifier and title required; active and in every store view by default); its identifier becomes its URL path',
+        create:
+          'Create a CMS page (identifier and title required; active and in every store view by default); its identifier becomes its URL path',
         update: 'Update a CMS page (only the fields sent)',
         delete: 'Delete a CMS page and its URL paths',
       },

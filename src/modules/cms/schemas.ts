@@ -44,9 +44,11 @@ export const CmsBlock = Type.Object({
   updatedAt: Type.String({ description: 'YYYY-MM-DD HH:MM:SS UTC' }),
 });
 
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) =>
+  Type.Optional(Type.Union([t, Type.Null()]));
 const Text = (maxLength: number, description?: string) => Nullable(Type.String({ maxLength, description }));
-const DateInput = (description: string) => Nullable(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD, "" or null clears` }));
+const DateInput = (description: string) =>
+  Nullable(Type.String({ maxLength: 32, description: `${description}; YYYY-MM-DD, "" or null clears` }));
 
 const StoresInput = Type.Optional(
   Type.Array(Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX }), Type.String({ maxLength: 64 })]), {
@@ -95,7 +97,6 @@ export const CmsBlockWrite = Type.Object(
   },
   { additionalProperties: false },
 );
-
 
 export const CmsListQuery = Type.Object({
   ...PageQuery,

@@ -37,13 +37,19 @@ export function checkIdentifier(raw: string): string {
   const id = raw.trim();
   if (!id) throw badRequest('identifier must not be empty', { reason: 'INVALID_IDENTIFIER', details: { field: 'identifier' } });
   if (id.length > MAX_IDENTIFIER) {
-    throw badRequest(`identifier must be at most ${MAX_IDENTIFIER} characters`, { reason: 'INVALID_IDENTIFIER', details: { field: 'identifier', maxLength: MAX_IDENTIFIER } });
+    throw badRequest(`identifier must be at most ${MAX_IDENTIFIER} characters`, {
+      reason: 'INVALID_IDENTIFIER',
+      details: { field: 'identifier', maxLength: MAX_IDENTIFIER },
+    });
   }
   if (!IDENTIFIER.test(id)) {
-    throw badRequest("identifier may contain only lowercase letters, digits, '-', '_', '.' and '/' (not at either end, not twice in a row)", {
-      reason: 'INVALID_IDENTIFIER',
-      details: { field: 'identifier' },
-    });
+    throw badRequest(
+      "identifier may contain only lowercase letters, digits, '-', '_', '.' and '/' (not at either end, not twice in a row)",
+      {
+        reason: 'INVALID_IDENTIFIER',
+        details: { field: 'identifier' },
+      },
+    );
   }
   return id;
 }
@@ -63,7 +69,8 @@ export function parseStores(ctx: Ctx, input: readonly (number | string)[] | unde
     if (typeof v === 'number' || /^\d+$/.test(v.trim())) {
       const id = typeof v === 'number' ? v : Number(v.trim());
       if (id === ALL_STORES) return [ALL_STORES];
-      if (!ctx.app.settings.store(id)) throw badRequest(`Unknown store: ${id}`, { reason: 'UNKNOWN_STORE', details: { field: 'stores', store: id } });
+      if (!ctx.app.settings.store(id))
+        throw badRequest(`Unknown store: ${id}`, { reason: 'UNKNOWN_STORE', details: { field: 'stores', store: id } });
       out.add(id);
       continue;
     }
@@ -87,7 +94,13 @@ export function writableStores(ctx: Ctx, input: readonly (number | string)[] | u
  * For a principal limited to some store views: `<id column> IN (rows linked to one of them or to every store
  * view)`, what it may read; undefined for every other caller.
  */
-export function inAdminScope(idCol: AnyPgColumn, linkCol: AnyPgColumn, linkStoreCol: AnyPgColumn, linkTable: string, ctx: Ctx): SQL | undefined {
+export function inAdminScope(
+  idCol: AnyPgColumn,
+  linkCol: AnyPgColumn,
+  linkStoreCol: AnyPgColumn,
+  linkTable: string,
+  ctx: Ctx,
+): SQL | undefined {
   const scope = adminStoreScope(ctx);
   if (!scope) return undefined;
   const ids = [ALL_STORES, ...scope].map((s) => sql`${s}`);
@@ -101,7 +114,9 @@ export function inAdminScope(idCol: AnyPgColumn, linkCol: AnyPgColumn, linkStore
 export function assertRowWritable(ctx: Ctx, stores: readonly number[], missing: () => AppError): void {
   if (!scopeReadable(ctx, stores)) throw missing();
   if (!scopeWritable(ctx, stores)) {
-    throw forbidden('This token may change only content of its own store views, not content shared with others', { reason: 'STORE_NOT_ALLOWED' });
+    throw forbidden('This token may change only content of its own store views, not content shared with others', {
+      reason: 'STORE_NOT_ALLOWED',
+    });
   }
 }
 
@@ -131,7 +146,10 @@ export function clashCondition(
 ): SQL {
   const storeCond = stores.includes(ALL_STORES)
     ? sql`TRUE`
-    : sql`${linkStoreCol} IN (${sql.join([ALL_STORES, ...stores].map((s) => sql`${s}`), sql`, `)})`;
+    : sql`${linkStoreCol} IN (${sql.join(
+        [ALL_STORES, ...stores].map((s) => sql`${s}`),
+        sql`, `,
+      )})`;
   return sql`lower(${identCol}) = ${identifier.toLowerCase()}
     AND ${idCol} IN (SELECT ${linkCol} FROM ${sql.identifier(linkTable)} WHERE ${storeCond})
     ${exceptId === undefined ? sql`` : sql`AND ${idCol} <> ${exceptId}`}`;
@@ -163,9 +181,15 @@ export function listFilters(
   const term = q.search ?? q.q;
   if (term !== undefined) {
     const s = term.trim();
-    if (s.length < 3) throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
+    if (s.length < 3)
+      throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
     const like = `%${likeEscape(s)}%`;
-    conds.push(sql`(${sql.join(cols.search.map((c) => sql`${c} ILIKE ${like}`), sql` OR `)})`);
+    conds.push(
+      sql`(${sql.join(
+        cols.search.map((c) => sql`${c} ILIKE ${like}`),
+        sql` OR `,
+      )})`,
+    );
   }
   if (q.createdFrom !== undefined) conds.push(sql`${cols.createdAt} >= ${parseWhen(q.createdFrom, 'createdFrom', false)}`);
   if (q.createdTo !== undefined) conds.push(sql`${cols.createdAt} <= ${parseWhen(q.createdTo, 'createdTo', true)}`);

@@ -3,7 +3,14 @@ import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { RECAPTCHA_URL, registerCaptchaVerifier, setCaptchaFetch, TURNSTILE_URL, unregisterCaptchaVerifier, type CaptchaFetch } from '../../platform/captcha.js';
+import {
+  RECAPTCHA_URL,
+  registerCaptchaVerifier,
+  setCaptchaFetch,
+  TURNSTILE_URL,
+  unregisterCaptchaVerifier,
+  type CaptchaFetch,
+} from '../../platform/captcha.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { honeypotFieldName, SUCCESS_MESSAGE } from './service.js';
@@ -62,7 +69,13 @@ test('config: captcha site key shown with a provider; honeypot null when disable
   await cfg('contacts/api/enabled', '0');
   const r = await t.req('GET', `${API}/contact/config`);
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body, { id: 'contact', enabled: false, captchaProvider: 'turnstile', captchaSiteKey: 'site-123', honeypotField: null });
+  assert.deepEqual(r.body, {
+    id: 'contact',
+    enabled: false,
+    captchaProvider: 'turnstile',
+    captchaSiteKey: 'site-123',
+    honeypotField: null,
+  });
   assert.match(r.text, /"honeypotField":null/);
   assert.ok(!r.text.includes('secret-never-shown'));
 });
@@ -197,7 +210,17 @@ test('captcha: turnstile posts secret and response to Cloudflare', async () => {
   await cfg('contacts/captcha/provider', 'turnstile');
   await cfg('contacts/captcha/secret_key', 'ts-secret');
   const calls: { url: string; form: URLSearchParams }[] = [];
-  setCaptchaFetch(fakeFetch((_u, f) => (f.get('response') === 'down' ? new Error('ECONNREFUSED') : f.get('response') === '500' ? 500 : { success: f.get('response') === 'ok-token' }), calls));
+  setCaptchaFetch(
+    fakeFetch(
+      (_u, f) =>
+        f.get('response') === 'down'
+          ? new Error('ECONNREFUSED')
+          : f.get('response') === '500'
+            ? 500
+            : { success: f.get('response') === 'ok-token' },
+      calls,
+    ),
+  );
   const body = valid();
   assert.equal((await post({ ...body, captchaToken: 'ok-token' })).status, 201);
   assert.equal(calls[0].url, TURNSTILE_URL);
@@ -216,11 +239,13 @@ test('captcha: recaptcha_v3 needs success and a score at or above min_score', as
   await cfg('contacts/captcha/provider', 'recaptcha_v3');
   await cfg('contacts/captcha/secret_key', 'rc-secret');
   const calls: { url: string; form: URLSearchParams }[] = [];
-  setCaptchaFetch(fakeFetch((_u, f) => {
-    const tok = f.get('response') ?? '';
-    if (tok === 'fail') return { success: false, 'error-codes': ['invalid-input-response'] };
-    return { success: true, score: Number(tok) };
-  }, calls));
+  setCaptchaFetch(
+    fakeFetch((_u, f) => {
+      const tok = f.get('response') ?? '';
+      if (tok === 'fail') return { success: false, 'error-codes': ['invalid-input-response'] };
+      return { success: true, score: Number(tok) };
+    }, calls),
+  );
   assert.equal((await post({ ...valid(), captchaToken: '0.9' })).status, 201);
   assert.equal(calls[0].url, RECAPTCHA_URL);
   assert.equal(calls[0].form.get('secret'), 'rc-secret');

@@ -26,7 +26,13 @@ describe('contact over GraphQL', () => {
   test('contactConfig: public settings, as REST', async () => {
     const r = await gql('{ contactConfig { id enabled captchaProvider captchaSiteKey honeypotField } }');
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    assert.deepEqual(r.data.contactConfig, { id: 'contact', enabled: true, captchaProvider: 'none', captchaSiteKey: null, honeypotField: honeypotFieldName(t.services.config.jwtSecret) });
+    assert.deepEqual(r.data.contactConfig, {
+      id: 'contact',
+      enabled: true,
+      captchaProvider: 'none',
+      captchaSiteKey: null,
+      honeypotField: honeypotFieldName(t.services.config.jwtSecret),
+    });
   });
 
   test('submitContact sends the form (anonymous or customer)', async () => {

@@ -48,7 +48,9 @@ export const operations: Operation[] = [
       // the trap field goes under its installation's name, as the REST form sends it
       around: (args, next, ctx) => {
         const { honeypot, ...rest } = args;
-        return next(honeypot === undefined || honeypot === null ? rest : { ...rest, [contact.honeypotFieldName(ctx.app.config.jwtSecret)]: honeypot });
+        return next(
+          honeypot === undefined || honeypot === null ? rest : { ...rest, [contact.honeypotFieldName(ctx.app.config.jwtSecret)]: honeypot },
+        );
       },
       input: ({ clientMutationId: _c, ...body }) => ({ body }),
     },

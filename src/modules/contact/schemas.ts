@@ -5,8 +5,12 @@ export const ContactConfig = Type.Object({
   id: Type.String({ description: 'always "contact"' }),
   enabled: Type.Boolean(),
   captchaProvider: Type.String({ description: 'none, turnstile, recaptcha_v3 or a provider id registered by a module' }),
-  captchaSiteKey: Type.Union([Type.String(), Type.Null()], { description: "the provider's public site key; null when captchaProvider is none" }),
-  honeypotField: Type.Union([Type.String(), Type.Null()], { description: 'name of the field to leave empty; null when the honeypot is disabled' }),
+  captchaSiteKey: Type.Union([Type.String(), Type.Null()], {
+    description: "the provider's public site key; null when captchaProvider is none",
+  }),
+  honeypotField: Type.Union([Type.String(), Type.Null()], {
+    description: 'name of the field to leave empty; null when the honeypot is disabled',
+  }),
 });
 export type ContactConfigDto = Static<typeof ContactConfig>;
 

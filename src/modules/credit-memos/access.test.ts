@@ -18,14 +18,20 @@ before(async () => {
 after(() => t.close());
 
 async function memoCount(orderId: number): Promise<number> {
-  const [r] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(creditMemos).where(eq(creditMemos.orderId, orderId));
+  const [r] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(creditMemos)
+    .where(eq(creditMemos.orderId, orderId));
   return r.n;
 }
 
 describe('REST access', () => {
   test('anonymous 401, customer 403 (even for their own order), API user without the permission 403; nothing is created', async () => {
     const o = await placeTestOrder(t, { customerToken: customer });
-    const memo = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] } });
+    const memo = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
+      token: admin,
+      body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
+    });
     assert.equal(memo.status, 201, memo.text);
     const noPermission = await t.tokens.apiUser(['orders/all', 'invoices/all', 'shipments/all']);
     const routes: [string, string, unknown?][] = [
@@ -56,7 +62,10 @@ describe('REST access', () => {
     const writer = await t.tokens.apiUser(['credit-memos/write']);
     assert.equal((await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: reader, body: {} })).status, 403);
     assert.equal(await memoCount(o.id), 0);
-    const m = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: creator, body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] } });
+    const m = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
+      token: creator,
+      body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
+    });
     assert.equal(m.status, 201, m.text);
     assert.equal((await t.req('GET', `${API}/credit-memos/${m.body.id}`, { token: creator })).status, 403);
     assert.equal((await t.req('GET', `${API}/orders/${o.id}/credit-memos`, { token: creator })).status, 403);
@@ -74,7 +83,10 @@ describe('REST access', () => {
 
   test('a store-restricted API user works on orders of its store views only: others are 403', async () => {
     const o = await placeTestOrder(t);
-    const m = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] } });
+    const m = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
+      token: admin,
+      body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
+    });
     assert.equal(m.status, 201, m.text);
     const elsewhere = await t.tokens.apiUser(['credit-memos/all'], { allowedStoreIds: [2] });
     const here = await t.tokens.apiUser(['credit-memos/all'], { allowedStoreIds: [1] });
@@ -94,7 +106,10 @@ describe('REST access', () => {
     const doc = await t.req('GET', `${API}/openapi.json`);
     assert.equal(doc.status, 200);
     const paths = doc.body.paths;
-    assert.equal(paths['/api/rest/v2/credit-memos/{id}']?.get?.operationId ?? paths['/credit-memos/{id}']?.get?.operationId, 'creditMemos.get');
+    assert.equal(
+      paths['/api/rest/v2/credit-memos/{id}']?.get?.operationId ?? paths['/credit-memos/{id}']?.get?.operationId,
+      'creditMemos.get',
+    );
     const orderPath = paths['/api/rest/v2/orders/{orderId}/credit-memos'] ?? paths['/orders/{orderId}/credit-memos'];
     assert.equal(orderPath.get.operationId, 'creditMemos.list');
     assert.equal(orderPath.post.operationId, 'creditMemos.create');
@@ -105,12 +120,23 @@ const MUTATION = `mutation Refund($input: createCreditMemoInput!) {
   createCreditMemo(input: $input) { creditMemo { id _id incrementId state grandTotal orderId comment items } }
 }`;
 
-const gql = (input: Record<string, unknown>, token?: string) => t.req('POST', '/api/graphql', { token, body: { query: MUTATION, variables: { input } } });
+const gql = (input: Record<string, unknown>, token?: string) =>
+  t.req('POST', '/api/graphql', { token, body: { query: MUTATION, variables: { input } } });
 
 describe('GraphQL createCreditMemo', () => {
   test('an admin refunds through the same service: id, incrementId, state and grandTotal', async () => {
     const o = await placeTestOrder(t);
-    const r = await gql({ orderId: o.id, items: [{ orderItemId: o.items[0].id, qty: 1, backToStock: true }], comment: 'via GraphQL', offlineRefund: true, adjustmentPositive: 0.5, adjustmentNegative: 1 }, admin);
+    const r = await gql(
+      {
+        orderId: o.id,
+        items: [{ orderItemId: o.items[0].id, qty: 1, backToStock: true }],
+        comment: 'via GraphQL',
+        offlineRefund: true,
+        adjustmentPositive: 0.5,
+        adjustmentNegative: 1,
+      },
+      admin,
+    );
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.errors, undefined, r.text);
     const m = r.body.data.createCreditMemo.creditMemo;
@@ -120,7 +146,12 @@ describe('GraphQL createCreditMemo', () => {
     assert.equal(m.orderId, o.id);
     assert.equal(m.comment, 'via GraphQL');
     assert.deepEqual(
-      m.items.map((i: Record<string, unknown>) => ({ orderItemId: i.orderItemId, qty: i.qty, backToStock: i.backToStock, rowTotal: i.rowTotal })),
+      m.items.map((i: Record<string, unknown>) => ({
+        orderItemId: i.orderItemId,
+        qty: i.qty,
+        backToStock: i.backToStock,
+        rowTotal: i.rowTotal,
+      })),
       [{ orderItemId: o.items[0].id, qty: 1, backToStock: true, rowTotal: 10 }],
     );
     const rest = await t.req('GET', `${API}/credit-memos/${m._id}`, { token: admin });

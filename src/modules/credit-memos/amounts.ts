@@ -168,7 +168,13 @@ export function toBase(order: OrderRow, amount: Decimal): Decimal {
 }
 
 /** grandTotal = subtotal + shipping + tax − discount + adjustmentPositive − adjustmentNegative (and base). */
-export function memoTotals(order: OrderRow, lines: ItemRefund[], ship: ShippingRefund, adjustmentPositive: Decimal, adjustmentNegative: Decimal): MemoTotals {
+export function memoTotals(
+  order: OrderRow,
+  lines: ItemRefund[],
+  ship: ShippingRefund,
+  adjustmentPositive: Decimal,
+  adjustmentNegative: Decimal,
+): MemoTotals {
   const sum = (f: (l: ItemRefund) => Decimal) => lines.reduce((s, l) => s.add(f(l)), ZERO);
   const subtotal = sum((l) => l.rowTotal);
   const baseSubtotal = sum((l) => l.baseRowTotal);
@@ -198,7 +204,12 @@ export function memoTotals(order: OrderRow, lines: ItemRefund[], ship: ShippingR
     adjustmentNegative,
     baseAdjustmentNegative,
     grandTotal: subtotal.add(ship.amount).add(taxAmount).sub(discountAmount).add(adjustmentPositive).sub(adjustmentNegative),
-    baseGrandTotal: baseSubtotal.add(ship.base).add(baseTaxAmount).sub(baseDiscountAmount).add(baseAdjustmentPositive).sub(baseAdjustmentNegative),
+    baseGrandTotal: baseSubtotal
+      .add(ship.base)
+      .add(baseTaxAmount)
+      .sub(baseDiscountAmount)
+      .add(baseAdjustmentPositive)
+      .sub(baseAdjustmentNegative),
   };
 }
 

@@ -27,7 +27,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const refund = (orderId: number, body: unknown = {}, token = admin) => t.req('POST', `${API}/orders/${orderId}/credit-memos`, { token, body });
+const refund = (orderId: number, body: unknown = {}, token = admin) =>
+  t.req('POST', `${API}/orders/${orderId}/credit-memos`, { token, body });
 
 function created(r: Res) {
   assert.equal(r.status, 201, r.text);
@@ -62,7 +63,10 @@ async function cardBalance(): Promise<number> {
 }
 
 async function mailsAbout(incrementId: string) {
-  return t.database.db.select().from(mailOutbox).where(like(mailOutbox.subject, `%order ${incrementId}%`));
+  return t.database.db
+    .select()
+    .from(mailOutbox)
+    .where(like(mailOutbox.subject, `%order ${incrementId}%`));
 }
 
 /** Everything a refused request must leave as it was. */
@@ -73,8 +77,18 @@ async function snapshot(orderId: number) {
   return {
     order: o.order,
     items: o.items,
-    memos: await count(db.select({ n: sql<number>`count(*)::int` }).from(creditMemos).where(eq(creditMemos.orderId, orderId))),
-    history: await count(db.select({ n: sql<number>`count(*)::int` }).from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId))),
+    memos: await count(
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(creditMemos)
+        .where(eq(creditMemos.orderId, orderId)),
+    ),
+    history: await count(
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(orderStatusHistory)
+        .where(eq(orderStatusHistory.orderId, orderId)),
+    ),
     mails: (await mailsAbout(o.order.incrementId)).length,
     stock: await Promise.all(o.items.map((i) => stockQty(i.productId))),
     card: await cardBalance(),
@@ -194,14 +208,22 @@ describe('partial refunds', () => {
     assert.equal(after.items[0].amountRefunded, o.items[0].rowTotal);
     assert.equal(after.items[0].taxRefunded, o.items[0].taxAmount);
     const list = await t.req('GET', `${API}/orders/${o.id}/credit-memos`, { token: admin });
-    assert.deepEqual(list.body.member.map((m: { id: number }) => m.id), memos.map((m) => m.id));
+    assert.deepEqual(
+      list.body.member.map((m: { id: number }) => m.id),
+      memos.map((m) => m.id),
+    );
     refusedWith(await refund(o.id, { items: [{ orderItemId: id, qty: 1 }] }), 400, /closed/);
   });
 
   test('shippingAmount chooses the shipping refunded; items omitted on a later memo refund the rest, shipping included', async () => {
     const a = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
     const b = await createTestProduct(t, { price: 7.5, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: a.sku, qty: 2 }, { sku: b.sku, qty: 1 }] });
+    const o = await placeTestOrder(t, {
+      items: [
+        { sku: a.sku, qty: 2 },
+        { sku: b.sku, qty: 1 },
+      ],
+    });
     assert.equal(o.prices.shippingAmount, 15);
     const m1 = created(await refund(o.id, { items: [{ orderItemId: o.items[1].id, qty: 1 }], shippingAmount: 4 }));
     assert.equal(m1.shippingAmount, 4);
@@ -238,7 +260,9 @@ describe('adjustments', () => {
   test('adjustmentPositive adds to the refund, adjustmentNegative takes off; the order counts both', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
     const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
-    const m = created(await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 1 }], adjustmentPositive: 3.5, adjustmentNegative: 1.25 }));
+    const m = created(
+      await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 1 }], adjustmentPositive: 3.5, adjustmentNegative: 1.25 }),
+    );
     assert.equal(m.adjustmentPositive, 3.5);
     assert.equal(m.adjustmentNegative, 1.25);
     assert.equal(m.adjustment, 2.25);
@@ -277,7 +301,11 @@ describe('adjustments', () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
     const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
     const before = await snapshot(o.id);
-    const r = await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 2, backToStock: true }], adjustmentPositive: 0.01, comment: 'too much' });
+    const r = await refund(o.id, {
+      items: [{ orderItemId: o.items[0].id, qty: 2, backToStock: true }],
+      adjustmentPositive: 0.01,
+      comment: 'too much',
+    });
     refusedWith(r, 400, /30\.01 is above what can still be refunded \(30\.00\)/);
     assert.deepEqual(await snapshot(o.id), before);
   });
@@ -308,7 +336,12 @@ describe('refused', () => {
     await withTx(t.systemCtx(), async (tx) => {
       const locked = await lockOrder(tx, o.id);
       assert.ok(locked);
-      await setOrderState(tx, locked.order, { state: 'holded', status: 'holded', holdBeforeState: locked.order.state, holdBeforeStatus: locked.order.status });
+      await setOrderState(tx, locked.order, {
+        state: 'holded',
+        status: 'holded',
+        holdBeforeState: locked.order.state,
+        holdBeforeStatus: locked.order.status,
+      });
     });
     const before = await snapshot(o.id);
     const r = await refund(o.id, {});
@@ -341,7 +374,15 @@ describe('refused', () => {
       [{ items: [{ orderItemId: id, qty: -1 }] }, /qty must be a number greater than 0/],
       [{ items: [{ orderItemId: id, qty: 0.5 }] }, /must be a whole number/],
       [{ items: [{ orderItemId: id, qty: 3 }] }, /Cannot refund 3 of .*: 2 invoiced and not yet refunded/],
-      [{ items: [{ orderItemId: id, qty: 1 }, { orderItemId: id, qty: 1 }] }, /listed twice/],
+      [
+        {
+          items: [
+            { orderItemId: id, qty: 1 },
+            { orderItemId: id, qty: 1 },
+          ],
+        },
+        /listed twice/,
+      ],
       [{ items: [{ orderItemId: id }] }, /qty is required/],
       [{ items: [{ qty: 1 }] }, /orderItemId is required/],
       [{ items: [{ orderItemId: id, qty: '1' }] }, /qty must be number/],
@@ -357,9 +398,17 @@ describe('refused', () => {
       [[], /JSON object/],
     ];
     for (const [body, message] of cases) refusedWith(await refund(o.id, body), 400, message);
-    const malformed = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, raw: '{"items":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
+      token: admin,
+      raw: '{"items":',
+      headers: { 'content-type': 'application/json' },
+    });
     refusedWith(malformed, 400, /Invalid JSON/);
-    const empty = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } });
+    const empty = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
+      token: admin,
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
     refusedWith(empty, 400, /Invalid JSON/);
     assert.deepEqual(await snapshot(o.id), before);
     // unknown keys are ignored
@@ -416,7 +465,9 @@ describe('gift cards', () => {
     assert.equal(now.prices.totalRefunded, 40);
     stored = (await orderOf(o.id)).order.giftcards;
     assert.equal(Number(stored[0].baseRefunded), 50);
-    const balance = await t.req('POST', '/api/graphql', { body: { query: `{ checkGiftcardBalance(code: "${GIFTCARD}") { balance status } }` } });
+    const balance = await t.req('POST', '/api/graphql', {
+      body: { query: `{ checkGiftcardBalance(code: "${GIFTCARD}") { balance status } }` },
+    });
     assert.deepEqual(balance.body.data.checkGiftcardBalance, { balance: 50, status: 'active' });
   });
 

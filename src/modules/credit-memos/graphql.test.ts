@@ -23,7 +23,10 @@ before(async () => {
 after(() => t.close());
 
 async function refund(orderId: number, extra = '') {
-  const r = await gql(`mutation { createCreditMemo(input: {orderId: ${orderId}${extra}}) { creditMemo { id _id incrementId state grandTotal orderId items } } }`, admin);
+  const r = await gql(
+    `mutation { createCreditMemo(input: {orderId: ${orderId}${extra}}) { creditMemo { id _id incrementId state grandTotal orderId items } } }`,
+    admin,
+  );
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   return r.data.createCreditMemo.creditMemo;
 }
@@ -49,7 +52,10 @@ describe('credit memos over GraphQL', () => {
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.ok(r.data.creditMemos.totalCount >= 2);
     assert.equal(r.data.creditMemos.edges[0].node._id, b._id);
-    const next = await gql(`{ creditMemos(first: 1, after: "${r.data.creditMemos.pageInfo.endCursor}") { edges { node { _id } } } }`, reader);
+    const next = await gql(
+      `{ creditMemos(first: 1, after: "${r.data.creditMemos.pageInfo.endCursor}") { edges { node { _id } } } }`,
+      reader,
+    );
     assert.equal(next.data.creditMemos.edges[0].node._id, a._id);
   });
 
@@ -68,7 +74,10 @@ describe('credit memos over GraphQL', () => {
     assert.equal((await gql('{ creditMemo(id: 99999999) { _id } }', admin)).errors[0].extensions.status, 404);
     assert.equal((await gql('{ orderCreditMemos(orderId: 99999999) { totalCount } }', admin)).errors[0].extensions.status, 404);
     const o = await placeTestOrder(t);
-    const zero = await gql(`mutation { createCreditMemo(input: {orderId: ${o.id}, items: [{orderItemId: ${o.items[0].id}, qty: 0}]}) { creditMemo { _id } } }`, admin);
+    const zero = await gql(
+      `mutation { createCreditMemo(input: {orderId: ${o.id}, items: [{orderItemId: ${o.items[0].id}, qty: 0}]}) { creditMemo { _id } } }`,
+      admin,
+    );
     assert.equal(zero.errors[0].extensions.status, 400);
     const neg = await gql(`mutation { createCreditMemo(input: {orderId: ${o.id}, adjustmentNegative: -1}) { creditMemo { _id } } }`, admin);
     assert.equal(neg.errors[0].extensions.status, 400);

@@ -49,6 +49,10 @@ describe('the credit memo list in a fixed number of statements', () => {
       five.body.member.map((m: { orderId: number; orderIncrementId: string }) => [m.orderId, m.orderIncrementId]),
       placed.map((o) => [o.id, o.incrementId]).reverse(),
     );
-    assert.ok(five.body.member.every((m: { items: unknown[]; comment: string }, n: number) => m.items.length === 1 && m.comment === `refund ${4 - n}`));
+    assert.ok(
+      five.body.member.every(
+        (m: { items: unknown[]; comment: string }, n: number) => m.items.length === 1 && m.comment === `refund ${4 - n}`,
+      ),
+    );
   });
 });

@@ -57,7 +57,12 @@ function commentDto(c: CommentRow) {
 }
 
 /** The wire shape of a credit memo already read (no access check). */
-export function creditMemoDto(memo: MemoRow, order: Pick<OrderRow, 'incrementId'>, items: ItemRow[], comments: CommentRow[]): CreditMemoDto {
+export function creditMemoDto(
+  memo: MemoRow,
+  order: Pick<OrderRow, 'incrementId'>,
+  items: ItemRow[],
+  comments: CommentRow[],
+): CreditMemoDto {
   return compact({
     id: memo.id,
     incrementId: memo.incrementId,
@@ -108,7 +113,11 @@ async function dtosOf(ctx: Ctx, memos: MemoRow[], orderNumber: (orderId: number)
   const ids = memos.map((x) => x.id);
   const [items, comments] = await Promise.all([
     ctx.db.select().from(creditMemoItems).where(inArray(creditMemoItems.creditMemoId, ids)).orderBy(asc(creditMemoItems.id)),
-    ctx.db.select().from(creditMemoComments).where(inArray(creditMemoComments.creditMemoId, ids)).orderBy(asc(creditMemoComments.createdAt), asc(creditMemoComments.id)),
+    ctx.db
+      .select()
+      .from(creditMemoComments)
+      .where(inArray(creditMemoComments.creditMemoId, ids))
+      .orderBy(asc(creditMemoComments.createdAt), asc(creditMemoComments.id)),
   ]);
   return memos.map((memo) =>
     creditMemoDto(
@@ -185,7 +194,10 @@ export async function priorRefunds(ctx: Ctx, orderId: number): Promise<PriorRefu
  * A page of every credit memo, newest first, for the back office (GraphQL `creditMemos`): an API user limited
  * to store views sees only theirs. Customers never get here (the caller checks the grant).
  */
-export async function listAllCreditMemos(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: CreditMemoDto[]; total: number }> {
+export async function listAllCreditMemos(
+  ctx: Ctx,
+  page: { size: number; offset: number },
+): Promise<{ items: CreditMemoDto[]; total: number }> {
   const scope = adminStoreScope(ctx);
   const cond = scope ? inArray(creditMemos.storeId, scope.length ? scope : [-1]) : undefined;
   // the page with each memo's order number, and the count; then the items and comments of the page
@@ -197,7 +209,10 @@ export async function listAllCreditMemos(ctx: Ctx, page: { size: number; offset:
       .orderBy(sql`${creditMemos.id} DESC`)
       .limit(page.size)
       .offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(creditMemos).where(cond),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(creditMemos)
+      .where(cond),
   ]);
   // a memo whose order is gone is left out
   const numbers = new Map<number, string>();

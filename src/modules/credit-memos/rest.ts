@@ -18,7 +18,9 @@ type Args = Record<string, unknown>;
 function nullsDropped(args: Args, next: (a: Args) => Promise<unknown>) {
   const out = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
   if (Array.isArray(out.items)) {
-    out.items = out.items.map((i) => (i && typeof i === 'object' && !Array.isArray(i) ? Object.fromEntries(Object.entries(i).filter(([, v]) => v !== null)) : i));
+    out.items = out.items.map((i) =>
+      i && typeof i === 'object' && !Array.isArray(i) ? Object.fromEntries(Object.entries(i).filter(([, v]) => v !== null)) : i,
+    );
   }
   return next(out);
 }

@@ -105,7 +105,11 @@ export const CreditMemoCreate = Type.Object(
       'shipping to refund (order currency), at most what is invoiced and not refunded of it; default: all of it on the first credit memo of the order, or when items are omitted, else 0',
     ),
     offlineRefund: Type.Optional(Type.Boolean({ description: 'default true; every payment method here is offline, so false is refused' })),
-    notifyCustomer: Type.Optional(Type.Boolean({ description: 'mail the credit memo to the customer (default true; store config sales_email/creditmemo/enabled can turn mails off)' })),
+    notifyCustomer: Type.Optional(
+      Type.Boolean({
+        description: 'mail the credit memo to the customer (default true; store config sales_email/creditmemo/enabled can turn mails off)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -39,7 +39,10 @@ const valid = () => ({
 });
 
 async function addressCount(customerId: number): Promise<number> {
-  const [r] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(customerAddresses).where(eq(customerAddresses.customerId, customerId));
+  const [r] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(customerAddresses)
+    .where(eq(customerAddresses.customerId, customerId));
   return Number(r.n);
 }
 
@@ -82,7 +85,10 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
       for (const k of ['fax', 'vatId', 'prefix', 'unknown']) assert.ok(!(k in a), k);
       assert.deepEqual(await defaults(c.id), { billing: a.id, shipping: a.id });
 
-      const second = await t.req('POST', `${API}${base}`, { token: c.token, body: { ...valid(), street: 'Line A\nLine B', region: 'ny', regionId: undefined } });
+      const second = await t.req('POST', `${API}${base}`, {
+        token: c.token,
+        body: { ...valid(), street: 'Line A\nLine B', region: 'ny', regionId: undefined },
+      });
       assert.equal(second.status, 201, second.text);
       assert.deepEqual(second.body.street, ['Line A', 'Line B']);
       assert.equal(second.body.regionId, newYork);
@@ -105,7 +111,10 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
 
     test('create: missing fields are listed; bad values → 400; nothing stored', async () => {
       const c = await newCustomer();
-      const missing = await t.req('POST', `${API}${base}`, { token: c.token, body: { firstname: 'Ada', street: [], city: ' ', countryId: 'US' } });
+      const missing = await t.req('POST', `${API}${base}`, {
+        token: c.token,
+        body: { firstname: 'Ada', street: [], city: ' ', countryId: 'US' },
+      });
       assertError(missing, 400, 'bad_request');
       assert.equal(missing.body.message, 'Missing required fields: lastname, street, city, postcode, telephone');
       const cases: unknown[] = [
@@ -126,12 +135,15 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
       for (const body of cases) {
         assertError(await t.req('POST', `${API}${base}`, { token: c.token, body }), 400, 'bad_request');
       }
-      assertError(await t.req('POST', `${API}${base}`, { token: c.token, raw: '{"firstname"', headers: { 'content-type': 'application/json' } }), 400);
+      assertError(
+        await t.req('POST', `${API}${base}`, { token: c.token, raw: '{"firstname"', headers: { 'content-type': 'application/json' } }),
+        400,
+      );
       assert.equal(await addressCount(c.id), 0);
       assert.deepEqual(await defaults(c.id), { billing: null, shipping: null });
     });
 
-    test('list, get: own only; another customer\'s address is 404', async () => {
+    test("list, get: own only; another customer's address is 404", async () => {
       const c = await newCustomer();
       const other = await newCustomer();
       const mine = (await t.req('POST', `${API}${base}`, { token: c.token, body: valid() })).body;
@@ -158,7 +170,10 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
       const c = await newCustomer();
       const a = (await t.req('POST', `${API}${base}`, { token: c.token, body: valid() })).body;
       const b = (await t.req('POST', `${API}${base}`, { token: c.token, body: valid() })).body;
-      const r = await t.req('PUT', `${API}${base}/${a.id}`, { token: c.token, body: { city: 'San Jose', fax: '555-9', id: b.id, customerId: 1 } });
+      const r = await t.req('PUT', `${API}${base}/${a.id}`, {
+        token: c.token,
+        body: { city: 'San Jose', fax: '555-9', id: b.id, customerId: 1 },
+      });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.id, a.id);
       assert.equal(r.body.customerId, c.id);
@@ -206,13 +221,17 @@ for (const base of ['/customers/me/addresses', '/addresses']) {
       }
       assert.deepEqual(await addressRow(a.id), before);
       const theirsBefore = await addressRow(theirs.id);
-      assertError(await t.req('PUT', `${API}${base}/${theirs.id}`, { token: c.token, body: { city: 'Stolen', isDefaultBilling: true } }), 404, 'not_found');
+      assertError(
+        await t.req('PUT', `${API}${base}/${theirs.id}`, { token: c.token, body: { city: 'Stolen', isDefaultBilling: true } }),
+        404,
+        'not_found',
+      );
       assert.deepEqual(await addressRow(theirs.id), theirsBefore);
       assert.deepEqual(await defaults(c.id), { billing: a.id, shipping: a.id });
       assertError(await t.req('PUT', `${API}${base}/999999`, { token: c.token, body: { city: 'X' } }), 404);
     });
 
-    test('delete: 204; the default it was is cleared; another customer\'s is 404', async () => {
+    test("delete: 204; the default it was is cleared; another customer's is 404", async () => {
       const c = await newCustomer();
       const other = await newCustomer();
       const a = (await t.req('POST', `${API}${base}`, { token: c.token, body: valid() })).body;
@@ -277,8 +296,15 @@ describe('/customers/{customerId}/addresses (admin)', () => {
     const other = await newCustomer();
     assertError(await t.req('GET', `${API}/customers/999999/addresses`, { token: admin }), 404, 'not_found');
     assertError(await t.req('POST', `${API}/customers/999999/addresses`, { token: admin, body: valid() }), 404, 'not_found');
-    assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['customers/read']) }), 403, 'forbidden');
-    assertError(await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['addresses/read']), body: valid() }), 403);
+    assertError(
+      await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['customers/read']) }),
+      403,
+      'forbidden',
+    );
+    assertError(
+      await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: await t.tokens.apiUser(['addresses/read']), body: valid() }),
+      403,
+    );
     assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: c.token }), 403, 'forbidden');
     assertError(await t.req('GET', `${API}/customers/${c.id}/addresses`, { token: other.token }), 403, 'forbidden');
     assertError(await t.req('POST', `${API}/customers/${c.id}/addresses`, { token: c.token, body: valid() }), 403);

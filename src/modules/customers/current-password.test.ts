@@ -26,7 +26,13 @@ after(() => t.close());
 async function req(ip: string, method: string, url: string, o: { token?: string; body?: unknown } = {}): Promise<Res> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const r = await t.app.inject({ method: method as 'PUT', url, remoteAddress: ip, headers, payload: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const r = await t.app.inject({
+    method: method as 'PUT',
+    url,
+    remoteAddress: ip,
+    headers,
+    payload: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
   return { status: r.statusCode, headers: r.headers, body: r.body ? JSON.parse(r.body) : undefined, text: r.body };
 }
 
@@ -74,10 +80,16 @@ describe('PUT /customers/me', () => {
   test('a wrong current password is a 400 and changes nothing', async () => {
     const ip = freshIp();
     const c = await newCustomer(ip);
-    const r = await req(ip, 'PUT', `${API}/customers/me`, { token: c.token, body: { email: `new-${c.email}`, currentPassword: 'not-my-password' } });
+    const r = await req(ip, 'PUT', `${API}/customers/me`, {
+      token: c.token,
+      body: { email: `new-${c.email}`, currentPassword: 'not-my-password' },
+    });
     assertBadRequest(r, WRONG);
     assert.equal(await currentEmail(ip, c.token), c.email);
-    const typed = await req(ip, 'PUT', `${API}/customers/me`, { token: c.token, body: { email: `new-${c.email}`, currentPassword: 12345 } });
+    const typed = await req(ip, 'PUT', `${API}/customers/me`, {
+      token: c.token,
+      body: { email: `new-${c.email}`, currentPassword: 12345 },
+    });
     assert.equal(typed.status, 400, typed.text);
     assert.equal(await currentEmail(ip, c.token), c.email);
   });
@@ -96,7 +108,10 @@ describe('PUT /customers/me', () => {
   test('other fields, and the unchanged email sent back, need no password', async () => {
     const ip = freshIp();
     const c = await newCustomer(ip);
-    const r = await req(ip, 'PUT', `${API}/customers/me`, { token: c.token, body: { email: c.email.toUpperCase(), firstname: 'Renamed', gender: 2 } });
+    const r = await req(ip, 'PUT', `${API}/customers/me`, {
+      token: c.token,
+      body: { email: c.email.toUpperCase(), firstname: 'Renamed', gender: 2 },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.firstname, 'Renamed');
     assert.equal(r.body.email, c.email);
@@ -105,13 +120,23 @@ describe('PUT /customers/me', () => {
   test('wrong current passwords count against the login limit of the account (5 a minute)', async () => {
     const c = await newCustomer(freshIp());
     for (let i = 0; i < 5; i++) {
-      const r = await req(freshIp(), 'PUT', `${API}/customers/me`, { token: c.token, body: { email: `x-${c.email}`, currentPassword: `guess-${i}` } });
+      const r = await req(freshIp(), 'PUT', `${API}/customers/me`, {
+        token: c.token,
+        body: { email: `x-${c.email}`, currentPassword: `guess-${i}` },
+      });
       assertBadRequest(r, WRONG);
     }
-    const limited = await req(freshIp(), 'PUT', `${API}/customers/me`, { token: c.token, body: { email: `x-${c.email}`, currentPassword: 'Original1' } });
+    const limited = await req(freshIp(), 'PUT', `${API}/customers/me`, {
+      token: c.token,
+      body: { email: `x-${c.email}`, currentPassword: 'Original1' },
+    });
     assert.equal(limited.status, 429, limited.text);
     assert.equal(limited.body.error, 'too_many_requests');
-    assert.equal((await req(freshIp(), 'POST', `${API}/auth/token`, { body: { email: c.email, password: 'Original1' } })).status, 429, 'the login is locked too');
+    assert.equal(
+      (await req(freshIp(), 'POST', `${API}/auth/token`, { body: { email: c.email, password: 'Original1' } })).status,
+      429,
+      'the login is locked too',
+    );
     assert.equal(await currentEmail(freshIp(), c.token), c.email);
   });
 
@@ -121,7 +146,10 @@ describe('PUT /customers/me', () => {
     // back and forth: each address is the account 6 times, the client address 12 times, beyond both limits
     const emails = [`other-${c.email}`, c.email];
     for (let i = 0; i < 12; i++) {
-      const r = await req(ip, 'PUT', `${API}/customers/me`, { token: c.token, body: { email: emails[i % 2], currentPassword: 'Original1' } });
+      const r = await req(ip, 'PUT', `${API}/customers/me`, {
+        token: c.token,
+        body: { email: emails[i % 2], currentPassword: 'Original1' },
+      });
       assert.equal(r.status, 200, `change ${i + 1}: ${r.text}`);
     }
     assert.equal((await req(ip, 'POST', `${API}/auth/token`, { body: { email: c.email, password: 'Original1' } })).status, 200);

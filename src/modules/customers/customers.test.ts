@@ -188,7 +188,12 @@ describe('GET /customers', () => {
   before(async () => {
     const ctx = t.systemCtx();
     for (let i = 1; i <= 18; i++) {
-      await registerCustomer(ctx, { email: `list${i}@shop.test`, password: 'Secret123', firstname: `Lister${i}`, lastname: i % 2 ? 'Odd' : 'Even' });
+      await registerCustomer(ctx, {
+        email: `list${i}@shop.test`,
+        password: 'Secret123',
+        firstname: `Lister${i}`,
+        lastname: i % 2 ? 'Odd' : 'Even',
+      });
     }
   });
 
@@ -199,7 +204,10 @@ describe('GET /customers', () => {
     assert.equal(r.body.totalItems, await customerCount());
     assert.equal(r.body.member.length, 15);
     const ids = r.body.member.map((c: { id: number }) => c.id);
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
     assert.equal(ids[0], 1);
     assert.ok(r.body.view.next);
     for (const c of r.body.member) {
@@ -229,7 +237,10 @@ describe('GET /customers', () => {
     };
     assert.deepEqual(await get('email=LIST3@shop.test'), ['list3@shop.test']);
     assert.deepEqual(await get('email=list3'), []);
-    assert.deepEqual(await get('search=lister1'), ['list1@shop.test', ...[10, 11, 12, 13, 14, 15, 16, 17, 18].map((i) => `list${i}@shop.test`)]);
+    assert.deepEqual(await get('search=lister1'), [
+      'list1@shop.test',
+      ...[10, 11, 12, 13, 14, 15, 16, 17, 18].map((i) => `list${i}@shop.test`),
+    ]);
     assert.deepEqual(await get('search=list12%40shop'), ['list12@shop.test']);
     assert.deepEqual(await get('search=Lister2%20Even'), ['list2@shop.test']);
     assert.deepEqual(await get('search=%25'), []);
@@ -243,7 +254,16 @@ describe('GET /customers', () => {
     const token = await t.tokens.customer('list7@shop.test', 'Secret123');
     const a = await t.req('POST', `${API}/customers/me/addresses`, {
       token,
-      body: { firstname: 'L', lastname: 'S', street: ['1 Main St'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'NY', telephone: '555-0100' },
+      body: {
+        firstname: 'L',
+        lastname: 'S',
+        street: ['1 Main St'],
+        city: 'Austin',
+        postcode: '73301',
+        countryId: 'US',
+        region: 'NY',
+        telephone: '555-0100',
+      },
     });
     assert.equal(a.status, 201, a.text);
     const r = await t.req('GET', `${API}/customers?telephone=555-0100`, { token: admin });
@@ -258,7 +278,11 @@ describe('GET /customers', () => {
   test('access: anonymous 401, customer 403, API user needs customers/read', async () => {
     assertError(await t.req('GET', `${API}/customers`), 401, 'unauthorized');
     assertError(await t.req('GET', `${API}/customers`, { token: jane }), 403, 'forbidden');
-    assertError(await t.req('GET', `${API}/customers`, { token: await t.tokens.apiUser(['products/read', 'addresses/read']) }), 403, 'forbidden');
+    assertError(
+      await t.req('GET', `${API}/customers`, { token: await t.tokens.apiUser(['products/read', 'addresses/read']) }),
+      403,
+      'forbidden',
+    );
     const r = await t.req('GET', `${API}/customers`, { token: await t.tokens.apiUser(['customers/read']) });
     assert.equal(r.status, 200);
   });
@@ -331,15 +355,24 @@ describe('PUT /customers/me', () => {
   test('email change: lower-cased, unique in the website, usable for sign-in', async () => {
     const c = await register();
     const token = await t.tokens.customer(c.email, 'Secret123');
-    const dup = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'CUSTOMER@example.com', firstname: 'Changed', currentPassword: 'Secret123' } });
+    const dup = await t.req('PUT', `${API}/customers/me`, {
+      token,
+      body: { email: 'CUSTOMER@example.com', firstname: 'Changed', currentPassword: 'Secret123' },
+    });
     assertError(dup, 409, 'conflict');
     assert.equal((await row(c.id)).firstname, 'Ann');
     const same = await t.req('PUT', `${API}/customers/me`, { token, body: { email: c.email.toUpperCase() } });
     assert.equal(same.status, 200);
-    const r = await t.req('PUT', `${API}/customers/me`, { token, body: { email: 'Renamed.Person@Example.com', currentPassword: 'Secret123' } });
+    const r = await t.req('PUT', `${API}/customers/me`, {
+      token,
+      body: { email: 'Renamed.Person@Example.com', currentPassword: 'Secret123' },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.email, 'renamed.person@example.com');
-    assert.equal((await t.req('POST', `${API}/auth/token`, { body: { email: 'renamed.person@example.com', password: 'Secret123' } })).status, 200);
+    assert.equal(
+      (await t.req('POST', `${API}/auth/token`, { body: { email: 'renamed.person@example.com', password: 'Secret123' } })).status,
+      200,
+    );
   });
 
   test('admin-only fields are ignored', async () => {
@@ -375,7 +408,10 @@ describe('PUT /customers/me', () => {
     ]) {
       assertError(await t.req('PUT', `${API}/customers/me`, { token, body }), 400, 'bad_request');
     }
-    assertError(await t.req('PUT', `${API}/customers/me`, { token, raw: '{"firstname":', headers: { 'content-type': 'application/json' } }), 400);
+    assertError(
+      await t.req('PUT', `${API}/customers/me`, { token, raw: '{"firstname":', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     assert.deepEqual(await row(c.id), before);
   });
 
@@ -426,7 +462,10 @@ describe('PUT /customers/{id}', () => {
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: admin, body: { isActive: 'no' } }), 400);
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: admin, body: { email: 'customer@example.com' } }), 409);
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: jane, body: { firstname: 'X' } }), 403);
-    assertError(await t.req('PUT', `${API}/customers/${c.id}`, { token: await t.tokens.apiUser(['customers/read']), body: { firstname: 'X' } }), 403);
+    assertError(
+      await t.req('PUT', `${API}/customers/${c.id}`, { token: await t.tokens.apiUser(['customers/read']), body: { firstname: 'X' } }),
+      403,
+    );
     assertError(await t.req('PUT', `${API}/customers/${c.id}`, { body: { firstname: 'X' } }), 401);
     assert.deepEqual(await row(c.id), before);
     assertError(await t.req('PUT', `${API}/customers/999999`, { token: admin, body: { firstname: 'X' } }), 404, 'not_found');
@@ -440,7 +479,10 @@ describe('registration rate limit', () => {
     const limited = await buildTestApp({ env: { RATE_LIMITS: '1' } });
     try {
       const post = (i: number, token?: string) =>
-        limited.req('POST', `${API}/customers`, { token, body: { email: `rl${i}@example.com`, password: 'Secret123', firstname: 'R', lastname: 'L' } });
+        limited.req('POST', `${API}/customers`, {
+          token,
+          body: { email: `rl${i}@example.com`, password: 'Secret123', firstname: 'R', lastname: 'L' },
+        });
       for (let i = 0; i < 5; i++) assert.equal((await post(i)).status, 201);
       const r = await post(5);
       assert.equal(r.status, 429);
@@ -470,22 +512,41 @@ describe('an API user limited to the store views of one website', () => {
       websiteId: t.services.settings.store(storeId)!.websiteId,
     });
     await createRole(t.database.db, 'outlet-staff', ['customers/all', 'addresses/all']);
-    await createApiUser(t.database.db, { username: 'outlet-staff', apiKey: 'outlet-staff-key', role: 'outlet-staff', allowedStoreIds: [storeId] });
-    const login = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'outlet-staff', api_key: 'outlet-staff-key' } });
+    await createApiUser(t.database.db, {
+      username: 'outlet-staff',
+      apiKey: 'outlet-staff-key',
+      role: 'outlet-staff',
+      allowedStoreIds: [storeId],
+    });
+    const login = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'outlet-staff', api_key: 'outlet-staff-key' },
+    });
     assert.equal(login.status, 200, login.text);
     const token = login.body.token as string;
     const q = { store: 'outlet_en', itemsPerPage: '100' };
 
     const list = await t.req('GET', `${API}/customers`, { token, query: q });
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.member.map((c: { id: number }) => c.id), [away]);
+    assert.deepEqual(
+      list.body.member.map((c: { id: number }) => c.id),
+      [away],
+    );
     assert.equal((await t.req('GET', `${API}/customers/${away}`, { token, query: q })).status, 200);
 
     const before = await row(home.id);
     assertError(await t.req('GET', `${API}/customers/${home.id}`, { token, query: q }), 404, 'not_found');
     assertError(await t.req('PUT', `${API}/customers/${home.id}`, { token, query: q, body: { firstname: 'Nope' } }), 404, 'not_found');
     assertError(await t.req('GET', `${API}/customers/${home.id}/addresses`, { token, query: q }), 404, 'not_found');
-    const address = { firstname: 'A', lastname: 'B', street: ['1 Main St'], city: 'Austin', postcode: '73301', countryId: 'US', regionId: 57, telephone: '555' };
+    const address = {
+      firstname: 'A',
+      lastname: 'B',
+      street: ['1 Main St'],
+      city: 'Austin',
+      postcode: '73301',
+      countryId: 'US',
+      regionId: 57,
+      telephone: '555',
+    };
     assertError(await t.req('POST', `${API}/customers/${home.id}/addresses`, { token, query: q, body: address }), 404, 'not_found');
     assert.deepEqual(await row(home.id), before);
     assert.equal((await t.req('POST', `${API}/customers/${away}/addresses`, { token, query: q, body: address })).status, 201);
@@ -499,23 +560,41 @@ describe('DELETE /customers/{id}', () => {
     const token = await t.tokens.customer(email, 'Password123!');
     const address = await t.req('POST', `${API}/customers/me/addresses`, {
       token,
-      body: { firstname: 'Lea', lastname: 'Ving', street: ['1 Exit Lane'], city: 'Austin', postcode: '73301', countryId: 'US', region: 'TX', telephone: '555' },
+      body: {
+        firstname: 'Lea',
+        lastname: 'Ving',
+        street: ['1 Exit Lane'],
+        city: 'Austin',
+        postcode: '73301',
+        countryId: 'US',
+        region: 'TX',
+        telephone: '555',
+      },
     });
     assert.equal(address.status, 201, address.text);
 
     assert.equal((await t.req('DELETE', `${API}/customers/${id}`)).status, 401);
     assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token })).status, 403);
-    assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: await t.tokens.apiUser(['customers/read', 'customers/write']) })).status, 403);
+    assert.equal(
+      (await t.req('DELETE', `${API}/customers/${id}`, { token: await t.tokens.apiUser(['customers/read', 'customers/write']) })).status,
+      403,
+    );
     assert.equal((await t.req('GET', `${API}/customers/me`, { token })).status, 200, 'nothing changed');
 
     assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: await t.tokens.apiUser(['customers/delete']) })).status, 204);
     assert.equal((await t.req('GET', `${API}/customers/${id}`, { token: admin })).status, 404);
     assert.equal((await t.req('GET', `${API}/customers/me`, { token })).status, 401);
-    const [{ n }] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM customer_addresses WHERE customer_id = ${id}`);
+    const [{ n }] = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM customer_addresses WHERE customer_id = ${id}`,
+    );
     assert.equal(n, 0);
     assert.equal((await t.req('DELETE', `${API}/customers/${id}`, { token: admin })).status, 404);
     assert.equal((await t.req('DELETE', `${API}/customers/abc`, { token: admin })).status, 400);
     // the address may be registered again
-    assert.equal((await t.req('POST', `${API}/customers`, { body: { email, password: 'Password123!', firstname: 'Lea', lastname: 'Back' } })).status, 201);
+    assert.equal(
+      (await t.req('POST', `${API}/customers`, { body: { email, password: 'Password123!', firstname: 'Lea', lastname: 'Back' } })).status,
+      201,
+    );
   });
 });

@@ -62,7 +62,10 @@ export function normDob(ctx: Ctx, v: string | null | undefined): string | null |
   const d = v.trim().slice(0, 10);
   // accept `YYYY-MM-DD` and `YYYY-MM-DD 00:00:00` (as Maho writes it back)
   if (!isValidDate(d) || !/^([ T]00:00(:00)?)?$/.test(v.trim().slice(10))) {
-    throw badRequest('dob must be a date of the form YYYY-MM-DD', { reason: 'INVALID_DOB', details: { field: 'dob', constraint: 'format' } });
+    throw badRequest('dob must be a date of the form YYYY-MM-DD', {
+      reason: 'INVALID_DOB',
+      details: { field: 'dob', constraint: 'format' },
+    });
   }
   if (d > ctx.now.toISOString().slice(0, 10)) {
     throw badRequest('dob must not be in the future', { reason: 'INVALID_DOB', details: { field: 'dob', constraint: 'maximum' } });

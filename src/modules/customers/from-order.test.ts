@@ -43,7 +43,14 @@ describe('POST /customers/create-from-order', () => {
     const a = r.body.addresses[0];
     assert.deepEqual(
       { street: a.street, city: a.city, postcode: a.postcode, countryId: a.countryId, telephone: a.telephone, regionId: a.regionId },
-      { street: ['1 Test Road'], city: 'Austin', postcode: '73301', countryId: 'US', telephone: '555-0199', regionId: order.billingAddress!.regionId },
+      {
+        street: ['1 Test Road'],
+        city: 'Austin',
+        postcode: '73301',
+        countryId: 'US',
+        telephone: '555-0199',
+        regionId: order.billingAddress!.regionId,
+      },
     );
     assert.equal(r.body.defaultBillingAddress.id, a.id);
     assert.equal(r.body.defaultShippingAddress.id, a.id);
@@ -51,7 +58,10 @@ describe('POST /customers/create-from-order', () => {
 
     const token = await t.tokens.customer('fresh-from-order@example.com', 'Secret123!');
     const mine = await t.req('GET', `${API}/customers/me/orders`, { token });
-    assert.deepEqual(mine.body.member.map((o: { id: number }) => o.id), [order.id]);
+    assert.deepEqual(
+      mine.body.member.map((o: { id: number }) => o.id),
+      [order.id],
+    );
     const read = await t.req('GET', `${API}/orders/${order.id}`, { token });
     assert.equal(read.status, 200);
     assert.equal(read.body.customerId, r.body.id);
@@ -84,7 +94,10 @@ describe('POST /customers/create-from-order', () => {
       forge({ ...claims, timestamp: 'now' }),
       `${Buffer.from('not json').toString('base64')}.${crypto.createHmac('sha256', deriveKey(t.services.config.jwtSecret, 'order-account-token')).update(Buffer.from('not json').toString('base64')).digest('hex')}`,
       // signed with the token-signing secret itself rather than the key of this purpose
-      `${Buffer.from(JSON.stringify(claims)).toString('base64')}.${crypto.createHmac('sha256', t.services.config.jwtSecret).update(Buffer.from(JSON.stringify(claims)).toString('base64')).digest('hex')}`,
+      `${Buffer.from(JSON.stringify(claims)).toString('base64')}.${crypto
+        .createHmac('sha256', t.services.config.jwtSecret)
+        .update(Buffer.from(JSON.stringify(claims)).toString('base64'))
+        .digest('hex')}`,
       forge({ ...claims, email: 'someone-else@example.com' }),
     ]) {
       const r = await create({ accountToken: bad, password: 'Secret123!' });
@@ -95,7 +108,10 @@ describe('POST /customers/create-from-order', () => {
   });
 
   test('an order that is gone is 404', async () => {
-    const r = await create({ accountToken: forge({ orderId: 999999, email: 'x@example.com', timestamp: Math.floor(Date.now() / 1000), action: 'create_account' }), password: 'Secret123!' });
+    const r = await create({
+      accountToken: forge({ orderId: 999999, email: 'x@example.com', timestamp: Math.floor(Date.now() / 1000), action: 'create_account' }),
+      password: 'Secret123!',
+    });
     assert.equal(r.status, 404);
     assert.equal(r.body.message, 'Order not found');
   });
@@ -103,7 +119,9 @@ describe('POST /customers/create-from-order', () => {
   test('an existing account with the order email, or an order that has a customer, is 409', async () => {
     // the token was issued, then an account with the email appeared
     const { accountToken } = await guestOrderWithToken('registered-later@example.com');
-    const reg = await t.req('POST', `${API}/customers`, { body: { email: 'Registered-Later@example.com', password: 'Secret123!', firstname: 'R', lastname: 'L' } });
+    const reg = await t.req('POST', `${API}/customers`, {
+      body: { email: 'Registered-Later@example.com', password: 'Secret123!', firstname: 'R', lastname: 'L' },
+    });
     assert.equal(reg.status, 201, reg.text);
     const r = await create({ accountToken, password: 'Secret123!' });
     assert.equal(r.status, 409);
@@ -117,11 +135,22 @@ describe('POST /customers/create-from-order', () => {
 
   test('bad bodies: missing or wrong-typed fields, a short password, malformed JSON are 400 and create nothing', async () => {
     const { accountToken } = await guestOrderWithToken('bodies@example.com');
-    for (const body of [{}, { accountToken }, { password: 'Secret123!' }, { accountToken, password: 12345678 }, { accountToken: 5, password: 'Secret123!' }, { accountToken, password: 'short' }, []]) {
+    for (const body of [
+      {},
+      { accountToken },
+      { password: 'Secret123!' },
+      { accountToken, password: 12345678 },
+      { accountToken: 5, password: 'Secret123!' },
+      { accountToken, password: 'short' },
+      [],
+    ]) {
       const r = await create(body);
       assert.equal(r.status, 400, JSON.stringify(body));
     }
-    const malformed = await t.req('POST', `${API}/customers/create-from-order`, { raw: '{"accountToken":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.req('POST', `${API}/customers/create-from-order`, {
+      raw: '{"accountToken":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.equal((await create({ accountToken, password: 'Secret123!', groupId: 4 })).status, 201, 'unknown keys are dropped');
   });

@@ -22,5 +22,9 @@ export function dropNulls(o: Record<string, unknown>): Record<string, unknown> {
  */
 export function personNames(args: Record<string, any>): Record<string, unknown> {
   const { firstName, lastName, clientMutationId: _c, ...rest } = args;
-  return { ...(firstName !== undefined ? { firstname: firstName } : {}), ...(lastName !== undefined ? { lastname: lastName } : {}), ...rest };
+  return {
+    ...(firstName !== undefined ? { firstname: firstName } : {}),
+    ...(lastName !== undefined ? { lastname: lastName } : {}),
+    ...rest,
+  };
 }

@@ -25,9 +25,19 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   reader = await t.tokens.apiUser(['customers/read']);
-  customerId = await registerCustomer(t.systemCtx(), { email: 'gql-cust@example.com', password: 'Password123!', firstname: 'Grace', lastname: 'Hopper' });
+  customerId = await registerCustomer(t.systemCtx(), {
+    email: 'gql-cust@example.com',
+    password: 'Password123!',
+    firstname: 'Grace',
+    lastname: 'Hopper',
+  });
   customer = await t.tokens.customer('gql-cust@example.com', 'Password123!');
-  otherId = await registerCustomer(t.systemCtx(), { email: 'gql-other@example.com', password: 'Password123!', firstname: 'Alan', lastname: 'Turing' });
+  otherId = await registerCustomer(t.systemCtx(), {
+    email: 'gql-other@example.com',
+    password: 'Password123!',
+    firstname: 'Alan',
+    lastname: 'Turing',
+  });
   other = await t.tokens.customer('gql-other@example.com', 'Password123!');
 });
 after(() => t.close());
@@ -75,7 +85,10 @@ describe('customers over GraphQL', () => {
   });
 
   test('customers: a connection with search and email filters, pageSize/page and cursors; admin only', async () => {
-    const all = await gql('{ customers { totalCount edges { cursor node { _id email } } pageInfo { hasNextPage hasPreviousPage endCursor } } }', admin);
+    const all = await gql(
+      '{ customers { totalCount edges { cursor node { _id email } } pageInfo { hasNextPage hasPreviousPage endCursor } } }',
+      admin,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     assert.ok(all.data.customers.totalCount >= 3);
     const ids = all.data.customers.edges.map((e: any) => e.node._id);
@@ -89,13 +102,25 @@ describe('customers over GraphQL', () => {
     const paged = await gql('{ customers(pageSize: 1, page: 2) { totalCount edges { node { _id } } } }', admin);
     assert.deepEqual(paged.data.customers.edges, [{ node: { _id: ids[1] } }]);
     const first = await gql('{ customers(first: 1) { edges { cursor node { _id } } pageInfo { hasNextPage endCursor } } }', admin);
-    assert.deepEqual(first.data.customers.edges.map((e: any) => e.node._id), [ids[0]]);
+    assert.deepEqual(
+      first.data.customers.edges.map((e: any) => e.node._id),
+      [ids[0]],
+    );
     assert.equal(first.data.customers.pageInfo.hasNextPage, true);
-    const next = await gql(`{ customers(first: 2, after: "${first.data.customers.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`, admin);
-    assert.deepEqual(next.data.customers.edges.map((e: any) => e.node._id), ids.slice(1, 3));
+    const next = await gql(
+      `{ customers(first: 2, after: "${first.data.customers.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`,
+      admin,
+    );
+    assert.deepEqual(
+      next.data.customers.edges.map((e: any) => e.node._id),
+      ids.slice(1, 3),
+    );
     assert.equal(next.data.customers.pageInfo.hasPreviousPage, true);
     const last = await gql('{ customers(last: 1) { edges { node { _id } } } }', admin);
-    assert.deepEqual(last.data.customers.edges.map((e: any) => e.node._id), [ids[ids.length - 1]]);
+    assert.deepEqual(
+      last.data.customers.edges.map((e: any) => e.node._id),
+      [ids[ids.length - 1]],
+    );
 
     const badCursor = await gql('{ customers(after: "not-a-cursor") { totalCount } }', admin);
     assert.equal(badCursor.errors[0].extensions.status, 400);
@@ -107,37 +132,62 @@ describe('customers over GraphQL', () => {
   });
 
   test('quickCreateCustomer: an admin creates an account from an email and a name', async () => {
-    const r = await gql('mutation { quickCreateCustomer(input: {email: "quick@example.com", firstname: "Quick", lastname: "Made", telephone: "555", clientMutationId: "q"}) { customer { id _id email fullName } clientMutationId } }', admin);
+    const r = await gql(
+      'mutation { quickCreateCustomer(input: {email: "quick@example.com", firstname: "Quick", lastname: "Made", telephone: "555", clientMutationId: "q"}) { customer { id _id email fullName } clientMutationId } }',
+      admin,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const c = r.data.quickCreateCustomer;
     assert.equal(c.clientMutationId, 'q');
     assert.equal(c.customer.email, 'quick@example.com');
     assert.equal(c.customer.id, CUSTOMER_IRI(c.customer._id));
-    const dup = await gql('mutation { quickCreateCustomer(input: {email: "quick@example.com", firstname: "Q", lastname: "M"}) { customer { _id } } }', admin);
+    const dup = await gql(
+      'mutation { quickCreateCustomer(input: {email: "quick@example.com", firstname: "Q", lastname: "M"}) { customer { _id } } }',
+      admin,
+    );
     assert.equal(dup.errors[0].extensions.status, 409);
-    const cust = await gql('mutation { quickCreateCustomer(input: {email: "q2@example.com", firstname: "Q", lastname: "M"}) { customer { _id } } }', customer);
+    const cust = await gql(
+      'mutation { quickCreateCustomer(input: {email: "q2@example.com", firstname: "Q", lastname: "M"}) { customer { _id } } }',
+      customer,
+    );
     assert.equal(cust.data.quickCreateCustomer, null);
     assert.equal(cust.errors[0].extensions.status, 403);
-    const bad = await gql('mutation { quickCreateCustomer(input: {email: "not an email", firstname: "Q", lastname: "M"}) { customer { _id } } }', admin);
+    const bad = await gql(
+      'mutation { quickCreateCustomer(input: {email: "not an email", firstname: "Q", lastname: "M"}) { customer { _id } } }',
+      admin,
+    );
     assert.equal(bad.errors[0].extensions.status, 400);
   });
 
   test('createCustomer registers (public); bad input is a 400', async () => {
-    const r = await gql('mutation { createCustomer(input: {email: "reg@example.com", password: "Password123!", firstName: "Reg", lastname: "Istered"}) { customer { _id email firstname lastname } } }');
+    const r = await gql(
+      'mutation { createCustomer(input: {email: "reg@example.com", password: "Password123!", firstName: "Reg", lastname: "Istered"}) { customer { _id email firstname lastname } } }',
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.equal(r.data.createCustomer.customer.firstname, 'Reg');
     const missing = await gql('mutation { createCustomer(input: {email: "reg2@example.com"}) { customer { _id } } }');
     assert.equal(missing.data.createCustomer, null);
     assert.equal(missing.errors[0].extensions.status, 400);
-    const tooLong = await gql(`mutation { createCustomer(input: {email: "${'x'.repeat(300)}@example.com", password: "Password123!", firstname: "A", lastname: "B"}) { customer { _id } } }`);
+    const tooLong = await gql(
+      `mutation { createCustomer(input: {email: "${'x'.repeat(300)}@example.com", password: "Password123!", firstname: "A", lastname: "B"}) { customer { _id } } }`,
+    );
     assert.equal(tooLong.errors[0].extensions.status, 400);
   });
 
   test('updateCustomer: a customer updates itself (Maho firstName/lastName); an admin names the customer by id', async () => {
-    const self = await gql('mutation { updateCustomer(input: {firstName: "Amazing", lastName: "Grace", clientMutationId: "u"}) { customer { _id firstname lastname } clientMutationId } }', customer);
+    const self = await gql(
+      'mutation { updateCustomer(input: {firstName: "Amazing", lastName: "Grace", clientMutationId: "u"}) { customer { _id firstname lastname } clientMutationId } }',
+      customer,
+    );
     assert.equal(self.errors, undefined, JSON.stringify(self.errors));
-    assert.deepEqual(self.data.updateCustomer, { customer: { _id: customerId, firstname: 'Amazing', lastname: 'Grace' }, clientMutationId: 'u' });
-    const byAdmin = await gql(`mutation { updateCustomer(input: {id: "${CUSTOMER_IRI(otherId)}", firstname: "Alan M."}) { customer { _id firstname } } }`, admin);
+    assert.deepEqual(self.data.updateCustomer, {
+      customer: { _id: customerId, firstname: 'Amazing', lastname: 'Grace' },
+      clientMutationId: 'u',
+    });
+    const byAdmin = await gql(
+      `mutation { updateCustomer(input: {id: "${CUSTOMER_IRI(otherId)}", firstname: "Alan M."}) { customer { _id firstname } } }`,
+      admin,
+    );
     assert.deepEqual(byAdmin.data.updateCustomer.customer, { _id: otherId, firstname: 'Alan M.' });
     // a customer naming another customer is refused; the admin-only operation needs customers/write
     const foreign = await gql(`mutation { updateCustomer(input: {id: "${otherId}", firstname: "Nope"}) { customer { _id } } }`, customer);
@@ -156,22 +206,35 @@ describe('customers over GraphQL', () => {
   });
 
   test('password mutations: change (wrong current password is 400), forgot (same answer either way), reset (bad token is 400)', async () => {
-    const wrong = await gql('mutation { changePasswordCustomer(input: {currentPassword: "nope", newPassword: "Another123!"}) { customerPassword { success } } }', other);
+    const wrong = await gql(
+      'mutation { changePasswordCustomer(input: {currentPassword: "nope", newPassword: "Another123!"}) { customerPassword { success } } }',
+      other,
+    );
     assert.equal(wrong.data.changePasswordCustomer, null);
     assert.equal(wrong.errors[0].extensions.status, 400);
-    const ok = await gql('mutation { changePasswordCustomer(input: {currentPassword: "Password123!", newPassword: "Another123!"}) { customerPassword { success message } } }', other);
+    const ok = await gql(
+      'mutation { changePasswordCustomer(input: {currentPassword: "Password123!", newPassword: "Another123!"}) { customerPassword { success message } } }',
+      other,
+    );
     assert.equal(ok.errors, undefined, JSON.stringify(ok.errors));
     assert.equal(ok.data.changePasswordCustomer.customerPassword.success, true);
     // the change ends the tokens issued before it: the customer signs in again
     other = await t.tokens.customer('gql-other@example.com', 'Another123!');
-    const anon = await gql('mutation { changePasswordCustomer(input: {currentPassword: "a", newPassword: "b"}) { customerPassword { success } } }');
+    const anon = await gql(
+      'mutation { changePasswordCustomer(input: {currentPassword: "a", newPassword: "b"}) { customerPassword { success } } }',
+    );
     assert.equal(anon.errors[0].extensions.status, 401);
 
     const known = await gql('mutation { forgotPasswordCustomer(input: {email: "gql-other@example.com"}) { customerPassword { email } } }');
     const unknown = await gql('mutation { forgotPasswordCustomer(input: {email: "nobody@example.com"}) { customerPassword { email } } }');
     assert.equal(known.errors, undefined, JSON.stringify(known.errors));
-    assert.deepEqual(Object.keys(known.data.forgotPasswordCustomer.customerPassword), Object.keys(unknown.data.forgotPasswordCustomer.customerPassword));
-    const reset = await gql('mutation { resetPasswordCustomer(input: {email: "gql-other@example.com", resetToken: "bogus", newPassword: "Third123!"}) { customerPassword { success } } }');
+    assert.deepEqual(
+      Object.keys(known.data.forgotPasswordCustomer.customerPassword),
+      Object.keys(unknown.data.forgotPasswordCustomer.customerPassword),
+    );
+    const reset = await gql(
+      'mutation { resetPasswordCustomer(input: {email: "gql-other@example.com", resetToken: "bogus", newPassword: "Third123!"}) { customerPassword { success } } }',
+    );
     assert.equal(reset.data.resetPasswordCustomer, null);
     assert.equal(reset.errors[0].extensions.status, 400);
   });
@@ -179,24 +242,49 @@ describe('customers over GraphQL', () => {
 
 describe('addresses over GraphQL', () => {
   test('createAddress, myAddresses, addresses, address, updateAddress, deleteAddress for the owner', async () => {
-    const created = await gql(`mutation { createAddress(input: ${withAddress('isDefaultBilling: true')}) { address { id _id customerId firstname lastname street city postcode countryId isDefaultBilling isDefaultShipping } } }`, customer);
+    const created = await gql(
+      `mutation { createAddress(input: ${withAddress('isDefaultBilling: true')}) { address { id _id customerId firstname lastname street city postcode countryId isDefaultBilling isDefaultShipping } } }`,
+      customer,
+    );
     assert.equal(created.errors, undefined, JSON.stringify(created.errors));
     const a = created.data.createAddress.address;
     assert.equal(a.id, `/api/rest/v2/addresses/${a._id}`);
     assert.deepEqual(
       { ...a, id: undefined, _id: undefined },
-      { id: undefined, _id: undefined, customerId, firstname: 'Ada', lastname: 'Byron', street: ['1 Infinite Loop'], city: 'Cupertino', postcode: 'SW1A 1AA', countryId: 'GB', isDefaultBilling: true, isDefaultShipping: true },
+      {
+        id: undefined,
+        _id: undefined,
+        customerId,
+        firstname: 'Ada',
+        lastname: 'Byron',
+        street: ['1 Infinite Loop'],
+        city: 'Cupertino',
+        postcode: 'SW1A 1AA',
+        countryId: 'GB',
+        isDefaultBilling: true,
+        isDefaultShipping: true,
+      },
     );
 
     for (const field of ['myAddresses', 'addresses']) {
-      const list = await gql(`{ ${field} { totalCount edges { node { _id firstname isDefaultBilling isDefaultShipping } } pageInfo { hasNextPage } } }`, customer);
+      const list = await gql(
+        `{ ${field} { totalCount edges { node { _id firstname isDefaultBilling isDefaultShipping } } pageInfo { hasNextPage } } }`,
+        customer,
+      );
       assert.equal(list.errors, undefined, JSON.stringify(list.errors));
-      assert.deepEqual(list.data[field], { totalCount: 1, edges: [{ node: { _id: a._id, firstname: 'Ada', isDefaultBilling: true, isDefaultShipping: true } }], pageInfo: { hasNextPage: false } });
+      assert.deepEqual(list.data[field], {
+        totalCount: 1,
+        edges: [{ node: { _id: a._id, firstname: 'Ada', isDefaultBilling: true, isDefaultShipping: true } }],
+        pageInfo: { hasNextPage: false },
+      });
     }
     const one = await gql(`{ address(id: "${a.id}") { _id city } }`, customer);
     assert.deepEqual(one.data.address, { _id: a._id, city: 'Cupertino' });
 
-    const updated = await gql(`mutation { updateAddress(input: {id: "${a.id}", lastName: "Lovelace", isDefaultShipping: true}) { address { _id lastname city isDefaultShipping } } }`, customer);
+    const updated = await gql(
+      `mutation { updateAddress(input: {id: "${a.id}", lastName: "Lovelace", isDefaultShipping: true}) { address { _id lastname city isDefaultShipping } } }`,
+      customer,
+    );
     assert.deepEqual(updated.data.updateAddress.address, { _id: a._id, lastname: 'Lovelace', city: 'Cupertino', isDefaultShipping: true });
     const me = await gql('{ currentCustomer { defaultShippingAddress { id _id city } } }', customer);
     assert.equal(me.data.currentCustomer.defaultShippingAddress._id, a._id);
@@ -215,7 +303,10 @@ describe('addresses over GraphQL', () => {
     const otherList = await gql('{ myAddresses { totalCount } }', other);
     assert.equal(otherList.data.myAddresses.totalCount, 0);
 
-    const deleted = await gql(`mutation { deleteAddress(input: {id: "${a.id}", clientMutationId: "d"}) { address { id } clientMutationId } }`, customer);
+    const deleted = await gql(
+      `mutation { deleteAddress(input: {id: "${a.id}", clientMutationId: "d"}) { address { id } clientMutationId } }`,
+      customer,
+    );
     assert.deepEqual(deleted.data.deleteAddress, { address: { id: a.id }, clientMutationId: 'd' });
     assert.equal((await gql('{ myAddresses { totalCount } }', customer)).data.myAddresses.totalCount, 0);
   });
@@ -226,7 +317,10 @@ describe('addresses over GraphQL', () => {
     assert.equal(missing.errors[0].extensions.status, 400);
     const badCountry = await gql(`mutation { createAddress(input: ${ADDRESS.replace('"GB"', '"ZZ"')}) { address { _id } } }`, customer);
     assert.equal(badCountry.errors[0].extensions.status, 400);
-    const tooLong = await gql(`mutation { createAddress(input: ${ADDRESS.replace('"Cupertino"', `"${'c'.repeat(300)}"`)}) { address { _id } } }`, customer);
+    const tooLong = await gql(
+      `mutation { createAddress(input: ${ADDRESS.replace('"Cupertino"', `"${'c'.repeat(300)}"`)}) { address { _id } } }`,
+      customer,
+    );
     assert.equal(tooLong.errors[0].extensions.status, 400);
     const badId = await gql('{ address(id: "/api/rest/v2/customers/1") { _id } }', customer);
     assert.equal(badId.data.address, null);
@@ -238,11 +332,16 @@ describe('addresses over GraphQL', () => {
   });
 
   test("admins: customerAddresses and createCustomerAddress on any customer's book; the customers telephone filter", async () => {
-    const created = await gql(`mutation { createCustomerAddress(input: ${withAddress(`customerId: ${otherId}`)}) { address { _id customerId firstname } } }`, admin);
+    const created = await gql(
+      `mutation { createCustomerAddress(input: ${withAddress(`customerId: ${otherId}`)}) { address { _id customerId firstname } } }`,
+      admin,
+    );
     assert.equal(created.errors, undefined, JSON.stringify(created.errors));
     assert.equal(created.data.createCustomerAddress.address.customerId, otherId);
     const list = await gql(`{ customerAddresses(customerId: ${otherId}) { totalCount edges { node { _id customerId } } } }`, admin);
-    assert.deepEqual(list.data.customerAddresses.edges, [{ node: { _id: created.data.createCustomerAddress.address._id, customerId: otherId } }]);
+    assert.deepEqual(list.data.customerAddresses.edges, [
+      { node: { _id: created.data.createCustomerAddress.address._id, customerId: otherId } },
+    ]);
     const byPhone = await gql('{ customers(telephone: "555-0101") { edges { node { _id } } } }', admin);
     assert.deepEqual(byPhone.data.customers.edges, [{ node: { _id: otherId } }]);
     const cust = await gql(`{ customerAddresses(customerId: ${otherId}) { totalCount } }`, customer);

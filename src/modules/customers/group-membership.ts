@@ -13,7 +13,10 @@ export function customerGroupIdSql(customerId: SQL): SQL {
 
 /** Moves the customers of one group (of one website, when given) to another group; returns how many moved. */
 export async function moveCustomersToGroup(ctx: Ctx, fromGroupId: number, toGroupId: number, websiteId?: number): Promise<number> {
-  const where = websiteId === undefined ? eq(customers.groupId, fromGroupId) : and(eq(customers.groupId, fromGroupId), eq(customers.websiteId, websiteId));
+  const where =
+    websiteId === undefined
+      ? eq(customers.groupId, fromGroupId)
+      : and(eq(customers.groupId, fromGroupId), eq(customers.websiteId, websiteId));
   const moved = await ctx.db.update(customers).set({ groupId: toGroupId, updatedAt: ctx.now }).where(where).returning({ id: customers.id });
   return moved.length;
 }

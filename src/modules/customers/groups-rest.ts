@@ -35,7 +35,10 @@ export const groupOperations: Operation[] = crud.map((o) =>
     ? {
         ...o,
         graphql: {
-          input: ({ id, clientMutationId: _c, ...body }) => ({ params: { id: iriId(id, '/customer-groups', 'Customer group') }, body: dropNulls(body) }),
+          input: ({ id, clientMutationId: _c, ...body }) => ({
+            params: { id: iriId(id, '/customer-groups', 'Customer group') },
+            body: dropNulls(body),
+          }),
         },
       }
     : o,

@@ -28,7 +28,6 @@ export const CustomerGroupUpdate = Type.Object(
   { additionalProperties: false },
 );
 
-
 export const CustomerGroupListQuery = Type.Object({
   ...PageQuery,
   search: Type.Optional(Type.String({ maxLength: 255, description: 'the code contains it, case-insensitively' })),

@@ -35,14 +35,21 @@ function notFoundError(id: number) {
 }
 
 function cleanCode(code: unknown): string {
-  if (typeof code !== 'string') throw badRequest('code is required', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'required' } });
+  if (typeof code !== 'string')
+    throw badRequest('code is required', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'required' } });
   const c = code.trim();
   if (!c) throw badRequest('code must not be empty', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'minLength' } });
   if (c.length > CODE_MAX) {
-    throw badRequest(`code has at most ${CODE_MAX} characters`, { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'maxLength' } });
+    throw badRequest(`code has at most ${CODE_MAX} characters`, {
+      reason: 'VALIDATION_FAILED',
+      details: { field: 'code', constraint: 'maxLength' },
+    });
   }
   if (/[\u0000-\u001f\u007f]/.test(c)) {
-    throw badRequest('code must not contain control characters', { reason: 'VALIDATION_FAILED', details: { field: 'code', constraint: 'pattern' } });
+    throw badRequest('code must not contain control characters', {
+      reason: 'VALIDATION_FAILED',
+      details: { field: 'code', constraint: 'pattern' },
+    });
   }
   return c;
 }
@@ -51,7 +58,10 @@ function cleanCode(code: unknown): string {
 async function customerTaxClassName(ctx: Ctx, id: unknown): Promise<string> {
   const row = typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= INT_MAX ? await getTaxClass(ctx, id) : undefined;
   if (!row || row.classType !== 'CUSTOMER') {
-    throw badRequest(`taxClassId ${String(id)} is not a customer tax class`, { reason: 'INVALID_TAX_CLASS', details: { field: 'taxClassId' } });
+    throw badRequest(`taxClassId ${String(id)} is not a customer tax class`, {
+      reason: 'INVALID_TAX_CLASS',
+      details: { field: 'taxClassId' },
+    });
   }
   return row.className;
 }
@@ -67,7 +77,8 @@ async function assertCodeFree(ctx: Ctx, code: string, exceptId?: number): Promis
     .from(customerGroups)
     .where(exceptId === undefined ? same : and(same, ne(customerGroups.id, exceptId)))
     .limit(1);
-  if (dup) throw conflict(`A customer group with code "${code}" already exists`, { reason: 'GROUP_CODE_TAKEN', details: { field: 'code' } });
+  if (dup)
+    throw conflict(`A customer group with code "${code}" already exists`, { reason: 'GROUP_CODE_TAKEN', details: { field: 'code' } });
 }
 
 async function findGroup(ctx: Ctx, id: number, forUpdate = false): Promise<GroupRow | undefined> {
@@ -87,7 +98,10 @@ export async function listCustomerGroups(ctx: Ctx, page?: Page, search?: string)
     .orderBy(sql`lower(${customerGroups.code}) collate "C"`, asc(customerGroups.id));
   const rows = page ? await q.limit(page.size).offset(page.offset) : await q;
   const total = page ? (await ctx.db.select({ n: count() }).from(customerGroups).where(where))[0].n : rows.length;
-  const names = await taxClassNames(ctx, rows.map((r) => r.taxClassId));
+  const names = await taxClassNames(
+    ctx,
+    rows.map((r) => r.taxClassId),
+  );
   return { items: rows.map((r) => toDto(r, names.get(r.taxClassId))), total };
 }
 
@@ -122,7 +136,10 @@ export async function updateCustomerGroup(ctx: Ctx, id: number, input: CustomerG
     const set: Partial<Pick<GroupRow, 'code' | 'taxClassId'>> = {};
     if (code !== undefined && code !== row.code) {
       if (row.id === NOT_LOGGED_IN_GROUP) {
-        throw badRequest(`The code of the ${row.code} group cannot be changed`, { reason: 'GROUP_CODE_LOCKED', details: { field: 'code' } });
+        throw badRequest(`The code of the ${row.code} group cannot be changed`, {
+          reason: 'GROUP_CODE_LOCKED',
+          details: { field: 'code' },
+        });
       }
       await assertCodeFree(tx, code, row.id);
       set.code = code;
@@ -149,7 +166,8 @@ function defaultGroups(ctx: Ctx): { byWebsite: Map<number, number>; all: Set<num
   all.add(fallback);
   const byWebsite = new Map<number, number>();
   for (const w of r.allWebsites()) {
-    const storeId = (w.defaultGroupId ? r.group(w.defaultGroupId)?.defaultStoreId : undefined) ?? r.allStores().find((s) => s.websiteId === w.id)?.id;
+    const storeId =
+      (w.defaultGroupId ? r.group(w.defaultGroupId)?.defaultStoreId : undefined) ?? r.allStores().find((s) => s.websiteId === w.id)?.id;
     byWebsite.set(w.id, storeId === undefined ? fallback : r.getInt(DEFAULT_GROUP_PATH, storeId));
   }
   return { byWebsite, all, fallback };
@@ -175,9 +193,12 @@ export async function deleteCustomerGroup(ctx: Ctx, id: number): Promise<{ moved
       const targets = [...defaults.byWebsite.entries()].map(([websiteId, groupId]) => ({ websiteId, groupId }));
       for (const target of [...targets, { websiteId: undefined, groupId: defaults.fallback }]) {
         if (target.groupId === NOT_LOGGED_IN_GROUP || !(await findGroup(tx, target.groupId))) {
-          throw conflict(`The default customer group ${target.groupId} is not a group customers can be in; correct ${DEFAULT_GROUP_PATH} first`, {
-            reason: 'DEFAULT_GROUP_MISSING',
-          });
+          throw conflict(
+            `The default customer group ${target.groupId} is not a group customers can be in; correct ${DEFAULT_GROUP_PATH} first`,
+            {
+              reason: 'DEFAULT_GROUP_MISSING',
+            },
+          );
         }
         moved += await moveCustomersToGroup(tx, row.id, target.groupId, target.websiteId);
       }
@@ -196,7 +217,10 @@ export async function deleteCustomerGroup(ctx: Ctx, id: number): Promise<{ moved
  * What prices a cart for a customer (or a guest, customerId null): the customer's group (group 0 for guests)
  * and that group's tax class. One query.
  */
-export async function pricingGroup(ctx: Ctx, who: { customerId: number | null; groupId?: number }): Promise<{ groupId: number; taxClassId: number }> {
+export async function pricingGroup(
+  ctx: Ctx,
+  who: { customerId: number | null; groupId?: number },
+): Promise<{ groupId: number; taxClassId: number }> {
   if (who.customerId !== null) {
     const [row] = await ctx.db
       .select({ groupId: customerGroups.id, taxClassId: customerGroups.taxClassId })
@@ -211,7 +235,10 @@ export async function pricingGroup(ctx: Ctx, who: { customerId: number | null; g
 }
 
 /** pricingGroup for many carts at once (a list of carts): one query whatever their number, answers in order. */
-export async function pricingGroups(ctx: Ctx, whos: readonly { customerId: number | null; groupId?: number }[]): Promise<{ groupId: number; taxClassId: number }[]> {
+export async function pricingGroups(
+  ctx: Ctx,
+  whos: readonly { customerId: number | null; groupId?: number }[],
+): Promise<{ groupId: number; taxClassId: number }[]> {
   if (!whos.length) return [];
   const customerIds = [...new Set(whos.flatMap((w) => (w.customerId === null ? [] : [w.customerId])))];
   const groupIds = [...new Set(whos.map((w) => w.groupId ?? NOT_LOGGED_IN_GROUP))];

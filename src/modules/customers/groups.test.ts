@@ -38,7 +38,10 @@ function assertError(r: Res, status: number, error: string) {
 }
 
 async function create(code: string, taxClassId?: number): Promise<{ id: number; code: string }> {
-  const r = await t.req('POST', `${API}/customer-groups`, { token: admin, body: taxClassId === undefined ? { code } : { code, taxClassId } });
+  const r = await t.req('POST', `${API}/customer-groups`, {
+    token: admin,
+    body: taxClassId === undefined ? { code } : { code, taxClassId },
+  });
   assert.equal(r.status, 201, r.text);
   return r.body;
 }
@@ -75,11 +78,17 @@ describe('GET /customer-groups', () => {
     const p2 = await t.req('GET', `${API}/customer-groups?page=2&itemsPerPage=3`, { token: admin });
     assert.equal(p2.status, 200);
     assert.equal(p2.body.totalItems, 4);
-    assert.deepEqual(p2.body.member.map((g: { id: number }) => g.id), [2]);
+    assert.deepEqual(
+      p2.body.member.map((g: { id: number }) => g.id),
+      [2],
+    );
     assert.equal(p2.body.view.previous, `${API}/customer-groups?page=1&itemsPerPage=3`);
     assert.equal(p2.body.view.last, `${API}/customer-groups?page=2&itemsPerPage=3`);
     const alias = await t.req('GET', `${API}/customer-groups?pageSize=1`, { token: admin });
-    assert.deepEqual(alias.body.member.map((g: { id: number }) => g.id), [1]);
+    assert.deepEqual(
+      alias.body.member.map((g: { id: number }) => g.id),
+      [1],
+    );
     const zero = await t.req('GET', `${API}/customer-groups?itemsPerPage=0&page=-3`, { token: admin });
     assert.equal(zero.status, 200);
     assert.equal(zero.body.member.length, 1);
@@ -188,8 +197,16 @@ describe('POST /customer-groups', () => {
     }
     const wrongClass = await t.req('POST', `${API}/customer-groups`, { token: admin, body: { code: 'Ok', taxClassId: 2 } });
     assert.equal(wrongClass.body.details.field, 'taxClassId');
-    assertError(await t.req('POST', `${API}/customer-groups`, { token: admin, raw: '{"code": ', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
-    assertError(await t.req('POST', `${API}/customer-groups`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', `${API}/customer-groups`, { token: admin, raw: '{"code": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await t.req('POST', `${API}/customer-groups`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     const plain = await t.req('POST', `${API}/customer-groups`, { token: admin, raw: 'code=x', headers: { 'content-type': 'text/plain' } });
     assertError(plain, 415, 'unsupported_media_type');
     const untyped = await t.req('POST', `${API}/customer-groups`, { token: admin, raw: '{"code":"Untyped"}' });
@@ -230,13 +247,19 @@ describe('PUT /customer-groups/{id}', () => {
     assert.equal(same.status, 200);
     assert.deepEqual(same.body, renamed.body);
     // read-only and unknown keys are ignored
-    const ro = await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, body: { id: 1, taxClassName: 'x', foo: 1, taxClassId: 3 } });
+    const ro = await t.req('PUT', `${API}/customer-groups/${g.id}`, {
+      token: admin,
+      body: { id: 1, taxClassName: 'x', foo: 1, taxClassId: 3 },
+    });
     assert.deepEqual(ro.body, renamed.body);
   });
 
   test('a new customer tax class is accepted', async () => {
     // the tax module has no tax-class write service yet: a second CUSTOMER class for this test
-    const [cls] = await t.database.db.insert(taxClasses).values({ className: 'Wholesale Customer', classType: 'CUSTOMER' }).returning({ id: taxClasses.id });
+    const [cls] = await t.database.db
+      .insert(taxClasses)
+      .values({ className: 'Wholesale Customer', classType: 'CUSTOMER' })
+      .returning({ id: taxClasses.id });
     const g = await create('Tax Movers');
     const r = await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, body: { taxClassId: cls.id } });
     assert.equal(r.status, 200);
@@ -247,7 +270,7 @@ describe('PUT /customer-groups/{id}', () => {
     assert.equal(list.body.find((x: { id: number }) => x.id === g.id).taxClassName, 'Wholesale Customer');
   });
 
-  test('a group may change the case of its own code; another group\'s code is a 409', async () => {
+  test("a group may change the case of its own code; another group's code is a 409", async () => {
     const g = await create('Case Study');
     const r = await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, body: { code: 'CASE STUDY' } });
     assert.equal(r.status, 200);
@@ -271,10 +294,23 @@ describe('PUT /customer-groups/{id}', () => {
   test('bad input is a 400 and changes nothing; unknown is a 404', async () => {
     const g = await create('Unchanged');
     const before = await groupRows();
-    for (const body of [{ code: '' }, { code: ' ' }, { code: 'z'.repeat(33) }, { code: 7 }, { taxClassId: 4 }, { taxClassId: 'x' }, { code: 'New', taxClassId: 998 }, []]) {
+    for (const body of [
+      { code: '' },
+      { code: ' ' },
+      { code: 'z'.repeat(33) },
+      { code: 7 },
+      { taxClassId: 4 },
+      { taxClassId: 'x' },
+      { code: 'New', taxClassId: 998 },
+      [],
+    ]) {
       assertError(await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', `${API}/customer-groups/${g.id}`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await t.req('PUT', `${API}/customer-groups/abc`, { token: admin, body: { code: 'x' } }), 400, 'bad_request');
     assertError(await t.req('PUT', `${API}/customer-groups/9999`, { token: admin, body: { code: 'x' } }), 404, 'not_found');
     assert.deepEqual(await groupRows(), before);
@@ -419,12 +455,18 @@ describe('GraphQL customer groups', () => {
     assert.equal(r.data!.customerGroups.totalCount, rest.body.totalItems);
     assert.deepEqual(
       nodes(r.data!.customerGroups).slice(0, 20),
-      rest.body.member.slice(0, 20).map(({ id, ...g }: { id: number }) => ({ _id: id, ...g, taxClassName: (g as { taxClassName?: string }).taxClassName ?? null })),
+      rest.body.member
+        .slice(0, 20)
+        .map(({ id, ...g }: { id: number }) => ({ _id: id, ...g, taxClassName: (g as { taxClassName?: string }).taxClassName ?? null })),
     );
     const paged = await gql('query { customerGroups(page: 2, pageSize: 1) { totalCount edges { node { _id } } } }', {}, tok.read);
     assert.deepEqual(nodes(paged.data!.customerGroups), [{ _id: rest.body.member[1].id }]);
     const cursor = await gql('query { customerGroups(first: 1) { edges { cursor } } }', {}, tok.read);
-    const after = await gql(`query { customerGroups(first: 1, after: "${cursor.data!.customerGroups.edges[0].cursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`, {}, tok.read);
+    const after = await gql(
+      `query { customerGroups(first: 1, after: "${cursor.data!.customerGroups.edges[0].cursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`,
+      {},
+      tok.read,
+    );
     assert.deepEqual(nodes(after.data!.customerGroups), [{ _id: rest.body.member[1].id }]);
     assert.equal(after.data!.customerGroups.pageInfo.hasPreviousPage, true);
     const search = await gql('query { customerGroups(search: "WHOLE") { totalCount edges { node { code } } } }', {}, admin);
@@ -453,9 +495,17 @@ describe('GraphQL customer groups', () => {
     const dup = await gql('mutation { createCustomerGroup(input: { code: "graphql group" }) { customerGroup { _id } } }', {}, admin);
     assert.equal(dup.errors?.[0].extensions.code, 'GROUP_CODE_TAKEN');
     assert.equal(dup.errors?.[0].extensions.status, 409);
-    const badTax = await gql('mutation { createCustomerGroup(input: { code: "Other", taxClassId: 2 }) { customerGroup { _id } } }', {}, admin);
+    const badTax = await gql(
+      'mutation { createCustomerGroup(input: { code: "Other", taxClassId: 2 }) { customerGroup { _id } } }',
+      {},
+      admin,
+    );
     assert.equal(badTax.errors?.[0].extensions.code, 'INVALID_TAX_CLASS');
-    const long = await gql('mutation($c: String!) { createCustomerGroup(input: { code: $c }) { customerGroup { _id } } }', { c: 'q'.repeat(33) }, admin);
+    const long = await gql(
+      'mutation($c: String!) { createCustomerGroup(input: { code: $c }) { customerGroup { _id } } }',
+      { c: 'q'.repeat(33) },
+      admin,
+    );
     assert.equal(long.errors?.[0].extensions.status, 400);
 
     const updated = await gql(
@@ -464,7 +514,11 @@ describe('GraphQL customer groups', () => {
       tok.write,
     );
     assert.deepEqual(updated.data!.updateCustomerGroup.customerGroup, { _id: g._id, code: 'GraphQL Renamed', taxClassId: 3 });
-    const readOnly = await gql('mutation($id: ID!) { updateCustomerGroup(input: { id: $id, code: "Nope" }) { customerGroup { _id } } }', { id: iri(g._id) }, tok.read);
+    const readOnly = await gql(
+      'mutation($id: ID!) { updateCustomerGroup(input: { id: $id, code: "Nope" }) { customerGroup { _id } } }',
+      { id: iri(g._id) },
+      tok.read,
+    );
     assert.equal(readOnly.errors?.[0].extensions.code, 'PERMISSION_DENIED');
 
     const del = (id: string | number) => `mutation { deleteCustomerGroup(input: { id: "${id}" }) { customerGroup { id } } }`;

@@ -37,7 +37,13 @@ export function toAddressDto(a: AddressRow, d: Defaults): AddressDto {
   });
 }
 
-export function fullName(c: { prefix: string | null; firstname: string; middlename: string | null; lastname: string; suffix: string | null }): string {
+export function fullName(c: {
+  prefix: string | null;
+  firstname: string;
+  middlename: string | null;
+  lastname: string;
+  suffix: string | null;
+}): string {
   return [c.prefix, c.firstname, c.middlename, c.lastname, c.suffix].filter((p) => p && p.trim()).join(' ');
 }
 

@@ -55,7 +55,10 @@ function assertError(r: { status: number; body: any }, status: number, error?: s
 describe('POST /customers/me/password', () => {
   test('changes the password', async () => {
     const c = await newCustomer();
-    const r = await t.req('POST', `${API}/customers/me/password`, { token: c.token, body: { currentPassword: 'Original1', newPassword: 'Changed22' } });
+    const r = await t.req('POST', `${API}/customers/me/password`, {
+      token: c.token,
+      body: { currentPassword: 'Original1', newPassword: 'Changed22' },
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.success, true);
     assert.equal(typeof r.body.message, 'string');
@@ -78,7 +81,10 @@ describe('POST /customers/me/password', () => {
       assertError(r, 400, 'bad_request');
       if (msg) assert.match(r.body.message, msg);
     }
-    assertError(await t.req('POST', `${API}/customers/me/password`, { token: c.token, raw: '{', headers: { 'content-type': 'application/json' } }), 400);
+    assertError(
+      await t.req('POST', `${API}/customers/me/password`, { token: c.token, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     assert.equal(await passwordHash(c.id), before);
   });
 
@@ -139,7 +145,10 @@ describe('POST /customers/forgot-password', () => {
     for (const body of [{}, { email: '' }, { email: 'not-an-email' }, { email: 5 }, { email: ['a@b.c'] }, 'x']) {
       assertError(await t.req('POST', `${API}/customers/forgot-password`, { body }), 400, 'bad_request');
     }
-    assertError(await t.req('POST', `${API}/customers/forgot-password`, { raw: '{"email"', headers: { 'content-type': 'application/json' } }), 400);
+    assertError(
+      await t.req('POST', `${API}/customers/forgot-password`, { raw: '{"email"', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
   });
 });
 
@@ -147,14 +156,21 @@ describe('POST /customers/reset-password', () => {
   test('sets the password once; the token is then spent', async () => {
     const c = await newCustomer();
     const token = await resetToken(c.email);
-    const r = await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, resetToken: token, newPassword: 'BrandNew1' } });
+    const r = await t.req('POST', `${API}/customers/reset-password`, {
+      body: { email: c.email, resetToken: token, newPassword: 'BrandNew1' },
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.success, true);
     assert.equal(await canLogin(c.email, 'BrandNew1'), true);
     assert.equal(await canLogin(c.email, 'Original1'), false);
-    const [row] = await t.database.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, sha256Hex(token)));
+    const [row] = await t.database.db
+      .select()
+      .from(passwordResets)
+      .where(eq(passwordResets.tokenHash, sha256Hex(token)));
     assert.ok(row.usedAt);
-    const again = await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, resetToken: token, newPassword: 'Another12' } });
+    const again = await t.req('POST', `${API}/customers/reset-password`, {
+      body: { email: c.email, resetToken: token, newPassword: 'Another12' },
+    });
     assertError(again, 400, 'bad_request');
     assert.equal(await canLogin(c.email, 'BrandNew1'), true);
   });
@@ -166,7 +182,10 @@ describe('POST /customers/reset-password', () => {
     assert.notEqual(first, second);
     const r = await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, token: second, newPassword: 'ViaAlias1' } });
     assert.equal(r.status, 201, r.text);
-    assertError(await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, token: first, newPassword: 'Other1234' } }), 400);
+    assertError(
+      await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, token: first, newPassword: 'Other1234' } }),
+      400,
+    );
     assert.equal(await canLogin(c.email, 'ViaAlias1'), true);
   });
 
@@ -193,10 +212,18 @@ describe('POST /customers/reset-password', () => {
     }
     assert.equal(await passwordHash(c.id), before);
     assert.equal(await passwordHash(other.id), otherBefore);
-    const [row] = await t.database.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, sha256Hex(token)));
+    const [row] = await t.database.db
+      .select()
+      .from(passwordResets)
+      .where(eq(passwordResets.tokenHash, sha256Hex(token)));
     assert.equal(row.usedAt, null, 'refused attempts do not spend the token');
-    await t.database.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResets.tokenHash, sha256Hex(token)));
-    const expired = await t.req('POST', `${API}/customers/reset-password`, { body: { email: c.email, resetToken: token, newPassword: 'BrandNew1' } });
+    await t.database.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.tokenHash, sha256Hex(token)));
+    const expired = await t.req('POST', `${API}/customers/reset-password`, {
+      body: { email: c.email, resetToken: token, newPassword: 'BrandNew1' },
+    });
     assertError(expired, 400, 'bad_request');
     assert.equal(await passwordHash(c.id), before);
   });
@@ -234,11 +261,13 @@ describe('password rate limits', () => {
     });
 
   test('forgot-password: 5 per IP and 5 per email an hour', async () => {
-    for (let i = 0; i < 5; i++) assert.equal((await inject('/customers/forgot-password', { email: `ip${i}@example.com` }, '10.0.0.1')).statusCode, 201);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await inject('/customers/forgot-password', { email: `ip${i}@example.com` }, '10.0.0.1')).statusCode, 201);
     const r = await inject('/customers/forgot-password', { email: 'ip9@example.com' }, '10.0.0.1');
     assert.equal(r.statusCode, 429);
     assert.equal(JSON.parse(r.body).error, 'too_many_requests');
-    for (let i = 0; i < 5; i++) assert.equal((await inject('/customers/forgot-password', { email: 'Same@example.com' }, `10.0.1.${i}`)).statusCode, 201);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await inject('/customers/forgot-password', { email: 'Same@example.com' }, `10.0.1.${i}`)).statusCode, 201);
     assert.equal((await inject('/customers/forgot-password', { email: 'same@example.com' }, '10.0.1.99')).statusCode, 429);
     assert.equal((await inject('/customers/forgot-password', { email: 'fresh@example.com' }, '10.0.1.98')).statusCode, 201);
   });

@@ -60,7 +60,8 @@ const deleteById: Operation = op({
   method: 'DELETE',
   path: '/customers/:id',
   tags,
-  summary: "Delete a customer account and its address book (orders, reviews and newsletter subscriptions stay); the customer's tokens stop working",
+  summary:
+    "Delete a customer account and its address book (orders, reviews and newsletter subscriptions stay); the customer's tokens stop working",
   access: access.admin('customers', 'delete'),
   shortName,
   params: IdParams,
@@ -80,7 +81,14 @@ export const operations: Operation[] = [
     body: CustomerCreate,
     response: Customer,
     status: 201,
-    graphql: { input: (a) => ({ body: dropNulls(personNames(a)) }), args: Type.Object({ firstName: Type.Optional(Type.String({ maxLength: 255 })), lastName: Type.Optional(Type.String({ maxLength: 255 })), ...CustomerCreate.properties }) },
+    graphql: {
+      input: (a) => ({ body: dropNulls(personNames(a)) }),
+      args: Type.Object({
+        firstName: Type.Optional(Type.String({ maxLength: 255 })),
+        lastName: Type.Optional(Type.String({ maxLength: 255 })),
+        ...CustomerCreate.properties,
+      }),
+    },
     run: (ctx, { body }) => customers.createCustomer(ctx, body),
   }),
   op({
@@ -88,7 +96,8 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/customers',
     tags,
-    summary: 'List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince',
+    summary:
+      'List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince',
     access: access.admin('customers', 'read'),
     shortName,
     query: CustomerListQuery,
@@ -183,7 +192,8 @@ export const operations: Operation[] = [
     // Maho's customer(id:) is for admins: a customer reads itself with currentCustomer
     graphql: {
       around: (args, next, ctx) => {
-        if (ctx.actor.kind === 'customer') throw forbidden('Access denied: customer(id) is for admin and API callers; use currentCustomer', { reason: 'ADMIN_REQUIRED' });
+        if (ctx.actor.kind === 'customer')
+          throw forbidden('Access denied: customer(id) is for admin and API callers; use currentCustomer', { reason: 'ADMIN_REQUIRED' });
         return next(args);
       },
     },

@@ -99,7 +99,9 @@ const profileFields = {
   middlename: OptText(),
   suffix: OptText(40),
   email: Type.Optional(Type.String({ maxLength: 254 })),
-  gender: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 3, description: '1 male, 2 female, 3 not specified; 0 clears' }), Type.Null()])),
+  gender: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 3, description: '1 male, 2 female, 3 not specified; 0 clears' }), Type.Null()]),
+  ),
   dob: Type.Optional(Type.Union([Type.String({ maxLength: 32, description: 'YYYY-MM-DD; "" clears' }), Type.Null()])),
 };
 
@@ -122,7 +124,10 @@ export const CustomerUpdate = Type.Object(
     ...profileFields,
     ...adminFields,
     currentPassword: Type.Optional(
-      Type.String({ maxLength: 256, description: "write-only: the signed-in customer's password, needed to change the email; not asked of admins" }),
+      Type.String({
+        maxLength: 256,
+        description: "write-only: the signed-in customer's password, needed to change the email; not asked of admins",
+      }),
     ),
   },
   { additionalProperties: false },

@@ -39,7 +39,14 @@ export interface CustomerIdentity {
 /** The customer with this email in the current website, when the password matches and the account is active. */
 export async function authenticateCustomer(ctx: Ctx, email: string, password: string): Promise<CustomerIdentity | undefined> {
   const [c] = await ctx.db
-    .select({ id: customers.id, email: customers.email, firstname: customers.firstname, lastname: customers.lastname, hash: customers.passwordHash, isActive: customers.isActive })
+    .select({
+      id: customers.id,
+      email: customers.email,
+      firstname: customers.firstname,
+      lastname: customers.lastname,
+      hash: customers.passwordHash,
+      isActive: customers.isActive,
+    })
     .from(customers)
     .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email.trim().toLowerCase())));
   const { ok, rehash } = await verifySecretAndUpgrade(password, c?.hash, ctx.log);
@@ -47,7 +54,10 @@ export async function authenticateCustomer(ctx: Ctx, email: string, password: st
   if (rehash) {
     // a legacy (imported) or weaker hash is replaced once; a concurrent login that got there first wins
     try {
-      await ctx.db.update(customers).set({ passwordHash: rehash }).where(and(eq(customers.id, c.id), eq(customers.passwordHash, c.hash)));
+      await ctx.db
+        .update(customers)
+        .set({ passwordHash: rehash })
+        .where(and(eq(customers.id, c.id), eq(customers.passwordHash, c.hash)));
     } catch (err) {
       ctx.log.warn({ err, customerId: c.id }, 'could not store the upgraded password hash');
     }
@@ -57,7 +67,13 @@ export async function authenticateCustomer(ctx: Ctx, email: string, password: st
 
 export async function getCustomerIdentity(ctx: Ctx, id: number): Promise<CustomerIdentity | undefined> {
   const [c] = await ctx.db
-    .select({ id: customers.id, email: customers.email, firstname: customers.firstname, lastname: customers.lastname, isActive: customers.isActive })
+    .select({
+      id: customers.id,
+      email: customers.email,
+      firstname: customers.firstname,
+      lastname: customers.lastname,
+      isActive: customers.isActive,
+    })
     .from(customers)
     .where(eq(customers.id, id));
   return c && c.isActive ? c : undefined;
@@ -82,7 +98,11 @@ function mapEmailRace(err: unknown): never {
 async function emailExists(db: Db, websiteId: number, email: string, exceptId?: number): Promise<boolean> {
   const conds = [eq(customers.websiteId, websiteId), eq(customers.email, email)];
   if (exceptId !== undefined) conds.push(ne(customers.id, exceptId));
-  const [row] = await db.select({ id: customers.id }).from(customers).where(and(...conds)).limit(1);
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(...conds))
+    .limit(1);
   return !!row;
 }
 
@@ -223,16 +243,22 @@ function customerWithAddresses(ctx: Ctx): CustomerWithAddresses {
   let built = withAddressesByApp.get(ctx.app);
   if (!built) {
     const subscribed = subscribedSql(ctx);
-    built = statement<CustomerRow & { addresses: AddressRow[] }>('customers_with_addresses', () => {
-      const cols = Object.entries(getTableColumns(customers))
-        .filter(([key]) => key !== 'passwordHash')
-        .map(([key, col]) => (col.columnType === 'PgDateString' ? sql`${col}::text AS ${sql.identifier(key)}` : sql`${col} AS ${sql.identifier(key)}`));
-      const fields = Object.entries(getTableColumns(customerAddresses)).map(([key, col]) => sql`${key}::text, ${col}`);
-      return sql`SELECT ${sql.join(cols, sql`, `)}, ${subscribed} AS "isSubscribed",
+    built = statement<CustomerRow & { addresses: AddressRow[] }>(
+      'customers_with_addresses',
+      () => {
+        const cols = Object.entries(getTableColumns(customers))
+          .filter(([key]) => key !== 'passwordHash')
+          .map(([key, col]) =>
+            col.columnType === 'PgDateString' ? sql`${col}::text AS ${sql.identifier(key)}` : sql`${col} AS ${sql.identifier(key)}`,
+          );
+        const fields = Object.entries(getTableColumns(customerAddresses)).map(([key, col]) => sql`${key}::text, ${col}`);
+        return sql`SELECT ${sql.join(cols, sql`, `)}, ${subscribed} AS "isSubscribed",
           COALESCE((SELECT json_agg(json_build_object(${sql.join(fields, sql`, `)}) ORDER BY ${customerAddresses.id})
                       FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id}), '[]'::json) AS addresses
         FROM ${customers} WHERE ${customers.id} = ${sql.placeholder('id')}`;
-    }, { memo: true });
+      },
+      { memo: true },
+    );
     withAddressesByApp.set(ctx.app, built);
   }
   return built;
@@ -254,7 +280,10 @@ function websiteScope(ctx: Ctx): SQL | undefined {
 export async function assertCustomerInScope(ctx: Ctx, id: number): Promise<void> {
   const scope = websiteScope(ctx);
   if (!scope) return;
-  const [row] = await ctx.db.select({ id: customers.id }).from(customers).where(and(eq(customers.id, id), scope));
+  const [row] = await ctx.db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.id, id), scope));
   if (!row) throw notFound('Customer not found');
 }
 
@@ -304,11 +333,20 @@ export async function listCustomers(
   const where = conds.length ? and(...conds) : undefined;
   const [rows, counted] = await Promise.all([
     ctx.db.select(customerColumns(ctx)).from(customers).where(where).orderBy(asc(customers.id)).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(customers).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(customers)
+      .where(where),
   ]);
   const billingIds = rows.flatMap((r) => (r.defaultBillingId === null ? [] : [r.defaultBillingId]));
   const billing = billingIds.length ? await ctx.db.select().from(customerAddresses).where(inArray(customerAddresses.id, billingIds)) : [];
-  const items = rows.map((r) => toCustomerDto(r, billing.filter((a) => a.customerId === r.id), true));
+  const items = rows.map((r) =>
+    toCustomerDto(
+      r,
+      billing.filter((a) => a.customerId === r.id),
+      true,
+    ),
+  );
   return { result: { items, total: Number(counted[0]?.n ?? 0) }, page };
 }
 
@@ -364,7 +402,11 @@ async function updateProfile(ctx: Ctx, id: number, body: CustomerUpdateBody, tru
 export async function deleteCustomer(ctx: Ctx, id: number): Promise<void> {
   await assertCustomerInScope(ctx, id);
   await withTx(ctx, async (tx) => {
-    const [cur] = await tx.db.select({ id: customers.id, storeId: customers.storeId }).from(customers).where(eq(customers.id, id)).for('update');
+    const [cur] = await tx.db
+      .select({ id: customers.id, storeId: customers.storeId })
+      .from(customers)
+      .where(eq(customers.id, id))
+      .for('update');
     if (!cur) throw notFound('Customer not found');
     // the event carries the account as it was
     const gone = tx.app.events.wants('customer.deleted', cur.storeId) ? await loadCustomer(tx, id) : null;

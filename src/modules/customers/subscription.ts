@@ -19,7 +19,10 @@ export async function linkSubscriptions(ctx: Ctx, customer: { id: number; email:
 }
 
 /** What the newsletter needs of an account: its id, sign-in email and website; undefined for no such customer. */
-export async function subscriberAccount(ctx: Ctx, customerId: number): Promise<{ id: number; email: string; websiteId: number } | undefined> {
+export async function subscriberAccount(
+  ctx: Ctx,
+  customerId: number,
+): Promise<{ id: number; email: string; websiteId: number } | undefined> {
   const [c] = await ctx.db
     .select({ id: customers.id, email: customers.email, websiteId: customers.websiteId })
     .from(customers)

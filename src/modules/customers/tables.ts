@@ -6,14 +6,18 @@ import { taxClasses } from '../tax/tables.js';
 export const customerGroups = pgTable('customer_groups', {
   id: serial('id').primaryKey(),
   code: text('code').notNull().unique(),
-  taxClassId: integer('tax_class_id').notNull().references(() => taxClasses.id),
+  taxClassId: integer('tax_class_id')
+    .notNull()
+    .references(() => taxClasses.id),
 });
 
 export const customers = pgTable(
   'customers',
   {
     id: serial('id').primaryKey(),
-    websiteId: integer('website_id').notNull().references(() => websites.id),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id),
     /** stored lower-cased */
     email: text('email').notNull(),
     firstname: text('firstname').notNull(),
@@ -24,7 +28,9 @@ export const customers = pgTable(
     gender: integer('gender'),
     dob: date('dob', { mode: 'string' }),
     taxvat: text('taxvat'),
-    groupId: integer('group_id').notNull().references(() => customerGroups.id),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => customerGroups.id),
     isActive: boolean('is_active').notNull().default(true),
     storeId: integer('store_id').references(() => stores.id),
     createdIn: text('created_in'),

@@ -31,7 +31,10 @@ function names(list: Country[]): string[] {
 
 /** the same folding the service sorts by: letters without accents, lower case */
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 describe('directory data', () => {
@@ -62,10 +65,7 @@ describe('directory data', () => {
       perCountry.set(r.countryId, codes);
     }
     const count = (c: string) => REGIONS.filter((r) => r.countryId === c).length;
-    assert.deepEqual(
-      ['US', 'CA', 'AU', 'DE', 'AT', 'CH', 'ES', 'FR', 'IT'].map(count),
-      [65, 13, 8, 16, 9, 26, 52, 96, 107],
-    );
+    assert.deepEqual(['US', 'CA', 'AU', 'DE', 'AT', 'CH', 'ES', 'FR', 'IT'].map(count), [65, 13, 8, 16, 9, 26, 52, 96, 107]);
     const id = (c: string, code: string) => REGIONS.find((r) => r.countryId === c && r.code === code)?.id;
     assert.equal(id('US', 'AL'), 1);
     assert.equal(id('US', 'CA'), 12);
@@ -200,8 +200,14 @@ describe('GET /countries/{id}', () => {
     const regions = r.body.availableRegions as Country['availableRegions'];
     assert.equal(regions.length, 65);
     assert.deepEqual(regions[0], { id: 1, code: 'AL', name: 'Alabama' });
-    assert.deepEqual(regions.find((x) => x.code === 'CA'), { id: 12, code: 'CA', name: 'California' });
-    assert.deepEqual(regions.find((x) => x.code === 'NY'), { id: 43, code: 'NY', name: 'New York' });
+    assert.deepEqual(
+      regions.find((x) => x.code === 'CA'),
+      { id: 12, code: 'CA', name: 'California' },
+    );
+    assert.deepEqual(
+      regions.find((x) => x.code === 'NY'),
+      { id: 43, code: 'NY', name: 'New York' },
+    );
     assert.ok(regions.some((x) => x.name === 'Puerto Rico'));
     assert.ok(regions.some((x) => x.code === 'AE' && x.name === 'Armed Forces Europe'));
     const folded = regions.map((x) => fold(x.name));
@@ -223,7 +229,11 @@ describe('GET /countries/{id}', () => {
       const r = await t.req('GET', `${API}/countries/${code}`);
       assert.equal(r.status, 200, code);
       assert.equal(r.body.availableRegions.length, n, code);
-      assert.deepEqual(r.body.availableRegions.find((x: { id: number }) => x.id === sample.id), sample, code);
+      assert.deepEqual(
+        r.body.availableRegions.find((x: { id: number }) => x.id === sample.id),
+        sample,
+        code,
+      );
     }
     const de = await t.req('GET', `${API}/countries/DE`);
     assert.equal(de.body.availableRegions[0].name, 'Baden-Württemberg');
@@ -274,7 +284,9 @@ describe('GET /countries/{id}', () => {
   test('ETag and If-None-Match → 304; public cache', async () => {
     const r = await t.req('GET', `${API}/countries/US`);
     assert.equal(r.headers['cache-control'], 'public, max-age=3600');
-    const vary = String(r.headers.vary).split(',').map((h) => h.trim());
+    const vary = String(r.headers.vary)
+      .split(',')
+      .map((h) => h.trim());
     for (const h of ['Authorization', 'Accept', 'X-Store-Code', 'X-Currency-Code']) assert.ok(vary.includes(h), String(r.headers.vary));
     const etag = String(r.headers.etag);
     const again = await t.req('GET', `${API}/countries/us`, { headers: { 'if-none-match': etag } });
@@ -291,7 +303,10 @@ describe('GET /countries/{id}', () => {
     const ctx = t.systemCtx();
     assert.equal(getCountry(ctx, 'US'), getCountry(ctx, 'usa'));
     assert.equal(listCountries(ctx), listCountries(ctx));
-    assert.equal(listCountries(ctx).find((c) => c.id === 'US'), getCountry(ctx, 'US'));
+    assert.equal(
+      listCountries(ctx).find((c) => c.id === 'US'),
+      getCountry(ctx, 'US'),
+    );
   });
 });
 
@@ -324,11 +339,23 @@ describe('resolveAddressLocation', () => {
   });
 
   test('names match without accents and numeric codes without leading zeros', () => {
-    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'ES', region: 'Malaga' }), { countryId: 'ES', regionId: 162, region: 'Málaga' });
-    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'DE', region: 'thuringen' }), { countryId: 'DE', regionId: 94, region: 'Thüringen' });
+    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'ES', region: 'Malaga' }), {
+      countryId: 'ES',
+      regionId: 162,
+      region: 'Málaga',
+    });
+    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'DE', region: 'thuringen' }), {
+      countryId: 'DE',
+      regionId: 94,
+      region: 'Thüringen',
+    });
     assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'DE', region: 'BAY' }), { countryId: 'DE', regionId: 81, region: 'Bayern' });
     assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'FR', region: '1' }), { countryId: 'FR', regionId: 182, region: 'Ain' });
-    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'FR', region: '2a' }), { countryId: 'FR', regionId: 201, region: 'Corse-du-Sud' });
+    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'FR', region: '2a' }), {
+      countryId: 'FR',
+      regionId: 201,
+      region: 'Corse-du-Sud',
+    });
   });
 
   test('a region is required where the country is listed in general/region/state_required', () => {
@@ -357,9 +384,17 @@ describe('resolveAddressLocation', () => {
   });
 
   test('elsewhere the region is free text and a region id is refused', () => {
-    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'GB', region: ' Kent ' }), { countryId: 'GB', regionId: null, region: 'Kent' });
+    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'GB', region: ' Kent ' }), {
+      countryId: 'GB',
+      regionId: null,
+      region: 'Kent',
+    });
     assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'gb' }), { countryId: 'GB', regionId: null, region: null });
-    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'GB', region: '', regionId: 0 }), { countryId: 'GB', regionId: null, region: null });
+    assert.deepEqual(resolveAddressLocation(ctx, { countryId: 'GB', region: '', regionId: 0 }), {
+      countryId: 'GB',
+      regionId: null,
+      region: null,
+    });
     refused(() => resolveAddressLocation(ctx, { countryId: 'GB', regionId: 12 }), 'INVALID_REGION', 'regionId');
     refused(() => resolveAddressLocation(ctx, { countryId: 'GB', region: 'x'.repeat(256) }), 'INVALID_REGION', 'region');
   });

@@ -16,7 +16,9 @@ after(() => t.close());
 
 describe('countries over GraphQL', () => {
   test('countries: the allowed countries with their regions, as REST lists them', async () => {
-    const r = await gql('{ countries { totalCount edges { cursor node { id name iso2Code iso3Code availableRegions } } pageInfo { hasNextPage hasPreviousPage } } }');
+    const r = await gql(
+      '{ countries { totalCount edges { cursor node { id name iso2Code iso3Code availableRegions } } pageInfo { hasNextPage hasPreviousPage } } }',
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const rest = await t.req('GET', `${API}/countries`, { headers: { accept: 'application/json' } });
     assert.equal(r.data.countries.totalCount, rest.body.length);

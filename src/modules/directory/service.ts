@@ -25,7 +25,10 @@ const MAX_REGION_TEXT = 255;
 
 /** Lower case without diacritics: `Åland` → `aland`, `Málaga` → `malaga`. */
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 function byFoldedName<T extends { name: string }>(a: T, b: T): number {
@@ -91,7 +94,11 @@ function allowed(settings: Settings, storeId: number): AllowedSet {
   const raw = settings.get('general/country/allow', storeId) ?? '';
   let a = allowedCache.get(raw);
   if (!a) {
-    const set = new Set(parseList(raw).map((c) => c.toUpperCase()).filter((c) => byIso2.has(c)));
+    const set = new Set(
+      parseList(raw)
+        .map((c) => c.toUpperCase())
+        .filter((c) => byIso2.has(c)),
+    );
     const ids = Object.freeze([...set].sort((x, y) => rank.get(x)! - rank.get(y)!));
     a = { ids, set, dtos: Object.freeze(ids.map((id) => dtos.get(id)!)) as CountryDto[] };
     if (allowedCache.size >= ALLOWED_CACHE_MAX) allowedCache.clear();
@@ -142,12 +149,18 @@ export interface AddressLocation {
  * required where `general/region/state_required` lists the country. Elsewhere the region is free text and a
  * region id is refused. A region id of 0 means none, as Magento clients send it.
  */
-export function resolveAddressLocation(ctx: Ctx, input: AddressLocation): { countryId: string; regionId: number | null; region: string | null } {
+export function resolveAddressLocation(
+  ctx: Ctx,
+  input: AddressLocation,
+): { countryId: string; regionId: number | null; region: string | null } {
   const country = typeof input.countryId === 'string' ? findCountry(input.countryId) : undefined;
   if (!country) throw badRequest(`Unknown country: ${input.countryId}`, { reason: 'INVALID_COUNTRY', details: { field: 'countryId' } });
   const countryId = country.iso2;
   if (!allowed(ctx.app.settings, ctx.store.storeId).set.has(countryId)) {
-    throw badRequest(`Country ${countryId} is not allowed in this store`, { reason: 'COUNTRY_NOT_ALLOWED', details: { field: 'countryId' } });
+    throw badRequest(`Country ${countryId} is not allowed in this store`, {
+      reason: 'COUNTRY_NOT_ALLOWED',
+      details: { field: 'countryId' },
+    });
   }
   const regionId = input.regionId === 0 ? null : (input.regionId ?? null);
   const text = input.region?.trim() || null;
@@ -157,7 +170,10 @@ export function resolveAddressLocation(ctx: Ctx, input: AddressLocation): { coun
   const lookup = regionLookup.get(countryId);
   if (!lookup) {
     if (regionId !== null) {
-      throw badRequest(`Country ${countryId} has no region list; send region as text`, { reason: 'INVALID_REGION', details: { field: 'regionId' } });
+      throw badRequest(`Country ${countryId} has no region list; send region as text`, {
+        reason: 'INVALID_REGION',
+        details: { field: 'regionId' },
+      });
     }
     return { countryId, regionId: null, region: text };
   }

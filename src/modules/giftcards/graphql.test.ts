@@ -15,7 +15,10 @@ let reader: string;
 const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
 
 async function create(balance: number) {
-  const r = await gql(`mutation { createGiftCard(input: {initialBalance: ${balance}, recipientName: null}) { giftCard { id _id code balance initialBalance status history } } }`, admin);
+  const r = await gql(
+    `mutation { createGiftCard(input: {initialBalance: ${balance}, recipientName: null}) { giftCard { id _id code balance initialBalance status history } } }`,
+    admin,
+  );
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   return r.data.createGiftCard.giftCard;
 }
@@ -40,7 +43,10 @@ describe('gift cards over GraphQL', () => {
     assert.equal(list.errors, undefined, JSON.stringify(list.errors));
     assert.ok(list.data.giftCards.totalCount >= 3, 'the demo card and the two new ones');
     assert.equal(list.data.giftCards.edges[0].node._id, b._id);
-    const next = await gql(`{ giftCards(first: 1, after: "${list.data.giftCards.pageInfo.endCursor}") { edges { node { _id } } } }`, reader);
+    const next = await gql(
+      `{ giftCards(first: 1, after: "${list.data.giftCards.pageInfo.endCursor}") { edges { node { _id } } } }`,
+      reader,
+    );
     assert.equal(next.data.giftCards.edges[0].node._id, a._id);
   });
 
@@ -57,7 +63,10 @@ describe('gift cards over GraphQL', () => {
 
   test('adjustBalanceGiftCard sets newBalance; adjustGiftcardBalance takes input or flat arguments', async () => {
     const c = await create(10);
-    const set = await gql(`mutation { adjustBalanceGiftCard(input: {code: "${c.code}", newBalance: 25.25, comment: "fix", clientMutationId: "a"}) { clientMutationId giftCard { _id balance history } } }`, admin);
+    const set = await gql(
+      `mutation { adjustBalanceGiftCard(input: {code: "${c.code}", newBalance: 25.25, comment: "fix", clientMutationId: "a"}) { clientMutationId giftCard { _id balance history } } }`,
+      admin,
+    );
     assert.equal(set.errors, undefined, JSON.stringify(set.errors));
     assert.equal(set.data.adjustBalanceGiftCard.clientMutationId, 'a');
     assert.equal(set.data.adjustBalanceGiftCard.giftCard.balance, 25.25);
@@ -77,18 +86,27 @@ describe('gift cards over GraphQL', () => {
     assert.equal((await gql(`{ giftCard(id: ${c._id}) { _id } }`, customer)).errors[0].extensions.status, 403);
     const ro = await gql(`mutation { adjustBalanceGiftCard(input: {code: "${c.code}", newBalance: 1}) { giftCard { _id } } }`, reader);
     assert.equal(ro.errors[0].extensions.status, 403);
-    assert.equal((await gql('mutation { createGiftCard(input: {initialBalance: 1}) { giftCard { _id } } }', reader)).errors[0].extensions.status, 403);
+    assert.equal(
+      (await gql('mutation { createGiftCard(input: {initialBalance: 1}) { giftCard { _id } } }', reader)).errors[0].extensions.status,
+      403,
+    );
   });
 
   test('bad input: out of range, neither or both of amount and newBalance, unknown card, bad cursor', async () => {
     const c = await create(5);
-    const over = await gql(`mutation { adjustBalanceGiftCard(input: {code: "${c.code}", newBalance: 10000.01}) { giftCard { _id } } }`, admin);
+    const over = await gql(
+      `mutation { adjustBalanceGiftCard(input: {code: "${c.code}", newBalance: 10000.01}) { giftCard { _id } } }`,
+      admin,
+    );
     assert.equal(over.errors[0].extensions.status, 400);
     const neither = await gql(`mutation { adjustBalanceGiftCard(input: {code: "${c.code}"}) { giftCard { _id } } }`, admin);
     assert.equal(neither.errors[0].extensions.status, 400);
     const both = await gql(`mutation { adjustGiftcardBalance(code: "${c.code}", amount: 1, newBalance: 3) { giftCard { _id } } }`, admin);
     assert.equal(both.errors[0].extensions.status, 400);
-    const unknown = await gql('mutation { adjustBalanceGiftCard(input: {id: "/api/rest/v2/products/1", newBalance: 1}) { giftCard { _id } } }', admin);
+    const unknown = await gql(
+      'mutation { adjustBalanceGiftCard(input: {id: "/api/rest/v2/products/1", newBalance: 1}) { giftCard { _id } } }',
+      admin,
+    );
     assert.equal(unknown.errors[0].extensions.status, 404);
     const badCreate = await gql('mutation { createGiftCard(input: {initialBalance: -1}) { giftCard { _id } } }', admin);
     assert.equal(badCreate.data.createGiftCard, null);

@@ -23,7 +23,10 @@ async function check(ip: string, code: string) {
     payload: JSON.stringify({ query: Q, variables: { c: code } }),
   });
   assert.equal(r.statusCode, 200, r.body);
-  return JSON.parse(r.body) as { data: { checkGiftcardBalance: { balance: number } } | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
+  return JSON.parse(r.body) as {
+    data: { checkGiftcardBalance: { balance: number } } | null;
+    errors?: { message: string; extensions: { code: string; status: number } }[];
+  };
 }
 
 test('the 11th check within a minute from one IP is refused; found or not, every check counts', async () => {

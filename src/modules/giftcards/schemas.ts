@@ -44,7 +44,9 @@ export const GiftcardCreate = Type.Object(
     balance: Type.Optional(Type.Number({ description: 'alias of initialBalance' })),
     code: OptText('4 to 64 characters of A-Z, 0-9 and -, stored upper-case; generated (GC-XXXX-XXXX-XXXX-XXXX) when omitted'),
     currencyCode: OptText("an allowed currency of the card's websites; default the base currency of the first website"),
-    websiteIds: Type.Optional(Type.Array(Type.Integer(), { description: "websites the card is valid in; default the current store's website" })),
+    websiteIds: Type.Optional(
+      Type.Array(Type.Integer(), { description: "websites the card is valid in; default the current store's website" }),
+    ),
     websiteId: Type.Optional(Type.Integer({ description: 'write-only alias: one website' })),
     status: OptText('active (default) or disabled'),
     expiresAt: OptText(

@@ -19,7 +19,10 @@ export const giftcards = pgTable(
     /** active, used, expired, disabled */
     status: text('status').notNull().default('active'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
-    websiteIds: integer('website_ids').array().notNull().default(sql`'{1}'::int[]`),
+    websiteIds: integer('website_ids')
+      .array()
+      .notNull()
+      .default(sql`'{1}'::int[]`),
     recipientName: text('recipient_name'),
     recipientEmail: text('recipient_email'),
     senderName: text('sender_name'),

@@ -44,7 +44,10 @@ describe('stock over GraphQL', () => {
       stock: { sku: skus[0], qty: 25, previousQty: 10, isInStock: true, manageStock: true, maxSaleQty: 5, success: true },
     });
     // a null on a clearable key clears it; elsewhere it reads as not sent
-    const cleared = await gql(`mutation { updateStock(input: {sku: "${skus[0]}", maxSaleQty: null, qty: null, isInStock: true}) { stock { qty maxSaleQty } } }`, admin);
+    const cleared = await gql(
+      `mutation { updateStock(input: {sku: "${skus[0]}", maxSaleQty: null, qty: null, isInStock: true}) { stock { qty maxSaleQty } } }`,
+      admin,
+    );
     assert.equal(cleared.errors, undefined, JSON.stringify(cleared.errors));
     assert.equal(cleared.data.updateStock.stock.qty, 25);
     const read = await gql(`{ stock(id: "${skus[0]}") { sku qty maxSaleQty } }`, admin);
@@ -53,11 +56,12 @@ describe('stock over GraphQL', () => {
 
   test('bulkUpdateStock and its alias updateStockBulk apply every item', async () => {
     for (const name of ['bulkUpdateStock', 'updateStockBulk']) {
-      const r = await gql(
-        `mutation ($items: Iterable!) { ${name}(input: {items: $items}) { stock { sku qty success results } } }`,
-        admin,
-        { items: [{ sku: skus[1], qty: 7 }, { sku: skus[2], qty: 0 }] },
-      );
+      const r = await gql(`mutation ($items: Iterable!) { ${name}(input: {items: $items}) { stock { sku qty success results } } }`, admin, {
+        items: [
+          { sku: skus[1], qty: 7 },
+          { sku: skus[2], qty: 0 },
+        ],
+      });
       assert.equal(r.errors, undefined, JSON.stringify(r.errors));
       const s = r.data[name].stock;
       assert.equal(s.sku, 'bulk');
@@ -84,10 +88,16 @@ describe('stock over GraphQL', () => {
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     const total = all.data.stocks.totalCount;
     assert.ok(total >= 3);
-    const first = await gql('{ stocks(first: 2) { edges { cursor node { sku } } pageInfo { endCursor hasNextPage hasPreviousPage } } }', admin);
+    const first = await gql(
+      '{ stocks(first: 2) { edges { cursor node { sku } } pageInfo { endCursor hasNextPage hasPreviousPage } } }',
+      admin,
+    );
     assert.equal(first.data.stocks.edges.length, 2);
     assert.equal(first.data.stocks.pageInfo.hasNextPage, total > 2);
-    const next = await gql(`{ stocks(first: 100, after: "${first.data.stocks.pageInfo.endCursor}") { edges { node { sku } } pageInfo { hasPreviousPage } } }`, admin);
+    const next = await gql(
+      `{ stocks(first: 100, after: "${first.data.stocks.pageInfo.endCursor}") { edges { node { sku } } pageInfo { hasPreviousPage } } }`,
+      admin,
+    );
     assert.equal(next.data.stocks.edges.length, total - 2);
     assert.equal(next.data.stocks.pageInfo.hasPreviousPage, true);
     const last = await gql('{ stocks(last: 1) { edges { node { sku } } } }', admin);
@@ -124,7 +134,10 @@ describe('stock over GraphQL', () => {
     const dec = await gql(`mutation { updateStock(input: {sku: "${skus[0]}", qty: 1.5}) { stock { sku } } }`, admin);
     assert.equal(dec.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
 
-    const badItem = await gql(`mutation { bulkUpdateStock(input: {items: [{sku: "${skus[0]}", qty: 1}, {sku: "${skus[1]}", qty: "5"}]}) { stock { sku } } }`, admin);
+    const badItem = await gql(
+      `mutation { bulkUpdateStock(input: {items: [{sku: "${skus[0]}", qty: 1}, {sku: "${skus[1]}", qty: "5"}]}) { stock { sku } } }`,
+      admin,
+    );
     assert.equal(badItem.data.bulkUpdateStock, null);
     assert.equal(badItem.errors[0].extensions.status, 400);
     assert.match(badItem.errors[0].message, /^Item at index 1: qty/);

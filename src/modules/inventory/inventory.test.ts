@@ -159,7 +159,16 @@ describe('PUT /inventory', () => {
 
   test('extended keys are stored and echoed; qty stays when not sent', async () => {
     const p = await newProduct(40);
-    const r = await put({ sku: p.sku, minSaleQty: 2, maxSaleQty: 10, qtyIncrements: 2, backorders: 1, minQty: -5, notifyStockQty: 3, useConfigMinQty: false });
+    const r = await put({
+      sku: p.sku,
+      minSaleQty: 2,
+      maxSaleQty: 10,
+      qtyIncrements: 2,
+      backorders: 1,
+      minQty: -5,
+      notifyStockQty: 3,
+      useConfigMinQty: false,
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, {
       sku: p.sku,
@@ -178,7 +187,15 @@ describe('PUT /inventory', () => {
     });
     const row = await stock(p.id);
     assert.deepEqual(
-      { qty: row?.qty, minSaleQty: row?.minSaleQty, maxSaleQty: row?.maxSaleQty, qtyIncrements: row?.qtyIncrements, backorders: row?.backorders, minQty: row?.minQty, notifyStockQty: row?.notifyStockQty },
+      {
+        qty: row?.qty,
+        minSaleQty: row?.minSaleQty,
+        maxSaleQty: row?.maxSaleQty,
+        qtyIncrements: row?.qtyIncrements,
+        backorders: row?.backorders,
+        minQty: row?.minQty,
+        notifyStockQty: row?.notifyStockQty,
+      },
       { qty: 40, minSaleQty: 2, maxSaleQty: 10, qtyIncrements: 2, backorders: 1, minQty: -5, notifyStockQty: 3 },
     );
   });
@@ -193,7 +210,13 @@ describe('PUT /inventory', () => {
     assert.equal(r.body.enableQtyIncrements, false);
     const row = await stock(p.id);
     assert.deepEqual(
-      { maxSaleQty: row?.maxSaleQty, minSaleQty: row?.minSaleQty, backorders: row?.backorders, qtyIncrements: row?.qtyIncrements, qty: row?.qty },
+      {
+        maxSaleQty: row?.maxSaleQty,
+        minSaleQty: row?.minSaleQty,
+        backorders: row?.backorders,
+        qtyIncrements: row?.qtyIncrements,
+        qty: row?.qty,
+      },
       { maxSaleQty: null, minSaleQty: 1, backorders: 0, qtyIncrements: null, qty: 40 },
     );
   });
@@ -317,7 +340,13 @@ describe('PUT /inventory', () => {
 describe('PUT /inventory/bulk', () => {
   test('applies every item and answers with the bulk shape', async () => {
     const [a, b, c] = [await newProduct(), await newProduct(5), await newProduct(9)];
-    const r = await putBulk({ items: [{ sku: a.sku, qty: 3 }, { sku: b.sku, qty: 0 }, { sku: c.sku, isInStock: false }] });
+    const r = await putBulk({
+      items: [
+        { sku: a.sku, qty: 3 },
+        { sku: b.sku, qty: 0 },
+        { sku: c.sku, isInStock: false },
+      ],
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, {
       sku: 'bulk',
@@ -341,7 +370,12 @@ describe('PUT /inventory/bulk', () => {
 
   test('an item may carry manageStock and extended keys; a SKU named twice sees the first result', async () => {
     const p = await newProduct(10);
-    const r = await putBulk({ items: [{ sku: p.sku, qty: 4, manageStock: false }, { sku: p.sku, qty: 6, backorders: 1 }] });
+    const r = await putBulk({
+      items: [
+        { sku: p.sku, qty: 4, manageStock: false },
+        { sku: p.sku, qty: 6, backorders: 1 },
+      ],
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(
       r.body.results.map((x: Record<string, unknown>) => [x.previousQty, x.qty, x.manageStock]),
@@ -360,10 +394,7 @@ describe('PUT /inventory/bulk', () => {
     const r = await putBulk({ items });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.results.length, 100);
-    assert.deepEqual(
-      await Promise.all(ps.map(async (p) => (await stock(p.id))?.qty)),
-      [96, 97, 98, 99],
-    );
+    assert.deepEqual(await Promise.all(ps.map(async (p) => (await stock(p.id))?.qty)), [96, 97, 98, 99]);
   });
 
   test('an empty list and more than 100 items are a 400, and nothing is applied', async () => {
@@ -381,7 +412,13 @@ describe('PUT /inventory/bulk', () => {
   test('one unknown SKU: nothing is applied and the error names its index', async () => {
     const [a, b] = [await newProduct(1), await newProduct(2)];
     const before = [await stock(a.id), await stock(b.id)];
-    const r = await putBulk({ items: [{ sku: a.sku, qty: 50 }, { sku: b.sku, qty: 60 }, { sku: 'bulk-unknown-sku', qty: 1 }] });
+    const r = await putBulk({
+      items: [
+        { sku: a.sku, qty: 50 },
+        { sku: b.sku, qty: 60 },
+        { sku: 'bulk-unknown-sku', qty: 1 },
+      ],
+    });
     assertError(r, 400, 'bad_request', /^Item at index 2: .*bulk-unknown-sku/);
     assert.equal(r.body.details?.index, 2);
     await assertUnchanged(a.id, before[0]);
@@ -413,7 +450,13 @@ describe('PUT /inventory/bulk', () => {
   test('an item refused while applying rolls back the items before it', async () => {
     const [a, b, c] = [await newProduct(1), await newProduct(2), await newProduct(3)];
     const before = [await stock(a.id), await stock(b.id), await stock(c.id)];
-    const r = await putBulk({ items: [{ sku: a.sku, qty: 11 }, { sku: b.sku, qty: 22 }, { sku: c.sku, minQty: -1 }] });
+    const r = await putBulk({
+      items: [
+        { sku: a.sku, qty: 11 },
+        { sku: b.sku, qty: 22 },
+        { sku: c.sku, minQty: -1 },
+      ],
+    });
     assertError(r, 400, 'bad_request', /^Item at index 2: minQty/);
     await assertUnchanged(a.id, before[0]);
     await assertUnchanged(b.id, before[1]);
@@ -441,7 +484,8 @@ describe('GraphQL updateStock and updateStockBulk', () => {
     assert.equal(r.status, 200, r.text);
     return r.body as { data: Record<string, any> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
   }
-  const ONE = 'mutation ($input: updateStockInput!) { updateStock(input: $input) { stock { sku qty previousQty success isInStock manageStock } } }';
+  const ONE =
+    'mutation ($input: updateStockInput!) { updateStock(input: $input) { stock { sku qty previousQty success isInStock manageStock } } }';
   const BULK = 'mutation ($input: updateStockBulkInput!) { updateStockBulk(input: $input) { stock { sku qty success results } } }';
 
   test('updateStock sets the stock as PUT /inventory does', async () => {
@@ -451,7 +495,14 @@ describe('GraphQL updateStock and updateStockBulk', () => {
     assert.deepEqual(r.data?.updateStock.stock, { sku: p.sku, qty: 15, previousQty: 4, success: true, isInStock: true, manageStock: true });
     assert.equal((await stock(p.id))?.qty, 15);
     const only = await gql(ONE, { input: { sku: p.sku, isInStock: false } }, tok.write);
-    assert.deepEqual(only.data?.updateStock.stock, { sku: p.sku, qty: 15, previousQty: 15, success: true, isInStock: false, manageStock: true });
+    assert.deepEqual(only.data?.updateStock.stock, {
+      sku: p.sku,
+      qty: 15,
+      previousQty: 15,
+      success: true,
+      isInStock: false,
+      manageStock: true,
+    });
   });
 
   test('updateStock without a token, as a customer or without the grant is refused and changes nothing', async () => {
@@ -487,7 +538,18 @@ describe('GraphQL updateStock and updateStockBulk', () => {
 
   test('updateStockBulk applies all items in one transaction', async () => {
     const [a, b] = [await newProduct(1), await newProduct()];
-    const r = await gql(BULK, { input: { items: [{ sku: a.sku, qty: 8 }, { sku: b.sku, qty: 0 }] } }, admin);
+    const r = await gql(
+      BULK,
+      {
+        input: {
+          items: [
+            { sku: a.sku, qty: 8 },
+            { sku: b.sku, qty: 0 },
+          ],
+        },
+      },
+      admin,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.deepEqual(r.data?.updateStockBulk.stock, {
       sku: 'bulk',
@@ -503,10 +565,32 @@ describe('GraphQL updateStock and updateStockBulk', () => {
   test('updateStockBulk: one bad item applies nothing; no token or no grant is refused', async () => {
     const [a, b] = [await newProduct(1), await newProduct(2)];
     const before = [await stock(a.id), await stock(b.id)];
-    const bad = await gql(BULK, { input: { items: [{ sku: a.sku, qty: 8 }, { sku: b.sku, qty: -3 }] } }, admin);
+    const bad = await gql(
+      BULK,
+      {
+        input: {
+          items: [
+            { sku: a.sku, qty: 8 },
+            { sku: b.sku, qty: -3 },
+          ],
+        },
+      },
+      admin,
+    );
     assert.equal(bad.errors?.[0].extensions.status, 400);
     assert.match(bad.errors![0].message, /^Item at index 1: qty/);
-    const unknown = await gql(BULK, { input: { items: [{ sku: a.sku, qty: 8 }, { sku: 'gql-bulk-unknown', qty: 3 }] } }, admin);
+    const unknown = await gql(
+      BULK,
+      {
+        input: {
+          items: [
+            { sku: a.sku, qty: 8 },
+            { sku: 'gql-bulk-unknown', qty: 3 },
+          ],
+        },
+      },
+      admin,
+    );
     assert.match(unknown.errors![0].message, /^Item at index 1:/);
     const anon = await gql(BULK, { input: { items: [{ sku: a.sku, qty: 8 }] } });
     assert.equal(anon.errors?.[0].extensions.status, 401);
@@ -551,7 +635,10 @@ describe('stock service', () => {
     const p = await newProduct(5);
     await reserveStock(ctx(), [{ productId: p.id, qty: 2 }]);
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [3, true]);
-    await reserveStock(ctx(), [{ productId: p.id, qty: 1 }, { productId: p.id, qty: 2 }]);
+    await reserveStock(ctx(), [
+      { productId: p.id, qty: 1 },
+      { productId: p.id, qty: 2 },
+    ]);
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [0, false]);
   });
 
@@ -648,7 +735,14 @@ describe('stock service', () => {
     const err = await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 8 }]), 409, 'OUT_OF_STOCK');
     assert.deepEqual(err.details, { productId: p.id, sku: p.sku, requested: 8, available: 5 });
     assert.match(err.message, /requested 8, available 5/);
-    await rejects(reserveStock(ctx(), [{ productId: p.id, qty: 3 }, { productId: p.id, qty: 3 }]), 409, 'OUT_OF_STOCK');
+    await rejects(
+      reserveStock(ctx(), [
+        { productId: p.id, qty: 3 },
+        { productId: p.id, qty: 3 },
+      ]),
+      409,
+      'OUT_OF_STOCK',
+    );
     await assertUnchanged(p.id, before);
     await reserveStock(ctx(), [{ productId: p.id, qty: 5 }]);
     assert.deepEqual([(await stock(p.id))?.qty, (await stock(p.id))?.isInStock], [5, false]);
@@ -783,7 +877,13 @@ describe('stock service', () => {
     );
     assert.match(res[9].message!, /\(5 available\)/);
     assert.deepEqual(
-      { qty: res[0].qty, isInStock: res[0].isInStock, minSaleQty: res[0].minSaleQty, maxSaleQty: res[0].maxSaleQty, qtyIncrements: res[0].qtyIncrements },
+      {
+        qty: res[0].qty,
+        isInStock: res[0].isInStock,
+        minSaleQty: res[0].minSaleQty,
+        maxSaleQty: res[0].maxSaleQty,
+        qtyIncrements: res[0].qtyIncrements,
+      },
       { qty: 10, isInStock: true, minSaleQty: 2, maxSaleQty: 8, qtyIncrements: 2 },
     );
     assert.equal(res[4].qty, 3);

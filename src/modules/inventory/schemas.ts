@@ -16,7 +16,9 @@ const stockKeys = {
   qty: Type.Optional(Qty),
   isInStock: Flag('default when qty is sent: qty > 0'),
   manageStock: Flag('default true'),
-  minQty: Type.Optional(Type.Integer({ description: 'the qty at or below which the item goes out of stock; negative only with backorders' })),
+  minQty: Type.Optional(
+    Type.Integer({ description: 'the qty at or below which the item goes out of stock; negative only with backorders' }),
+  ),
   minSaleQty: Type.Optional(Type.Integer({ description: 'smallest qty a cart line may hold; at least 1' })),
   maxSaleQty: Type.Optional(Type.Union([Type.Integer({ description: 'largest qty a cart line may hold' }), Type.Null()])),
   backorders: Type.Optional(Type.Integer({ description: '0 no backorders, 1 allow qty below 0, 2 allow and notify' })),
@@ -109,4 +111,6 @@ export const StockViewSchema = Type.Object({
   success: Type.Boolean(),
 });
 
-export const StockSkuParams = Type.Object({ sku: Type.String({ minLength: 1, maxLength: 255, description: 'the product SKU (any case)' }) });
+export const StockSkuParams = Type.Object({
+  sku: Type.String({ minLength: 1, maxLength: 255, description: 'the product SKU (any case)' }),
+});

@@ -192,10 +192,10 @@ export async function releaseStock(ctx: Ctx, lines: StockLine[]): Promise<void> 
         // changed between the UPDATE and the lock: try once more, now that it is locked
         if (row.qty <= MAX_STOCK_QTY - qty && attempt === 0) continue;
         const sku = (await skuOf(tx, productId)) ?? String(productId);
-        throw unprocessable(
-          `Cannot return ${fmt(qty)} of '${sku}' to stock: qty ${fmt(row.qty)} would exceed ${fmt(MAX_STOCK_QTY)}`,
-          { reason: 'STOCK_QTY_LIMIT', details: { productId, sku, qty: row.qty, released: qty, max: MAX_STOCK_QTY } },
-        );
+        throw unprocessable(`Cannot return ${fmt(qty)} of '${sku}' to stock: qty ${fmt(row.qty)} would exceed ${fmt(MAX_STOCK_QTY)}`, {
+          reason: 'STOCK_QTY_LIMIT',
+          details: { productId, sku, qty: row.qty, released: qty, max: MAX_STOCK_QTY },
+        });
       }
     }
     await stockMoved(tx, totals, 1);
@@ -234,7 +234,10 @@ export async function checkAvailability(ctx: Ctx, lines: StockLine[]): Promise<L
 }
 
 /** What judging availability needs of a stock row. */
-export type StockRule = Pick<StockRow, 'productId' | 'qty' | 'isInStock' | 'manageStock' | 'minQty' | 'minSaleQty' | 'maxSaleQty' | 'backorders' | 'qtyIncrements'>;
+export type StockRule = Pick<
+  StockRow,
+  'productId' | 'qty' | 'isInStock' | 'manageStock' | 'minQty' | 'minSaleQty' | 'maxSaleQty' | 'backorders' | 'qtyIncrements'
+>;
 
 /** Stock rules by product, kept while the catalog version stays (every stock change moves it); null: no row. */
 const ruleCache = (ctx: Ctx) => ctx.app.settings.memo('inventory.stock-rules', () => new ReadCache<StockRule | null>('catalog', 20_000));
@@ -368,7 +371,10 @@ export async function listStock(ctx: Ctx, page: { size: number; offset: number }
       .orderBy(stockItems.productId)
       .limit(page.size)
       .offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(stockItems).where(scope),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(stockItems)
+      .where(scope),
   ]);
   return { items: rows.map((r) => viewOf(r.sku, r.stock)), total: n };
 }

@@ -199,10 +199,12 @@ describe('concurrent releases', () => {
 });
 
 describe('concurrent single updates', () => {
-  test('parallel PUT /inventory of one SKU: each reply\'s previousQty is the qty the one before it wrote', async () => {
+  test("parallel PUT /inventory of one SKU: each reply's previousQty is the qty the one before it wrote", async () => {
     const p = await newProduct(1000);
     const values = Array.from({ length: 16 }, (_, i) => i + 1);
-    const replies = await Promise.all(values.map((qty) => t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku.toUpperCase(), qty } })));
+    const replies = await Promise.all(
+      values.map((qty) => t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku.toUpperCase(), qty } })),
+    );
     const chain = new Map<number, number>();
     for (const r of replies) {
       assert.equal(r.status, 200, r.text);
@@ -254,13 +256,15 @@ describe('concurrent bulk updates', () => {
     const p = await newProduct(5);
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < 12; i++) {
-      calls.push(reserve([{ productId: p.id, qty: 1 }])().then(
-        () => 'ok',
-        (e: unknown) => {
-          assert.ok(e instanceof AppError && e.status === 409, String(e));
-          return 'refused';
-        },
-      ));
+      calls.push(
+        reserve([{ productId: p.id, qty: 1 }])().then(
+          () => 'ok',
+          (e: unknown) => {
+            assert.ok(e instanceof AppError && e.status === 409, String(e));
+            return 'refused';
+          },
+        ),
+      );
       if (i % 4 === 0) {
         calls.push(
           t.req('PUT', `${API}/inventory/bulk`, { token: admin, body: { items: [{ sku: p.sku, qty: 3 }] } }).then((r) => {

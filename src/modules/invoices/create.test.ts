@@ -26,7 +26,16 @@ let t: TestApp;
 let skuA: string; // 19.99, taxable
 let skuB: string; // 100.00, taxable
 
-const CA = { firstName: 'Ann', lastName: 'Lee', street: ['1 Main St'], city: 'Los Angeles', postcode: '90001', countryId: 'US', region: 'CA', telephone: '555-0100' };
+const CA = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  street: ['1 Main St'],
+  city: 'Los Angeles',
+  postcode: '90001',
+  countryId: 'US',
+  region: 'CA',
+  telephone: '555-0100',
+};
 
 before(async () => {
   t = await buildTestApp();
@@ -83,7 +92,14 @@ const total = <T>(rows: T[], pick: (r: T) => number) => rows.reduce((s, r) => s.
 
 describe('invoice made at placement', () => {
   test('a check/money order has one paid invoice equal to the order; the order is paid, invoiced and processing', async () => {
-    const o = await placeTestOrder(t, { items: [{ sku: skuA, qty: 3 }, { sku: skuB, qty: 1 }], address: CA, couponCode: 'WELCOME10' });
+    const o = await placeTestOrder(t, {
+      items: [
+        { sku: skuA, qty: 3 },
+        { sku: skuB, qty: 1 },
+      ],
+      address: CA,
+      couponCode: 'WELCOME10',
+    });
     assert.equal(o.state, 'processing');
     assert.equal(o.status, 'processing');
     const p = o.prices;
@@ -147,8 +163,34 @@ describe('invoice made at placement', () => {
       const ii = inv.items.find((i) => i.orderItemId === oi.id);
       assert.ok(ii, `item ${oi.sku} is on the invoice`);
       assert.deepEqual(
-        [ii.sku, ii.name, ii.productId, ii.qty, ii.price, ii.priceInclTax, ii.rowTotal, ii.rowTotalInclTax, ii.taxAmount, ii.discountAmount, ii.basePrice, ii.baseRowTotal],
-        [oi.sku, oi.name, oi.productId, oi.qtyOrdered, oi.price, oi.priceInclTax, oi.rowTotal, oi.rowTotalInclTax, oi.taxAmount, oi.discountAmount ?? 0, oi.basePrice, oi.baseRowTotal],
+        [
+          ii.sku,
+          ii.name,
+          ii.productId,
+          ii.qty,
+          ii.price,
+          ii.priceInclTax,
+          ii.rowTotal,
+          ii.rowTotalInclTax,
+          ii.taxAmount,
+          ii.discountAmount,
+          ii.basePrice,
+          ii.baseRowTotal,
+        ],
+        [
+          oi.sku,
+          oi.name,
+          oi.productId,
+          oi.qtyOrdered,
+          oi.price,
+          oi.priceInclTax,
+          oi.rowTotal,
+          oi.rowTotalInclTax,
+          oi.taxAmount,
+          oi.discountAmount ?? 0,
+          oi.basePrice,
+          oi.baseRowTotal,
+        ],
       );
     }
     assert.deepEqual(inv.comments, []);
@@ -177,7 +219,10 @@ describe('partial invoices', () => {
   test('one unit at a time, then the rest: every amount adds up to the order exactly, shipping and gift card on the first', async () => {
     const o = await placeTestOrder(t, {
       paymentMethod: 'cashondelivery',
-      items: [{ sku: skuA, qty: 3 }, { sku: skuB, qty: 1 }],
+      items: [
+        { sku: skuA, qty: 3 },
+        { sku: skuB, qty: 1 },
+      ],
       address: CA,
       couponCode: 'WELCOME10',
       giftcardCodes: ['GC-DEMO-0000-0000-0001'],
@@ -270,12 +315,35 @@ describe('partial invoices', () => {
     const lines = invs.flatMap((i) => i.items);
     for (const oi of o.items) {
       const mine = lines.filter((l) => l.orderItemId === oi.id);
-      assert.equal(total(mine, (l) => l.qty), oi.qtyOrdered);
-      assert.equal(total(mine, (l) => l.rowTotal), oi.rowTotal, `${oi.sku} row total`);
-      assert.equal(total(mine, (l) => l.rowTotalInclTax), oi.rowTotalInclTax, `${oi.sku} row total incl tax`);
-      assert.equal(total(mine, (l) => l.taxAmount), oi.taxAmount, `${oi.sku} tax`);
-      assert.equal(total(mine, (l) => l.discountAmount), oi.discountAmount ?? 0, `${oi.sku} discount`);
-      assert.equal(total(mine, (l) => l.baseRowTotal), oi.baseRowTotal, `${oi.sku} base row total`);
+      assert.equal(
+        total(mine, (l) => l.qty),
+        oi.qtyOrdered,
+      );
+      assert.equal(
+        total(mine, (l) => l.rowTotal),
+        oi.rowTotal,
+        `${oi.sku} row total`,
+      );
+      assert.equal(
+        total(mine, (l) => l.rowTotalInclTax),
+        oi.rowTotalInclTax,
+        `${oi.sku} row total incl tax`,
+      );
+      assert.equal(
+        total(mine, (l) => l.taxAmount),
+        oi.taxAmount,
+        `${oi.sku} tax`,
+      );
+      assert.equal(
+        total(mine, (l) => l.discountAmount),
+        oi.discountAmount ?? 0,
+        `${oi.sku} discount`,
+      );
+      assert.equal(
+        total(mine, (l) => l.baseRowTotal),
+        oi.baseRowTotal,
+        `${oi.sku} base row total`,
+      );
     }
     // the order's counters
     now = (await order(o.id)).order;
@@ -323,8 +391,14 @@ describe('partial invoices', () => {
       invs.map((i) => i.shippingAmount),
       [15, 0, 0],
     );
-    assert.equal(total(invs, (i) => i.taxAmount), o.prices.taxAmount);
-    assert.equal(total(invs, (i) => i.grandTotal), o.prices.grandTotal);
+    assert.equal(
+      total(invs, (i) => i.taxAmount),
+      o.prices.taxAmount,
+    );
+    assert.equal(
+      total(invs, (i) => i.grandTotal),
+      o.prices.grandTotal,
+    );
     assert.equal(dec((await order(o.id)).order.totalPaid).toNumber(), o.prices.grandTotal);
   });
 });
@@ -356,7 +430,10 @@ describe('refusals change nothing', () => {
     }
     await assertRefused(invoice(o.id, { capture: 'online' as 'offline' }), 400, /Unknown capture mode/);
     // the refusals name the reason on the wire
-    await assert.rejects(invoice(o.id, { items: [{ orderItemId: id, qty: 3 }], capture: 'offline' }), (e: AppError) => e.reason === 'ORDER_NOT_INVOICEABLE');
+    await assert.rejects(
+      invoice(o.id, { items: [{ orderItemId: id, qty: 3 }], capture: 'offline' }),
+      (e: AppError) => e.reason === 'ORDER_NOT_INVOICEABLE',
+    );
     assert.deepEqual(await snapshot(o.id), before);
   });
 
@@ -390,7 +467,11 @@ describe('concurrency', () => {
 
 describe('comments and mail', () => {
   test('a comment goes on the invoice and into the history; the mail lists the items and totals', async () => {
-    const o = await placeTestOrder(t, { paymentMethod: 'cashondelivery', items: [{ sku: skuB, qty: 1 }], guestEmail: 'mail-check@example.com' });
+    const o = await placeTestOrder(t, {
+      paymentMethod: 'cashondelivery',
+      items: [{ sku: skuB, qty: 1 }],
+      guestEmail: 'mail-check@example.com',
+    });
     await invoice(o.id, { capture: 'offline', comment: '  Paid at the counter  ' });
     const [inv] = await list(o.id);
     assert.equal(inv.comments.length, 1);

@@ -21,13 +21,19 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  await registerCustomer(t.systemCtx(), { email: 'gql-invoice-other@example.com', password: 'Password123!', firstname: 'O', lastname: 'Ther' });
+  await registerCustomer(t.systemCtx(), {
+    email: 'gql-invoice-other@example.com',
+    password: 'Password123!',
+    firstname: 'O',
+    lastname: 'Ther',
+  });
   other = await t.tokens.customer('gql-invoice-other@example.com', 'Password123!');
   order = await placeTestOrder(t, { customerToken: customer });
 });
 after(() => t.close());
 
-const FIELDS = 'totalCount edges { cursor node { id _id incrementId orderId orderIncrementId grandTotal subtotal state stateName pdfUrl items comments } } pageInfo { hasNextPage }';
+const FIELDS =
+  'totalCount edges { cursor node { id _id incrementId orderId orderIncrementId grandTotal subtotal state stateName pdfUrl items comments } } pageInfo { hasNextPage }';
 
 describe('invoices over GraphQL', () => {
   test('the order customer and the back office read orderInvoices; the customer reads myOrderInvoices', async () => {
@@ -44,7 +50,10 @@ describe('invoices over GraphQL', () => {
     }
     const mine = await gql(`{ myOrderInvoices(orderId: ${order.id}) { ${FIELDS} } }`, customer);
     assert.equal(mine.errors, undefined, JSON.stringify(mine.errors));
-    assert.equal(mine.data.myOrderInvoices.edges[0].node.pdfUrl, `/api/rest/v2/customers/me/orders/${order.id}/invoices/${mine.data.myOrderInvoices.edges[0].node._id}/pdf`);
+    assert.equal(
+      mine.data.myOrderInvoices.edges[0].node.pdfUrl,
+      `/api/rest/v2/customers/me/orders/${order.id}/invoices/${mine.data.myOrderInvoices.edges[0].node._id}/pdf`,
+    );
   });
 
   test("another customer's order: 403 on orderInvoices, 404 on myOrderInvoices; anonymous 401; admin on myOrderInvoices 403", async () => {
@@ -61,6 +70,9 @@ describe('invoices over GraphQL', () => {
   test('bad input: an out-of-range order id is a 400, an unknown one a 404, a wrong type a validation error', async () => {
     assert.equal((await gql('{ orderInvoices(orderId: 0) { totalCount } }', admin)).errors[0].extensions.status, 400);
     assert.equal((await gql('{ orderInvoices(orderId: 99999999) { totalCount } }', admin)).errors[0].extensions.status, 404);
-    assert.equal((await gql('{ orderInvoices(orderId: "x") { totalCount } }', admin)).errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+    assert.equal(
+      (await gql('{ orderInvoices(orderId: "x") { totalCount } }', admin)).errors[0].extensions.code,
+      'GRAPHQL_VALIDATION_FAILED',
+    );
   });
 });

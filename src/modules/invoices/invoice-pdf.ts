@@ -74,7 +74,12 @@ export async function renderInvoicePdf(ctx: Ctx, order: OrderRow, invoice: Invoi
       pdf.totals([
         { label: 'Subtotal', value: money(invoice.subtotal) },
         ...(invoice.discountAmount > 0
-          ? [{ label: invoice.discountDescription ? `Discount (${invoice.discountDescription})` : 'Discount', value: minus(invoice.discountAmount) }]
+          ? [
+              {
+                label: invoice.discountDescription ? `Discount (${invoice.discountDescription})` : 'Discount',
+                value: minus(invoice.discountAmount),
+              },
+            ]
           : []),
         ...(order.isVirtual ? [] : [{ label: 'Shipping & handling', value: money(invoice.shippingAmount) }]),
         { label: 'Tax', value: money(invoice.taxAmount) },

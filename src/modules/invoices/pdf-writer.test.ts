@@ -18,7 +18,9 @@ function hasPdftotext(): boolean {
 
 function pdfText(pdf: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('pdftotext', ['-layout', '-', '-'], { encoding: 'utf8' }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    const child = execFile('pdftotext', ['-layout', '-', '-'], { encoding: 'utf8' }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
     child.stdin!.end(pdf);
   });
 }

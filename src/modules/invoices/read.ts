@@ -97,7 +97,12 @@ async function withDetails(ctx: Ctx, order: Pick<OrderRow, 'incrementId'>, heads
   const ids = heads.map((h) => h.id);
   const [items, comments] = await together(ctx, [
     () => ctx.db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.id)),
-    () => ctx.db.select().from(invoiceComments).where(inArray(invoiceComments.invoiceId, ids)).orderBy(asc(invoiceComments.createdAt), asc(invoiceComments.id)),
+    () =>
+      ctx.db
+        .select()
+        .from(invoiceComments)
+        .where(inArray(invoiceComments.invoiceId, ids))
+        .orderBy(asc(invoiceComments.createdAt), asc(invoiceComments.id)),
   ] as const);
   return heads.map((h) =>
     invoiceDto(
@@ -110,7 +115,11 @@ async function withDetails(ctx: Ctx, order: Pick<OrderRow, 'incrementId'>, heads
 }
 
 async function invoicesOf(ctx: Ctx, order: Pick<OrderRow, 'id' | 'incrementId'>): Promise<InvoiceDto[]> {
-  const heads = await ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id)).orderBy(asc(invoices.createdAt), asc(invoices.id));
+  const heads = await ctx.db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.orderId, order.id))
+    .orderBy(asc(invoices.createdAt), asc(invoices.id));
   return withDetails(ctx, order, heads);
 }
 
@@ -160,7 +169,12 @@ async function orderForCaller(ctx: Ctx, orderId: number, route: InvoiceRoute): P
  * `<listPath>/<id>/pdf` (listPath: the path the list was asked at). A customer sees only the comments visible
  * on the storefront.
  */
-export async function listInvoicesForCaller(ctx: Ctx, orderId: number, route: InvoiceRoute, listPath: string): Promise<CollectionResult<InvoiceDto>> {
+export async function listInvoicesForCaller(
+  ctx: Ctx,
+  orderId: number,
+  route: InvoiceRoute,
+  listPath: string,
+): Promise<CollectionResult<InvoiceDto>> {
   const { order } = await orderForCaller(ctx, orderId, route);
   const base = listPath.replace(/\/+$/, '');
   const internal = seesInternalComments(ctx);
@@ -173,7 +187,12 @@ export async function listInvoicesForCaller(ctx: Ctx, orderId: number, route: In
 }
 
 /** The PDF of one invoice of an order the caller may see (404 when the invoice is not on that order). */
-export async function invoicePdfForCaller(ctx: Ctx, orderId: number, invoiceId: number, route: InvoiceRoute): Promise<{ filename: string; body: Buffer }> {
+export async function invoicePdfForCaller(
+  ctx: Ctx,
+  orderId: number,
+  invoiceId: number,
+  route: InvoiceRoute,
+): Promise<{ filename: string; body: Buffer }> {
   const { order } = await orderForCaller(ctx, orderId, route);
   const invoice = await invoiceOf(ctx, order, invoiceId);
   return { filename: `invoice_${invoice.incrementId}.pdf`, body: await renderInvoicePdf(ctx, order, invoice) };

@@ -125,7 +125,7 @@ describe('GET /orders/{orderId}/invoices', () => {
     assert.deepEqual(none.body.member, []);
   });
 
-  test('a customer sees the invoices of their own order; another customer\'s or a guest order is 403, an unknown one 404', async () => {
+  test("a customer sees the invoices of their own order; another customer's or a guest order is 403, an unknown one 404", async () => {
     const mine = await t.req('GET', invoicesUrl(own.id), { token: customer });
     assert.equal(mine.status, 200, mine.text);
     assert.equal(mine.body.totalItems, 1);
@@ -182,7 +182,7 @@ describe('GET /orders/{orderId}/invoices', () => {
 });
 
 describe('GET /customers/me/orders/{orderId}/invoices', () => {
-  test('the customer\'s own order: the list, with pdfUrl under /customers/me', async () => {
+  test("the customer's own order: the list, with pdfUrl under /customers/me", async () => {
     const r = await t.req('GET', ownUrl(own.id), { token: customer });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body['@id'], ownUrl(own.id));
@@ -193,7 +193,7 @@ describe('GET /customers/me/orders/{orderId}/invoices', () => {
     assert.deepEqual([none.status, none.body.totalItems], [200, 0]);
   });
 
-  test('another customer\'s, a guest\'s or an unknown order is 404; admin and API tokens 403; anonymous 401', async () => {
+  test("another customer's, a guest's or an unknown order is 404; admin and API tokens 403; anonymous 401", async () => {
     for (const id of [others.id, guest.id, 2147483647]) {
       const r = await t.req('GET', ownUrl(id), { token: customer });
       assert.equal(r.status, 404, `${id}: ${r.text}`);

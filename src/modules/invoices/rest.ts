@@ -52,7 +52,8 @@ export const operations: Operation[] = [
     kind: 'collection',
     response: Invoice,
     graphql: { name: 'myOrderInvoices' },
-    run: (ctx, { params }) => invoices.listInvoicesForCaller(ctx, params.orderId, 'me', `${API}/customers/me/orders/${params.orderId}/invoices`),
+    run: (ctx, { params }) =>
+      invoices.listInvoicesForCaller(ctx, params.orderId, 'me', `${API}/customers/me/orders/${params.orderId}/invoices`),
   }),
 ];
 

@@ -8,7 +8,14 @@ import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { declareDefaults } from '../../platform/settings.js';
-import { addStatusHistory, nextIncrementId, recordProgress, type ItemDelta, type OrderItemRow, type OrderWithItems } from '../orders/core.js';
+import {
+  addStatusHistory,
+  nextIncrementId,
+  recordProgress,
+  type ItemDelta,
+  type OrderItemRow,
+  type OrderWithItems,
+} from '../orders/core.js';
 import { itemLine, mailMoney, orderMailOf, queueOrderMail, type OrderMail } from '../orders/mail.js';
 import { writtenOrderId, writtenOrderItemId, type AlongsideWrite, type WrittenOrder } from '../orders/placement.js';
 import { refused, stateAllows } from '../orders/state.js';
@@ -49,7 +56,16 @@ export interface CreateInvoiceOptions {
 }
 
 /** The money fields an order item and an invoice item share, pro-rated by quantity. */
-const ITEM_MONEY = ['rowTotal', 'baseRowTotal', 'rowTotalInclTax', 'baseRowTotalInclTax', 'taxAmount', 'baseTaxAmount', 'discountAmount', 'baseDiscountAmount'] as const;
+const ITEM_MONEY = [
+  'rowTotal',
+  'baseRowTotal',
+  'rowTotalInclTax',
+  'baseRowTotalInclTax',
+  'taxAmount',
+  'baseTaxAmount',
+  'discountAmount',
+  'baseDiscountAmount',
+] as const;
 type ItemMoneyField = (typeof ITEM_MONEY)[number];
 type ItemMoney = Record<ItemMoneyField, Decimal>;
 
@@ -81,22 +97,38 @@ function chooseLines(locked: OrderWithItems, requested: CreateInvoiceOptions['it
   for (const r of requested) {
     const item = locked.items.find((i) => i.id === r.orderItemId);
     if (!item) {
-      throw badRequest(`Order item ${r.orderItemId} is not on this order`, { reason: 'INVOICE_ITEM_NOT_FOUND', details: { orderItemId: r.orderItemId } });
+      throw badRequest(`Order item ${r.orderItemId} is not on this order`, {
+        reason: 'INVOICE_ITEM_NOT_FOUND',
+        details: { orderItemId: r.orderItemId },
+      });
     }
     if (seen.has(item.id)) {
-      throw badRequest(`Order item ${item.id} is listed more than once`, { reason: 'INVOICE_ITEM_DUPLICATE', details: { orderItemId: item.id } });
+      throw badRequest(`Order item ${item.id} is listed more than once`, {
+        reason: 'INVOICE_ITEM_DUPLICATE',
+        details: { orderItemId: item.id },
+      });
     }
     seen.add(item.id);
     if (typeof r.qty !== 'number' || !Number.isFinite(r.qty) || r.qty <= 0) {
-      throw badRequest(`The quantity to invoice of item ${item.id} must be above 0`, { reason: 'INVALID_QTY', details: { orderItemId: item.id } });
+      throw badRequest(`The quantity to invoice of item ${item.id} must be above 0`, {
+        reason: 'INVALID_QTY',
+        details: { orderItemId: item.id },
+      });
     }
     const qty = dec(r.qty);
     if ((!item.isQtyDecimal && !qty.isInteger()) || qty.decimalPlaces() > 4) {
-      throw badRequest(`Item ${item.id} (${item.sku}) can only be invoiced in whole units`, { reason: 'INVALID_QTY', details: { orderItemId: item.id } });
+      throw badRequest(`Item ${item.id} (${item.sku}) can only be invoiced in whole units`, {
+        reason: 'INVALID_QTY',
+        details: { orderItemId: item.id },
+      });
     }
     const left = leftToInvoice(item);
     if (qty.gt(left)) {
-      throw refused(state, 'invoice', `only ${left.toString()} of item ${item.id} (${item.sku}) is left to invoice, ${qty.toString()} asked`);
+      throw refused(
+        state,
+        'invoice',
+        `only ${left.toString()} of item ${item.id} (${item.sku}) is left to invoice, ${qty.toString()} asked`,
+      );
     }
     lines.push({ item, qty });
   }
@@ -194,11 +226,17 @@ export async function createInvoice(
     const prior = await billedSoFar(tx, order.id);
     const plan = planInvoice(tx, locked, chosen, prior, opts);
     const incrementId = await nextIncrementId(tx, 'invoice', order.storeId);
-    const [invoice] = await tx.db.insert(invoices).values(invoiceRow(tx, plan, order, incrementId)).returning({ id: invoices.id });
+    const [invoice] = await tx.db
+      .insert(invoices)
+      .values(invoiceRow(tx, plan, order, incrementId))
+      .returning({ id: invoices.id });
     await tx.db.insert(invoiceItems).values(invoiceItemRows(plan, invoice.id));
     const updated = await recordProgress(tx, locked, plan.progress);
     await addStatusHistory(tx, updated.order, invoiceHistory(plan, incrementId));
-    if (plan.comment) await tx.db.insert(invoiceComments).values({ invoiceId: invoice.id, comment: plan.comment, isCustomerNotified: plan.mail, createdAt: tx.now });
+    if (plan.comment)
+      await tx.db
+        .insert(invoiceComments)
+        .values({ invoiceId: invoice.id, comment: plan.comment, isCustomerNotified: plan.mail, createdAt: tx.now });
     if (plan.mail) await queueOrderMail(tx, updated.order, invoiceMail(plan, order, incrementId));
     emitInvoiceCreated(tx, invoice.id, order.storeId, order.id);
     orderChanged(tx, order, updated.order);
@@ -210,7 +248,13 @@ type Prior = Awaited<ReturnType<typeof billedSoFar>>;
 type InvoicePlan = ReturnType<typeof planInvoice>;
 
 /** What an invoice of `chosen` bills, given what earlier invoices took: its amounts, lines and the order's progress. */
-function planInvoice(ctx: Ctx, locked: OrderWithItems, chosen: { item: OrderItemRow; qty: Decimal }[], prior: Prior, opts: CreateInvoiceOptions) {
+function planInvoice(
+  ctx: Ctx,
+  locked: OrderWithItems,
+  chosen: { item: OrderItemRow; qty: Decimal }[],
+  prior: Prior,
+  opts: CreateInvoiceOptions,
+) {
   const order = locked.order;
   const lines: Line[] = chosen.map(({ item, qty }) => ({ item, qty, money: proRate(item, qty, prior.items.get(item.id)) }));
 
@@ -335,7 +379,11 @@ function invoiceRow(ctx: Ctx, p: InvoicePlan, order: OrderWithItems['order'], in
 }
 
 /** The invoice's items; `orderItemId` maps a line's order item to the id to store (placement: an expression). */
-function invoiceItemRows<Id = number>(p: InvoicePlan, invoiceId: Id | SQL, orderItemId: (item: OrderItemRow, index: number) => Id | SQL = (item) => item.id as Id) {
+function invoiceItemRows<Id = number>(
+  p: InvoicePlan,
+  invoiceId: Id | SQL,
+  orderItemId: (item: OrderItemRow, index: number) => Id | SQL = (item) => item.id as Id,
+) {
   return p.lines.map(({ item, qty, money }, index) => ({
     invoiceId: invoiceId as number,
     orderItemId: orderItemId(item, index) as number,
@@ -399,6 +447,8 @@ export function invoiceAtPlacement(ctx: Ctx, placed: OrderWithItems, incrementId
     invoiceId: (written: WrittenOrder) => Number(written.ids.inv),
     progress: plan.progress,
     history: invoiceHistory(plan, incrementId),
-    mail: plan.mail ? (progressed: OrderWithItems['order']) => orderMailOf(ctx, progressed, invoiceMail(plan, order, incrementId)) : undefined,
+    mail: plan.mail
+      ? (progressed: OrderWithItems['order']) => orderMailOf(ctx, progressed, invoiceMail(plan, order, incrementId))
+      : undefined,
   };
 }

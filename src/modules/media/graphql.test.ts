@@ -18,13 +18,16 @@ let other: string;
 let customer: string;
 
 const gql = (query: string, token?: string, variables?: Record<string, unknown>) => t.gql(query, token, variables);
-const LIST = (args = '') => `{ mediaFiles${args} { totalCount edges { node { url directive size dimensions filename path } } pageInfo { hasNextPage } } }`;
+const LIST = (args = '') =>
+  `{ mediaFiles${args} { totalCount edges { node { url directive size dimensions filename path } } pageInfo { hasNextPage } } }`;
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wysiwyg-gql-'));
   const dir = path.join(dataDir, 'media', 'wysiwyg', 'banners');
   fs.mkdirSync(dir, { recursive: true });
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   fs.writeFileSync(path.join(dir, 'a.png'), png);
   fs.writeFileSync(path.join(dataDir, 'media', 'wysiwyg', 'top.png'), png);
   t = await buildTestApp({ env: { DATA_DIR: dataDir } });
@@ -42,7 +45,10 @@ describe('media over GraphQL', () => {
   test('mediaFiles lists a folder (folder or its alias path), as REST does', async () => {
     const top = await gql(LIST(), reader);
     assert.equal(top.errors, undefined, JSON.stringify(top.errors));
-    assert.deepEqual(top.data.mediaFiles.edges.map((e: any) => e.node.path), ['wysiwyg/top.png']);
+    assert.deepEqual(
+      top.data.mediaFiles.edges.map((e: any) => e.node.path),
+      ['wysiwyg/top.png'],
+    );
     for (const args of ['(folder: "banners")', '(path: "wysiwyg/banners")']) {
       const r = await gql(LIST(args), admin);
       assert.equal(r.data.mediaFiles.totalCount, 1, args);

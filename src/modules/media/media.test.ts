@@ -63,8 +63,12 @@ before(async () => {
   customer = await t.tokens.customer();
   other = await t.tokens.apiUser(['products/read']);
   reader = await t.tokens.apiUser(['media/read']);
-  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
-  jpeg = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#00ff00' } }).jpeg().toBuffer();
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
+  jpeg = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#00ff00' } })
+    .jpeg()
+    .toBuffer();
 });
 after(async () => {
   await t.close();
@@ -124,7 +128,10 @@ describe('media uploads', () => {
   });
 
   test('a non-image named .png is a 400 and nothing is stored', async () => {
-    const r = await upload([filePart(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), 'evil.png'), { name: 'folder', value: 'wysiwyg/bad' }]);
+    const r = await upload([
+      filePart(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), 'evil.png'),
+      { name: 'folder', value: 'wysiwyg/bad' },
+    ]);
     assertError(r, 400, 'bad_request');
     assert.equal(fs.existsSync(wysiwyg('bad')), false);
     // a PNG signature followed by garbage does not decode
@@ -162,7 +169,10 @@ describe('media listing and deletes', () => {
       const r = await t.req('GET', `${API}/media`, { token: reader, query: q });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.totalItems, 2);
-      assert.deepEqual(r.body.member.map((m: { path: string }) => m.path), ['wysiwyg/list/a.webp', 'wysiwyg/list/b.webp']);
+      assert.deepEqual(
+        r.body.member.map((m: { path: string }) => m.path),
+        ['wysiwyg/list/a.webp', 'wysiwyg/list/b.webp'],
+      );
       assert.deepEqual(r.body.member[0].dimensions, { width: 20, height: 10 });
       assert.equal(r.body.member[0].directive, '{{media url="wysiwyg/list/a.webp"}}');
     }
@@ -182,7 +192,11 @@ describe('media listing and deletes', () => {
     for (const folder of ['rel/banners', 'wysiwyg/rel/banners', 'rel/banners/']) {
       const r = await t.req('GET', `${API}/media`, { token: admin, query: { folder } });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.member.map((m: { path: string }) => m.path), ['wysiwyg/rel/banners/promo.webp', 'wysiwyg/rel/banners/promo_1.webp'], folder);
+      assert.deepEqual(
+        r.body.member.map((m: { path: string }) => m.path),
+        ['wysiwyg/rel/banners/promo.webp', 'wysiwyg/rel/banners/promo_1.webp'],
+        folder,
+      );
     }
     const rootByEmpty = await t.req('GET', `${API}/media`, { token: admin, query: { folder: '' } });
     const root = await t.req('GET', `${API}/media`, { token: admin });
@@ -203,7 +217,10 @@ describe('media listing and deletes', () => {
     assert.equal(fs.existsSync(path.join(mediaDir(), 'wysiwygx')), false);
     // the path an answer gives is the one to list, fetch and delete it by
     const listed = await t.req('GET', `${API}/media`, { token: admin, query: { folder: 'wysiwygx' } });
-    assert.deepEqual(listed.body.member.map((m: { path: string }) => m.path), [x.body.path]);
+    assert.deepEqual(
+      listed.body.member.map((m: { path: string }) => m.path),
+      [x.body.path],
+    );
     assert.equal((await t.app.inject({ method: 'GET', url: `/media/${x.body.path}` })).statusCode, 200);
     assert.equal((await t.req('DELETE', `${API}/media/${x.body.path}`, { token: admin })).status, 204);
     assert.equal(fs.existsSync(wysiwyg('wysiwygx', 'inx.webp')), false);
@@ -270,7 +287,13 @@ describe('nothing outside wysiwyg/', () => {
       assert.equal(r.status, 400, `${folder}: ${r.text}`);
     }
     // encoded in the raw query too
-    for (const raw of ['folder=..%2F..%2Fetc', 'path=wysiwyg%2F%2E%2E%2Fcatalog', 'folder=%2Fetc', 'folder=wysiwyg%00', 'path=wysiwyg%5C..%5Ccatalog']) {
+    for (const raw of [
+      'folder=..%2F..%2Fetc',
+      'path=wysiwyg%2F%2E%2E%2Fcatalog',
+      'folder=%2Fetc',
+      'folder=wysiwyg%00',
+      'path=wysiwyg%5C..%5Ccatalog',
+    ]) {
       const r = await t.req('GET', `${API}/media?${raw}`, { token: admin });
       assert.equal(r.status, 400, `${raw}: ${r.text}`);
     }
@@ -345,11 +368,14 @@ describe('nothing outside wysiwyg/', () => {
     const { port } = new URL(address);
     const raw = (p: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'DELETE', path: `${API}/media/${p}`, headers: { authorization: `Bearer ${admin}` } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, method: 'DELETE', path: `${API}/media/${p}`, headers: { authorization: `Bearer ${admin}` } },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });

@@ -68,7 +68,12 @@ export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
     const disposition = headers['content-disposition'] ?? '';
     const name = headerParam(disposition, 'name');
     if (!/^form-data/i.test(disposition) || name === undefined) throw malformed('part without a form-data name');
-    parts.push({ name, filename: headerParam(disposition, 'filename'), contentType: headers['content-type'], data: body.subarray(headerEnd + 4, next) });
+    parts.push({
+      name,
+      filename: headerParam(disposition, 'filename'),
+      contentType: headers['content-type'],
+      data: body.subarray(headerEnd + 4, next),
+    });
     if (parts.length > 20) throw malformed('too many parts');
     pos = next + 2;
   }

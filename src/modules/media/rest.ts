@@ -19,18 +19,24 @@ export const MediaItem = Type.Object({
   path: Type.String({ description: 'relative to the media folder' }),
 });
 const ListQuery = Type.Object({
-  folder: Type.Optional(Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' })),
+  folder: Type.Optional(
+    Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' }),
+  ),
   path: Type.Optional(Type.String({ description: 'alias of folder' })),
 });
 // the rest of the path, slashes included (the document names it `path`): sent as it is, since percent-encoded
 // separators are refused
 const DeleteParams = Type.Object({
-  '*': Type.String({ description: 'the file path relative to wysiwyg/, its `/` separators not percent-encoded (encoded ones are refused)' }),
+  '*': Type.String({
+    description: 'the file path relative to wysiwyg/, its `/` separators not percent-encoded (encoded ones are refused)',
+  }),
 });
 /** The multipart form of an upload, for the OpenAPI document only: the handler parses the stream itself. */
 const UploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'the image (required)' }),
-  folder: Type.Optional(Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' })),
+  folder: Type.Optional(
+    Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' }),
+  ),
   filename: Type.Optional(Type.String({ description: 'the stored name without extension (default: the uploaded name)' })),
 });
 
@@ -70,7 +76,8 @@ export function routes(app: RestApp): void {
       schema: {
         operationId: 'media.delete',
         tags,
-        summary: 'Delete a file under wysiwyg/ (path relative to wysiwyg/; the path an answer gives, starting with wysiwyg/, means the same)',
+        summary:
+          'Delete a file under wysiwyg/ (path relative to wysiwyg/; the path an answer gives, starting with wysiwyg/, means the same)',
         params: DeleteParams,
         response: { 204: Type.Null({ description: 'Deleted' }) },
       },
@@ -104,11 +111,16 @@ export function routes(app: RestApp): void {
       async (req, reply) => {
         const type = String(req.headers['content-type'] ?? '');
         if (!/^multipart\/form-data/i.test(type)) {
-          throw badRequest('The body must be multipart/form-data with a file', { reason: 'VALIDATION_FAILED', details: { field: 'file', constraint: 'required' } });
+          throw badRequest('The body must be multipart/form-data with a file', {
+            reason: 'VALIDATION_FAILED',
+            details: { field: 'file', constraint: 'required' },
+          });
         }
         const settings = media.mediaSettings(req.ctx);
         const boundary = boundaryOf(type);
-        const body = await readLimited(req.body as unknown as Readable, settings.maxBytes + FORM_OVERHEAD, () => media.tooLarge(settings.maxBytes));
+        const body = await readLimited(req.body as unknown as Readable, settings.maxBytes + FORM_OVERHEAD, () =>
+          media.tooLarge(settings.maxBytes),
+        );
         const parts = parseMultipart(body, boundary);
         const field = (name: string) => {
           const p = parts.find((x) => x.name === name && x.filename === undefined);

@@ -171,7 +171,10 @@ export function mediaSettings(ctx: Ctx): MediaSettings {
 }
 
 export function tooLarge(maxBytes: number): AppError {
-  return new AppError('payload_too_large', `The file is larger than ${maxBytes} bytes`, { reason: 'FILE_TOO_LARGE', details: { field: 'file', maxBytes } });
+  return new AppError('payload_too_large', `The file is larger than ${maxBytes} bytes`, {
+    reason: 'FILE_TOO_LARGE',
+    details: { field: 'file', maxBytes },
+  });
 }
 
 function fieldError(field: string, message: string, constraint = 'invalid'): AppError {

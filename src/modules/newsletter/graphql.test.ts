@@ -23,7 +23,9 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
-  const r = await t.req('POST', `${API}/customers`, { body: { email: 'gql-nl-other@example.com', password: 'Secret123', firstname: 'O', lastname: 'Ther' } });
+  const r = await t.req('POST', `${API}/customers`, {
+    body: { email: 'gql-nl-other@example.com', password: 'Secret123', firstname: 'O', lastname: 'Ther' },
+  });
   assert.equal(r.status, 201, r.text);
   other = await t.tokens.customer('gql-nl-other@example.com', 'Secret123');
 });
@@ -32,7 +34,9 @@ after(() => t.close());
 describe('newsletter over GraphQL', () => {
   test('a guest subscribes and unsubscribes an email; the answer carries no ids', async () => {
     const email = guest();
-    const sub = await gql(`mutation { subscribeNewsletter(input: {email: "${email}", clientMutationId: "s"}) { newsletter { email status isSubscribed confirmationRequired message subscriberId customerId } clientMutationId } }`);
+    const sub = await gql(
+      `mutation { subscribeNewsletter(input: {email: "${email}", clientMutationId: "s"}) { newsletter { email status isSubscribed confirmationRequired message subscriberId customerId } clientMutationId } }`,
+    );
     assert.equal(sub.errors, undefined, JSON.stringify(sub.errors));
     assert.deepEqual(sub.data.subscribeNewsletter.newsletter, {
       email,
@@ -44,8 +48,13 @@ describe('newsletter over GraphQL', () => {
       customerId: null,
     });
     assert.equal(sub.data.subscribeNewsletter.clientMutationId, 's');
-    const code = unsubscribeCode(t.systemCtx(), (await t.database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0]);
-    const unsub = await gql(`mutation { unsubscribeNewsletter(input: {email: "${email}", code: "${code}"}) { newsletter { email status isSubscribed } } }`);
+    const code = unsubscribeCode(
+      t.systemCtx(),
+      (await t.database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0],
+    );
+    const unsub = await gql(
+      `mutation { unsubscribeNewsletter(input: {email: "${email}", code: "${code}"}) { newsletter { email status isSubscribed } } }`,
+    );
     assert.deepEqual(unsub.data.unsubscribeNewsletter.newsletter, { email, status: 'unsubscribed', isSubscribed: false });
   });
 
@@ -69,7 +78,11 @@ describe('newsletter over GraphQL', () => {
     assert.equal(sub.data.subscribeNewsletter.newsletter.status, 'subscribed');
     assert.equal(typeof sub.data.subscribeNewsletter.newsletter.subscriberId, 'number');
     const after = await gql('{ statusNewsletter { subscriberId status isSubscribed } }', customer);
-    assert.deepEqual(after.data.statusNewsletter, { subscriberId: sub.data.subscribeNewsletter.newsletter.subscriberId, status: 'subscribed', isSubscribed: true });
+    assert.deepEqual(after.data.statusNewsletter, {
+      subscriberId: sub.data.subscribeNewsletter.newsletter.subscriberId,
+      status: 'subscribed',
+      isSubscribed: true,
+    });
     // another customer sees its own (none), not this one
     const others = await gql('{ statusNewsletter { email status } }', other);
     assert.deepEqual(others.data.statusNewsletter, { email: 'gql-nl-other@example.com', status: 'unknown' });
@@ -84,9 +97,14 @@ describe('newsletter over GraphQL', () => {
     const emails = [guest(), guest(), guest()];
     for (const email of emails) await gql(`mutation { subscribeNewsletter(input: {email: "${email}"}) { newsletter { status } } }`);
     const [row] = await t.database.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, emails[2]));
-    await gql(`mutation { unsubscribeNewsletter(input: {subscriberId: ${row.id}, code: "${unsubscribeCode(t.systemCtx(), row)}"}) { newsletter { status } } }`);
+    await gql(
+      `mutation { unsubscribeNewsletter(input: {subscriberId: ${row.id}, code: "${unsubscribeCode(t.systemCtx(), row)}"}) { newsletter { status } } }`,
+    );
 
-    const all = await gql('{ newsletters(first: 100) { totalCount edges { cursor node { id _id email status isSubscribed } } pageInfo { hasNextPage } } }', admin);
+    const all = await gql(
+      '{ newsletters(first: 100) { totalCount edges { cursor node { id _id email status isSubscribed } } pageInfo { hasNextPage } } }',
+      admin,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     const nodes = all.data.newsletters.edges.map((e: any) => e.node);
     assert.equal(all.data.newsletters.totalCount, nodes.length);
@@ -103,7 +121,10 @@ describe('newsletter over GraphQL', () => {
 
     const page1 = await gql('{ newsletters(first: 1) { edges { node { _id } } pageInfo { endCursor hasNextPage } } }', admin);
     assert.equal(page1.data.newsletters.pageInfo.hasNextPage, true);
-    const page2 = await gql(`{ newsletters(first: 1, after: "${page1.data.newsletters.pageInfo.endCursor}") { edges { node { _id } } } }`, admin);
+    const page2 = await gql(
+      `{ newsletters(first: 1, after: "${page1.data.newsletters.pageInfo.endCursor}") { edges { node { _id } } } }`,
+      admin,
+    );
     assert.deepEqual(page2.data.newsletters.edges[0].node._id, nodes[1]._id);
 
     const one = await gql(`{ newsletter(id: "${mine.id}") { _id email status } }`, admin);

@@ -28,7 +28,10 @@ async function newCustomer(): Promise<{ id: number; email: string; token: string
 const guestEmail = () => `guest${++seq}-${Date.now()}@example.com`;
 
 async function rowsOf(email: string) {
-  return t.database.db.select().from(newsletterSubscribers).where(sql`lower(${newsletterSubscribers.email}) = ${email.toLowerCase()}`);
+  return t.database.db
+    .select()
+    .from(newsletterSubscribers)
+    .where(sql`lower(${newsletterSubscribers.email}) = ${email.toLowerCase()}`);
 }
 async function mailsTo(email: string) {
   return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.id));
@@ -50,7 +53,14 @@ describe('guest subscribe', () => {
     const email = guestEmail();
     const r = await subscribe({ email: `  ${email.toUpperCase()} ` });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { email, storeId: 1, status: 'subscribed', isSubscribed: true, confirmationRequired: false, message: MESSAGES.subscribed });
+    assert.deepEqual(r.body, {
+      email,
+      storeId: 1,
+      status: 'subscribed',
+      isSubscribed: true,
+      confirmationRequired: false,
+      message: MESSAGES.subscribed,
+    });
     const [row] = await rowsOf(email);
     assert.equal(row.status, 'subscribed');
     assert.equal(row.customerId, null);
@@ -106,7 +116,9 @@ describe('guest subscribe', () => {
     assert.equal((await subscribe({ email })).status, 201);
     const [before] = await rowsOf(email);
     assert.equal(before.customerId, null);
-    const r = await t.req('POST', `${API}/customers`, { body: { email: email.toUpperCase(), password: 'Secret123', firstname: 'Late', lastname: 'Joiner' } });
+    const r = await t.req('POST', `${API}/customers`, {
+      body: { email: email.toUpperCase(), password: 'Secret123', firstname: 'Late', lastname: 'Joiner' },
+    });
     assert.equal(r.status, 201, r.text);
     const [after] = await rowsOf(email);
     assert.equal(after.customerId, r.body.id);
@@ -148,7 +160,14 @@ describe('double opt-in', () => {
       const email = guestEmail();
       const r = await subscribe({ email });
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(r.body, { email, storeId: 1, status: 'not_active', isSubscribed: false, confirmationRequired: true, message: MESSAGES.confirmationSent });
+      assert.deepEqual(r.body, {
+        email,
+        storeId: 1,
+        status: 'not_active',
+        isSubscribed: false,
+        confirmationRequired: true,
+        message: MESSAGES.confirmationSent,
+      });
       const [row] = await rowsOf(email);
       assert.equal(row.status, 'not_active');
       const [mail] = await mailsTo(email);
@@ -249,7 +268,14 @@ describe('status', () => {
     const c = await newCustomer();
     const r = await t.req('GET', `${API}/newsletter/status`, { token: c.token });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { email: c.email, customerId: c.id, storeId: 1, status: 'unknown', isSubscribed: false, confirmationRequired: false });
+    assert.deepEqual(r.body, {
+      email: c.email,
+      customerId: c.id,
+      storeId: 1,
+      status: 'unknown',
+      isSubscribed: false,
+      confirmationRequired: false,
+    });
     const s = await subscribe({}, c.token);
     const r2 = await t.req('GET', `${API}/newsletter/status`, { token: c.token });
     assert.equal(r2.body.status, 'subscribed');

@@ -16,13 +16,20 @@ let seq = 0;
 const freshEmail = () => `rl${++seq}@example.com`;
 
 async function post(path: string, ip: string, body: unknown) {
-  const r = await t.app.inject({ method: 'POST', url: `${API}${path}`, remoteAddress: ip, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const r = await t.app.inject({
+    method: 'POST',
+    url: `${API}${path}`,
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   return { status: r.statusCode, body: JSON.parse(r.body) as Record<string, unknown> };
 }
 
 test('the 6th subscribe from one IP within an hour is a 429; other IPs are unaffected', async () => {
   const ip = freshIp();
-  for (let i = 0; i < 5; i++) assert.equal((await post('/newsletter/subscribe', ip, { email: freshEmail() })).status, 201, `attempt ${i + 1}`);
+  for (let i = 0; i < 5; i++)
+    assert.equal((await post('/newsletter/subscribe', ip, { email: freshEmail() })).status, 201, `attempt ${i + 1}`);
   const limited = await post('/newsletter/subscribe', ip, { email: freshEmail() });
   assert.equal(limited.status, 429);
   assert.deepEqual(limited.body, { error: 'too_many_requests', message: 'Too many requests. Please try again later.', code: 429 });
@@ -39,7 +46,12 @@ test('one email is limited across addresses', async () => {
 test('the 11th unsubscribe from one IP within an hour is a 429, refused attempts included', async () => {
   const ip = freshIp();
   // without the mailed code each attempt is refused (400), and still counts: codes cannot be guessed at speed
-  for (let i = 0; i < 10; i++) assert.equal((await post('/newsletter/unsubscribe', ip, { email: freshEmail(), code: 'f'.repeat(32) })).status, 400, `attempt ${i + 1}`);
+  for (let i = 0; i < 10; i++)
+    assert.equal(
+      (await post('/newsletter/unsubscribe', ip, { email: freshEmail(), code: 'f'.repeat(32) })).status,
+      400,
+      `attempt ${i + 1}`,
+    );
   assert.equal((await post('/newsletter/unsubscribe', ip, { email: freshEmail(), code: 'f'.repeat(32) })).status, 429);
   assert.equal((await post('/newsletter/unsubscribe', freshIp(), { email: freshEmail(), code: 'f'.repeat(32) })).status, 400);
 });

@@ -1,7 +1,15 @@
 /** Newsletter: subscribe, confirm and unsubscribe (public), a customer's own status, and the admin subscriber reads. */
 import { access } from '../../platform/auth/access.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { ConfirmBody, NewsletterSubscriber, NewsletterSubscription, SubscribeBody, SubscriberListQuery, SubscriberParams, UnsubscribeBody } from './schemas.js';
+import {
+  ConfirmBody,
+  NewsletterSubscriber,
+  NewsletterSubscription,
+  SubscribeBody,
+  SubscriberListQuery,
+  SubscriberParams,
+  UnsubscribeBody,
+} from './schemas.js';
 import * as newsletter from './service.js';
 
 const tags = ['newsletter'];
@@ -42,7 +50,8 @@ export const operations: Operation[] = [
     method: 'POST',
     path: '/newsletter/unsubscribe',
     tags,
-    summary: 'Unsubscribe an email (a customer token: the account email); the same reply whether or not it was subscribed. Rate limited per IP',
+    summary:
+      'Unsubscribe an email (a customer token: the account email); the same reply whether or not it was subscribed. Rate limited per IP',
     access: access.public,
     shortName,
     body: UnsubscribeBody,
@@ -68,7 +77,8 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/newsletter/subscribers',
     tags,
-    summary: 'Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed)',
+    summary:
+      'Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed)',
     access: access.admin('newsletter', 'read'),
     shortName,
     query: SubscriberListQuery,

@@ -22,9 +22,19 @@ export const SubscribeBody = Type.Object({
 export type SubscribeInput = Static<typeof SubscribeBody>;
 
 export const UnsubscribeBody = Type.Object({
-  email: Type.Optional(Type.String({ description: 'the subscribed email (or subscriberId); a customer token unsubscribes the account email instead' })),
-  subscriberId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the `id` of the unsubscribe link, instead of email' })),
-  code: Type.Optional(Type.String({ maxLength: 128, description: 'required without a customer token: the `code` of the unsubscribe link in the newsletter mail, or the confirmation code of a pending subscription' })),
+  email: Type.Optional(
+    Type.String({ description: 'the subscribed email (or subscriberId); a customer token unsubscribes the account email instead' }),
+  ),
+  subscriberId: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the `id` of the unsubscribe link, instead of email' }),
+  ),
+  code: Type.Optional(
+    Type.String({
+      maxLength: 128,
+      description:
+        'required without a customer token: the `code` of the unsubscribe link in the newsletter mail, or the confirmation code of a pending subscription',
+    }),
+  ),
   storeId: Type.Optional(Type.Integer()),
 });
 export type UnsubscribeInput = Static<typeof UnsubscribeBody>;
@@ -42,7 +52,9 @@ export type NewsletterSubscriberDto = Static<typeof NewsletterSubscriber>;
 export const SubscriberListQuery = Type.Object({
   ...PageQuery,
   email: Type.Optional(Type.String({ maxLength: 254, description: 'exact email, case-insensitive' })),
-  status: Type.Optional(Type.Union([Type.Literal('subscribed'), Type.Literal('not_active'), Type.Literal('unsubscribed'), Type.Literal('unconfirmed')])),
+  status: Type.Optional(
+    Type.Union([Type.Literal('subscribed'), Type.Literal('not_active'), Type.Literal('unsubscribed'), Type.Literal('unconfirmed')]),
+  ),
   ...DateRangeQuery,
   updatedSince: DateFilter('status changed at or after'),
 });

@@ -72,7 +72,11 @@ export const linkCustomerSubscriptions: CustomerSubscriptions['link'] = async (c
  * needs storing. A change of the secret (JWT_SECRET) ends the codes already mailed.
  */
 export function unsubscribeCode(ctx: Ctx, row: { id: number; email: string }): string {
-  return crypto.createHmac('sha256', deriveKey(ctx.app.config.jwtSecret, 'newsletter-unsubscribe')).update(`${row.id}\n${row.email.toLowerCase()}`).digest('hex').slice(0, 32);
+  return crypto
+    .createHmac('sha256', deriveKey(ctx.app.config.jwtSecret, 'newsletter-unsubscribe'))
+    .update(`${row.id}\n${row.email.toLowerCase()}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The storefront's newsletter operations exist only where the store has the newsletter on. */
@@ -144,7 +148,12 @@ function ownDto(row: SubscriberRow, message?: string): NewsletterSubscriptionDto
 }
 
 /** The row of (email, store view) locked for update, created with `status` when missing. */
-async function lockOrCreate(ctx: Ctx, email: string, storeId: number, init: { status: string; customerId: number | null }): Promise<{ row: SubscriberRow; created: boolean }> {
+async function lockOrCreate(
+  ctx: Ctx,
+  email: string,
+  storeId: number,
+  init: { status: string; customerId: number | null },
+): Promise<{ row: SubscriberRow; created: boolean }> {
   const find = async () =>
     (
       await ctx.db
@@ -206,7 +215,9 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
   assertActive(ctx, storeId);
   const settings = ctx.app.settings;
   if (!me && !settings.getBool('newsletter/subscription/allow_guest_subscribe', storeId)) {
-    throw badRequest('Guest subscription is not allowed. Please log in or create an account to subscribe.', { reason: 'GUEST_SUBSCRIBE_DISABLED' });
+    throw badRequest('Guest subscription is not allowed. Please log in or create an account to subscribe.', {
+      reason: 'GUEST_SUBSCRIBE_DISABLED',
+    });
   }
   const email = me ? me.email : guestEmail(input.email);
   await ctx.app.limiter.consume(limit, `email:${email}`);
@@ -239,7 +250,8 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
         .where(eq(newsletterSubscribers.id, row.id))
         .returning();
       message = confirm ? MESSAGES.confirmationSent : MESSAGES.subscribed;
-      if (current.status === 'subscribed' && (created || row.status !== 'subscribed')) subscriberEvent(tx, 'newsletter.subscribed', current);
+      if (current.status === 'subscribed' && (created || row.status !== 'subscribed'))
+        subscriberEvent(tx, 'newsletter.subscribed', current);
     }
     if (me) return ownDto(current, message);
     // Guests: built from the config alone (see above), never from the row.
@@ -258,7 +270,8 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Newsle
 export async function confirmSubscription(ctx: Ctx, input: ConfirmInput): Promise<NewsletterSubscriptionDto> {
   assertActive(ctx);
   const code = typeof input.code === 'string' ? input.code.trim() : '';
-  if (!code) throw badRequest('Confirmation code is required', { reason: 'CODE_REQUIRED', details: { field: 'code', constraint: 'required' } });
+  if (!code)
+    throw badRequest('Confirmation code is required', { reason: 'CODE_REQUIRED', details: { field: 'code', constraint: 'required' } });
   const email = input.email === undefined || input.email === '' ? undefined : guestEmail(input.email);
   const conds: SQL[] = [eq(newsletterSubscribers.confirmCodeHash, sha256Hex(code)), eq(newsletterSubscribers.status, 'not_active')];
   if (email) conds.push(sql`lower(${newsletterSubscribers.email}) = ${email}`);
@@ -273,7 +286,14 @@ export async function confirmSubscription(ctx: Ctx, input: ConfirmInput): Promis
   });
   if (!row) throw badRequest('Invalid or expired confirmation code', { reason: 'INVALID_CONFIRMATION_CODE', details: { field: 'code' } });
   if (ctx.actor.kind === 'customer' && row.customerId === ctx.actor.customerId) return ownDto(row, MESSAGES.confirmed);
-  return { email: row.email, storeId: row.storeId, status: 'subscribed', isSubscribed: true, confirmationRequired: false, message: MESSAGES.confirmed };
+  return {
+    email: row.email,
+    storeId: row.storeId,
+    status: 'subscribed',
+    isSubscribed: true,
+    confirmationRequired: false,
+    message: MESSAGES.confirmed,
+  };
 }
 
 /**
@@ -325,16 +345,14 @@ async function unsubscribeByCode(ctx: Ctx, input: UnsubscribeInput): Promise<New
     candidates = await ctx.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, input.subscriberId));
     if (email) candidates = candidates.filter((r) => r.email.toLowerCase() === email);
   } else {
-    if (!email) throw badRequest('Email address is required', { reason: 'EMAIL_REQUIRED', details: { field: 'email', constraint: 'required' } });
+    if (!email)
+      throw badRequest('Email address is required', { reason: 'EMAIL_REQUIRED', details: { field: 'email', constraint: 'required' } });
     const { websiteId } = targetStore(ctx, input.storeId);
     candidates = await ctx.db
       .select()
       .from(newsletterSubscribers)
       .where(
-        and(
-          sql`lower(${newsletterSubscribers.email}) = ${email}`,
-          inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(websiteId)),
-        ),
+        and(sql`lower(${newsletterSubscribers.email}) = ${email}`, inArray(newsletterSubscribers.storeId, storeIdsOfWebsiteSql(websiteId))),
       );
   }
   const row = candidates.find((r) => provesSubscriber(ctx, r, code));
@@ -347,7 +365,14 @@ async function unsubscribeByCode(ctx: Ctx, input: UnsubscribeInput): Promise<New
       .returning();
     if (left) subscriberEvent(tx, 'newsletter.unsubscribed', left);
   });
-  return { email: row.email, storeId: row.storeId, status: 'unsubscribed', isSubscribed: false, confirmationRequired: false, message: MESSAGES.unsubscribed };
+  return {
+    email: row.email,
+    storeId: row.storeId,
+    status: 'unsubscribed',
+    isSubscribed: false,
+    confirmationRequired: false,
+    message: MESSAGES.unsubscribed,
+  };
 }
 
 /** GET /newsletter/status: the calling customer's subscription (status `unknown` when they never had one). */
@@ -367,9 +392,22 @@ export async function status(ctx: Ctx): Promise<NewsletterSubscriptionDto> {
         ),
       ),
     )
-    .orderBy(sql`(${newsletterSubscribers.status} = 'subscribed') DESC`, sql`(${newsletterSubscribers.storeId} = ${ctx.store.storeId}) DESC`, desc(newsletterSubscribers.changeStatusAt), desc(newsletterSubscribers.id))
+    .orderBy(
+      sql`(${newsletterSubscribers.status} = 'subscribed') DESC`,
+      sql`(${newsletterSubscribers.storeId} = ${ctx.store.storeId}) DESC`,
+      desc(newsletterSubscribers.changeStatusAt),
+      desc(newsletterSubscribers.id),
+    )
     .limit(1);
-  if (!row) return { email: me.email, customerId: me.id, storeId: ctx.store.storeId, status: 'unknown', isSubscribed: false, confirmationRequired: false };
+  if (!row)
+    return {
+      email: me.email,
+      customerId: me.id,
+      storeId: ctx.store.storeId,
+      status: 'unknown',
+      isSubscribed: false,
+      confirmationRequired: false,
+    };
   return ownDto(row);
 }
 
@@ -386,7 +424,11 @@ function storeScope(ctx: Ctx): SQL | undefined {
 }
 
 /** newsletter.subscribed / newsletter.unsubscribed, with the subscriber as the back office reads it. */
-function subscriberEvent(tx: Ctx, type: 'newsletter.subscribed' | 'newsletter.unsubscribed', row: typeof newsletterSubscribers.$inferSelect): void {
+function subscriberEvent(
+  tx: Ctx,
+  type: 'newsletter.subscribed' | 'newsletter.unsubscribed',
+  row: typeof newsletterSubscribers.$inferSelect,
+): void {
   newsletterEvents.emit(tx, type, { resource: 'newsletter_subscriber', id: row.id, storeId: row.storeId }, adminDto(row));
 }
 
@@ -404,7 +446,10 @@ export async function listSubscribers(
   const where = conds.length ? and(...conds) : undefined;
   const [rows, [counted]] = await Promise.all([
     ctx.db.select().from(newsletterSubscribers).where(where).orderBy(newsletterSubscribers.id).limit(page.size).offset(page.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(newsletterSubscribers).where(where),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(newsletterSubscribers)
+      .where(where),
   ]);
   return { items: rows.map(adminDto), total: Number(counted?.n ?? 0) };
 }

@@ -27,7 +27,10 @@ const guestEmail = () => `switch${++seq}-${Date.now()}@example.com`;
 const subscribe = (body: unknown, token?: string) => t.req('POST', `${API}/newsletter/subscribe`, { body, token });
 const unsubscribe = (body: unknown, token?: string) => t.req('POST', `${API}/newsletter/unsubscribe`, { body, token });
 async function rowOf(email: string) {
-  const [row] = await t.database.db.select().from(newsletterSubscribers).where(sql`lower(${newsletterSubscribers.email}) = ${email}`);
+  const [row] = await t.database.db
+    .select()
+    .from(newsletterSubscribers)
+    .where(sql`lower(${newsletterSubscribers.email}) = ${email}`);
   return row;
 }
 async function withConfig(path: string, value: string, fn: () => Promise<void>) {
@@ -75,7 +78,13 @@ describe('unsubscribe needs proof', () => {
     const email = guestEmail();
     assert.equal((await subscribe({ email })).status, 201);
     const row = await rowOf(email);
-    for (const body of [{ email }, { email, code: '' }, { email, code: 'f'.repeat(32) }, { subscriberId: row.id, code: 'f'.repeat(32) }, { subscriberId: row.id }]) {
+    for (const body of [
+      { email },
+      { email, code: '' },
+      { email, code: 'f'.repeat(32) },
+      { subscriberId: row.id, code: 'f'.repeat(32) },
+      { subscriberId: row.id },
+    ]) {
       const r = await unsubscribe(body);
       assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
       assert.equal(r.body.error, 'bad_request');

@@ -17,5 +17,8 @@ export const newsletterSubscribers = pgTable(
     changeStatusAt: timestamp('change_status_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('newsletter_subscribers_email_store_uq').on(sql`lower(${t.email})`, t.storeId), index('newsletter_subscribers_customer_idx').on(t.customerId)],
+  (t) => [
+    uniqueIndex('newsletter_subscribers_email_store_uq').on(sql`lower(${t.email})`, t.storeId),
+    index('newsletter_subscribers_customer_idx').on(t.customerId),
+  ],
 );

@@ -13,7 +13,9 @@ export const OrderListQuery = Type.Object({
   ...PageQuery,
   customerId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'orders of this customer' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'customer email, exact (case-insensitive)' })),
-  emailLike: Type.Optional(Type.String({ maxLength: 254, description: 'customer email contains (case-insensitive; at least 3 characters)' })),
+  emailLike: Type.Optional(
+    Type.String({ maxLength: 254, description: 'customer email contains (case-insensitive; at least 3 characters)' }),
+  ),
   incrementId: Type.Optional(Type.String({ maxLength: 50, description: 'the order number, exact' })),
   status: Type.Optional(Type.String({ maxLength: 64, description: 'order status, e.g. pending, processing, holded' })),
   state: Type.Optional(Type.String({ maxLength: 64, description: 'order state, e.g. new, processing, complete, canceled' })),

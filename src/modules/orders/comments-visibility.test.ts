@@ -52,12 +52,20 @@ async function orderWithComments(opts: { customerToken?: string } = {}): Promise
     assert.ok(locked);
     return createInvoice(tx, locked, { capture: 'offline', comment: INVOICE_INTERNAL, notifyCustomer: false });
   });
-  const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, { token: admin, body: { comment: SHIPMENT_INTERNAL, visibleOnFront: false } });
+  const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, {
+    token: admin,
+    body: { comment: SHIPMENT_INTERNAL, visibleOnFront: false },
+  });
   assert.equal(s.status, 201, s.text);
-  const c = await t.req('POST', `${API}/shipments/${s.body.id}/comments`, { token: admin, body: { comment: SHIPMENT_VISIBLE, visibleOnFront: true } });
+  const c = await t.req('POST', `${API}/shipments/${s.body.id}/comments`, {
+    token: admin,
+    body: { comment: SHIPMENT_VISIBLE, visibleOnFront: true },
+  });
   assert.ok(c.status === 200 || c.status === 201, c.text);
   // a comment shown on the storefront, as the importer brings them over from Maho
-  await t.database.db.insert(invoiceComments).values({ invoiceId, comment: INVOICE_VISIBLE, isVisibleOnFront: true, createdAt: new Date() });
+  await t.database.db
+    .insert(invoiceComments)
+    .values({ invoiceId, comment: INVOICE_VISIBLE, isVisibleOnFront: true, createdAt: new Date() });
   return o as unknown as Order;
 }
 
@@ -133,7 +141,10 @@ describe('a customer reading their order', () => {
       assertBackOfficeView(g.data.order);
       const gi = await t.gql(`{ orderInvoices(orderId: ${o.id}) { edges { node { comments } } } }`, token);
       assert.equal(gi.errors, undefined, JSON.stringify(gi.errors));
-      assert.deepEqual(invoiceNotes(gi.data.orderInvoices.edges.map((e: { node: { comments: Comment[] } }) => e.node)).sort(), [INVOICE_INTERNAL, INVOICE_VISIBLE].sort());
+      assert.deepEqual(
+        invoiceNotes(gi.data.orderInvoices.edges.map((e: { node: { comments: Comment[] } }) => e.node)).sort(),
+        [INVOICE_INTERNAL, INVOICE_VISIBLE].sort(),
+      );
     }
   });
 });
@@ -148,10 +159,14 @@ describe('the guest order lookup', () => {
 
   test('GraphQL guestOrder: only the visible comments', async () => {
     const o = await orderWithComments();
-    const r = await t.gql('query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { statusHistory shipments } }', undefined, {
-      n: o.incrementId,
-      t: o.accessToken,
-    });
+    const r = await t.gql(
+      'query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { statusHistory shipments } }',
+      undefined,
+      {
+        n: o.incrementId,
+        t: o.accessToken,
+      },
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assertCustomerView(r.data.guestOrder);
   });

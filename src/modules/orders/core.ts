@@ -360,7 +360,10 @@ export async function setOrderGiftcards(
   cards: OrderRow['giftcards'],
   paid?: Pick<OrderRow, 'giftcardAmount' | 'baseGiftcardAmount'>,
 ): Promise<void> {
-  await ctx.db.update(orders).set({ giftcards: cards, ...paid }).where(eq(orders.id, orderId));
+  await ctx.db
+    .update(orders)
+    .set({ giftcards: cards, ...paid })
+    .where(eq(orders.id, orderId));
 }
 
 /** Marks stock, coupon use and gift card debits of a canceled order as given back (true if it was not yet). */

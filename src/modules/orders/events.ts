@@ -11,7 +11,11 @@ export const orderEvents = defineEvents({
   'order.canceled': { description: 'An order was canceled', payload: Order },
 });
 
-export function emitOrderEvent(ctx: Ctx, type: 'order.placed' | 'order.updated' | 'order.canceled', order: Pick<OrderRow, 'id' | 'storeId'>): void {
+export function emitOrderEvent(
+  ctx: Ctx,
+  type: 'order.placed' | 'order.updated' | 'order.canceled',
+  order: Pick<OrderRow, 'id' | 'storeId'>,
+): void {
   orderEvents.emit(ctx, type, { resource: 'order', id: order.id, storeId: order.storeId }, async () => {
     const now = await findOrder(ctx, order.id);
     return now ? orderDetail(backOffice(ctx), now.order, now.items) : null;
@@ -19,6 +23,10 @@ export function emitOrderEvent(ctx: Ctx, type: 'order.placed' | 'order.updated' 
 }
 
 /** order.updated when the change moved the order's state or status. */
-export function orderChanged(ctx: Ctx, before: Pick<OrderRow, 'state' | 'status'>, after: Pick<OrderRow, 'id' | 'storeId' | 'state' | 'status'>): void {
+export function orderChanged(
+  ctx: Ctx,
+  before: Pick<OrderRow, 'state' | 'status'>,
+  after: Pick<OrderRow, 'id' | 'storeId' | 'state' | 'status'>,
+): void {
   if (before.state !== after.state || before.status !== after.status) emitOrderEvent(ctx, 'order.updated', after);
 }

@@ -24,7 +24,12 @@ before(async () => {
   admin = await t.tokens.admin();
   customer = await t.tokens.customer();
   reader = await t.tokens.apiUser(['orders/read']);
-  await registerCustomer(t.systemCtx(), { email: 'gql-orders-other@example.com', password: 'Password123!', firstname: 'O', lastname: 'Ther' });
+  await registerCustomer(t.systemCtx(), {
+    email: 'gql-orders-other@example.com',
+    password: 'Password123!',
+    firstname: 'O',
+    lastname: 'Ther',
+  });
   other = await t.tokens.customer('gql-orders-other@example.com', 'Password123!');
   mine = await placeTestOrder(t, { customerToken: customer, paymentMethod: 'cashondelivery' });
   await placeTestOrder(t, { customerToken: customer });
@@ -51,7 +56,11 @@ describe('order(id)', () => {
   });
 
   test("another customer's order, an unknown id or another resource's IRI is null with a 404", async () => {
-    for (const [id, token] of [[`"/api/rest/v2/orders/${mine.id}"`, other], ['999999', admin], [`"/api/rest/v2/products/${mine.id}"`, admin]] as const) {
+    for (const [id, token] of [
+      [`"/api/rest/v2/orders/${mine.id}"`, other],
+      ['999999', admin],
+      [`"/api/rest/v2/products/${mine.id}"`, admin],
+    ] as const) {
       const r = await gql(`{ order(id: ${id}) { _id } }`, token);
       assert.equal(r.data.order, null, id);
       assert.equal(r.errors[0].extensions.status, 404, id);
@@ -67,23 +76,35 @@ describe('order(id)', () => {
 
 describe('orders connection (admin)', () => {
   test('filters, totalCount and cursor paging', async () => {
-    const all = await gql('{ orders(first: 2) { totalCount edges { cursor node { _id incrementId } } pageInfo { hasNextPage hasPreviousPage endCursor } } }', reader);
+    const all = await gql(
+      '{ orders(first: 2) { totalCount edges { cursor node { _id incrementId } } pageInfo { hasNextPage hasPreviousPage endCursor } } }',
+      reader,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     const c = all.data.orders;
     assert.ok(c.totalCount >= 3);
     assert.equal(c.edges.length, 2);
     assert.equal(c.pageInfo.hasNextPage, true);
     assert.equal(c.pageInfo.hasPreviousPage, false);
-    const next = await gql(`{ orders(first: 2, after: "${c.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`, reader);
+    const next = await gql(
+      `{ orders(first: 2, after: "${c.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`,
+      reader,
+    );
     assert.equal(next.data.orders.pageInfo.hasPreviousPage, true);
     const seen = new Set(c.edges.map((e: any) => e.node._id));
     for (const e of next.data.orders.edges) assert.ok(!seen.has(e.node._id), 'pages do not overlap');
 
-    const byEmail = await gql('{ orders(email: "gql-orders-guest@example.com") { totalCount edges { node { _id customerEmail } } } }', admin);
+    const byEmail = await gql(
+      '{ orders(email: "gql-orders-guest@example.com") { totalCount edges { node { _id customerEmail } } } }',
+      admin,
+    );
     assert.equal(byEmail.data.orders.totalCount, 1);
     assert.equal(byEmail.data.orders.edges[0].node._id, guest.id);
     const byNumber = await gql(`{ orders(incrementId: "${mine.incrementId}") { edges { node { _id } } } }`, admin);
-    assert.deepEqual(byNumber.data.orders.edges.map((e: any) => e.node._id), [mine.id]);
+    assert.deepEqual(
+      byNumber.data.orders.edges.map((e: any) => e.node._id),
+      [mine.id],
+    );
     const byStatus = await gql('{ orders(status: "pending", pageSize: 100) { edges { node { status } } } }', admin);
     assert.ok(byStatus.data.orders.edges.length >= 2);
     assert.ok(byStatus.data.orders.edges.every((e: any) => e.node.status === 'pending'));
@@ -103,7 +124,10 @@ describe('orders connection (admin)', () => {
 
 describe('customerOrders', () => {
   test("the customer's own orders only, with the status filter and paging", async () => {
-    const r = await gql('{ customerOrders(pageSize: 5) { totalCount edges { node { id _id incrementId status prices createdAt } } } }', customer);
+    const r = await gql(
+      '{ customerOrders(pageSize: 5) { totalCount edges { node { id _id incrementId status prices createdAt } } } }',
+      customer,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.equal(r.data.customerOrders.totalCount, 2);
     assert.ok(r.data.customerOrders.edges.every((e: any) => e.node.id.startsWith('/api/rest/v2/orders/')));
@@ -125,7 +149,8 @@ describe('customerOrders', () => {
 describe('guestOrder', () => {
   test('answers once for the token; a wrong one is a 404', async () => {
     const o = await placeTestOrder(t, { guestEmail: 'gql-orders-once@example.com' });
-    const q = 'query($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id _id incrementId customerEmail customerIsGuest } }';
+    const q =
+      'query($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id _id incrementId customerEmail customerIsGuest } }';
     const wrong = await gql(q, undefined, { n: o.incrementId, t: 'a'.repeat(64) });
     assert.equal(wrong.data.guestOrder, null);
     assert.equal(wrong.errors[0].extensions.status, 404);
@@ -143,13 +168,19 @@ describe('guestOrder', () => {
 describe('lifecycle mutations', () => {
   test('hold and unhold by IRI, comment by number, cancel by orderId; payload { order clientMutationId }', async () => {
     const o = await placeTestOrder(t, { paymentMethod: 'cashondelivery' });
-    const held = await gql(`mutation { holdOrder(input: {id: "/api/rest/v2/orders/${o.id}", reason: "why", clientMutationId: "h1"}) { clientMutationId order { _id state holdBeforeState } } }`, admin);
+    const held = await gql(
+      `mutation { holdOrder(input: {id: "/api/rest/v2/orders/${o.id}", reason: "why", clientMutationId: "h1"}) { clientMutationId order { _id state holdBeforeState } } }`,
+      admin,
+    );
     assert.equal(held.errors, undefined, JSON.stringify(held.errors));
     assert.equal(held.data.holdOrder.clientMutationId, 'h1');
     assert.equal(held.data.holdOrder.order.state, 'holded');
     const un = await gql(`mutation { unholdOrder(input: {id: "/api/rest/v2/orders/${o.id}"}) { order { state status } } }`, admin);
     assert.deepEqual(un.data.unholdOrder.order, { state: 'new', status: 'pending' });
-    const note = await gql(`mutation { addCommentOrder(input: {incrementId: "${o.incrementId}", comment: "hi", visibleOnFront: true}) { order { statusHistory } } }`, admin);
+    const note = await gql(
+      `mutation { addCommentOrder(input: {incrementId: "${o.incrementId}", comment: "hi", visibleOnFront: true}) { order { statusHistory } } }`,
+      admin,
+    );
     assert.equal(note.errors, undefined, JSON.stringify(note.errors));
     assert.equal(note.data.addCommentOrder.order.statusHistory[0].note, 'hi');
     const x = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}, reason: "r"}) { order { id state } } }`, admin);
@@ -162,8 +193,14 @@ describe('lifecycle mutations', () => {
     const foreign = await gql(`mutation { cancelOrder(input: {incrementId: "${o.incrementId}"}) { order { _id } } }`, other);
     assert.equal(foreign.data.cancelOrder, null);
     assert.equal(foreign.errors[0].extensions.status, 404);
-    assert.equal((await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { _id } } }`, customer)).errors[0].extensions.status, 403);
-    assert.equal((await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { _id } } }`, reader)).errors[0].extensions.status, 403);
+    assert.equal(
+      (await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { _id } } }`, customer)).errors[0].extensions.status,
+      403,
+    );
+    assert.equal(
+      (await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { _id } } }`, reader)).errors[0].extensions.status,
+      403,
+    );
     assert.equal((await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { _id } } }`)).errors[0].extensions.status, 401);
     const own = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}}) { order { state } } }`, customer);
     assert.equal(own.data.cancelOrder.order.state, 'canceled');

@@ -13,7 +13,10 @@ before(async () => {
 after(() => t.close());
 
 const details = (incrementId: string, token?: string, query?: Record<string, string>) =>
-  t.req('GET', `${API}/orders/${encodeURIComponent(incrementId)}/details`, { headers: token === undefined ? {} : { 'x-order-token': token }, query });
+  t.req('GET', `${API}/orders/${encodeURIComponent(incrementId)}/details`, {
+    headers: token === undefined ? {} : { 'x-order-token': token },
+    query,
+  });
 
 const NOT_FOUND = { error: 'not_found', message: 'Order not found', code: 404 };
 
@@ -53,7 +56,11 @@ describe('GET /orders/{incrementId}/details', () => {
 
   test('the token is read from the header only: token or accessToken in the query string is ignored (404), and not spent', async () => {
     const o = await placeTestOrder(t);
-    const queries: Record<string, string>[] = [{ token: o.accessToken! }, { accessToken: o.accessToken! }, { 'x-order-token': o.accessToken! }];
+    const queries: Record<string, string>[] = [
+      { token: o.accessToken! },
+      { accessToken: o.accessToken! },
+      { 'x-order-token': o.accessToken! },
+    ];
     for (const q of queries) {
       const r = await details(o.incrementId, undefined, q);
       assert.equal(r.status, 404, JSON.stringify(Object.keys(q)));
@@ -115,25 +122,32 @@ describe('GET /orders/{incrementId}/details', () => {
     assert.equal(all.filter((r) => r.status === 404).length, 19);
   });
 
-  test('parallel reads through two app instances: exactly one succeeds (PostgreSQL)', { skip: !process.env.TEST_DATABASE_URL }, async () => {
-    const second = await buildSecondApp(t);
-    try {
-      const o = await placeTestOrder(t);
-      const url = `${API}/orders/${o.incrementId}/details`;
-      const headers = { 'x-order-token': o.accessToken! };
-      const all = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? second.app : t.app).inject({ method: 'GET', url, headers }).then((r) => r.statusCode)),
-      );
-      assert.equal(all.filter((s) => s === 200).length, 1);
-      assert.equal(all.filter((s) => s === 404).length, 19);
-    } finally {
-      await second.app.close();
-    }
-  });
+  test(
+    'parallel reads through two app instances: exactly one succeeds (PostgreSQL)',
+    { skip: !process.env.TEST_DATABASE_URL },
+    async () => {
+      const second = await buildSecondApp(t);
+      try {
+        const o = await placeTestOrder(t);
+        const url = `${API}/orders/${o.incrementId}/details`;
+        const headers = { 'x-order-token': o.accessToken! };
+        const all = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 ? second.app : t.app).inject({ method: 'GET', url, headers }).then((r) => r.statusCode),
+          ),
+        );
+        assert.equal(all.filter((s) => s === 200).length, 1);
+        assert.equal(all.filter((s) => s === 404).length, 19);
+      } finally {
+        await second.app.close();
+      }
+    },
+  );
 });
 
 describe('GraphQL guestOrder', () => {
-  const query = 'query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id _id incrementId customerEmail accountToken items statusHistory } }';
+  const query =
+    'query ($n: String!, $t: String!) { guestOrder(incrementId: $n, accessToken: $t) { id _id incrementId customerEmail accountToken items statusHistory } }';
 
   test('answers once per token, like the REST route (the two share the token)', async () => {
     const o = await placeTestOrder(t, { guestEmail: 'gql-guest@example.com' });

@@ -44,7 +44,10 @@ async function qtyOf(productId: number): Promise<number> {
 }
 
 async function mails(to: string, template: string) {
-  return t.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, to), eq(mailOutbox.template, template)));
+  return t.database.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, to), eq(mailOutbox.template, template)));
 }
 
 async function gql(query: string, token?: string) {
@@ -175,11 +178,20 @@ describe('hold and unhold', () => {
     assert.equal(unknown.status, 201, 'unknown keys are dropped, as every body of the API');
     assert.equal(unknown.body.state, 'holded');
     await act(o.id, 'unhold');
-    for (const id of ['0', '-1', 'abc', '2147483648', '1.5']) assert.equal((await t.req('POST', `${API}/orders/${id}/hold`, { token: admin, body: {} })).status, 400, id);
-    const malformed = await t.req('POST', `${API}/orders/${o.id}/hold`, { token: admin, raw: '{"reason":', headers: { 'content-type': 'application/json' } });
+    for (const id of ['0', '-1', 'abc', '2147483648', '1.5'])
+      assert.equal((await t.req('POST', `${API}/orders/${id}/hold`, { token: admin, body: {} })).status, 400, id);
+    const malformed = await t.req('POST', `${API}/orders/${o.id}/hold`, {
+      token: admin,
+      raw: '{"reason":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.message, 'Invalid JSON in request body');
-    const empty = await t.req('POST', `${API}/orders/${o.id}/hold`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } });
+    const empty = await t.req('POST', `${API}/orders/${o.id}/hold`, {
+      token: admin,
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(empty.status, 400);
     const now = await read(o.id);
     assert.equal(now.state, before.state);
@@ -273,7 +285,10 @@ describe('cancel', () => {
   test('what was shipped before invoicing is not canceled; the order stays processing', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 30, isInStock: true } });
     const o = await openOrder({ items: [{ sku: p.sku, qty: 3 }] });
-    const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, { token: admin, body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] } });
+    const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, {
+      token: admin,
+      body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
+    });
     assert.equal(s.status, 201, s.text);
     const r = await act(o.id, 'cancel');
     assert.equal(r.status, 201, r.text);
@@ -286,15 +301,19 @@ describe('cancel', () => {
     assert.equal(again.status, 409);
   });
 
-  test('parallel cancels of one order: one succeeds, the others are 409, stock comes back once (PostgreSQL)', { skip: !process.env.TEST_DATABASE_URL }, async () => {
-    const p = await createTestProduct(t, { price: 10, stockData: { qty: 40, isInStock: true } });
-    const o = await openOrder({ items: [{ sku: p.sku, qty: 4 }] });
-    const all = await Promise.all(Array.from({ length: 10 }, () => act(o.id, 'cancel')));
-    assert.equal(all.filter((r) => r.status === 201).length, 1);
-    assert.equal(all.filter((r) => r.status === 409).length, 9);
-    assert.equal(await qtyOf(p.id), 40);
-    assert.equal((await read(o.id)).statusHistory.filter((h: { status: string }) => h.status === 'canceled').length, 1);
-  });
+  test(
+    'parallel cancels of one order: one succeeds, the others are 409, stock comes back once (PostgreSQL)',
+    { skip: !process.env.TEST_DATABASE_URL },
+    async () => {
+      const p = await createTestProduct(t, { price: 10, stockData: { qty: 40, isInStock: true } });
+      const o = await openOrder({ items: [{ sku: p.sku, qty: 4 }] });
+      const all = await Promise.all(Array.from({ length: 10 }, () => act(o.id, 'cancel')));
+      assert.equal(all.filter((r) => r.status === 201).length, 1);
+      assert.equal(all.filter((r) => r.status === 409).length, 9);
+      assert.equal(await qtyOf(p.id), 40);
+      assert.equal((await read(o.id)).statusHistory.filter((h: { status: string }) => h.status === 'canceled').length, 1);
+    },
+  );
 
   test('a customer cancels their own order; another customer gets the 404 of a missing order', async () => {
     const mine = await openOrder({ customerToken: customer });
@@ -389,7 +408,10 @@ describe('GraphQL mutations', () => {
     const u = await gql(`mutation { unholdOrder(input: {orderId: ${o.id}}) { ${fields} } }`, admin);
     assert.equal(u.data!.unholdOrder.order.state, 'new');
     assert.equal(u.data!.unholdOrder.order.status, 'pending');
-    const c = await gql(`mutation { addCommentOrder(input: {incrementId: "${o.incrementId}", comment: "hello", visibleOnFront: true, status: "pending"}) { ${fields} } }`, admin);
+    const c = await gql(
+      `mutation { addCommentOrder(input: {incrementId: "${o.incrementId}", comment: "hello", visibleOnFront: true, status: "pending"}) { ${fields} } }`,
+      admin,
+    );
     const { createdAt: _at, ...entry } = c.data!.addCommentOrder.order.statusHistory[0];
     assert.deepEqual(entry, { note: 'hello', status: 'pending', isCustomerNotified: false, isVisibleOnFront: true });
     const x = await gql(`mutation { cancelOrder(input: {id: "${o.id}"}) { ${fields} } }`, admin);
@@ -404,15 +426,25 @@ describe('GraphQL mutations', () => {
     const o = await openOrder({ customerToken: customer });
     const anon = await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { id } } }`);
     assert.equal(anon.errors![0].extensions.status, 401);
-    for (const m of [`holdOrder(input: {orderId: ${o.id}})`, `unholdOrder(input: {orderId: ${o.id}})`, `addCommentOrder(input: {orderId: ${o.id}, comment: "x"})`]) {
+    for (const m of [
+      `holdOrder(input: {orderId: ${o.id}})`,
+      `unholdOrder(input: {orderId: ${o.id}})`,
+      `addCommentOrder(input: {orderId: ${o.id}, comment: "x"})`,
+    ]) {
       const r = await gql(`mutation { ${m} { order { id } } }`, customer);
       assert.equal(r.errors![0].extensions.status, 403, m);
     }
-    assert.equal((await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { id } } }`, reader)).errors![0].extensions.status, 403);
+    assert.equal(
+      (await gql(`mutation { holdOrder(input: {orderId: ${o.id}}) { order { id } } }`, reader)).errors![0].extensions.status,
+      403,
+    );
     const foreign = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}}) { order { id } } }`, other);
     assert.equal(foreign.errors![0].extensions.status, 404);
     assert.equal((await read(o.id)).state, 'new');
-    const own = await gql(`mutation { cancelOrder(input: {orderId: ${o.id}, reason: "changed my mind"}) { order { state statusHistory } } }`, customer);
+    const own = await gql(
+      `mutation { cancelOrder(input: {orderId: ${o.id}, reason: "changed my mind"}) { order { state statusHistory } } }`,
+      customer,
+    );
     assert.equal(own.errors, undefined, JSON.stringify(own.errors));
     assert.equal(own.data!.cancelOrder.order.state, 'canceled');
     assert.equal(own.data!.cancelOrder.order.statusHistory[0].note, 'Order canceled: changed my mind');

@@ -41,7 +41,10 @@ const MAX_COMMENT = 10000;
 function text(v: string | undefined, field: string, max: number): string | undefined {
   const s = v?.trim();
   if (s && s.length > max) {
-    throw badRequest(`${field} must have at most ${max} characters`, { reason: 'VALIDATION_FAILED', details: { field, constraint: 'maxLength' } });
+    throw badRequest(`${field} must have at most ${max} characters`, {
+      reason: 'VALIDATION_FAILED',
+      details: { field, constraint: 'maxLength' },
+    });
   }
   return s ? s : undefined;
 }
@@ -174,9 +177,16 @@ export function cancelOrder(ctx: Ctx, orderId: number, input: OrderActionInput =
     const canceled = items.map((i) => ({ item: i, qty: qtyToCancel(i) })).filter((c) => c.qty.gt(0));
     if (!canceled.length) throw refused(order.state, 'cancel', 'what is left to invoice has already been shipped');
 
-    const leavesNothing = items.every((i) => leftToInvoice(i).sub(canceled.find((c) => c.item.id === i.id)?.qty ?? ZERO).lte(0));
+    const leavesNothing = items.every((i) =>
+      leftToInvoice(i)
+        .sub(canceled.find((c) => c.item.id === i.id)?.qty ?? ZERO)
+        .lte(0),
+    );
     const money = canceledMoney(order, canceled, leavesNothing);
-    const after = await recordProgress(tx, locked, { items: canceled.map((c): ItemDelta => ({ orderItemId: c.item.id, qtyCanceled: c.qty })), money });
+    const after = await recordProgress(tx, locked, {
+      items: canceled.map((c): ItemDelta => ({ orderItemId: c.item.id, qtyCanceled: c.qty })),
+      money,
+    });
     if (await markReservationsReleased(tx, order.id)) await giveBack(tx, locked, canceled);
 
     // a customer's own cancel, reason included, is theirs to see in their account
@@ -229,7 +239,9 @@ async function giveBackGiftcards(tx: Ctx, order: OrderRow): Promise<void> {
     const back = Decimal.min(dec(g.baseAmount).sub(g.baseRefunded ?? 0), baseUnused);
     if (!back.gt(0)) continue;
     await creditGiftcard(tx, g.code, back, order.id, `Order ${order.incrementId} canceled`);
-    g.baseRefunded = dec(g.baseRefunded ?? 0).add(back).toFixed(4);
+    g.baseRefunded = dec(g.baseRefunded ?? 0)
+      .add(back)
+      .toFixed(4);
     baseUnused = baseUnused.sub(back);
   }
   await setOrderGiftcards(tx, order.id, cards, {
@@ -245,7 +257,8 @@ async function giveBackGiftcards(tx: Ctx, order: OrderRow): Promise<void> {
  */
 export function addOrderComment(ctx: Ctx, orderId: number, input: OrderCommentInput): Promise<OrderDto> {
   const comment = text(input.comment, 'comment', MAX_COMMENT) ?? text(input.note, 'note', MAX_COMMENT);
-  if (!comment) throw badRequest('comment is required', { reason: 'VALIDATION_FAILED', details: { field: 'comment', constraint: 'required' } });
+  if (!comment)
+    throw badRequest('comment is required', { reason: 'VALIDATION_FAILED', details: { field: 'comment', constraint: 'required' } });
   const wanted = input.status?.trim();
   return onLockedOrder(ctx, orderId, async (tx, { order }) => {
     let current = order;

@@ -56,7 +56,9 @@ function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
   if (q.storeId !== undefined) conds.push(eq(orders.storeId, q.storeId));
   // `since` is the alias of updatedSince; an error names the one sent
   const sinceField = given(q.updatedSince) ? 'updatedSince' : 'since';
-  conds.push(...dateRangeConditions({ created: orders.createdAt, updated: orders.updatedAt }, { ...q, updatedSince: q[sinceField] }, sinceField));
+  conds.push(
+    ...dateRangeConditions({ created: orders.createdAt, updated: orders.updatedAt }, { ...q, updatedSince: q[sinceField] }, sinceField),
+  );
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -71,7 +73,12 @@ async function pageOfOrders(ctx: Ctx, where: SQL | undefined, page: Page): Promi
     const items = await ctx.db
       .select()
       .from(orderItems)
-      .where(inArray(orderItems.orderId, list.map((o) => o.id)))
+      .where(
+        inArray(
+          orderItems.orderId,
+          list.map((o) => o.id),
+        ),
+      )
       .orderBy(asc(orderItems.id));
     for (const i of items) {
       const of = byOrder.get(i.orderId);

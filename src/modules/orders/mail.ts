@@ -36,8 +36,22 @@ type MailedOrder = Pick<OrderRow, 'customerEmail' | 'customerFirstname' | 'custo
 export function orderMailOf(ctx: Ctx, order: MailedOrder, mail: OrderMail): Mail {
   const store = storeNameOf(ctx, order.storeId);
   const name = [order.customerFirstname, order.customerLastname].filter(Boolean).join(' ') || 'customer';
-  const body = [`Hello ${name},`, '', ...mail.intro, ...(mail.lines?.length ? ['', ...mail.lines] : []), ...(mail.outro?.length ? ['', ...mail.outro] : []), '', `Thank you for shopping at ${store}.`];
-  return { to: order.customerEmail, subject: `${store}: ${mail.subject}`, template: mail.template, text: body.join('\n'), storeId: order.storeId };
+  const body = [
+    `Hello ${name},`,
+    '',
+    ...mail.intro,
+    ...(mail.lines?.length ? ['', ...mail.lines] : []),
+    ...(mail.outro?.length ? ['', ...mail.outro] : []),
+    '',
+    `Thank you for shopping at ${store}.`,
+  ];
+  return {
+    to: order.customerEmail,
+    subject: `${store}: ${mail.subject}`,
+    template: mail.template,
+    text: body.join('\n'),
+    storeId: order.storeId,
+  };
 }
 
 /** Queues a mail to the order's customer (in the caller's transaction). */

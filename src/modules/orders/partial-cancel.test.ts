@@ -83,7 +83,14 @@ async function read(id: number) {
 async function invoices(orderId: number) {
   const r = await t.req('GET', `${API}/orders/${orderId}/invoices`, { token: admin, headers: { accept: 'application/json' } });
   assert.equal(r.status, 200, r.text);
-  return r.body as { giftcardAmount: number; baseGiftcardAmount: number; grandTotal: number; subtotal: number; shippingAmount: number; discountAmount: number }[];
+  return r.body as {
+    giftcardAmount: number;
+    baseGiftcardAmount: number;
+    grandTotal: number;
+    subtotal: number;
+    shippingAmount: number;
+    discountAmount: number;
+  }[];
 }
 
 const cancel = (id: number, token = customer) => t.req('POST', `${API}/orders/${id}/cancel`, { token, body: {} });
@@ -186,7 +193,10 @@ describe('cancel after a partial shipment (cash on delivery)', () => {
     const o = await orderAB({ giftcardCodes: [card.code], couponCode: 'WELCOME10' });
     assert.equal(o.prices.giftcardAmount, 50);
     assert.equal(o.prices.grandTotal, 41);
-    const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, { token: admin, body: { items: [{ orderItemId: lineOf(o, skuA), qty: 1 }] } });
+    const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, {
+      token: admin,
+      body: { items: [{ orderItemId: lineOf(o, skuA), qty: 1 }] },
+    });
     assert.equal(s.status, 201, s.text);
     assert.deepEqual(await invoices(o.id), [], 'cash on delivery invoices once everything is shipped');
 
@@ -201,7 +211,10 @@ describe('cancel after a partial shipment (cash on delivery)', () => {
     // A is paid on delivery, in full: 60 − 6 + 10 shipping
     await invoice(o.id, { capture: 'offline' });
     const [i1] = await invoices(o.id);
-    assert.deepEqual([i1.subtotal, i1.discountAmount, i1.shippingAmount, i1.giftcardAmount, i1.baseGiftcardAmount, i1.grandTotal], [60, 6, 10, 0, 0, 64]);
+    assert.deepEqual(
+      [i1.subtotal, i1.discountAmount, i1.shippingAmount, i1.giftcardAmount, i1.baseGiftcardAmount, i1.grandTotal],
+      [60, 6, 10, 0, 0, 64],
+    );
     const now = await read(o.id);
     assert.equal(now.state, 'complete');
     assert.equal(now.prices.totalInvoiced, 64);

@@ -104,7 +104,10 @@ describe('GET /orders', () => {
     const after = await statements(query);
     assert.equal(after.body.member.find((o: OrderDto) => o.id === theirs.id)?.status, 'holded');
     assert.equal((await t.req('POST', `${API}/orders/${theirs.id}/unhold`, { token: admin, body: {} })).status, 201);
-    assert.equal((await statements(query)).body.member.find((o: OrderDto) => o.id === theirs.id)?.status, cold.body.member.find((o: OrderDto) => o.id === theirs.id)?.status);
+    assert.equal(
+      (await statements(query)).body.member.find((o: OrderDto) => o.id === theirs.id)?.status,
+      cold.body.member.find((o: OrderDto) => o.id === theirs.id)?.status,
+    );
     // a customer's page is cached apart from the admin's, with the customer's fields only
     for (let i = 0; i < 2; i++) {
       const own = await t.req('GET', `${API}/customers/me/orders`, { token: customer });

@@ -120,7 +120,13 @@ export interface OrderViewOptions {
 }
 
 /** The wire shape of an order already read (no access check). */
-export function orderDto(ctx: Ctx, order: OrderRow, items: OrderItemRow[], history: (typeof orderStatusHistory.$inferSelect)[], opts: OrderViewOptions = {}): OrderDto {
+export function orderDto(
+  ctx: Ctx,
+  order: OrderRow,
+  items: OrderItemRow[],
+  history: (typeof orderStatusHistory.$inferSelect)[],
+  opts: OrderViewOptions = {},
+): OrderDto {
   const backend = ctx.actor.kind === 'admin';
   const giftcards = order.giftcards.length ? Object.fromEntries(order.giftcards.map((g) => [g.code, toWire(g.amount)])) : [];
   return compact({
@@ -203,4 +209,3 @@ export async function orderView(ctx: Ctx, orderId: number, opts: OrderViewOption
   if (!found) throw orderNotFound();
   return orderDto(ctx, found.order, found.items, await historyOf(ctx, orderId), opts);
 }
-

@@ -160,7 +160,10 @@ export const operations: Operation[] = [
     restHeaders: { 'cache-control': 'no-store' },
     graphql: {
       name: 'guestOrder',
-      args: Type.Object({ incrementId: Type.String({ description: 'the order number' }), accessToken: Type.String({ description: 'the one-time token of the guest placement' }) }),
+      args: Type.Object({
+        incrementId: Type.String({ description: 'the order number' }),
+        accessToken: Type.String({ description: 'the one-time token of the guest placement' }),
+      }),
       input: (a) => ({ params: { incrementId: a.incrementId }, headers: { 'x-order-token': a.accessToken } }),
     },
     run: (ctx, { params, headers }) => {
@@ -183,8 +186,20 @@ export const operations: Operation[] = [
     graphql: { name: 'createFromOrderCustomer' },
     run: (ctx, { body }) => orders.createCustomerFromOrder(ctx, body),
   }),
-  action('hold', '/hold', 'Put the order on hold (remembers its state and status); optional reason. Answers with the order', 'holdOrder', orders.holdOrder),
-  action('unhold', '/unhold', 'Release the order from hold (back to the state and status it had); optional reason. Answers with the order', 'unholdOrder', orders.unholdOrder),
+  action(
+    'hold',
+    '/hold',
+    'Put the order on hold (remembers its state and status); optional reason. Answers with the order',
+    'holdOrder',
+    orders.holdOrder,
+  ),
+  action(
+    'unhold',
+    '/unhold',
+    'Release the order from hold (back to the state and status it had); optional reason. Answers with the order',
+    'unholdOrder',
+    orders.unholdOrder,
+  ),
   action(
     'cancel',
     '/cancel',

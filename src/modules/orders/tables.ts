@@ -5,7 +5,20 @@
  * service, never by writing here.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { CartAddress } from '../carts/tables.js';
 
 const money = (name: string) => numeric(name, { precision: 20, scale: 4 }).notNull().default('0');
@@ -62,7 +75,10 @@ export const orders = pgTable(
     couponCode: text('coupon_code'),
     couponId: integer('coupon_id'),
     couponRuleName: text('coupon_rule_name'),
-    appliedRuleIds: integer('applied_rule_ids').array().notNull().default(sql`'{}'::int[]`),
+    appliedRuleIds: integer('applied_rule_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     giftcards: jsonb('giftcards').$type<OrderGiftcard[]>().notNull().default([]),
     giftMessage: jsonb('gift_message').$type<{ sender: string; recipient: string; message: string }>(),
     isVirtual: boolean('is_virtual').notNull().default(false),

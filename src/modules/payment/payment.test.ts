@@ -23,7 +23,11 @@ async function withConfig(values: Record<string, string>, fn: () => Promise<void
   }
 }
 
-const req = (total: string, countryId: string | null = 'US', storeId = 1): PaymentRequest => ({ storeId, countryId, baseGrandTotal: dec(total) });
+const req = (total: string, countryId: string | null = 'US', storeId = 1): PaymentRequest => ({
+  storeId,
+  countryId,
+  baseGrandTotal: dec(total),
+});
 const codes = (total: string, countryId: string | null = 'US', storeId = 1) =>
   availablePaymentMethods(t.systemCtx(), req(total, countryId, storeId)).map((m) => m.code);
 
@@ -130,12 +134,16 @@ describe('payment actions, data and titles', () => {
   test('payment action defaults: cash on delivery authorize, the others authorize and capture', async () => {
     const ctx = t.systemCtx();
     assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize');
-    for (const code of ['checkmo', 'banktransfer', 'purchaseorder', 'free']) assert.equal(paymentAction(ctx, code, 1), 'authorize_capture', code);
-    await withConfig({ 'payment/checkmo/payment_action': 'authorize', 'payment/cashondelivery/payment_action': 'authorize_capture' }, () => {
-      assert.equal(paymentAction(ctx, 'checkmo', 1), 'authorize');
-      assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize_capture');
-      assert.equal(paymentAction(ctx, 'checkmo', 2), 'authorize_capture', 'another store view');
-    });
+    for (const code of ['checkmo', 'banktransfer', 'purchaseorder', 'free'])
+      assert.equal(paymentAction(ctx, code, 1), 'authorize_capture', code);
+    await withConfig(
+      { 'payment/checkmo/payment_action': 'authorize', 'payment/cashondelivery/payment_action': 'authorize_capture' },
+      () => {
+        assert.equal(paymentAction(ctx, 'checkmo', 1), 'authorize');
+        assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize_capture');
+        assert.equal(paymentAction(ctx, 'checkmo', 2), 'authorize_capture', 'another store view');
+      },
+    );
     badRequest(() => paymentAction(ctx, 'paypal', 1), /Unknown payment method: paypal/);
   });
 
@@ -157,7 +165,8 @@ describe('payment actions, data and titles', () => {
   test('other methods take nothing from the client', () => {
     const ctx = t.systemCtx();
     assert.deepEqual(validatePaymentData(ctx, 'checkmo', { payableTo: 'Mallory', mailingAddress: 'Elsewhere' }), {});
-    for (const code of ['banktransfer', 'cashondelivery', 'free']) assert.deepEqual(validatePaymentData(ctx, code, { anything: 1 }), {}, code);
+    for (const code of ['banktransfer', 'cashondelivery', 'free'])
+      assert.deepEqual(validatePaymentData(ctx, code, { anything: 1 }), {}, code);
     assert.deepEqual(validatePaymentData(ctx, 'checkmo', undefined), {});
     badRequest(() => validatePaymentData(ctx, 'paypal', {}), /Unknown payment method/);
   });

@@ -87,7 +87,6 @@ function limit(ctx: Ctx, path: string, storeId: number): Decimal | undefined {
   return /^(\d+(\.\d+)?|\.\d+)$/.test(raw) ? dec(raw) : undefined;
 }
 
-
 interface ConfiguredMethod {
   method: PaymentMethod;
   min?: Decimal;
@@ -103,7 +102,12 @@ function configuredMethods(ctx: Ctx, storeId: number): ConfiguredMethod[] {
     const out: ConfiguredMethod[] = [];
     for (const code of PAYMENT_METHOD_CODES) {
       if (!s.getBool(`payment/${code}/active`, storeId)) continue;
-      const method: PaymentMethod = { code, title: paymentTitle(ctx, code, storeId), sortOrder: s.getInt(`payment/${code}/sort_order`, storeId), isOffline: true };
+      const method: PaymentMethod = {
+        code,
+        title: paymentTitle(ctx, code, storeId),
+        sortOrder: s.getInt(`payment/${code}/sort_order`, storeId),
+        isOffline: true,
+      };
       if (WITH_INSTRUCTIONS.has(code)) {
         const instructions = s.get(`payment/${code}/instructions`, storeId)?.trim();
         if (instructions) method.instructions = instructions;
@@ -111,9 +115,16 @@ function configuredMethods(ctx: Ctx, storeId: number): ConfiguredMethod[] {
       const countries = s.getBool(`payment/${code}/allowspecific`, storeId)
         ? new Set(s.getList(`payment/${code}/specificcountry`, storeId).map((c) => c.toUpperCase()))
         : undefined;
-      out.push({ method, min: limit(ctx, `payment/${code}/min_order_total`, storeId), max: limit(ctx, `payment/${code}/max_order_total`, storeId), countries });
+      out.push({
+        method,
+        min: limit(ctx, `payment/${code}/min_order_total`, storeId),
+        max: limit(ctx, `payment/${code}/max_order_total`, storeId),
+        countries,
+      });
     }
-    return out.sort((x, y) => x.method.sortOrder - y.method.sortOrder || (x.method.code < y.method.code ? -1 : x.method.code > y.method.code ? 1 : 0));
+    return out.sort(
+      (x, y) => x.method.sortOrder - y.method.sortOrder || (x.method.code < y.method.code ? -1 : x.method.code > y.method.code ? 1 : 0),
+    );
   });
 }
 
@@ -157,7 +168,10 @@ export function validatePaymentData(_ctx: Ctx, code: string, data: Record<string
   }
   const po = String(raw).trim();
   if (po.length > 64 || /[\u0000-\u001f\u007f]/.test(po)) {
-    throw badRequest('The purchase order number (poNumber) has 1 to 64 printable characters', { reason: 'INVALID_PO_NUMBER', details: { field: 'poNumber' } });
+    throw badRequest('The purchase order number (poNumber) has 1 to 64 printable characters', {
+      reason: 'INVALID_PO_NUMBER',
+      details: { field: 'poNumber' },
+    });
   }
   return { poNumber: po };
 }

@@ -31,7 +31,9 @@ before(async () => {
   await setConfig(t.database.db, t.services.settings, 'api/rate_limit/review_submit', '0');
   admin = await t.tokens.admin();
   alice = await t.tokens.customer();
-  const reg = await t.req('POST', `${API}/customers`, { body: { email: 'gql-bob@example.com', password: 'Password123!', firstname: 'Bob', lastname: 'R' } });
+  const reg = await t.req('POST', `${API}/customers`, {
+    body: { email: 'gql-bob@example.com', password: 'Password123!', firstname: 'Bob', lastname: 'R' },
+  });
   assert.equal(reg.status, 201, reg.text);
   bob = await t.tokens.customer('gql-bob@example.com', 'Password123!');
   reader = await t.tokens.apiUser(['reviews/read']);
@@ -78,20 +80,41 @@ describe('reviews over GraphQL', () => {
       ids.push(r.data.submitReview.review._id);
       await approve(ids[i]);
     }
-    const all = await gql(`{ productReviews(productId: ${p.id}) { totalCount edges { cursor node { _id title detail nickname rating status } } pageInfo { hasNextPage } } }`);
+    const all = await gql(
+      `{ productReviews(productId: ${p.id}) { totalCount edges { cursor node { _id title detail nickname rating status } } pageInfo { hasNextPage } } }`,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     assert.equal(all.data.productReviews.totalCount, 3);
     const newest = all.data.productReviews.edges.map((e: any) => e.node._id);
     assert.deepEqual([...newest].sort(), [...ids].sort());
-    assert.deepEqual(all.data.productReviews.edges[0].node, { _id: newest[0], title: 'Great', detail: 'Works well', nickname: 'Al', rating: 4, status: 'approved' });
+    assert.deepEqual(all.data.productReviews.edges[0].node, {
+      _id: newest[0],
+      title: 'Great',
+      detail: 'Works well',
+      nickname: 'Al',
+      rating: 4,
+      status: 'approved',
+    });
 
-    const paged = await gql(`{ productReviews(productId: ${p.id}, pageSize: 1, page: 2) { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`);
+    const paged = await gql(
+      `{ productReviews(productId: ${p.id}, pageSize: 1, page: 2) { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+    );
     assert.deepEqual(paged.data.productReviews.edges, [{ node: { _id: newest[1] } }]);
-    const first = await gql(`{ productReviews(productId: ${p.id}, first: 2) { edges { node { _id } } pageInfo { endCursor hasNextPage } } }`);
-    assert.deepEqual(first.data.productReviews.edges.map((e: any) => e.node._id), newest.slice(0, 2));
+    const first = await gql(
+      `{ productReviews(productId: ${p.id}, first: 2) { edges { node { _id } } pageInfo { endCursor hasNextPage } } }`,
+    );
+    assert.deepEqual(
+      first.data.productReviews.edges.map((e: any) => e.node._id),
+      newest.slice(0, 2),
+    );
     assert.equal(first.data.productReviews.pageInfo.hasNextPage, true);
-    const rest = await gql(`{ productReviews(productId: ${p.id}, first: 2, after: "${first.data.productReviews.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage } } }`);
-    assert.deepEqual(rest.data.productReviews.edges.map((e: any) => e.node._id), newest.slice(2));
+    const rest = await gql(
+      `{ productReviews(productId: ${p.id}, first: 2, after: "${first.data.productReviews.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage } } }`,
+    );
+    assert.deepEqual(
+      rest.data.productReviews.edges.map((e: any) => e.node._id),
+      newest.slice(2),
+    );
     assert.equal(rest.data.productReviews.pageInfo.hasNextPage, false);
 
     const byIri = await gql(`{ review(id: "${IRI(ids[0])}") { _id productName } }`);
@@ -125,7 +148,10 @@ describe('reviews over GraphQL', () => {
   test('moderation: reviews and updateReview for reviews/read and reviews/write; customers refused', async () => {
     const r = await gql(SUBMIT(product.id), bob);
     const id = r.data.submitReview.review._id;
-    const queue = await gql(`{ reviews(status: "pending", productId: ${product.id}) { totalCount edges { node { _id status } } } }`, reader);
+    const queue = await gql(
+      `{ reviews(status: "pending", productId: ${product.id}) { totalCount edges { node { _id status } } } }`,
+      reader,
+    );
     assert.ok(queue.data.reviews.edges.some((e: any) => e.node._id === id));
     assert.ok(queue.data.reviews.edges.every((e: any) => e.node.status === 'pending'));
     const cust = await gql('{ reviews { totalCount } }', alice);

@@ -46,7 +46,11 @@ export const operations: Operation[] = [
           ...body,
           ...(ratings === undefined || ratings === null
             ? {}
-            : { ratings: Array.isArray(ratings) ? Object.fromEntries(ratings.map((v: { code?: unknown; value?: unknown } | null) => [String(v?.code), v?.value])) : ratings }),
+            : {
+                ratings: Array.isArray(ratings)
+                  ? Object.fromEntries(ratings.map((v: { code?: unknown; value?: unknown } | null) => [String(v?.code), v?.value]))
+                  : ratings,
+              }),
         },
       }),
     },

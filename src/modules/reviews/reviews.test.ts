@@ -211,7 +211,13 @@ describe('POST /products/{productId}/reviews', () => {
       assert.equal(r.body.details?.field, field, `${JSON.stringify(payload)}: ${r.text}`);
     }
     assert.equal(
-      (await t.req('POST', `${API}/products/${product.id}/reviews`, { token: alice, raw: '{"title": ', headers: { 'content-type': 'application/json' } })).status,
+      (
+        await t.req('POST', `${API}/products/${product.id}/reviews`, {
+          token: alice,
+          raw: '{"title": ',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
       400,
     );
     assertError(await post(product.id, [body()], alice), 400, 'bad_request');
@@ -240,7 +246,8 @@ describe('POST /products/{productId}/reviews', () => {
     assert.deepEqual(refused.body, missing.body, 'the same reply as for a product that does not exist');
     assertError(await post(hidden.id, body(), bob, '?store=german'), 404, 'not_found');
     assert.equal(await reviewCount(), before);
-    for (const token of [admin, tok.create]) assert.equal((await post(hidden.id, body(), token)).status, 201, 'admin/API callers see every product');
+    for (const token of [admin, tok.create])
+      assert.equal((await post(hidden.id, body(), token)).status, 201, 'admin/API callers see every product');
     // nor are its reviews shown to shoppers
     const a = await created(hidden.id, body(), admin);
     await approve(a.id);
@@ -280,7 +287,11 @@ describe('POST /products/{productId}/reviews', () => {
       const before = await reviewCount();
       const limited = await send(alice, '10.9.0.3');
       assert.equal(limited.statusCode, 429, 'the customer is limited from any address');
-      assert.deepEqual(JSON.parse(limited.body), { error: 'too_many_requests', message: 'Too many requests. Please try again later.', code: 429 });
+      assert.deepEqual(JSON.parse(limited.body), {
+        error: 'too_many_requests',
+        message: 'Too many requests. Please try again later.',
+        code: 429,
+      });
       assert.equal((await send(bob, '10.9.0.1')).statusCode, 201);
       assert.equal((await send(bob, '10.9.0.1')).statusCode, 429, 'the address is limited whoever posts from it');
       assert.equal((await send(bob, '10.9.0.4')).statusCode, 201, 'the refused attempt did not count for the customer');
@@ -383,12 +394,15 @@ describe('moderation and the product summary', () => {
     assert.deepEqual(await summary(p.id), { count: 0, average: null });
   });
 
-  test('parallel approvals of one product\'s reviews leave an exact summary', async () => {
+  test("parallel approvals of one product's reviews leave an exact summary", async () => {
     const p = await createTestProduct(t);
     const ids: number[] = [];
     for (const v of [1, 2, 3, 4, 5, 5]) ids.push((await created(p.id, body({ rating: v }))).id);
     const replies = await Promise.all(ids.map((id) => moderate(id, { status: 'approved' })));
-    assert.deepEqual(replies.map((r) => r.status), ids.map(() => 200));
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      ids.map(() => 200),
+    );
     assert.deepEqual(await summary(p.id), { count: 6, average: '3.33' });
     await Promise.all(ids.slice(0, 3).map((id) => moderate(id, { status: 'not_approved' })));
     assert.deepEqual(await summary(p.id), { count: 3, average: '4.67' });
@@ -455,16 +469,13 @@ describe('moderation and the product summary', () => {
     assert.deepEqual(await storeSummary(p.id, 'german'), { reviewCount: 2, averageRating: 3.5 });
   });
 
-  test(
-    'the product page of a second store view shows that store view\'s summary',
-    async () => {
-      const p = await createTestProduct(t);
-      const g = await post(p.id, body({ rating: 4 }), bob, '?store=german');
-      await approve(g.body.id);
-      assert.deepEqual(await publicIds(p.id, '?store=german'), [g.body.id]);
-      assert.deepEqual(await productPageSummary(p.id, '?store=german'), { reviewCount: 1, averageRating: 4 });
-    },
-  );
+  test("the product page of a second store view shows that store view's summary", async () => {
+    const p = await createTestProduct(t);
+    const g = await post(p.id, body({ rating: 4 }), bob, '?store=german');
+    await approve(g.body.id);
+    assert.deepEqual(await publicIds(p.id, '?store=german'), [g.body.id]);
+    assert.deepEqual(await productPageSummary(p.id, '?store=german'), { reviewCount: 1, averageRating: 4 });
+  });
 
   test('a bad moderation request is 400 or 404 and changes nothing', async () => {
     const p = await createTestProduct(t);
@@ -485,7 +496,11 @@ describe('moderation and the product summary', () => {
       [],
     ];
     for (const payload of bad) assertError(await moderate(a.id, payload), 400, 'bad_request');
-    assertError(await t.req('PUT', `${API}/reviews/${a.id}`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', `${API}/reviews/${a.id}`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await moderate(99999999, { status: 'approved' }), 404, 'not_found');
     assertError(await t.req('PUT', `${API}/reviews/abc`, { token: admin, body: { status: 'approved' } }), 400, 'bad_request');
     assert.deepEqual(await reviewRow(a.id), row);
@@ -557,7 +572,10 @@ describe('reading reviews', () => {
     assert.equal(first.body['@type'], 'Collection');
     assert.equal(first.body['@context'], '/api/contexts/Review');
     assert.equal(first.body.totalItems, 12);
-    assert.deepEqual(first.body.member.map((m: { id: number }) => m.id), newest.slice(0, 10));
+    assert.deepEqual(
+      first.body.member.map((m: { id: number }) => m.id),
+      newest.slice(0, 10),
+    );
     assert.equal(first.body.view.next, `${API}/products/${p.id}/reviews?page=2`);
     assert.equal(first.body.view.last, `${API}/products/${p.id}/reviews?page=2`);
 
@@ -592,13 +610,19 @@ describe('reading reviews', () => {
       ],
     );
     assert.equal(mine[0].productName, 'Mine');
-    assert.equal(r.body.member.some((m: { id: number }) => m.id === theirs.id), false);
+    assert.equal(
+      r.body.member.some((m: { id: number }) => m.id === theirs.id),
+      false,
+    );
     assert.equal(r.body.totalItems, r.body.member.length);
     for (const m of r.body.member) assert.equal('customerId' in m, false);
 
     const a = await t.req('GET', `${API}/customers/me/reviews`, { token: alice, query: { itemsPerPage: '100' } });
     assert.ok(a.body.member.some((m: { id: number }) => m.id === theirs.id));
-    assert.equal(a.body.member.some((m: { id: number }) => own.some((o) => o.id === m.id)), false);
+    assert.equal(
+      a.body.member.some((m: { id: number }) => own.some((o) => o.id === m.id)),
+      false,
+    );
 
     const paged = await t.req('GET', `${API}/customers/me/reviews`, { token: bob });
     assert.equal(paged.body.member.length, Math.min(10, paged.body.totalItems), 'page size 10');
@@ -618,11 +642,22 @@ describe('reading reviews', () => {
 
     const all = await t.req('GET', `${API}/reviews`, { token: tok.read, query: { productId: String(p.id) } });
     assert.equal(all.status, 200, all.text);
-    assert.deepEqual(all.body.member.map((m: { id: number }) => m.id), [c.id, b.id, a.id]);
+    assert.deepEqual(
+      all.body.member.map((m: { id: number }) => m.id),
+      [c.id, b.id, a.id],
+    );
     assert.equal(all.body.totalItems, 3);
-    for (const [status, id] of [['pending', a.id], ['approved', b.id], ['not_approved', c.id]] as const) {
+    for (const [status, id] of [
+      ['pending', a.id],
+      ['approved', b.id],
+      ['not_approved', c.id],
+    ] as const) {
       const r = await t.req('GET', `${API}/reviews?status=${status}&productId=${p.id}`, { token: admin });
-      assert.deepEqual(r.body.member.map((m: { id: number }) => m.id), [id], status);
+      assert.deepEqual(
+        r.body.member.map((m: { id: number }) => m.id),
+        [id],
+        status,
+      );
     }
     const queue = await t.req('GET', `${API}/reviews?status=pending`, { token: admin });
     assert.ok(queue.body.member.every((m: { status: string }) => m.status === 'pending'));
@@ -645,7 +680,10 @@ describe('reading reviews', () => {
     const q = '?store=german';
     const list = await t.req('GET', `${API}/reviews${q}&productId=${p.id}`, { token: tok.german });
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.member.map((m: { id: number }) => m.id), [g.body.id]);
+    assert.deepEqual(
+      list.body.member.map((m: { id: number }) => m.id),
+      [g.body.id],
+    );
     assertError(await t.req('GET', `${API}/reviews/${here.id}${q}`, { token: tok.german }), 404, 'not_found');
     assertError(await t.req('PUT', `${API}/reviews/${here.id}${q}`, { token: tok.german, body: { status: 'approved' } }), 404, 'not_found');
     assertError(await t.req('PUT', `${API}/reviews/${g.body.id}${q}`, { token: tok.german, body: { stores: [1, 2] } }), 403, 'forbidden');
@@ -694,10 +732,17 @@ describe('GraphQL', () => {
     assert.equal(c.status, 200, c.text);
     const review = c.body.data.submitReview.review;
     assert.equal(review.status, 'pending');
-    assert.deepEqual(review.ratings.map((v: { value: number }) => v.value), [2, 4, 2]);
+    assert.deepEqual(
+      review.ratings.map((v: { value: number }) => v.value),
+      [2, 4, 2],
+    );
     assert.equal(review.rating, 3);
 
-    const u = await gql(`mutation ($id: ID!) { updateReview(input: { id: $id, status: "approved", stores: ["default", "german"] }) { review { status stores } } }`, { id: review._id }, admin);
+    const u = await gql(
+      `mutation ($id: ID!) { updateReview(input: { id: $id, status: "approved", stores: ["default", "german"] }) { review { status stores } } }`,
+      { id: review._id },
+      admin,
+    );
     assert.deepEqual(u.body.data.updateReview.review, { status: 'approved', stores: [1, 2] });
     const l = await gql(`query ($p: Int!) { productReviews(productId: $p) { totalCount edges { node { _id nickname } } } }`, { p: p.id });
     assert.deepEqual(l.body.data.productReviews, { totalCount: 1, edges: [{ node: { _id: review._id, nickname: 'Al' } }] });
@@ -725,7 +770,14 @@ describe('GraphQL', () => {
     assert.equal(await reviewCount(), before);
     assert.equal((await gql(`{ reviews { totalCount } }`, {}, alice)).body.errors[0].extensions.status, 403);
     assert.equal((await gql(`{ reviews(status: "bogus") { totalCount } }`, {}, admin)).body.errors[0].extensions.status, 400);
-    assert.equal((await gql(`mutation { updateReview(input: { id: 1 }) { review { _id } } }`, {}, admin)).body.errors[0].extensions.status, 400);
-    assert.equal((await gql(`mutation { updateReview(input: { id: 1, status: "approved" }) { review { _id } } }`, {}, bob)).body.errors[0].extensions.status, 403);
+    assert.equal(
+      (await gql(`mutation { updateReview(input: { id: 1 }) { review { _id } } }`, {}, admin)).body.errors[0].extensions.status,
+      400,
+    );
+    assert.equal(
+      (await gql(`mutation { updateReview(input: { id: 1, status: "approved" }) { review { _id } } }`, {}, bob)).body.errors[0].extensions
+        .status,
+      403,
+    );
   });
 });

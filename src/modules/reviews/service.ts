@@ -16,7 +16,15 @@ import { pageOf, type CollectionResult, type Page } from '../../platform/paginat
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareDefaults } from '../../platform/settings.js';
 import { inWriteScope, productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
-import { REVIEW_STATUSES, type PageQueryT, type ReviewCreateBody, type ReviewDto, type ReviewListQueryT, type ReviewStatus, type ReviewUpdateBody } from './schemas.js';
+import {
+  REVIEW_STATUSES,
+  type PageQueryT,
+  type ReviewCreateBody,
+  type ReviewDto,
+  type ReviewListQueryT,
+  type ReviewStatus,
+  type ReviewUpdateBody,
+} from './schemas.js';
 import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
 import { reviewEvents } from './events.js';
@@ -149,7 +157,10 @@ function toDto(row: ReviewRow, name: string | undefined): ReviewDto {
 
 /** DTOs of reviews of several products, with the products' names in the current store view (one query). */
 async function toDtos(ctx: Ctx, list: ReviewRow[]): Promise<ReviewDto[]> {
-  const names = await productNames(ctx, list.map((r) => r.productId));
+  const names = await productNames(
+    ctx,
+    list.map((r) => r.productId),
+  );
   return list.map((r) => toDto(r, names.get(r.productId)));
 }
 
@@ -203,7 +214,11 @@ export async function getReview(ctx: Ctx, id: number): Promise<ReviewDto> {
 }
 
 /** GET /customers/me/reviews: the calling customer's reviews in every status and store, newest first. */
-export async function listMyReviews(ctx: Ctx, query: PageQueryT, page: Page = pageOf(query, PAGE)): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
+export async function listMyReviews(
+  ctx: Ctx,
+  query: PageQueryT,
+  page: Page = pageOf(query, PAGE),
+): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
   requireReviewsEnabled(ctx);
   const customerId = customerIdOf(ctx.actor);
   if (customerId === undefined) throw forbidden('Customer identity required', { reason: 'CUSTOMER_IDENTITY_REQUIRED' });
@@ -212,7 +227,11 @@ export async function listMyReviews(ctx: Ctx, query: PageQueryT, page: Page = pa
 }
 
 /** GET /reviews: the moderation queue (admin reviews/read), newest first, filtered by status and product. */
-export async function listReviews(ctx: Ctx, query: ReviewListQueryT, page: Page = pageOf(query, PAGE)): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
+export async function listReviews(
+  ctx: Ctx,
+  query: ReviewListQueryT,
+  page: Page = pageOf(query, PAGE),
+): Promise<{ result: CollectionResult<ReviewDto>; page: Page }> {
   requireReviewsEnabled(ctx);
   const conds: SQL[] = [sql`true`];
   if (query.status !== undefined) conds.push(sql`r.status = ${checkStatus('status', query.status)}`);
@@ -231,7 +250,10 @@ function text(field: string, v: unknown, max: number): string {
   const s = typeof v === 'string' ? v.trim() : '';
   if (!s) throw badRequest(`${field} is required`, { reason: 'MISSING_FIELDS', details: { field, constraint: 'required' } });
   if (s.length > max) {
-    throw badRequest(`${field} must be at most ${max} characters`, { reason: 'VALIDATION_FAILED', details: { field, constraint: 'maxLength' } });
+    throw badRequest(`${field} must be at most ${max} characters`, {
+      reason: 'VALIDATION_FAILED',
+      details: { field, constraint: 'maxLength' },
+    });
   }
   return s;
 }
@@ -246,7 +268,10 @@ function vote(field: string, v: unknown): number {
 
 function checkStatus(field: string, v: unknown): ReviewStatus {
   if (!(REVIEW_STATUSES as readonly unknown[]).includes(v)) {
-    throw badRequest(`${field} must be one of ${REVIEW_STATUSES.join(', ')}`, { reason: 'INVALID_STATUS', details: { field, constraint: 'enum' } });
+    throw badRequest(`${field} must be one of ${REVIEW_STATUSES.join(', ')}`, {
+      reason: 'INVALID_STATUS',
+      details: { field, constraint: 'enum' },
+    });
   }
   return v as ReviewStatus;
 }
@@ -291,7 +316,10 @@ export async function reviewSummaries(ctx: Ctx, productIds: readonly number[]): 
     sql`SELECT p.id, ${s.count} AS count, ${s.average} AS average FROM unnest(${`{${ids.join(',')}}`}::int[]) AS p(id)`,
   );
   for (const r of found) {
-    out.set(Number(r.id), compact({ reviewCount: Number(r.count), averageRating: r.average === null ? undefined : Number(r.average) }) as ReviewSummary);
+    out.set(
+      Number(r.id),
+      compact({ reviewCount: Number(r.count), averageRating: r.average === null ? undefined : Number(r.average) }) as ReviewSummary,
+    );
   }
   return out;
 }
@@ -336,7 +364,10 @@ export async function createReview(ctx: Ctx, productId: number, body: ReviewCrea
 /** Store view ids from ids or codes; unknown → 400, outside a store-restricted principal's stores → 403. */
 function resolveStores(ctx: Ctx, stores: (number | string)[]): number[] {
   if (!Array.isArray(stores) || !stores.length) {
-    throw badRequest('stores must name at least one store view', { reason: 'VALIDATION_FAILED', details: { field: 'stores', constraint: 'minItems' } });
+    throw badRequest('stores must name at least one store view', {
+      reason: 'VALIDATION_FAILED',
+      details: { field: 'stores', constraint: 'minItems' },
+    });
   }
   const ids = new Set<number>();
   for (const s of stores) {
@@ -356,7 +387,10 @@ function resolveStores(ctx: Ctx, stores: (number | string)[]): number[] {
 export async function updateReview(ctx: Ctx, id: number, body: ReviewUpdateBody): Promise<ReviewDto> {
   requireReviewsEnabled(ctx);
   if (body.status === undefined && body.stores === undefined) {
-    throw badRequest('Nothing to update: send status and/or stores', { reason: 'NOTHING_TO_UPDATE', details: { field: 'status', constraint: 'required' } });
+    throw badRequest('Nothing to update: send status and/or stores', {
+      reason: 'NOTHING_TO_UPDATE',
+      details: { field: 'status', constraint: 'required' },
+    });
   }
   const status = body.status === undefined ? undefined : checkStatus('status', body.status);
   const storeIds = body.stores === undefined ? undefined : resolveStores(ctx, body.stores);
@@ -365,7 +399,8 @@ export async function updateReview(ctx: Ctx, id: number, body: ReviewUpdateBody)
     const found = await findReview(tx.db, id);
     if (!found || !inAdminScope(ctx, found)) throw missing();
     // a review shown in store views outside a limited principal's own is theirs to read, not to moderate
-    if (!scopeWritable(ctx, found.stores)) throw forbidden('This review is also shown in store views this token may not act in', { reason: 'STORE_NOT_ALLOWED' });
+    if (!scopeWritable(ctx, found.stores))
+      throw forbidden('This review is also shown in store views this token may not act in', { reason: 'STORE_NOT_ALLOWED' });
     const set: Partial<typeof reviews.$inferInsert> = {};
     if (status !== undefined) set.status = status;
     if (storeIds !== undefined) set.storeIds = storeIds;

@@ -26,7 +26,10 @@ export const reviews = pgTable(
     title: text('title').notNull(),
     detail: text('detail').notNull(),
     /** store views the review shows in */
-    storeIds: integer('store_ids').array().notNull().default(sql`'{}'::int[]`),
+    storeIds: integer('store_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('reviews_product_idx').on(t.productId, t.status), index('reviews_customer_idx').on(t.customerId)],

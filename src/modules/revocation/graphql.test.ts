@@ -41,7 +41,10 @@ describe('revocation over GraphQL', () => {
     ] as const) {
       const order = await placeTestOrder(t, { customerToken: c.token });
       const value = arg === 'orderId' ? order.id : JSON.stringify(order.incrementId);
-      const r = await gql(`mutation { ${field}(input: {${arg}: ${value}, reason: "changed my mind", clientMutationId: "x"}) { revocationRequest { id _id orderId reason verified email } clientMutationId } }`, c.token);
+      const r = await gql(
+        `mutation { ${field}(input: {${arg}: ${value}, reason: "changed my mind", clientMutationId: "x"}) { revocationRequest { id _id orderId reason verified email } clientMutationId } }`,
+        c.token,
+      );
       assert.equal(r.errors, undefined, JSON.stringify(r.errors));
       const made = r.data[field].revocationRequest;
       assert.equal(r.data[field].clientMutationId, 'x');
@@ -56,10 +59,19 @@ describe('revocation over GraphQL', () => {
     const newest = all.data.myRevocationRequests.edges.map((e: any) => e.node._id);
     assert.deepEqual([...newest].sort(), [...ids].sort());
     const first = await gql('{ myRevocationRequests(first: 2) { edges { node { _id } } pageInfo { endCursor hasNextPage } } }', c.token);
-    assert.deepEqual(first.data.myRevocationRequests.edges.map((e: any) => e.node._id), newest.slice(0, 2));
+    assert.deepEqual(
+      first.data.myRevocationRequests.edges.map((e: any) => e.node._id),
+      newest.slice(0, 2),
+    );
     assert.equal(first.data.myRevocationRequests.pageInfo.hasNextPage, true);
-    const next = await gql(`{ myRevocationRequests(first: 2, after: "${first.data.myRevocationRequests.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`, c.token);
-    assert.deepEqual(next.data.myRevocationRequests.edges.map((e: any) => e.node._id), newest.slice(2));
+    const next = await gql(
+      `{ myRevocationRequests(first: 2, after: "${first.data.myRevocationRequests.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+      c.token,
+    );
+    assert.deepEqual(
+      next.data.myRevocationRequests.edges.map((e: any) => e.node._id),
+      newest.slice(2),
+    );
     assert.deepEqual(next.data.myRevocationRequests.pageInfo, { hasNextPage: false, hasPreviousPage: true });
     const paged = await gql('{ myRevocationRequests(pageSize: 1, page: 3) { edges { node { _id } } } }', c.token);
     assert.deepEqual(paged.data.myRevocationRequests.edges, [{ node: { _id: newest[2] } }]);
@@ -80,7 +92,10 @@ describe('revocation over GraphQL', () => {
     assert.equal(none.errors[0].extensions.status, 400);
     const zero = await gql('mutation { submitRevocation(input: {orderId: 0}) { revocationRequest { _id } } }', c.token);
     assert.equal(zero.errors[0].extensions.status, 400);
-    const long = await gql(`mutation { submitRevocation(input: {orderReference: "${'9'.repeat(60)}"}) { revocationRequest { _id } } }`, c.token);
+    const long = await gql(
+      `mutation { submitRevocation(input: {orderReference: "${'9'.repeat(60)}"}) { revocationRequest { _id } } }`,
+      c.token,
+    );
     assert.equal(long.errors[0].extensions.status, 400);
     const foreignOrder = await placeTestOrder(t);
     const foreign = await gql(`mutation { submitRevocation(input: {orderId: ${foreignOrder.id}}) { revocationRequest { _id } } }`, c.token);
@@ -96,10 +111,14 @@ describe('revocation over GraphQL', () => {
   test('admins: revocationRequests with filters, revocationRequest by IRI or number, updateRevocationRequest', async () => {
     const c = await newCustomer();
     const order = await placeTestOrder(t, { customerToken: c.token });
-    const made = (await gql(`mutation { submitRevocation(input: {orderId: ${order.id}}) { revocationRequest { _id } } }`, c.token)).data.submitRevocation.revocationRequest;
+    const made = (await gql(`mutation { submitRevocation(input: {orderId: ${order.id}}) { revocationRequest { _id } } }`, c.token)).data
+      .submitRevocation.revocationRequest;
 
     const byOrder = await gql(`{ revocationRequests(orderId: ${order.id}) { totalCount edges { node { _id email orderId } } } }`, reader);
-    assert.deepEqual(byOrder.data.revocationRequests, { totalCount: 1, edges: [{ node: { _id: made._id, email: c.email, orderId: order.id } }] });
+    assert.deepEqual(byOrder.data.revocationRequests, {
+      totalCount: 1,
+      edges: [{ node: { _id: made._id, email: c.email, orderId: order.id } }],
+    });
     const byEmail = await gql(`{ revocationRequests(email: "${c.email.toUpperCase()}") { totalCount } }`, reader);
     assert.equal(byEmail.data.revocationRequests.totalCount, 1);
     const unprocessed = await gql(`{ revocationRequests(processedStatus: "accepted", orderId: ${order.id}) { totalCount } }`, reader);
@@ -113,13 +132,25 @@ describe('revocation over GraphQL', () => {
     assert.equal(unknown.data.revocationRequest, null);
     assert.equal(unknown.errors[0].extensions.status, 404);
 
-    const readOnly = await gql(`mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "accepted"}) { revocationRequest { _id } } }`, reader);
+    const readOnly = await gql(
+      `mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "accepted"}) { revocationRequest { _id } } }`,
+      reader,
+    );
     assert.equal(readOnly.errors[0].extensions.status, 403);
-    const updated = await gql(`mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "accepted", adminNote: "ok"}) { revocationRequest { _id processedStatus processedAt adminNote } } }`, admin);
+    const updated = await gql(
+      `mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "accepted", adminNote: "ok"}) { revocationRequest { _id processedStatus processedAt adminNote } } }`,
+      admin,
+    );
     assert.equal(updated.errors, undefined, JSON.stringify(updated.errors));
     const u = updated.data.updateRevocationRequest.revocationRequest;
-    assert.deepEqual({ ...u, processedAt: typeof u.processedAt }, { _id: made._id, processedStatus: 'accepted', processedAt: 'string', adminNote: 'ok' });
-    const bad = await gql(`mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "bogus"}) { revocationRequest { _id } } }`, admin);
+    assert.deepEqual(
+      { ...u, processedAt: typeof u.processedAt },
+      { _id: made._id, processedStatus: 'accepted', processedAt: 'string', adminNote: 'ok' },
+    );
+    const bad = await gql(
+      `mutation { updateRevocationRequest(input: {id: "${IRI(made._id)}", processedStatus: "bogus"}) { revocationRequest { _id } } }`,
+      admin,
+    );
     assert.ok(bad.errors[0].extensions.status >= 400 && bad.errors[0].extensions.status < 500);
     const cust = await gql('{ revocationRequests { totalCount } }', c.token);
     assert.equal(cust.errors[0].extensions.status, 403);

@@ -1,7 +1,14 @@
 /** Revocation declarations: a customer's own (submit, list), and the admin list, read and processing. */
 import { access } from '../../platform/auth/access.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { MyRevocationListQuery, RevocationListQuery, RevocationParams, RevocationRequest, RevocationSubmit, RevocationUpdate } from './schemas.js';
+import {
+  MyRevocationListQuery,
+  RevocationListQuery,
+  RevocationParams,
+  RevocationRequest,
+  RevocationSubmit,
+  RevocationUpdate,
+} from './schemas.js';
 import * as revocation from './service.js';
 
 const tags = ['revocation-requests'];

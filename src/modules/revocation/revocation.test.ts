@@ -209,7 +209,7 @@ describe('reading and processing', () => {
     id = r.body.id;
   });
 
-  test('GET /customers/me/revocation-requests lists only the caller\'s own, without admin fields', async () => {
+  test("GET /customers/me/revocation-requests lists only the caller's own, without admin fields", async () => {
     const mine = await t.req('GET', `${API}/customers/me/revocation-requests`, { token: owner.token });
     assert.equal(mine.status, 200, mine.text);
     assert.equal(mine.body.totalItems, 1);
@@ -242,12 +242,25 @@ describe('reading and processing', () => {
     assert.equal(all.status, 200, all.text);
     assert.ok(all.body.totalItems >= 1);
     const ids = all.body.member.map((m: { id: number }) => m.id);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a), 'newest first');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => b - a),
+      'newest first',
+    );
     const byEmail = await t.req('GET', `${API}/revocation-requests`, { token: reader, query: { email: owner.email.toUpperCase() } });
-    assert.deepEqual(byEmail.body.member.map((m: { id: number }) => m.id), [id]);
+    assert.deepEqual(
+      byEmail.body.member.map((m: { id: number }) => m.id),
+      [id],
+    );
     const byOrder = await t.req('GET', `${API}/revocation-requests`, { token: reader, query: { orderId: String(orderId) } });
-    assert.deepEqual(byOrder.body.member.map((m: { id: number }) => m.id), [id]);
-    const byStatus = await t.req('GET', `${API}/revocation-requests`, { token: reader, query: { processedStatus: 'info_requested', orderId: String(orderId) } });
+    assert.deepEqual(
+      byOrder.body.member.map((m: { id: number }) => m.id),
+      [id],
+    );
+    const byStatus = await t.req('GET', `${API}/revocation-requests`, {
+      token: reader,
+      query: { processedStatus: 'info_requested', orderId: String(orderId) },
+    });
     assert.equal(byStatus.body.totalItems, 0);
     assert.equal((await t.req('GET', `${API}/revocation-requests`, { token: owner.token })).status, 403);
     assert.equal((await t.req('GET', `${API}/revocation-requests`)).status, 401);
@@ -261,7 +274,10 @@ describe('reading and processing', () => {
     assert.equal(unchanged.adminNote, null);
     assert.equal((await t.req('PUT', `${API}/revocation-requests/${id}`, { token: admin, body: {} })).status, 400);
 
-    const ok = await t.req('PUT', `${API}/revocation-requests/${id}`, { token: admin, body: { processedStatus: 'accepted', adminNote: 'refund sent' } });
+    const ok = await t.req('PUT', `${API}/revocation-requests/${id}`, {
+      token: admin,
+      body: { processedStatus: 'accepted', adminNote: 'refund sent' },
+    });
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.processedStatus, 'accepted');
     assert.match(ok.body.processedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -277,14 +293,23 @@ describe('reading and processing', () => {
   });
 
   test('PUT access: customer 403, read-only API user 403, write API user 200, unknown id 404', async () => {
-    assert.equal((await t.req('PUT', `${API}/revocation-requests/${id}`, { token: owner.token, body: { processedStatus: 'rejected' } })).status, 403);
+    assert.equal(
+      (await t.req('PUT', `${API}/revocation-requests/${id}`, { token: owner.token, body: { processedStatus: 'rejected' } })).status,
+      403,
+    );
     const reader = await t.tokens.apiUser(['revocation-requests/read']);
-    assert.equal((await t.req('PUT', `${API}/revocation-requests/${id}`, { token: reader, body: { processedStatus: 'rejected' } })).status, 403);
+    assert.equal(
+      (await t.req('PUT', `${API}/revocation-requests/${id}`, { token: reader, body: { processedStatus: 'rejected' } })).status,
+      403,
+    );
     const writer = await t.tokens.apiUser(['revocation-requests/write']);
     const r = await t.req('PUT', `${API}/revocation-requests/${id}`, { token: writer, body: { processedStatus: 'info_requested' } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.processedStatus, 'info_requested');
-    assert.equal((await t.req('PUT', `${API}/revocation-requests/99999999`, { token: writer, body: { processedStatus: 'rejected' } })).status, 404);
+    assert.equal(
+      (await t.req('PUT', `${API}/revocation-requests/99999999`, { token: writer, body: { processedStatus: 'rejected' } })).status,
+      404,
+    );
   });
 });
 
@@ -295,7 +320,11 @@ describe('GraphQL', () => {
   test('submitRevocation, myRevocationRequests and revocationRequest for the customer; admin fields null', async () => {
     const c = await newCustomer();
     const order = await placeTestOrder(t, { customerToken: c.token });
-    const s = await gql(`mutation($ref: String) { submitRevocation(input: {orderReference: $ref, reason: "gql"}) { revocationRequest { ${FIELDS} } } }`, { ref: order.incrementId }, c.token);
+    const s = await gql(
+      `mutation($ref: String) { submitRevocation(input: {orderReference: $ref, reason: "gql"}) { revocationRequest { ${FIELDS} } } }`,
+      { ref: order.incrementId },
+      c.token,
+    );
     assert.equal(s.errors, undefined, JSON.stringify(s.errors));
     const created = s.data!.submitRevocation.revocationRequest;
     assert.equal(created.id, IRI(created._id));
@@ -310,7 +339,11 @@ describe('GraphQL', () => {
     const other = await newCustomer();
     const denied = await gql(`query($id: ID!) { revocationRequest(id: $id) { id } }`, { id: created.id }, other.token);
     assert.equal(denied.errors?.[0].extensions.status, 404);
-    const foreign = await gql(`mutation($id: Int) { submitRevocationRequest(input: {orderId: $id}) { revocationRequest { id } } }`, { id: order.id }, other.token);
+    const foreign = await gql(
+      `mutation($id: Int) { submitRevocationRequest(input: {orderId: $id}) { revocationRequest { id } } }`,
+      { id: order.id },
+      other.token,
+    );
     assert.equal(foreign.errors?.[0].extensions.status, 404);
     const none = await gql(`mutation { submitRevocation(input: {reason: "x"}) { revocationRequest { id } } }`, {}, c.token);
     assert.equal(none.errors?.[0].extensions.status, 400);
@@ -320,7 +353,11 @@ describe('GraphQL', () => {
     const c = await newCustomer();
     const order = await placeTestOrder(t, { customerToken: c.token });
     assert.equal((await submit(c.token, { orderId: order.id })).status, 201);
-    const list = await gql(`query($o: Int) { revocationRequests(orderId: $o) { totalCount edges { node { ${FIELDS} } } } }`, { o: order.id }, admin);
+    const list = await gql(
+      `query($o: Int) { revocationRequests(orderId: $o) { totalCount edges { node { ${FIELDS} } } } }`,
+      { o: order.id },
+      admin,
+    );
     assert.equal(list.errors, undefined, JSON.stringify(list.errors));
     assert.equal(list.data!.revocationRequests.totalCount, 1);
     assert.equal(list.data!.revocationRequests.edges[0].node.userAgent, 'RevTest/1.0');
@@ -344,8 +381,15 @@ describe('disabled (rule 5)', () => {
       assert.equal((await t.req('GET', `${API}/revocation-requests`, { token: admin })).status, 404);
       assert.equal((await t.req('GET', `${API}/revocation-requests/${made.body.id}`, { token: admin })).status, 404);
       assert.equal((await t.req('GET', `${API}/revocation-requests/${made.body.id}`, { token: c.token })).status, 404);
-      assert.equal((await t.req('PUT', `${API}/revocation-requests/${made.body.id}`, { token: admin, body: { processedStatus: 'accepted' } })).status, 404);
-      const g1 = await gql(`mutation($id: Int) { submitRevocation(input: {orderId: $id}) { revocationRequest { id } } }`, { id: order.id }, c.token);
+      assert.equal(
+        (await t.req('PUT', `${API}/revocation-requests/${made.body.id}`, { token: admin, body: { processedStatus: 'accepted' } })).status,
+        404,
+      );
+      const g1 = await gql(
+        `mutation($id: Int) { submitRevocation(input: {orderId: $id}) { revocationRequest { id } } }`,
+        { id: order.id },
+        c.token,
+      );
       assert.equal(g1.errors?.[0].extensions.status, 404);
       const g2 = await gql(`{ myRevocationRequests { totalCount } }`, {}, c.token);
       assert.equal(g2.errors?.[0].extensions.status, 404);
@@ -363,16 +407,22 @@ describe('submitRevocation for the web form (guests)', () => {
   test("a guest's declaration needs the order's email (else 404) and is not verified", async () => {
     const order = await placeTestOrder(t);
     const ctx = { ...t.systemCtx(), actor: { kind: 'anonymous' as const } };
-    await assert.rejects(submitRevocation(ctx, { orderReference: order.incrementId, email: 'someone@else.example', channel: 'web_form' }), { status: 404 });
+    await assert.rejects(submitRevocation(ctx, { orderReference: order.incrementId, email: 'someone@else.example', channel: 'web_form' }), {
+      status: 404,
+    });
     await assert.rejects(submitRevocation(ctx, { orderReference: order.incrementId, channel: 'web_form' }), { status: 404 });
-    const made = await submitRevocation(ctx, { orderReference: order.incrementId, email: order.customerEmail.toUpperCase(), channel: 'web_form' });
+    const made = await submitRevocation(ctx, {
+      orderReference: order.incrementId,
+      email: order.customerEmail.toUpperCase(),
+      channel: 'web_form',
+    });
     assert.equal(made.orderId, order.id);
     assert.equal(made.verified, false);
     const [row] = await t.database.db.select().from(revocationRequests).where(eq(revocationRequests.id, made.id));
     assert.equal(row.channel, 'web_form');
   });
 
-  test("declarations belong to the customer who made them, not to whoever holds the address now", async () => {
+  test('declarations belong to the customer who made them, not to whoever holds the address now', async () => {
     // a guest order and its declaration under an address that a customer account has, or takes over later
     const holder = await newCustomer();
     const guestOrder = await placeTestOrder(t, { guestEmail: holder.email });
@@ -396,7 +446,10 @@ describe('submitRevocation for the web form (guests)', () => {
       }
     }
     const own = await t.req('GET', `${API}/customers/me/revocation-requests`, { token: owner.token });
-    assert.deepEqual(own.body.member.map((m: { id: number }) => m.id), [owners.body.id]);
+    assert.deepEqual(
+      own.body.member.map((m: { id: number }) => m.id),
+      [owners.body.id],
+    );
     assert.equal((await t.req('GET', `${API}/revocation-requests/${owners.body.id}`, { token: owner.token })).status, 200);
   });
 });

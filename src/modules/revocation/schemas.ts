@@ -35,7 +35,9 @@ export const RevocationSubmit = Type.Object({
 export type RevocationSubmitInput = Static<typeof RevocationSubmit>;
 
 export const RevocationUpdate = Type.Object({
-  processedStatus: Type.Optional(Type.String({ maxLength: 64, description: 'accepted, rejected or info_requested (else 422); stamps processedAt' })),
+  processedStatus: Type.Optional(
+    Type.String({ maxLength: 64, description: 'accepted, rejected or info_requested (else 422); stamps processedAt' }),
+  ),
   adminNote: Type.Optional(Type.String({ maxLength: 65535, description: '"" clears' })),
 });
 export type RevocationUpdateInput = Static<typeof RevocationUpdate>;

@@ -15,12 +15,7 @@ import type { RateRule } from '../../platform/rate-limit.js';
 import { declareDefaults, declaredDefault } from '../../platform/settings.js';
 import { findOrder, findOrderByIncrementId, type OrderRow } from '../orders/core.js';
 import { shipmentsForOrder } from '../shipments/service.js';
-import {
-  PROCESSED_STATUSES,
-  type RevocationListQueryT,
-  type RevocationRequestDto,
-  type RevocationUpdateInput,
-} from './schemas.js';
+import { PROCESSED_STATUSES, type RevocationListQueryT, type RevocationRequestDto, type RevocationUpdateInput } from './schemas.js';
 import { revocationRequests } from './tables.js';
 import { revocationEvents } from './events.js';
 import { LOCKS } from '../../platform/locks.js';
@@ -155,11 +150,15 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
     const dayStart = new Date(Date.UTC(tx.now.getUTCFullYear(), tx.now.getUTCMonth(), tx.now.getUTCDate()));
     // "has this address had its receipt today?" and the insert that answers it for the next caller must not
     // interleave: concurrent declarations of one address wait here until the first has committed
-    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCKS.revocationReceipt}::int, hashtext(${`${email}|${dayStart.toISOString().slice(0, 10)}`}))`);
+    await tx.db.execute(
+      sql`SELECT pg_advisory_xact_lock(${LOCKS.revocationReceipt}::int, hashtext(${`${email}|${dayStart.toISOString().slice(0, 10)}`}))`,
+    );
     const [sent] = await tx.db
       .select({ n: count() })
       .from(revocationRequests)
-      .where(and(eq(revocationRequests.email, email), gte(revocationRequests.receivedAt, dayStart), isNull(revocationRequests.suppressedAt)));
+      .where(
+        and(eq(revocationRequests.email, email), gte(revocationRequests.receivedAt, dayStart), isNull(revocationRequests.suppressedAt)),
+      );
     const suppress = sent.n > 0;
     const [created] = await tx.db
       .insert(revocationRequests)
@@ -197,7 +196,12 @@ export async function submitRevocation(ctx: Ctx, input: SubmitRevocationInput): 
       template: 'revocation/notice',
       storeId: order.storeId,
     });
-    revocationEvents.emit(tx, 'revocation.submitted', { resource: 'revocation', id: created.id, storeId: order.storeId }, view(created, true));
+    revocationEvents.emit(
+      tx,
+      'revocation.submitted',
+      { resource: 'revocation', id: created.id, storeId: order.storeId },
+      view(created, true),
+    );
     return created;
   });
   return view(row, false);
@@ -232,7 +236,11 @@ async function listWhere(ctx: Ctx, where: SQL | undefined, page: Page): Promise<
 }
 
 /** GET /revocation-requests: every declaration (within a limited principal's store views), newest first. */
-export async function listRevocations(ctx: Ctx, q: Omit<RevocationListQueryT, 'page' | 'itemsPerPage' | 'pageSize'>, page: Page): Promise<CollectionResult<RevocationRequestDto>> {
+export async function listRevocations(
+  ctx: Ctx,
+  q: Omit<RevocationListQueryT, 'page' | 'itemsPerPage' | 'pageSize'>,
+  page: Page,
+): Promise<CollectionResult<RevocationRequestDto>> {
   assertEnabled(ctx);
   const conds: SQL[] = [];
   if (q.email) conds.push(eq(revocationRequests.email, q.email.trim().toLowerCase()));

@@ -29,5 +29,9 @@ export const revocationRequests = pgTable(
     /** how it arrived: api or web_form */
     channel: text('channel').notNull().default('api'),
   },
-  (t) => [index('revocation_requests_email_idx').on(t.email), index('revocation_requests_order_idx').on(t.orderId), index('revocation_requests_customer_idx').on(t.customerId)],
+  (t) => [
+    index('revocation_requests_email_idx').on(t.email),
+    index('revocation_requests_order_idx').on(t.orderId),
+    index('revocation_requests_customer_idx').on(t.customerId),
+  ],
 );

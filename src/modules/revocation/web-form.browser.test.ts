@@ -12,7 +12,9 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { revocationRequests } from './tables.js';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && fs.existsSync(p));
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => !!p && fs.existsSync(p),
+);
 const MISSING = 'No Chromium binary found (CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser)';
 const skip = !executablePath && !process.env.CI ? `${MISSING}; install the chromium package to run the browser tests` : false;
 
@@ -87,7 +89,10 @@ describe('the revocation form in Chromium', { skip }, () => {
       await page.getByLabel('Order number').fill(order.incrementId);
       await page.getByLabel('Email address').fill(order.customerEmail);
       await page.context().clearCookies();
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Send revocation' }).click()]);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Send revocation' }).click(),
+      ]);
       assert.equal(refused.status(), 403);
       await page.waitForLoadState();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /The form expired, please submit it again/);

@@ -47,7 +47,10 @@ async function openForm(app: TestApp = t, path = '/revocation'): Promise<Form> {
   return { cookie: set.split(';')[0], token: tokenOf(page.text), page };
 }
 
-async function post(fields: Record<string, string>, o: { cookie?: string; headers?: Record<string, string>; app?: TestApp; path?: string } = {}) {
+async function post(
+  fields: Record<string, string>,
+  o: { cookie?: string; headers?: Record<string, string>; app?: TestApp; path?: string } = {},
+) {
   const headers: Record<string, string> = { ...FORM_TYPE, ...(o.headers ?? {}) };
   if (o.cookie) headers.cookie = o.cookie;
   return (o.app ?? t).req('POST', o.path ?? '/revocation', { raw: new URLSearchParams(fields).toString(), headers });
@@ -94,7 +97,10 @@ describe('GET /revocation', () => {
   test('renders an accessible form with the security headers and the CSRF cookie', async () => {
     const r = await t.req('GET', '/revocation');
     assertHtml(r, 200);
-    assert.equal(r.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    assert.equal(
+      r.headers['content-security-policy'],
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     assert.equal(r.headers['x-frame-options'], 'DENY');
     assert.equal(r.headers['referrer-policy'], 'same-origin');
     assert.equal(r.headers['cache-control'], 'no-store');
@@ -123,7 +129,7 @@ describe('GET /revocation', () => {
     assert.doesNotMatch(html, /role="alert"/, 'no errors yet');
   });
 
-  test('a second visit keeps the browser\'s cookie, so that forms open in other tabs stay valid', async () => {
+  test("a second visit keeps the browser's cookie, so that forms open in other tabs stay valid", async () => {
     const first = await openForm();
     const again = await t.req('GET', '/revocation', { headers: { cookie: first.cookie } });
     assert.equal(again.status, 200);
@@ -156,7 +162,11 @@ describe('POST /revocation', () => {
   test('records one web_form declaration that the admin API lists, and redirects to a reload-safe confirmation', async () => {
     const order = await placeTestOrder(t);
     const before = await rowCount();
-    const r = await submit({ orderNumber: ` ${order.incrementId} `, email: order.customerEmail.toUpperCase(), reason: '  Changed my mind  ' });
+    const r = await submit({
+      orderNumber: ` ${order.incrementId} `,
+      email: order.customerEmail.toUpperCase(),
+      reason: '  Changed my mind  ',
+    });
     assert.equal(r.status, 303, r.text);
     const location = String(r.headers.location);
     assert.match(location, /^\/revocation\/received\?r=[A-Za-z0-9_.-]+$/);
@@ -214,7 +224,10 @@ describe('POST /revocation', () => {
   test('an Origin of this server (as configured) is accepted; a foreign Origin is a 403 and writes nothing', async () => {
     const order = await placeTestOrder(t);
     const before = await rowCount();
-    const foreign = await submit({ orderNumber: order.incrementId, email: order.customerEmail }, { headers: { origin: 'https://evil.example' } });
+    const foreign = await submit(
+      { orderNumber: order.incrementId, email: order.customerEmail },
+      { headers: { origin: 'https://evil.example' } },
+    );
     assertHtml(foreign, 403);
     assert.match(foreign.text, /role="alert"/);
     assert.ok(setCookieOf(foreign), 'a fresh token');
@@ -242,7 +255,7 @@ describe('CSRF', () => {
     assert.ok(r.text.includes(`value="${order.incrementId}"`), 'the values are kept');
   }
 
-  test('a POST without the cookie, without the token, with another browser\'s token or a forged one is a 403; nothing written', async () => {
+  test("a POST without the cookie, without the token, with another browser's token or a forged one is a 403; nothing written", async () => {
     const values = { orderNumber: order.incrementId, email: order.customerEmail };
     const a = await openForm();
     const b = await openForm();
@@ -343,7 +356,10 @@ describe('validation', () => {
 
   test('an order past the cooling-off window is a 422 page saying so; nothing written', async () => {
     const old = await placeTestOrder(t);
-    await t.database.db.update(orders).set({ createdAt: sql`now() - make_interval(days => 20)` }).where(eq(orders.id, old.id));
+    await t.database.db
+      .update(orders)
+      .set({ createdAt: sql`now() - make_interval(days => 20)` })
+      .where(eq(orders.id, old.id));
     const before = await rowCount();
     const r = await submit({ orderNumber: old.incrementId, email: old.customerEmail });
     assertHtml(r, 422);
@@ -367,7 +383,9 @@ describe('malformed requests', () => {
 
     assertHtml(await send(`${good}&reason=%E0%A4%A`), 400);
     assertHtml(await send(`${good}&email=other%40example.com`), 400);
-    const json = await send(JSON.stringify({ _csrf: form.token, orderNumber: order.incrementId, email: order.customerEmail }), { 'content-type': 'application/json' });
+    const json = await send(JSON.stringify({ _csrf: form.token, orderNumber: order.incrementId, email: order.customerEmail }), {
+      'content-type': 'application/json',
+    });
     assertHtml(json, 415);
     assert.doesNotMatch(json.text, /"error"/);
     assertHtml(await send(good, { 'content-type': 'multipart/form-data; boundary=x' }), 415);
@@ -381,7 +399,11 @@ describe('malformed requests', () => {
   });
 
   test('other addresses and methods under /revocation are 404 pages in the same style', async () => {
-    for (const [method, url] of [['GET', '/revocation/nope'], ['PUT', '/revocation'], ['DELETE', '/revocation/received']]) {
+    for (const [method, url] of [
+      ['GET', '/revocation/nope'],
+      ['PUT', '/revocation'],
+      ['DELETE', '/revocation/received'],
+    ]) {
       const r = await t.req(method, url);
       assertHtml(r, 404);
       assert.match(r.text, /<h1>Page not found<\/h1>/);
@@ -401,8 +423,14 @@ describe('revocation/general/enabled = 0', () => {
       const page = await t.req('GET', '/revocation');
       assertHtml(page, 404);
       assert.equal(setCookieOf(page), undefined);
-      assert.equal(page.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-      assertHtml(await post({ _csrf: form.token, orderNumber: order.incrementId, email: order.customerEmail }, { cookie: form.cookie }), 404);
+      assert.equal(
+        page.headers['content-security-policy'],
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+      assertHtml(
+        await post({ _csrf: form.token, orderNumber: order.incrementId, email: order.customerEmail }, { cookie: form.cookie }),
+        404,
+      );
       assertHtml(await t.req('GET', String(made.headers.location)), 404);
     });
     assert.equal(await rowCount(), before);
@@ -428,7 +456,8 @@ describe('per-IP rate limit (revocation/abuse/ip_rate_limit_per_hour), with rate
       'revocation/abuse/ip_rate_limit_per_hour',
       '2',
       async () => {
-        for (let i = 0; i < 3; i++) assert.equal((await submit({ orderNumber: order.incrementId }, { app: limited })).status, 422, 'invalid forms');
+        for (let i = 0; i < 3; i++)
+          assert.equal((await submit({ orderNumber: order.incrementId }, { app: limited })).status, 422, 'invalid forms');
         assert.equal((await post(values, { app: limited })).status, 403, 'no token');
         assert.equal((await submit(values, { app: limited })).status, 303);
         assert.equal((await submit({ ...values, email: 'other@example.com' }, { app: limited })).status, 422, 'unknown orders count');

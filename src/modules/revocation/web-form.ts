@@ -195,14 +195,18 @@ export function parseUrlEncoded(body: string): Record<string, string> {
 function validate(v: FormValues): FormError[] {
   const errors: FormError[] = [];
   if (!v.orderNumber) errors.push({ message: 'Enter your order number.', fields: ['orderNumber'] });
-  else if (v.orderNumber.length > ORDER_NUMBER_MAX) errors.push({ message: `The order number is at most ${ORDER_NUMBER_MAX} characters.`, fields: ['orderNumber'] });
-  else if (CONTROL.test(v.orderNumber)) errors.push({ message: 'The order number contains characters that are not allowed.', fields: ['orderNumber'] });
+  else if (v.orderNumber.length > ORDER_NUMBER_MAX)
+    errors.push({ message: `The order number is at most ${ORDER_NUMBER_MAX} characters.`, fields: ['orderNumber'] });
+  else if (CONTROL.test(v.orderNumber))
+    errors.push({ message: 'The order number contains characters that are not allowed.', fields: ['orderNumber'] });
   if (!v.email) errors.push({ message: 'Enter the email address you used for the order.', fields: ['email'] });
   else if (v.email.length > EMAIL_MAX || !isEmailAddress(v.email) || CONTROL.test(v.email)) {
     errors.push({ message: 'Enter a valid email address, like name@example.com.', fields: ['email'] });
   }
-  if (v.reason.length > REASON_MAX_LENGTH) errors.push({ message: `The reason is at most ${REASON_MAX_LENGTH} characters.`, fields: ['reason'] });
-  else if (CONTROL_EXCEPT_BREAKS.test(v.reason)) errors.push({ message: 'The reason contains characters that are not allowed.', fields: ['reason'] });
+  if (v.reason.length > REASON_MAX_LENGTH)
+    errors.push({ message: `The reason is at most ${REASON_MAX_LENGTH} characters.`, fields: ['reason'] });
+  else if (CONTROL_EXCEPT_BREAKS.test(v.reason))
+    errors.push({ message: 'The reason contains characters that are not allowed.', fields: ['reason'] });
   return errors;
 }
 
@@ -220,8 +224,19 @@ function errorPage(scope: PageScope, err: AppError): { status: number; html: str
     case 429:
       return { status: 429, html: tooManyPage(scope) };
     default:
-      if (err.status >= 500) return { status: 500, html: messagePage(scope, 'Something went wrong', 'Your revocation could not be recorded. Please try again later.') };
-      return { status: err.status, html: messagePage(scope, 'The request could not be processed', err.status === 400 ? 'The form data could not be read. Please send the form again from the revocation page.' : err.message) };
+      if (err.status >= 500)
+        return {
+          status: 500,
+          html: messagePage(scope, 'Something went wrong', 'Your revocation could not be recorded. Please try again later.'),
+        };
+      return {
+        status: err.status,
+        html: messagePage(
+          scope,
+          'The request could not be processed',
+          err.status === 400 ? 'The form data could not be read. Please send the form again from the revocation page.' : err.message,
+        ),
+      };
   }
 }
 
@@ -233,97 +248,100 @@ function tooManyPage(scope: PageScope): string {
 
 /** GET /revocation, POST /revocation and the confirmation page, in a scope of their own (parser, errors, 404s). */
 export function webFormRoutes(app: FastifyInstance): void {
-  app.register(async (scope) => {
-    // only form posts, read here with a small limit; JSON, multipart and the rest are refused with a 415 page
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-      try {
-        done(null, parseUrlEncoded(String(body)));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    });
-    scope.setErrorHandler((err, req, reply) => {
-      const appErr = toAppError(err);
-      if (appErr.status >= 500) req.log.error({ err }, 'revocation form failed');
-      else req.log.debug({ err: appErr.message, reason: appErr.reason }, 'revocation form request refused');
-      const { status, html } = errorPage(pageScope(req), appErr);
-      if (status === 429) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return sendPage(reply, status, html);
-    });
-    scope.setNotFoundHandler((req, reply) => sendPage(reply, 404, notFoundPage(pageScope(req))));
-
-    const config = { access: access.public };
-
-    scope.get('', { config }, async (req, reply) => {
-      const page = pageScope(req);
-      if (!enabled(req.ctx)) return sendPage(reply, 404, notFoundPage(page));
-      return sendPage(reply, 200, formPage(page, EMPTY, issueToken(req, reply, true)));
-    });
-
-    scope.post('', { config, bodyLimit: BODY_LIMIT }, async (req, reply) => {
-      const ctx = req.ctx;
-      const page = pageScope(req);
-      if (!enabled(ctx)) return sendPage(reply, 404, notFoundPage(page));
-      const body = req.body as Record<string, string> | undefined;
-      if (!body || typeof body !== 'object') {
-        return sendPage(reply, 415, messagePage(page, 'Unsupported form', 'Please send the form from the revocation page.'));
-      }
-      if (!originAllowed(req)) {
-        const error = { message: 'This form can only be sent from this shop’s own revocation page. Please submit it again.', fields: [] };
-        return sendPage(reply, 403, formPage(page, EMPTY, issueToken(req, reply, false), [error]));
-      }
-      const values: FormValues = {
-        orderNumber: (body.orderNumber ?? '').trim(),
-        email: (body.email ?? '').trim(),
-        reason: (body.reason ?? '').trim(),
-      };
-      if (!tokenValid(req, body._csrf)) {
-        const error = { message: 'The form expired, please submit it again.', fields: [] };
-        return sendPage(reply, 403, formPage(page, values, issueToken(req, reply, false), [error]));
-      }
-      const invalid = validate(values);
-      if (invalid.length) return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), invalid));
-
-      // a guest declaration, whatever credentials the browser may also carry
-      const guest: Ctx = { ...ctx, actor: { kind: 'anonymous' } };
-      let made: RevocationRequestDto;
-      try {
-        made = await submitRevocation(guest, {
-          orderReference: values.orderNumber,
-          email: values.email,
-          reason: values.reason || undefined,
-          channel: 'web_form',
-        });
-      } catch (err) {
-        const refused = err instanceof AppError ? err : undefined;
-        if (refused?.reason === 'ORDER_NOT_FOUND') {
-          const error: FormError = { message: NOT_FOUND_MESSAGE, fields: ['orderNumber', 'email'] };
-          return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), [error]));
+  app.register(
+    async (scope) => {
+      // only form posts, read here with a small limit; JSON, multipart and the rest are refused with a 415 page
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+        try {
+          done(null, parseUrlEncoded(String(body)));
+        } catch (err) {
+          done(err as Error, undefined);
         }
-        if (refused?.status === 422) {
-          const error: FormError = { message: `${refused.message}.`, fields: [] };
-          return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), [error]));
-        }
-        throw err;
-      }
-      const receipt = encodeReceipt(formKey(ctx), {
-        id: made.id,
-        orderReference: made.orderReference,
-        receivedAt: made.receivedAt,
-        suppressed: made.suppressedAt !== undefined,
       });
-      const query = page.storeQuery ? `${page.storeQuery}&` : '?';
-      reply.header('location', `${RECEIVED_PATH}${query}r=${receipt}`);
-      return sendPage(reply, 303, messagePage(page, 'Your revocation has been received', 'Continue to the confirmation page.'));
-    });
+      scope.setErrorHandler((err, req, reply) => {
+        const appErr = toAppError(err);
+        if (appErr.status >= 500) req.log.error({ err }, 'revocation form failed');
+        else req.log.debug({ err: appErr.message, reason: appErr.reason }, 'revocation form request refused');
+        const { status, html } = errorPage(pageScope(req), appErr);
+        if (status === 429) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+        return sendPage(reply, status, html);
+      });
+      scope.setNotFoundHandler((req, reply) => sendPage(reply, 404, notFoundPage(pageScope(req))));
 
-    scope.get(RECEIVED_PATH.slice(PATH.length), { config }, async (req, reply) => {
-      const page = pageScope(req);
-      if (!enabled(req.ctx)) return sendPage(reply, 404, notFoundPage(page));
-      const receipt = decodeReceipt(formKey(req.ctx), (req.query as Record<string, unknown>).r);
-      if (!receipt) return sendPage(reply, 404, messagePage(page, 'Confirmation not found', 'This confirmation link is not valid.'));
-      return sendPage(reply, 200, receivedPage(page, receipt));
-    });
-  }, { prefix: PATH });
+      const config = { access: access.public };
+
+      scope.get('', { config }, async (req, reply) => {
+        const page = pageScope(req);
+        if (!enabled(req.ctx)) return sendPage(reply, 404, notFoundPage(page));
+        return sendPage(reply, 200, formPage(page, EMPTY, issueToken(req, reply, true)));
+      });
+
+      scope.post('', { config, bodyLimit: BODY_LIMIT }, async (req, reply) => {
+        const ctx = req.ctx;
+        const page = pageScope(req);
+        if (!enabled(ctx)) return sendPage(reply, 404, notFoundPage(page));
+        const body = req.body as Record<string, string> | undefined;
+        if (!body || typeof body !== 'object') {
+          return sendPage(reply, 415, messagePage(page, 'Unsupported form', 'Please send the form from the revocation page.'));
+        }
+        if (!originAllowed(req)) {
+          const error = { message: 'This form can only be sent from this shop’s own revocation page. Please submit it again.', fields: [] };
+          return sendPage(reply, 403, formPage(page, EMPTY, issueToken(req, reply, false), [error]));
+        }
+        const values: FormValues = {
+          orderNumber: (body.orderNumber ?? '').trim(),
+          email: (body.email ?? '').trim(),
+          reason: (body.reason ?? '').trim(),
+        };
+        if (!tokenValid(req, body._csrf)) {
+          const error = { message: 'The form expired, please submit it again.', fields: [] };
+          return sendPage(reply, 403, formPage(page, values, issueToken(req, reply, false), [error]));
+        }
+        const invalid = validate(values);
+        if (invalid.length) return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), invalid));
+
+        // a guest declaration, whatever credentials the browser may also carry
+        const guest: Ctx = { ...ctx, actor: { kind: 'anonymous' } };
+        let made: RevocationRequestDto;
+        try {
+          made = await submitRevocation(guest, {
+            orderReference: values.orderNumber,
+            email: values.email,
+            reason: values.reason || undefined,
+            channel: 'web_form',
+          });
+        } catch (err) {
+          const refused = err instanceof AppError ? err : undefined;
+          if (refused?.reason === 'ORDER_NOT_FOUND') {
+            const error: FormError = { message: NOT_FOUND_MESSAGE, fields: ['orderNumber', 'email'] };
+            return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), [error]));
+          }
+          if (refused?.status === 422) {
+            const error: FormError = { message: `${refused.message}.`, fields: [] };
+            return sendPage(reply, 422, formPage(page, values, issueToken(req, reply, true), [error]));
+          }
+          throw err;
+        }
+        const receipt = encodeReceipt(formKey(ctx), {
+          id: made.id,
+          orderReference: made.orderReference,
+          receivedAt: made.receivedAt,
+          suppressed: made.suppressedAt !== undefined,
+        });
+        const query = page.storeQuery ? `${page.storeQuery}&` : '?';
+        reply.header('location', `${RECEIVED_PATH}${query}r=${receipt}`);
+        return sendPage(reply, 303, messagePage(page, 'Your revocation has been received', 'Continue to the confirmation page.'));
+      });
+
+      scope.get(RECEIVED_PATH.slice(PATH.length), { config }, async (req, reply) => {
+        const page = pageScope(req);
+        if (!enabled(req.ctx)) return sendPage(reply, 404, notFoundPage(page));
+        const receipt = decodeReceipt(formKey(req.ctx), (req.query as Record<string, unknown>).r);
+        if (!receipt) return sendPage(reply, 404, messagePage(page, 'Confirmation not found', 'This confirmation link is not valid.'));
+        return sendPage(reply, 200, receivedPage(page, receipt));
+      });
+    },
+    { prefix: PATH },
+  );
 }

@@ -46,10 +46,22 @@ async function order(id: number) {
 async function snapshot(orderId: number) {
   const db = t.database.db;
   const o = await order(orderId);
-  const [s] = await db.select({ n: sql<number>`count(*)::int` }).from(shipments).where(eq(shipments.orderId, orderId));
-  const [h] = await db.select({ n: sql<number>`count(*)::int` }).from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId));
-  const [m] = await db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(like(mailOutbox.subject, `%${o.order.incrementId}%`));
-  const [tr] = await db.select({ n: sql<number>`count(*)::int` }).from(shipmentTracks).where(eq(shipmentTracks.orderId, orderId));
+  const [s] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(shipments)
+    .where(eq(shipments.orderId, orderId));
+  const [h] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orderStatusHistory)
+    .where(eq(orderStatusHistory.orderId, orderId));
+  const [m] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailOutbox)
+    .where(like(mailOutbox.subject, `%${o.order.incrementId}%`));
+  const [tr] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(shipmentTracks)
+    .where(eq(shipmentTracks.orderId, orderId));
   return {
     state: o.order.state,
     status: o.order.status,
@@ -132,7 +144,12 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   test('partial shipments accumulate, and a last one without items ships the rest', async () => {
     const [a, b] = [await newSku({ weight: 1.5 }), await newSku({ price: 7.35 })];
-    const placed = await placeTestOrder(t, { items: [{ sku: a, qty: 3 }, { sku: b, qty: 2 }] });
+    const placed = await placeTestOrder(t, {
+      items: [
+        { sku: a, qty: 3 },
+        { sku: b, qty: 2 },
+      ],
+    });
     const [ia, ib] = [placed.items.find((i) => i.sku === a)!, placed.items.find((i) => i.sku === b)!];
 
     const first = ok(await ship(placed.id, { items: [{ orderItemId: ia.id, qty: 1 }] }));
@@ -141,10 +158,22 @@ describe('POST /orders/{orderId}/shipments', () => {
     assert.equal(first.items[0].weight, 1.5);
     assert.equal((await order(placed.id)).order.state, 'processing');
 
-    const second = ok(await ship(placed.id, { items: [{ orderItemId: ia.id, qty: 1 }, { orderItemId: ib.id, qty: 2 }] }));
+    const second = ok(
+      await ship(placed.id, {
+        items: [
+          { orderItemId: ia.id, qty: 1 },
+          { orderItemId: ib.id, qty: 2 },
+        ],
+      }),
+    );
     assert.equal(second.totalQty, 3);
     assert.deepEqual(
-      second.items.map((i: { orderItemId: number; qty: number; price: number; rowTotal: number }) => [i.orderItemId, i.qty, i.price, i.rowTotal]),
+      second.items.map((i: { orderItemId: number; qty: number; price: number; rowTotal: number }) => [
+        i.orderItemId,
+        i.qty,
+        i.price,
+        i.rowTotal,
+      ]),
       [
         [ia.id, 1, 10, 10],
         [ib.id, 2, 7.35, 14.7],
@@ -152,20 +181,33 @@ describe('POST /orders/{orderId}/shipments', () => {
     );
     let o = await order(placed.id);
     assert.equal(o.order.state, 'processing');
-    assert.deepEqual(o.items.map((i) => [i.id, Number(i.qtyShipped)]), [
-      [ia.id, 2],
-      [ib.id, 2],
-    ]);
+    assert.deepEqual(
+      o.items.map((i) => [i.id, Number(i.qtyShipped)]),
+      [
+        [ia.id, 2],
+        [ib.id, 2],
+      ],
+    );
 
     const last = ok(await ship(placed.id, {}));
-    assert.deepEqual(last.items.map((i: { orderItemId: number; qty: number }) => [i.orderItemId, i.qty]), [[ia.id, 1]]);
+    assert.deepEqual(
+      last.items.map((i: { orderItemId: number; qty: number }) => [i.orderItemId, i.qty]),
+      [[ia.id, 1]],
+    );
     o = await order(placed.id);
     assert.equal(o.order.state, 'complete');
-    assert.deepEqual(o.items.map((i) => Number(i.qtyShipped)), [3, 2]);
+    assert.deepEqual(
+      o.items.map((i) => Number(i.qtyShipped)),
+      [3, 2],
+    );
     assert.notEqual(first.incrementId, second.incrementId);
 
     const list = await t.req('GET', `${API}/orders/${placed.id}/shipments`, { token: admin });
-    assert.deepEqual(list.body.member.map((x: { id: number }) => x.id), [first.id, second.id, last.id], 'oldest first');
+    assert.deepEqual(
+      list.body.member.map((x: { id: number }) => x.id),
+      [first.id, second.id, last.id],
+      'oldest first',
+    );
   });
 
   test('shipping an order already fully shipped is 400 and changes nothing', async () => {
@@ -195,7 +237,15 @@ describe('POST /orders/{orderId}/shipments', () => {
       ['negative qty', { items: [{ orderItemId: id, qty: -1 }] }],
       ['fraction of a whole-unit item', { items: [{ orderItemId: id, qty: 1.5 }] }],
       ['too many decimals', { items: [{ orderItemId: id, qty: 1.00001 }] }],
-      ['the same item twice', { items: [{ orderItemId: id, qty: 1 }, { orderItemId: id, qty: 1 }] }],
+      [
+        'the same item twice',
+        {
+          items: [
+            { orderItemId: id, qty: 1 },
+            { orderItemId: id, qty: 1 },
+          ],
+        },
+      ],
       ['qty as a string', { items: [{ orderItemId: id, qty: '1' }] }],
       ['orderItemId as a string', { items: [{ orderItemId: String(id), qty: 1 }] }],
       ['fractional orderItemId', { items: [{ orderItemId: id + 0.5, qty: 1 }] }],
@@ -213,7 +263,11 @@ describe('POST /orders/{orderId}/shipments', () => {
       assert.equal(r.body.error, 'bad_request', what);
     }
     for (const raw of ['{"items": [', '', 'null']) {
-      const r = await t.req('POST', `${API}/orders/${placed.id}/shipments`, { token: admin, raw, headers: { 'content-type': 'application/json' } });
+      const r = await t.req('POST', `${API}/orders/${placed.id}/shipments`, {
+        token: admin,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(r.status, 400, `raw ${JSON.stringify(raw)}: ${r.text}`);
     }
     assert.deepEqual(await snapshot(placed.id), before);
@@ -225,7 +279,13 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   test('unknown body keys are ignored, as everywhere in this API (wire reference §1.1)', async () => {
     const placed = await placeTestOrder(t);
-    const s = ok(await ship(placed.id, { foo: 1, items: [{ orderItemId: placed.items[0].id, qty: 1, bar: 2 }], tracks: [{ trackNumber: 'T1', baz: 3 }] }));
+    const s = ok(
+      await ship(placed.id, {
+        foo: 1,
+        items: [{ orderItemId: placed.items[0].id, qty: 1, bar: 2 }],
+        tracks: [{ trackNumber: 'T1', baz: 3 }],
+      }),
+    );
     assert.equal(s.totalQty, 1);
     assert.equal(s.tracks.length, 1);
   });
@@ -255,11 +315,19 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   test('virtual lines are never shipped; a virtual order is not shippable', async () => {
     const virtualSku = await newSku({ type: 'virtual' });
-    const mixed = await placeTestOrder(t, { items: [{ sku: await newSku(), qty: 1 }, { sku: virtualSku, qty: 1 }] });
+    const mixed = await placeTestOrder(t, {
+      items: [
+        { sku: await newSku(), qty: 1 },
+        { sku: virtualSku, qty: 1 },
+      ],
+    });
     const vItem = mixed.items.find((i) => i.sku === virtualSku)!;
     refusedWith(await ship(mixed.id, { items: [{ orderItemId: vItem.id, qty: 1 }] }), 400, /virtual/);
     const s = ok(await ship(mixed.id, {}));
-    assert.deepEqual(s.items.map((i: { sku: string }) => i.sku), [mixed.items.find((i) => i.sku !== virtualSku)!.sku]);
+    assert.deepEqual(
+      s.items.map((i: { sku: string }) => i.sku),
+      [mixed.items.find((i) => i.sku !== virtualSku)!.sku],
+    );
     const o = await order(mixed.id);
     assert.equal(o.order.state, 'complete', 'everything invoiced, and the only shippable line shipped');
     assert.equal(Number(o.items.find((i) => i.id === vItem.id)!.qtyShipped), 0);
@@ -277,7 +345,11 @@ describe('POST /orders/{orderId}/shipments', () => {
     const placed = await placeTestOrder(t);
     const s = ok(
       await ship(placed.id, {
-        tracks: [{ trackNumber: 'TN-1' }, { carrierCode: 'ups', trackNumber: 'TN-2' }, { carrierCode: 'dhl', title: 'DHL Express', trackNumber: ' TN-3 ' }],
+        tracks: [
+          { trackNumber: 'TN-1' },
+          { carrierCode: 'ups', trackNumber: 'TN-2' },
+          { carrierCode: 'dhl', title: 'DHL Express', trackNumber: ' TN-3 ' },
+        ],
         comment: 'Left at the door',
         visibleOnFront: true,
       }),
@@ -303,14 +375,26 @@ describe('POST /orders/{orderId}/shipments', () => {
     const quiet = await placeTestOrder(t, { guestEmail: 'quiet@example.com' });
     const q = ok(await ship(quiet.id, { tracks: [{ trackNumber: 'Q-1' }] }));
     assert.equal(q.emailSent, false);
-    const quietMails = await t.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, 'quiet@example.com'), eq(mailOutbox.template, 'sales/shipment')));
+    const quietMails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, 'quiet@example.com'), eq(mailOutbox.template, 'sales/shipment')));
     assert.equal(quietMails.length, 0);
 
     const loud = await placeTestOrder(t, { guestEmail: 'loud@example.com' });
-    const s = ok(await ship(loud.id, { tracks: [{ carrierCode: 'ups', title: 'UPS', trackNumber: '1Z999' }], comment: 'Fragile', notifyCustomer: true }));
+    const s = ok(
+      await ship(loud.id, {
+        tracks: [{ carrierCode: 'ups', title: 'UPS', trackNumber: '1Z999' }],
+        comment: 'Fragile',
+        notifyCustomer: true,
+      }),
+    );
     assert.equal(s.emailSent, true);
     assert.equal(s.comments[0].isCustomerNotified, true);
-    const mails = await t.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, 'loud@example.com'), eq(mailOutbox.template, 'sales/shipment')));
+    const mails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, 'loud@example.com'), eq(mailOutbox.template, 'sales/shipment')));
     assert.equal(mails.length, 1);
     assert.match(mails[0].subject, new RegExp(loud.incrementId));
     assert.match(mails[0].textBody, new RegExp(`2 x .*\\(${loud.items[0].sku}\\)`));
@@ -345,14 +429,21 @@ describe('POST /orders/{orderId}/shipments', () => {
     assert.deepEqual(results.map((r) => r.status).sort(), [201, 400, 400], results.map((r) => r.text).join('\n'));
     const o = await order(placed.id);
     assert.equal(Number(o.items[0].qtyShipped), 2);
-    const rows = await t.database.db.select().from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId)).where(eq(shipments.orderId, placed.id));
+    const rows = await t.database.db
+      .select()
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+      .where(eq(shipments.orderId, placed.id));
     assert.equal(rows.length, 1);
   });
 
   test('comments and tracks of a refused shipment are not written', async () => {
     const [{ n: comments }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipmentComments);
     const placed = await placeTestOrder(t);
-    refusedWith(await ship(placed.id, { items: [{ orderItemId: placed.items[0].id, qty: 5 }], tracks: [{ trackNumber: 'N' }], comment: 'never' }), 400);
+    refusedWith(
+      await ship(placed.id, { items: [{ orderItemId: placed.items[0].id, qty: 5 }], tracks: [{ trackNumber: 'N' }], comment: 'never' }),
+      400,
+    );
     const [{ n: after }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipmentComments);
     assert.equal(after, comments);
   });

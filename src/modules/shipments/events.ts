@@ -10,7 +10,12 @@ export const shipmentEvents = defineEvents({
   'shipment.tracking_added': { description: 'A tracking number was added to a shipment', payload: Shipment },
 });
 
-export function emitShipmentEvent(ctx: Ctx, type: 'shipment.created' | 'shipment.tracking_added', shipmentId: number, storeId: number): void {
+export function emitShipmentEvent(
+  ctx: Ctx,
+  type: 'shipment.created' | 'shipment.tracking_added',
+  shipmentId: number,
+  storeId: number,
+): void {
   shipmentEvents.emit(ctx, type, { resource: 'shipment', id: shipmentId, storeId }, async () => {
     const row = await shipmentRow(ctx, shipmentId);
     const found = row && (await findOrder(ctx, row.orderId));

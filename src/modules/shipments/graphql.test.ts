@@ -24,7 +24,10 @@ before(async () => {
 after(() => t.close());
 
 async function ship(orderId: number, extra = '') {
-  const r = await gql(`mutation { createShipment(input: {orderId: ${orderId}${extra}}) { shipment { id _id orderId incrementId totalQty tracks items comments } } }`, admin);
+  const r = await gql(
+    `mutation { createShipment(input: {orderId: ${orderId}${extra}}) { shipment { id _id orderId incrementId totalQty tracks items comments } } }`,
+    admin,
+  );
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   return r.data.createShipment.shipment;
 }
@@ -43,13 +46,22 @@ describe('shipments over GraphQL', () => {
     const list = await gql(`{ orderShipments(orderId: ${o.id}) { totalCount edges { node { _id } } } }`, reader);
     assert.deepEqual(list.data.orderShipments, { totalCount: 1, edges: [{ node: { _id: s._id } }] });
 
-    const added = await gql(`mutation { addTrackShipment(input: {shipmentId: ${s._id}, carrierCode: "ups", trackNumber: "T-2"}) { shipment { tracks } } }`, admin);
+    const added = await gql(
+      `mutation { addTrackShipment(input: {shipmentId: ${s._id}, carrierCode: "ups", trackNumber: "T-2"}) { shipment { tracks } } }`,
+      admin,
+    );
     assert.equal(added.errors, undefined, JSON.stringify(added.errors));
     const track = added.data.addTrackShipment.shipment.tracks.at(-1);
     assert.deepEqual([track.carrier, track.trackNumber], ['ups', 'T-2']);
-    const removed = await gql(`mutation { removeTrackShipment(input: {shipmentId: ${s._id}, trackId: ${track.id}}) { shipment { id _id } } }`, admin);
+    const removed = await gql(
+      `mutation { removeTrackShipment(input: {shipmentId: ${s._id}, trackId: ${track.id}}) { shipment { id _id } } }`,
+      admin,
+    );
     assert.deepEqual(removed.data.removeTrackShipment.shipment, { id: s.id, _id: s._id });
-    const comment = await gql(`mutation { addCommentShipment(input: {id: "${s.id}", comment: "second"}) { shipment { comments } } }`, admin);
+    const comment = await gql(
+      `mutation { addCommentShipment(input: {id: "${s.id}", comment: "second"}) { shipment { comments } } }`,
+      admin,
+    );
     assert.equal(comment.data.addCommentShipment.shipment.comments[0].comment, 'second');
   });
 
@@ -58,12 +70,18 @@ describe('shipments over GraphQL', () => {
     const b = await placeTestOrder(t);
     const sa = await ship(a.id);
     const sb = await ship(b.id);
-    const r = await gql('{ shipments(first: 1) { totalCount edges { node { id _id orderId } } pageInfo { hasNextPage endCursor } } }', reader);
+    const r = await gql(
+      '{ shipments(first: 1) { totalCount edges { node { id _id orderId } } pageInfo { hasNextPage endCursor } } }',
+      reader,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.ok(r.data.shipments.totalCount >= 2);
     assert.equal(r.data.shipments.edges[0].node._id, sb._id);
     assert.equal(r.data.shipments.pageInfo.hasNextPage, true);
-    const next = await gql(`{ shipments(first: 1, after: "${r.data.shipments.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`, reader);
+    const next = await gql(
+      `{ shipments(first: 1, after: "${r.data.shipments.pageInfo.endCursor}") { edges { node { _id } } pageInfo { hasPreviousPage } } }`,
+      reader,
+    );
     assert.equal(next.data.shipments.edges[0].node._id, sa._id);
     assert.equal(next.data.shipments.pageInfo.hasPreviousPage, true);
   });
@@ -89,7 +107,10 @@ describe('shipments over GraphQL', () => {
     const blank = await gql(`mutation { addTrackShipment(input: {shipmentId: ${s._id}, trackNumber: " "}) { shipment { _id } } }`, admin);
     assert.equal(blank.errors[0].extensions.status, 400);
     const o2 = await placeTestOrder(t);
-    const badQty = await gql(`mutation { createShipment(input: {orderId: ${o2.id}, items: [{orderItemId: ${o2.items[0].id}, qty: -1}]}) { shipment { _id } } }`, admin);
+    const badQty = await gql(
+      `mutation { createShipment(input: {orderId: ${o2.id}, items: [{orderItemId: ${o2.items[0].id}, qty: -1}]}) { shipment { _id } } }`,
+      admin,
+    );
     assert.equal(badQty.data.createShipment, null);
     assert.equal(badQty.errors[0].extensions.status, 400);
     assert.equal((await gql('{ shipments(after: "nope") { totalCount } }', admin)).errors[0].extensions.status, 400);

@@ -48,4 +48,3 @@ export function commentText(input: ShipmentCommentInput): string {
   if (text.length > COMMENT_MAX) throw invalid('comment', `comment must have at most ${COMMENT_MAX} characters`, 'maxLength');
   return text;
 }
-

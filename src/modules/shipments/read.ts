@@ -91,24 +91,25 @@ export async function shipmentDtos(ctx: Ctx, rows: ShipmentRow[], orderNumber: (
   const tracksOf = group(tracks);
   // the order read embeds its shipments for customers and guests too: they see only the visible comments
   const commentsOf = group(seesInternalComments(ctx) ? comments : comments.filter((c) => c.isVisibleOnFront));
-  return rows.map((s) =>
-    compact({
-      id: s.id,
-      orderId: s.orderId,
-      incrementId: s.incrementId,
-      orderIncrementId: orderNumber(s.orderId),
-      totalQty: Number(s.totalQty),
-      totalWeight: num(s.totalWeight),
-      storeId: s.storeId,
-      emailSent: s.emailSent,
-      shipmentStatus: s.shipmentStatus,
-      createdAt: wireDateTime(s.createdAt)!,
-      updatedAt: wireDateTime(s.updatedAt)!,
-      packages: s.packages ?? [],
-      comments: (commentsOf.get(s.id) ?? []).map(commentDto),
-      tracks: (tracksOf.get(s.id) ?? []).map(trackDto),
-      items: (itemsOf.get(s.id) ?? []).map(itemDto),
-    }) as ShipmentDto,
+  return rows.map(
+    (s) =>
+      compact({
+        id: s.id,
+        orderId: s.orderId,
+        incrementId: s.incrementId,
+        orderIncrementId: orderNumber(s.orderId),
+        totalQty: Number(s.totalQty),
+        totalWeight: num(s.totalWeight),
+        storeId: s.storeId,
+        emailSent: s.emailSent,
+        shipmentStatus: s.shipmentStatus,
+        createdAt: wireDateTime(s.createdAt)!,
+        updatedAt: wireDateTime(s.updatedAt)!,
+        packages: s.packages ?? [],
+        comments: (commentsOf.get(s.id) ?? []).map(commentDto),
+        tracks: (tracksOf.get(s.id) ?? []).map(trackDto),
+        items: (itemsOf.get(s.id) ?? []).map(itemDto),
+      }) as ShipmentDto,
   );
 }
 

@@ -6,7 +6,15 @@ import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
 import { ListPageQuery } from '../../platform/connection.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { OrderShipmentsParams, Shipment, ShipmentCommentCreate, ShipmentCreate, ShipmentParams, TrackInput, TrackParams } from './schemas.js';
+import {
+  OrderShipmentsParams,
+  Shipment,
+  ShipmentCommentCreate,
+  ShipmentCreate,
+  ShipmentParams,
+  TrackInput,
+  TrackParams,
+} from './schemas.js';
 import { listAllShipments } from './read.js';
 import * as shipments from './service.js';
 
@@ -20,7 +28,8 @@ type Args = Record<string, unknown>;
 function present(a: Args): Args {
   return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null && v !== undefined));
 }
-const nullsDropped = (args: Args, next: (a: Args) => Promise<unknown>) => next(Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null)));
+const nullsDropped = (args: Args, next: (a: Args) => Promise<unknown>) =>
+  next(Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null)));
 
 const ShipmentId = Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the shipment id' });
 
@@ -30,7 +39,7 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/shipments',
     tags,
-    summary: 'Every shipment, newest first (of a store-limited principal\'s stores only)',
+    summary: "Every shipment, newest first (of a store-limited principal's stores only)",
     access: access.admin('shipments', 'read'),
     shortName,
     query: ListPageQuery,
@@ -120,7 +129,10 @@ export const operations: Operation[] = [
     // the payload names the shipment the track was removed from
     graphql: {
       name: 'removeTrackShipment',
-      args: Type.Object({ shipmentId: ShipmentId, trackId: Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the track row id' }) }),
+      args: Type.Object({
+        shipmentId: ShipmentId,
+        trackId: Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the track row id' }),
+      }),
       input: (a) => ({ params: { id: a.shipmentId, trackId: a.trackId } }),
     },
     run: (ctx, { params }) => shipments.removeTrack(ctx, params.id, params.trackId),

@@ -65,7 +65,9 @@ export async function addTrack(ctx: Ctx, shipmentId: number, input: TrackInput):
   const track = normalizeTrack(input);
   await withTx(ctx, async (tx) => {
     const { shipment } = await lockShipmentForCaller(tx, shipmentId);
-    await tx.db.insert(shipmentTracks).values({ shipmentId: shipment.id, orderId: shipment.orderId, ...track, createdAt: tx.now, updatedAt: tx.now });
+    await tx.db
+      .insert(shipmentTracks)
+      .values({ shipmentId: shipment.id, orderId: shipment.orderId, ...track, createdAt: tx.now, updatedAt: tx.now });
     await tx.db.update(shipments).set({ updatedAt: tx.now }).where(eq(shipments.id, shipment.id));
     emitShipmentEvent(tx, 'shipment.tracking_added', shipment.id, shipment.storeId);
   });

@@ -30,13 +30,19 @@ after(() => t.close());
 /** A new order of store 1 with one shipment (and one track on it). */
 async function shipped(email = 'guest@example.com') {
   const placed = await placeTestOrder(t, { guestEmail: email });
-  const r = await t.req('POST', `${API}/orders/${placed.id}/shipments`, { token: admin, body: { items: [{ orderItemId: placed.items[0].id, qty: 1 }], tracks: [{ trackNumber: 'FIRST' }] } });
+  const r = await t.req('POST', `${API}/orders/${placed.id}/shipments`, {
+    token: admin,
+    body: { items: [{ orderItemId: placed.items[0].id, qty: 1 }], tracks: [{ trackNumber: 'FIRST' }] },
+  });
   assert.equal(r.status, 201, r.text);
   return { order: placed, shipment: r.body };
 }
 
 async function trackCount(shipmentId: number) {
-  const [r] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipmentTracks).where(eq(shipmentTracks.shipmentId, shipmentId));
+  const [r] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(shipmentTracks)
+    .where(eq(shipmentTracks.shipmentId, shipmentId));
   return r.n;
 }
 
@@ -61,18 +67,34 @@ describe('tracks', () => {
     assert.equal(added.trackNumber, 'T-1');
     assert.ok(Number.isInteger(added.id));
     assert.match(added.createdAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    const b = await t.req('POST', `${API}/shipments/${shipment.id}/tracks`, { token: admin, body: { carrierCode: 'fedex', trackNumber: 'T-2' } });
+    const b = await t.req('POST', `${API}/shipments/${shipment.id}/tracks`, {
+      token: admin,
+      body: { carrierCode: 'fedex', trackNumber: 'T-2' },
+    });
     assert.deepEqual([b.body.tracks.at(-1).carrier, b.body.tracks.at(-1).title], ['fedex', 'fedex']);
-    const c = await t.req('POST', `${API}/shipments/${shipment.id}/tracks`, { token: admin, body: { carrierCode: 'usps', title: 'USPS Priority', trackNumber: 'T-3' } });
+    const c = await t.req('POST', `${API}/shipments/${shipment.id}/tracks`, {
+      token: admin,
+      body: { carrierCode: 'usps', title: 'USPS Priority', trackNumber: 'T-3' },
+    });
     assert.deepEqual([c.body.tracks.at(-1).carrier, c.body.tracks.at(-1).title], ['usps', 'USPS Priority']);
-    assert.deepEqual(c.body.tracks.map((x: { trackNumber: string }) => x.trackNumber), ['FIRST', 'T-1', 'T-2', 'T-3']);
+    assert.deepEqual(
+      c.body.tracks.map((x: { trackNumber: string }) => x.trackNumber),
+      ['FIRST', 'T-1', 'T-2', 'T-3'],
+    );
     const read = await t.req('GET', `${API}/shipments/${shipment.id}`, { token: admin });
     assert.deepEqual(read.body.tracks, c.body.tracks);
   });
 
   test('a track without a (non-blank) trackNumber is 400 and adds nothing; an unknown shipment is 404', async () => {
     const { shipment } = await shipped();
-    for (const body of [{}, { trackNumber: '' }, { trackNumber: '  ' }, { trackNumber: 5 }, { carrierCode: 'ups' }, { trackNumber: 'x'.repeat(256) }]) {
+    for (const body of [
+      {},
+      { trackNumber: '' },
+      { trackNumber: '  ' },
+      { trackNumber: 5 },
+      { carrierCode: 'ups' },
+      { trackNumber: 'x'.repeat(256) },
+    ]) {
       const r = await t.req('POST', `${API}/shipments/${shipment.id}/tracks`, { token: admin, body });
       assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
     }
@@ -96,7 +118,11 @@ describe('tracks', () => {
     assert.equal(r.text, '');
     assert.equal(await trackCount(one.shipment.id), 0);
     assert.deepEqual((await t.req('GET', `${API}/shipments/${one.shipment.id}`, { token: admin })).body.tracks, []);
-    assert.equal((await t.req('DELETE', `${API}/shipments/${one.shipment.id}/tracks/${mine}`, { token: admin })).status, 404, 'already gone');
+    assert.equal(
+      (await t.req('DELETE', `${API}/shipments/${one.shipment.id}/tracks/${mine}`, { token: admin })).status,
+      404,
+      'already gone',
+    );
     assert.equal((await t.req('DELETE', `${API}/shipments/99999999/tracks/${theirs}`, { token: admin })).status, 404);
     assert.equal((await t.req('DELETE', `${API}/shipments/${one.shipment.id}/tracks/abc`, { token: admin })).status, 400);
     assert.equal((await t.req('DELETE', `${API}/shipments/${one.shipment.id}/tracks/2147483648`, { token: admin })).status, 400);
@@ -112,17 +138,32 @@ describe('comments', () => {
     assert.equal(a.body.comments[0].comment, 'Packed');
     assert.equal(a.body.comments[0].isCustomerNotified, false);
     assert.equal(a.body.comments[0].isVisibleOnFront, false);
-    const b = await t.req('POST', `${API}/shipments/${shipment.id}/comments`, { token: admin, body: { note: 'Handed over', visibleOnFront: true } });
+    const b = await t.req('POST', `${API}/shipments/${shipment.id}/comments`, {
+      token: admin,
+      body: { note: 'Handed over', visibleOnFront: true },
+    });
     assert.equal(b.status, 201, b.text);
-    assert.deepEqual(b.body.comments.map((c: { comment: string }) => c.comment), ['Handed over', 'Packed']);
+    assert.deepEqual(
+      b.body.comments.map((c: { comment: string }) => c.comment),
+      ['Handed over', 'Packed'],
+    );
     assert.equal(b.body.comments[0].isVisibleOnFront, true);
-    const mails = await t.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, 'comments@example.com'), eq(mailOutbox.template, 'sales/shipment_comment')));
+    const mails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, 'comments@example.com'), eq(mailOutbox.template, 'sales/shipment_comment')));
     assert.equal(mails.length, 0, 'no mail without notifyCustomer');
 
-    const c = await t.req('POST', `${API}/shipments/${shipment.id}/comments`, { token: admin, body: { comment: 'On its way', notifyCustomer: true } });
+    const c = await t.req('POST', `${API}/shipments/${shipment.id}/comments`, {
+      token: admin,
+      body: { comment: 'On its way', notifyCustomer: true },
+    });
     assert.equal(c.status, 201, c.text);
     assert.equal(c.body.comments[0].isCustomerNotified, true);
-    const sent = await t.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, 'comments@example.com'), eq(mailOutbox.template, 'sales/shipment_comment')));
+    const sent = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, 'comments@example.com'), eq(mailOutbox.template, 'sales/shipment_comment')));
     assert.equal(sent.length, 1);
     assert.match(sent[0].subject, new RegExp(order.incrementId));
     assert.match(sent[0].textBody, /On its way/);
@@ -134,7 +175,10 @@ describe('comments', () => {
       const r = await t.req('POST', `${API}/shipments/${shipment.id}/comments`, { token: admin, body });
       assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
     }
-    const [{ n }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipmentComments).where(eq(shipmentComments.shipmentId, shipment.id));
+    const [{ n }] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(shipmentComments)
+      .where(eq(shipmentComments.shipmentId, shipment.id));
     assert.equal(n, 0);
     assert.equal((await t.req('POST', `${API}/shipments/99999999/comments`, { token: admin, body: { comment: 'x' } })).status, 404);
   });
@@ -157,7 +201,10 @@ describe('GraphQL', () => {
     const added = s.tracks.at(-1);
     assert.deepEqual([added.carrier, added.title, added.trackNumber], ['custom', 'custom', 'G-1']);
     const b = await gql(ADD, { s: shipment.id, c: 'ups', t: null, n: 'G-2' }, admin);
-    assert.deepEqual([b.data!.addTrackShipment.shipment.tracks.at(-1).carrier, b.data!.addTrackShipment.shipment.tracks.at(-1).title], ['ups', 'ups']);
+    assert.deepEqual(
+      [b.data!.addTrackShipment.shipment.tracks.at(-1).carrier, b.data!.addTrackShipment.shipment.tracks.at(-1).title],
+      ['ups', 'ups'],
+    );
 
     const r = await gql(REMOVE, { s: shipment.id, t: added.id }, admin);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
@@ -208,7 +255,10 @@ describe('GraphQL', () => {
 describe('access to the REST routes', () => {
   test('anonymous 401, customers 403 (even for their own order), API users without the permission 403; nothing changes', async () => {
     const mine = await placeTestOrder(t, { customerToken: customer });
-    const s = await t.req('POST', `${API}/orders/${mine.id}/shipments`, { token: admin, body: { items: [{ orderItemId: mine.items[0].id, qty: 1 }], tracks: [{ trackNumber: 'A' }] } });
+    const s = await t.req('POST', `${API}/orders/${mine.id}/shipments`, {
+      token: admin,
+      body: { items: [{ orderItemId: mine.items[0].id, qty: 1 }], tracks: [{ trackNumber: 'A' }] },
+    });
     assert.equal(s.status, 201, s.text);
     const shipment = s.body;
     const trackId = shipment.tracks[0].id;
@@ -222,8 +272,14 @@ describe('access to the REST routes', () => {
     ];
     const state = async () => {
       const o = await findOrder(t.systemCtx(), mine.id);
-      const [{ n: ships }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipments).where(eq(shipments.orderId, mine.id));
-      const [{ n: comments }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(shipmentComments).where(eq(shipmentComments.shipmentId, shipment.id));
+      const [{ n: ships }] = await t.database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(shipments)
+        .where(eq(shipments.orderId, mine.id));
+      const [{ n: comments }] = await t.database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(shipmentComments)
+        .where(eq(shipmentComments.shipmentId, shipment.id));
       return { shipped: o!.items.map((i) => i.qtyShipped), ships, tracks: await trackCount(shipment.id), comments };
     };
     const before = await state();
@@ -235,8 +291,14 @@ describe('access to the REST routes', () => {
       const cust = await t.req(method, `${API}${path}`, { token: customer, body });
       assert.equal(cust.status, 403, `customer ${what}: ${cust.text}`);
       assert.equal((await t.req(method, `${API}${path}`, { token: tok.none, body })).status, 403, `orders-only API user ${what}`);
-      if (op !== 'read') assert.equal((await t.req(method, `${API}${path}`, { token: tok.read, body })).status, 403, `read-only API user ${what}`);
-      if (op === 'delete') assert.equal((await t.req(method, `${API}${path}`, { token: tok.write, body })).status, 403, `write does not grant delete: ${what}`);
+      if (op !== 'read')
+        assert.equal((await t.req(method, `${API}${path}`, { token: tok.read, body })).status, 403, `read-only API user ${what}`);
+      if (op === 'delete')
+        assert.equal(
+          (await t.req(method, `${API}${path}`, { token: tok.write, body })).status,
+          403,
+          `write does not grant delete: ${what}`,
+        );
       if (op === 'read') assert.equal((await t.req(method, `${API}${path}`, { token: tok.read })).status, 200, `read API user ${what}`);
       const outside = await t.req(method, `${API}${path}`, { token: tok.otherStore, body, headers: GERMAN });
       assert.equal(outside.status, 403, `store-restricted, an order outside its stores ${what}: ${outside.text}`);

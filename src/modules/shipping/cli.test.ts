@@ -44,8 +44,14 @@ before(() => {
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('tablerates:import replaces the rates of a website and condition; bad files change nothing', async () => {
-  const good = file('rates.csv', 'Country,Region/State,Zip/Postal Code,Weight (and above),Shipping Price\nUSA,*,*,0,5\nUS,*,*,10,9.5\nUS,CA,*,0,7\n');
-  const bad = file('bad.csv', 'Country,Region/State,Zip/Postal Code,Weight (and above),Shipping Price\nUS,*,*,0,5\nXX,*,*,0,5\nUS,*,*,-2,5\n');
+  const good = file(
+    'rates.csv',
+    'Country,Region/State,Zip/Postal Code,Weight (and above),Shipping Price\nUSA,*,*,0,5\nUS,*,*,10,9.5\nUS,CA,*,0,7\n',
+  );
+  const bad = file(
+    'bad.csv',
+    'Country,Region/State,Zip/Postal Code,Weight (and above),Shipping Price\nUS,*,*,0,5\nXX,*,*,0,5\nUS,*,*,-2,5\n',
+  );
 
   const help = await cli('help');
   assert.match(help.stdout, /\btablerates:import\b/);
@@ -69,7 +75,10 @@ test('tablerates:import replaces the rates of a website and condition; bad files
   ]) {
     usage.push(await cli('tablerates:import', ...args));
   }
-  assert.deepEqual(usage.map((r) => r.code), [1, 1, 1, 1]);
+  assert.deepEqual(
+    usage.map((r) => r.code),
+    [1, 1, 1, 1],
+  );
   assert.match(usage[0].stderr, /--condition is one of package_weight, package_value, package_qty/);
   assert.match(usage[1].stderr, /Unknown website: 42/);
   assert.match(usage[2].stderr, /Cannot read/);

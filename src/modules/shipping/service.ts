@@ -131,7 +131,11 @@ const tableRate: Carrier = {
     const raw = cfg(ctx, 'tablerate', 'condition_name', req.storeId)?.trim();
     const condition: ConditionName = isConditionName(raw) ? raw : 'package_weight';
     const value =
-      condition === 'package_weight' ? (req.freeMethodWeight ?? req.packageWeight) : condition === 'package_value' ? req.packageValue : req.packageQty;
+      condition === 'package_weight'
+        ? (req.freeMethodWeight ?? req.packageWeight)
+        : condition === 'package_value'
+          ? req.packageValue
+          : req.packageQty;
     const found = await lookupTableRate(ctx, req, condition, value);
     if (!found) return undefined;
     if (req.freeShipping) return dec(0);

@@ -24,13 +24,17 @@ async function withConfig(values: Record<string, string>, fn: () => Promise<void
   }
 }
 
-function request(over: Partial<Omit<ShippingRequest, 'packageValue' | 'packageValueWithoutDiscount' | 'packageWeight' | 'packageQty' | 'freeMethodWeight'>> & {
-  value?: string;
-  valueWithoutDiscount?: string;
-  weight?: string;
-  qty?: string;
-  freeMethodWeight?: string;
-} = {}): ShippingRequest {
+function request(
+  over: Partial<
+    Omit<ShippingRequest, 'packageValue' | 'packageValueWithoutDiscount' | 'packageWeight' | 'packageQty' | 'freeMethodWeight'>
+  > & {
+    value?: string;
+    valueWithoutDiscount?: string;
+    weight?: string;
+    qty?: string;
+    freeMethodWeight?: string;
+  } = {},
+): ShippingRequest {
   const value = over.value ?? '50';
   return {
     storeId: over.storeId ?? 1,
@@ -83,17 +87,22 @@ describe('flat rate and free shipping', () => {
       ['flatrate_flatrate', '15.00'],
       ['freeshipping_freeshipping', '0.00'],
     ]);
-    assert.deepEqual(priced(await shippingRates(ctx, request({ value: '99.99', valueWithoutDiscount: '99.99' }))), [['flatrate_flatrate', '10.00']]);
+    assert.deepEqual(priced(await shippingRates(ctx, request({ value: '99.99', valueWithoutDiscount: '99.99' }))), [
+      ['flatrate_flatrate', '10.00'],
+    ]);
     const free = (await shippingRates(ctx, request({ value: '150' })))[1];
-    assert.deepEqual({ ...free, price: free.price.toFixed(2) }, {
-      code: 'freeshipping_freeshipping',
-      title: 'Free Shipping - Free',
-      carrierCode: 'freeshipping',
-      methodCode: 'freeshipping',
-      carrierTitle: 'Free Shipping',
-      methodTitle: 'Free',
-      price: '0.00',
-    });
+    assert.deepEqual(
+      { ...free, price: free.price.toFixed(2) },
+      {
+        code: 'freeshipping_freeshipping',
+        title: 'Free Shipping - Free',
+        carrierCode: 'freeshipping',
+        methodCode: 'freeshipping',
+        carrierTitle: 'Free Shipping',
+        methodTitle: 'Free',
+        price: '0.00',
+      },
+    );
   });
 
   test('per item, per order, handling fee, fractional quantities', async () => {
@@ -149,18 +158,21 @@ describe('flat rate and free shipping', () => {
 
   test('sorted by sort order, then code; titles per store view', async () => {
     const ctx = t.systemCtx();
-    await withConfig({ 'carriers/flatrate/sort_order': '10', 'carriers/freeshipping/sort_order': '5', 'carriers/freeshipping/title': 'Gratis' }, async () => {
-      const rates = await shippingRates(ctx, request({ value: '200' }));
-      assert.deepEqual(
-        rates.map((r) => [r.code, r.title]),
-        [
-          ['freeshipping_freeshipping', 'Gratis - Free'],
-          ['flatrate_flatrate', 'Flat Rate - Fixed'],
-        ],
-      );
-      assert.equal(carrierTitle(ctx, 'freeshipping', 1), 'Gratis');
-      assert.equal(carrierTitle(ctx, 'freeshipping', 2), 'Free Shipping', 'the german store view keeps the default');
-    });
+    await withConfig(
+      { 'carriers/flatrate/sort_order': '10', 'carriers/freeshipping/sort_order': '5', 'carriers/freeshipping/title': 'Gratis' },
+      async () => {
+        const rates = await shippingRates(ctx, request({ value: '200' }));
+        assert.deepEqual(
+          rates.map((r) => [r.code, r.title]),
+          [
+            ['freeshipping_freeshipping', 'Gratis - Free'],
+            ['flatrate_flatrate', 'Flat Rate - Fixed'],
+          ],
+        );
+        assert.equal(carrierTitle(ctx, 'freeshipping', 1), 'Gratis');
+        assert.equal(carrierTitle(ctx, 'freeshipping', 2), 'Free Shipping', 'the german store view keeps the default');
+      },
+    );
     assert.equal(carrierTitle(ctx, 'flatrate', 1), 'Flat Rate');
     assert.equal(carrierTitle(ctx, 'tablerate', 1), 'Best Way');
     assert.equal(carrierTitle(ctx, 'ups', 1), undefined);
@@ -179,7 +191,8 @@ describe('flat rate and free shipping', () => {
     assert.equal(await findRate(ctx, request({ value: '50' }), 'freeshipping_freeshipping'), undefined, 'below the threshold');
     assert.equal((await findRate(ctx, request({ value: '150' }), 'freeshipping_freeshipping'))?.price.toFixed(2), '0.00');
     assert.equal(await findRate(ctx, request(), 'tablerate_bestway'), undefined, 'inactive');
-    for (const code of ['flatrate', 'flatrate_other', 'ups_ground', '', '_']) assert.equal(await findRate(ctx, request(), code), undefined, code);
+    for (const code of ['flatrate', 'flatrate_other', 'ups_ground', '', '_'])
+      assert.equal(await findRate(ctx, request(), code), undefined, code);
   });
 });
 
@@ -198,15 +211,18 @@ describe('table rates', () => {
 
   const tableRate = async (over: Parameters<typeof request>[0], config: Record<string, string> = {}) => {
     let out: string | undefined;
-    await withConfig({ 'carriers/tablerate/active': '1', 'carriers/flatrate/active': '0', 'carriers/freeshipping/active': '0', ...config }, async () => {
-      const rates = await shippingRates(t.systemCtx(), request(over));
-      assert.ok(rates.length <= 1);
-      if (rates[0]) {
-        assert.equal(rates[0].code, 'tablerate_bestway');
-        assert.equal(rates[0].title, 'Best Way - Table Rate');
-        out = rates[0].price.toFixed(2);
-      }
-    });
+    await withConfig(
+      { 'carriers/tablerate/active': '1', 'carriers/flatrate/active': '0', 'carriers/freeshipping/active': '0', ...config },
+      async () => {
+        const rates = await shippingRates(t.systemCtx(), request(over));
+        assert.ok(rates.length <= 1);
+        if (rates[0]) {
+          assert.equal(rates[0].code, 'tablerate_bestway');
+          assert.equal(rates[0].title, 'Best Way - Table Rate');
+          out = rates[0].price.toFixed(2);
+        }
+      },
+    );
     return out;
   };
 
@@ -267,16 +283,19 @@ describe('table rates', () => {
 
   test('sorted with the other carriers; the lookup is one query', async () => {
     const ctx = t.systemCtx();
-    await withConfig({ 'carriers/tablerate/active': '1', 'carriers/tablerate/sort_order': '-1', 'carriers/flatrate/sort_order': '1' }, async () => {
-      const before = t.database.queryCount();
-      const rates = await shippingRates(ctx, request({ countryId: 'US', regionId: CA, postcode: '90210', value: '150' }));
-      assert.equal(t.database.queryCount() - before, 1);
-      assert.deepEqual(priced(rates), [
-        ['tablerate_bestway', '6.00'],
-        ['freeshipping_freeshipping', '0.00'],
-        ['flatrate_flatrate', '10.00'],
-      ]);
-    });
+    await withConfig(
+      { 'carriers/tablerate/active': '1', 'carriers/tablerate/sort_order': '-1', 'carriers/flatrate/sort_order': '1' },
+      async () => {
+        const before = t.database.queryCount();
+        const rates = await shippingRates(ctx, request({ countryId: 'US', regionId: CA, postcode: '90210', value: '150' }));
+        assert.equal(t.database.queryCount() - before, 1);
+        assert.deepEqual(priced(rates), [
+          ['tablerate_bestway', '6.00'],
+          ['freeshipping_freeshipping', '0.00'],
+          ['flatrate_flatrate', '10.00'],
+        ]);
+      },
+    );
   });
 
   test('the demo set is there for website 1, by weight, inactive', async () => {
@@ -304,13 +323,16 @@ describe('table-rate import', () => {
     const csv = `\uFEFF"Country","Region/State","Zip/Postal Code","Weight (and above)","Shipping Price"\r\n"usa","ca","90210","1.5","6.50"\r\n\r\ndeu,*,,0,3\r\n*,*,*,0,"25"\r\nUS,ny,10*,0,7.125\r\n`;
     assert.deepEqual(await importTableRates(ctx, 1, 'package_weight', csv), { imported: 4 });
     const exported = await current();
-    assert.deepEqual(parseCsv(exported).filter((r) => r.length > 1), [
-      ['Country', 'Region/State', 'Zip/Postal Code', 'Weight (and above)', 'Shipping Price'],
-      ['*', '*', '*', '0.0000', '25.0000'],
-      ['DEU', '*', '*', '0.0000', '3.0000'],
-      ['USA', 'CA', '90210', '1.5000', '6.5000'],
-      ['USA', 'NY', '10*', '0.0000', '7.1250'],
-    ]);
+    assert.deepEqual(
+      parseCsv(exported).filter((r) => r.length > 1),
+      [
+        ['Country', 'Region/State', 'Zip/Postal Code', 'Weight (and above)', 'Shipping Price'],
+        ['*', '*', '*', '0.0000', '25.0000'],
+        ['DEU', '*', '*', '0.0000', '3.0000'],
+        ['USA', 'CA', '90210', '1.5000', '6.5000'],
+        ['USA', 'NY', '10*', '0.0000', '7.1250'],
+      ],
+    );
     // importing the export again changes nothing; a second import replaces the first
     assert.deepEqual(await importTableRates(ctx, 1, 'package_weight', exported), { imported: 4 });
     assert.equal(await current(), exported);
@@ -343,14 +365,20 @@ describe('table-rate import', () => {
       ['US,*,*,0', /Row 2: expected 5 columns, found 4/],
       ['US,*,*,0,5,extra', /Row 2: expected 5 columns, found 6/],
       ['US,*,*,0,5\nUSA,*,*,0.0,9', /Row 3: duplicate of row 2/],
-      ['US,*,*,0,5\nDE,*,*,0,5\n\nus,CA,*,1,5\nUS,California,*,1,5\nUS,ca,*,1.00,6', /Row 6: unknown region "California".*Row 7: duplicate of row 5/],
+      [
+        'US,*,*,0,5\nDE,*,*,0,5\n\nus,CA,*,1,5\nUS,California,*,1,5\nUS,ca,*,1.00,6',
+        /Row 6: unknown region "California".*Row 7: duplicate of row 5/,
+      ],
     ];
     for (const [rows, pattern] of cases) {
       await rejects(importTableRates(ctx, 1, 'package_weight', `${HEADER}\n${rows}\n`), pattern);
     }
     await rejects(importTableRates(ctx, 1, 'package_weight', ''), /empty/);
     await rejects(importTableRates(ctx, 1, 'package_weight', '\n\n'), /empty/);
-    await rejects(importTableRates(ctx, 1, 'package_weight', 'Country;Region;Zip;Weight;Price\nUS;*;*;0;5\n'), /Row 1: the header has 1 columns, expected 5/);
+    await rejects(
+      importTableRates(ctx, 1, 'package_weight', 'Country;Region;Zip;Weight;Price\nUS;*;*;0;5\n'),
+      /Row 1: the header has 1 columns, expected 5/,
+    );
     await rejects(importTableRates(ctx, 99, 'package_weight', `${HEADER}\nUS,*,*,0,5\n`), /Unknown website: 99/);
     await rejects(importTableRates(ctx, 1, 'package_volume' as 'package_weight', `${HEADER}\nUS,*,*,0,5\n`), /condition is one of/);
     // many problems: the first twenty are listed, with a count of the rest

@@ -130,13 +130,21 @@ function parseRow(ctx: Ctx, fields: string[], websiteId: number, conditionName: 
  * Replaces the website's table rates for one condition with the rows of a CSV file. Every bad row is named
  * in one 400 (with its row number, the header being row 1); nothing changes then.
  */
-export async function importTableRates(ctx: Ctx, websiteId: number, conditionName: ConditionName, csv: string): Promise<{ imported: number }> {
+export async function importTableRates(
+  ctx: Ctx,
+  websiteId: number,
+  conditionName: ConditionName,
+  csv: string,
+): Promise<{ imported: number }> {
   if (!Number.isInteger(websiteId) || !ctx.app.settings.website(websiteId)) throw badRequest(`Unknown website: ${websiteId}`);
   if (!isConditionName(conditionName)) throw badRequest(`The condition is one of ${CONDITION_NAMES.join(', ')}`);
   if (typeof csv !== 'string') throw badRequest('The table rates file is empty');
   const records = parseCsv(csv);
   if (!records.length || isBlank(records[0])) throw badRequest('The table rates file is empty: it needs a header row');
-  if (records[0].length !== 5) throw badRequest(`Row 1: the header has ${records[0].length} columns, expected 5 (Country, Region/State, Zip/Postal Code, condition, Shipping Price)`);
+  if (records[0].length !== 5)
+    throw badRequest(
+      `Row 1: the header has ${records[0].length} columns, expected 5 (Country, Region/State, Zip/Postal Code, condition, Shipping Price)`,
+    );
   if (records.length - 1 > MAX_ROWS) throw badRequest(`The file has more than ${MAX_ROWS} rows`);
 
   const problems: string[] = [];
@@ -192,7 +200,8 @@ export async function exportTableRates(ctx: Ctx, websiteId: number, conditionNam
   const lines = [['Country', 'Region/State', 'Zip/Postal Code', CONDITION_HEADER[conditionName], 'Shipping Price'].map(csvField).join(',')];
   for (const r of found) {
     const country = r.destCountryId === '*' ? '*' : getCountry(ctx, r.destCountryId).iso3Code;
-    const region = r.destRegionId === 0 ? '*' : (getCountry(ctx, r.destCountryId).availableRegions.find((x) => x.id === r.destRegionId)?.code ?? '*');
+    const region =
+      r.destRegionId === 0 ? '*' : (getCountry(ctx, r.destCountryId).availableRegions.find((x) => x.id === r.destRegionId)?.code ?? '*');
     lines.push([country, region, r.destZip, r.conditionValue, r.price].map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;

@@ -13,7 +13,21 @@ export type SoapRecord = Map<string, SoapValue>;
 
 export const isRecord = (v: SoapValue | undefined): v is SoapRecord => v instanceof Map;
 
-const INT_TYPES = new Set(['int', 'integer', 'long', 'short', 'byte', 'unsignedInt', 'unsignedLong', 'unsignedShort', 'unsignedByte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger']);
+const INT_TYPES = new Set([
+  'int',
+  'integer',
+  'long',
+  'short',
+  'byte',
+  'unsignedInt',
+  'unsignedLong',
+  'unsignedShort',
+  'unsignedByte',
+  'nonNegativeInteger',
+  'positiveInteger',
+  'negativeInteger',
+  'nonPositiveInteger',
+]);
 const FLOAT_TYPES = new Set(['double', 'float', 'decimal']);
 /** Members of a list that repeat one name; a single member named so is still a list. */
 const LIST_MEMBERS = new Set(['item', 'complexObjectArray']);
@@ -119,7 +133,21 @@ export class Decoder {
 
 function arrayType(items: SoapValue[]): string {
   if (!items.length) return 'xsd:ur-type[0]';
-  const kinds = new Set(items.map((v) => (v === null ? 'null' : isRecord(v) ? 'ns2:Map' : Array.isArray(v) ? 'SOAP-ENC:Array' : typeof v === 'boolean' ? 'xsd:boolean' : typeof v === 'number' ? 'xsd:int' : 'xsd:string')));
+  const kinds = new Set(
+    items.map((v) =>
+      v === null
+        ? 'null'
+        : isRecord(v)
+          ? 'ns2:Map'
+          : Array.isArray(v)
+            ? 'SOAP-ENC:Array'
+            : typeof v === 'boolean'
+              ? 'xsd:boolean'
+              : typeof v === 'number'
+                ? 'xsd:int'
+                : 'xsd:string',
+    ),
+  );
   const t = kinds.size === 1 ? [...kinds][0] : 'xsd:ur-type';
   return `${t === 'null' ? 'xsd:ur-type' : t}[${items.length}]`;
 }

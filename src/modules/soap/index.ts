@@ -58,7 +58,10 @@ async function handle(req: FastifyRequest, reply: FastifyReply, endpoint: Endpoi
   const ctx = req.ctx;
   if (wantsWsdl(req)) {
     const kind: WsdlKind = endpoint === 'v1' ? 'v1' : endpoint === 'v2rpc' ? 'v2' : endpoint === 'wsi' || wsiMode(ctx) ? 'wsi' : 'v2';
-    return reply.code(200).type(XML).send(wsdl(kind, serviceLocation(req)));
+    return reply
+      .code(200)
+      .type(XML)
+      .send(wsdl(kind, serviceLocation(req)));
   }
   const body = typeof req.body === 'string' ? req.body : '';
   if (req.method !== 'POST' || !body.trim()) throw clientFault('Bad Request');
@@ -95,7 +98,10 @@ async function soapScope(scope: FastifyInstance): Promise<void> {
   // SOAP clients send text/xml, application/soap+xml or anything else: the body is read as text and parsed here
   scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   scope.setErrorHandler((err, req, reply) => {
-    reply.code(500).type(XML).send(faultEnvelope(toFault(err, req), esc));
+    reply
+      .code(500)
+      .type(XML)
+      .send(faultEnvelope(toFault(err, req), esc));
   });
   for (const [paths, endpoint] of ENDPOINTS) {
     for (const url of paths) {

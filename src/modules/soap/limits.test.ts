@@ -56,7 +56,10 @@ function call(session: string, customer: number): string {
 }
 
 async function addressesOf(customer: number): Promise<number> {
-  const [r] = await rows<{ n: string }>(t.database.db, sql`SELECT count(*)::text AS n FROM customer_addresses WHERE customer_id = ${customer}`);
+  const [r] = await rows<{ n: string }>(
+    t.database.db,
+    sql`SELECT count(*)::text AS n FROM customer_addresses WHERE customer_id = ${customer}`,
+  );
   return Number(r.n);
 }
 
@@ -69,17 +72,38 @@ describe('multiCall size', () => {
     const user = await newApiUser(t, ['all']);
     const session = await login(base, user.username, user.apiKey);
     const customer = await newCustomer(t);
-    const hundred = await post(base, '/api/soap/', multiCall(session, Array.from({ length: 100 }, () => LIST_ARGS(customer))));
+    const hundred = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        session,
+        Array.from({ length: 100 }, () => LIST_ARGS(customer)),
+      ),
+    );
     assert.equal(hundred.status, 200, hundred.text.slice(0, 500));
     assert.match(hundred.text, /<multiCallReturn SOAP-ENC:arrayType="[^"]*\[100\]"/);
 
     const one = await post(base, '/api/soap/', multiCall(session, [CREATE_ARGS(customer)]));
     assert.doesNotMatch(one.text, /isFault/, 'the create entry itself works');
     assert.equal(await addressesOf(customer), 1);
-    const tooMany = await post(base, '/api/soap/', multiCall(session, Array.from({ length: 101 }, () => CREATE_ARGS(customer))));
+    const tooMany = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        session,
+        Array.from({ length: 101 }, () => CREATE_ARGS(customer)),
+      ),
+    );
     assertFault(tooMany, 'SOAP-ENV:Client', /at most 100 calls; this one has 101/);
     assert.equal(await addressesOf(customer), 1, 'no call of the refused multiCall ran');
-    const twoThousand = await post(base, '/api/soap/', multiCall(session, Array.from({ length: 2000 }, () => LIST_ARGS(customer))));
+    const twoThousand = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        session,
+        Array.from({ length: 2000 }, () => LIST_ARGS(customer)),
+      ),
+    );
     assertFault(twoThousand, 'SOAP-ENV:Client', /at most 100 calls/);
   });
 });
@@ -92,7 +116,11 @@ describe('rate limit per API user (api/rate_limit/soap_calls)', () => {
     const user = await newApiUser(t, ['all']);
     const session = await login(base, user.username, user.apiKey);
     const customer = await newCustomer(t);
-    const creates = (n: number) => multiCall(session, Array.from({ length: n }, () => CREATE_ARGS(customer)));
+    const creates = (n: number) =>
+      multiCall(
+        session,
+        Array.from({ length: n }, () => CREATE_ARGS(customer)),
+      );
     const three = await post(base, '/api/soap/', creates(3));
     assert.equal(three.status, 200, three.text);
     assert.equal(await addressesOf(customer), 3);
@@ -113,9 +141,23 @@ describe('rate limit per API user (api/rate_limit/soap_calls)', () => {
     const otherSession = await login(base, other.username, other.apiKey);
     const ok = await post(base, '/api/soap/', call(otherSession, customer));
     assert.equal(ok.status, 200, ok.text);
-    const six = await post(base, '/api/soap/', multiCall(otherSession, Array.from({ length: 6 }, () => LIST_ARGS(customer))));
+    const six = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        otherSession,
+        Array.from({ length: 6 }, () => LIST_ARGS(customer)),
+      ),
+    );
     assertFault(six, 'SOAP-ENV:Client', /^Too many requests: 6 calls in one request, at most 5 a minute are allowed$/);
-    const four = await post(base, '/api/soap/', multiCall(otherSession, Array.from({ length: 4 }, () => LIST_ARGS(customer))));
+    const four = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        otherSession,
+        Array.from({ length: 4 }, () => LIST_ARGS(customer)),
+      ),
+    );
     assert.equal(four.status, 200, four.text);
   });
 
@@ -124,7 +166,14 @@ describe('rate limit per API user (api/rate_limit/soap_calls)', () => {
     const session = await login(base, user.username, user.apiKey);
     const customer = await newCustomer(t);
     for (let i = 0; i < 10; i++) assertFault(await post(base, '/api/soap/', call('0'.repeat(32), customer)), '5', /Session expired/);
-    const five = await post(base, '/api/soap/', multiCall(session, Array.from({ length: 5 }, () => LIST_ARGS(customer))));
+    const five = await post(
+      base,
+      '/api/soap/',
+      multiCall(
+        session,
+        Array.from({ length: 5 }, () => LIST_ARGS(customer)),
+      ),
+    );
     assert.equal(five.status, 200, five.text);
   });
 
@@ -136,7 +185,9 @@ describe('rate limit per API user (api/rate_limit/soap_calls)', () => {
       post(
         base,
         '/api/v2_soap/',
-        envelope(`<ns1:customerAddressList><sessionId xsi:type="xsd:string">${session}</sessionId><customerId xsi:type="xsd:int">${customer}</customerId></ns1:customerAddressList>`),
+        envelope(
+          `<ns1:customerAddressList><sessionId xsi:type="xsd:string">${session}</sessionId><customerId xsi:type="xsd:int">${customer}</customerId></ns1:customerAddressList>`,
+        ),
       );
     for (let i = 0; i < 5; i++) assert.equal((await v2()).status, 200);
     assertFault(await v2(), 'SOAP-ENV:Client', /Too many requests/);

@@ -139,7 +139,10 @@ function addressInput(data: SoapValue | undefined, mode: 'create' | 'update'): A
   const street = isRecord(rawStreet) ? [...rawStreet.values()].flat() : rawStreet;
   if (Array.isArray(street)) input.street = street.map((l) => (l === null ? '' : text('street', l)));
   else if (street !== undefined && street !== null) input.street = text('street', street);
-  for (const [name, key] of [['is_default_billing', 'isDefaultBilling'], ['is_default_shipping', 'isDefaultShipping']] as const) {
+  for (const [name, key] of [
+    ['is_default_billing', 'isDefaultBilling'],
+    ['is_default_shipping', 'isDefaultShipping'],
+  ] as const) {
     const f = flag(name, get(name));
     if (f === true) input[key] = true;
     else if (mode === 'create') input[key] = false;
@@ -220,7 +223,8 @@ export async function createOp(ctx: Ctx, customerId: SoapValue | undefined, data
     return (await createAddress(ctx, id, addressInput(data, 'create'))).id;
   } catch (err) {
     if (isKind(err, 'not_found')) throw fault('customerNotExists');
-    const refusal = err instanceof SoapFault ? err : isKind(err, 'bad_request', 'unprocessable_entity', 'conflict') ? dataFault(err) : undefined;
+    const refusal =
+      err instanceof SoapFault ? err : isKind(err, 'bad_request', 'unprocessable_entity', 'conflict') ? dataFault(err) : undefined;
     if (!refusal) throw err;
     // the data is checked before the customer row is read; a missing customer still answers 101 first
     await orFault('customerNotExists', () => listAddresses(ctx, id));
@@ -259,7 +263,11 @@ export async function deleteOp(ctx: Ctx, addressId: SoapValue | undefined): Prom
 }
 
 /** Runs one operation with positional arguments `(id, addressData?)`, after the ACL check. */
-export async function runMethod(ctx: Ctx, method: Method, args: (SoapValue | undefined)[]): Promise<LegacyAddress[] | LegacyAddress | number | true> {
+export async function runMethod(
+  ctx: Ctx,
+  method: Method,
+  args: (SoapValue | undefined)[],
+): Promise<LegacyAddress[] | LegacyAddress | number | true> {
   authorizeMethod(ctx, method);
   switch (method) {
     case 'list':

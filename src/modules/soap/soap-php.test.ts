@@ -102,26 +102,80 @@ describe('SOAP V1 with PHP SoapClient', { skip }, () => {
 
     const info = ok(r.info);
     assert.deepEqual(Object.keys(info), [
-      'customer_address_id', 'created_at', 'updated_at', 'increment_id', 'prefix', 'firstname', 'middlename', 'lastname',
-      'suffix', 'company', 'street', 'city', 'country_id', 'region', 'region_id', 'postcode', 'telephone', 'fax', 'vat_id',
-      'vat_is_valid', 'vat_request_id', 'vat_request_date', 'vat_request_success', 'is_default_billing', 'is_default_shipping',
+      'customer_address_id',
+      'created_at',
+      'updated_at',
+      'increment_id',
+      'prefix',
+      'firstname',
+      'middlename',
+      'lastname',
+      'suffix',
+      'company',
+      'street',
+      'city',
+      'country_id',
+      'region',
+      'region_id',
+      'postcode',
+      'telephone',
+      'fax',
+      'vat_id',
+      'vat_is_valid',
+      'vat_request_id',
+      'vat_request_date',
+      'vat_request_success',
+      'is_default_billing',
+      'is_default_shipping',
     ]);
     assert.match(info.created_at, DATE);
     assert.deepEqual(
       { ...info, created_at: undefined, updated_at: undefined },
       {
-        customer_address_id: id, created_at: undefined, updated_at: undefined, increment_id: null, prefix: null,
-        firstname: 'Ann', middlename: null, lastname: 'Lee', suffix: null, company: null, street: 'Main St 1\nApt 2',
-        city: 'Berlin', country_id: 'DE', region: 'Berlin', region_id: '82', postcode: '10115', telephone: '030 1234',
-        fax: null, vat_id: null, vat_is_valid: null, vat_request_id: null, vat_request_date: null, vat_request_success: null,
-        is_default_billing: true, is_default_shipping: false,
+        customer_address_id: id,
+        created_at: undefined,
+        updated_at: undefined,
+        increment_id: null,
+        prefix: null,
+        firstname: 'Ann',
+        middlename: null,
+        lastname: 'Lee',
+        suffix: null,
+        company: null,
+        street: 'Main St 1\nApt 2',
+        city: 'Berlin',
+        country_id: 'DE',
+        region: 'Berlin',
+        region_id: '82',
+        postcode: '10115',
+        telephone: '030 1234',
+        fax: null,
+        vat_id: null,
+        vat_is_valid: null,
+        vat_request_id: null,
+        vat_request_date: null,
+        vat_request_success: null,
+        is_default_billing: true,
+        is_default_shipping: false,
       },
     );
     // list items carry only populated fields, the default flags last
     const [item] = ok(r.list);
     assert.deepEqual(Object.keys(item), [
-      'customer_address_id', 'created_at', 'updated_at', 'firstname', 'lastname', 'street', 'city', 'country_id', 'region',
-      'region_id', 'postcode', 'telephone', 'is_default_billing', 'is_default_shipping',
+      'customer_address_id',
+      'created_at',
+      'updated_at',
+      'firstname',
+      'lastname',
+      'street',
+      'city',
+      'country_id',
+      'region',
+      'region_id',
+      'postcode',
+      'telephone',
+      'is_default_billing',
+      'is_default_shipping',
     ]);
 
     assert.equal(ok(r.update), true);
@@ -155,7 +209,10 @@ describe('SOAP V1 with PHP SoapClient', { skip }, () => {
     assert.equal(ok(r.endUnknown), true);
 
     const rest = await restAddresses(customer);
-    assert.deepEqual(rest.map((a) => a.id), [Number(ok(r.createKept))]);
+    assert.deepEqual(
+      rest.map((a) => a.id),
+      [Number(ok(r.createKept))],
+    );
     assert.deepEqual(
       { street: rest[0].street, city: rest[0].city, regionId: rest[0].regionId, region: rest[0].region, billing: rest[0].isDefaultBilling },
       { street: ['Keep Rd 3'], city: 'Hamburg', regionId: 85, region: 'Hamburg', billing: false },
@@ -180,8 +237,20 @@ describe('SOAP V2 with PHP SoapClient', { skip }, () => {
     assert.match(info.created_at, DATE);
     // typed by the WSDL, WSDL order, unset fields and vat_* left out
     assert.deepEqual(Object.keys(info), [
-      'customer_address_id', 'created_at', 'updated_at', 'city', 'country_id', 'firstname', 'lastname', 'postcode', 'region',
-      'region_id', 'street', 'telephone', 'is_default_billing', 'is_default_shipping',
+      'customer_address_id',
+      'created_at',
+      'updated_at',
+      'city',
+      'country_id',
+      'firstname',
+      'lastname',
+      'postcode',
+      'region',
+      'region_id',
+      'street',
+      'telephone',
+      'is_default_billing',
+      'is_default_shipping',
     ]);
     assert.deepEqual(
       [info.customer_address_id, info.region_id, info.street, info.is_default_billing, info.is_default_shipping],
@@ -207,7 +276,10 @@ describe('SOAP V2 with PHP SoapClient', { skip }, () => {
     assert.deepEqual(faultOf(r.afterEnd), EXPIRED);
 
     const rest = await restAddresses(customer);
-    assert.deepEqual(rest.map((a) => [a.id, a.street, a.city, a.regionId]), [[ok(r.createKept), ['Kept Way 9'], 'Bremen', 84]]);
+    assert.deepEqual(
+      rest.map((a) => [a.id, a.street, a.city, a.regionId]),
+      [[ok(r.createKept), ['Kept Way 9'], 'Bremen', 84]],
+    );
   });
 });
 
@@ -251,6 +323,9 @@ describe('SOAP V2 in WS-I mode with PHP SoapClient', { skip }, () => {
     assert.deepEqual(faultOf(r.afterEnd), EXPIRED);
 
     const rest = await restAddresses(customer);
-    assert.deepEqual(rest.map((a) => [a.id, a.street, a.city, a.countryId]), [[ok(r.createKept), ['Kept Quay 4'], 'Cork', 'IE']]);
+    assert.deepEqual(
+      rest.map((a) => [a.id, a.street, a.city, a.countryId]),
+      [[ok(r.createKept), ['Kept Quay 4'], 'Cork', 'IE']],
+    );
   });
 });

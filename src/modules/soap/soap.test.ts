@@ -68,7 +68,15 @@ function v1Call(session: string, path: string, args: string): string {
 }
 
 async function v1Create(session: string, customer: number): Promise<number> {
-  const r = await post(base, '/api/soap/', v1Call(session, 'customer_address.create', `<args SOAP-ENC:arrayType="xsd:ur-type[2]" xsi:type="SOAP-ENC:Array"><item xsi:type="xsd:int">${customer}</item>${ADDRESS_MAP}</args>`));
+  const r = await post(
+    base,
+    '/api/soap/',
+    v1Call(
+      session,
+      'customer_address.create',
+      `<args SOAP-ENC:arrayType="xsd:ur-type[2]" xsi:type="SOAP-ENC:Array"><item xsi:type="xsd:int">${customer}</item>${ADDRESS_MAP}</args>`,
+    ),
+  );
   assert.equal(r.status, 200, r.text);
   const m = /<callReturn xsi:type="xsd:string">(\d+)<\/callReturn>/.exec(r.text);
   assert.ok(m, r.text);
@@ -141,7 +149,11 @@ describe('V1 wire encodings', () => {
     assert.match(r.text, /<key xsi:type="xsd:string">is_default_billing<\/key><value xsi:type="xsd:boolean">false<\/value>/);
     const list = await post(base, '/api/soap/', v1Call(session, 'customer_address.list', `<args>${customer}</args>`));
     assert.match(list.text, /<callReturn SOAP-ENC:arrayType="ns2:Map\[1\]" xsi:type="SOAP-ENC:Array"><item xsi:type="ns2:Map">/);
-    const empty = await post(base, '/api/soap/', v1Call(session, 'customer_address.list', `<args xsi:type="xsd:int">${await newCustomer(t)}</args>`));
+    const empty = await post(
+      base,
+      '/api/soap/',
+      v1Call(session, 'customer_address.list', `<args xsi:type="xsd:int">${await newCustomer(t)}</args>`),
+    );
     assert.match(empty.text, /<callReturn SOAP-ENC:arrayType="xsd:ur-type\[0\]" xsi:type="SOAP-ENC:Array"\/>/);
   });
 
@@ -182,7 +194,11 @@ describe('V1 wire encodings', () => {
     const up = await post(
       base,
       '/api/soap/',
-      v1Call(session, 'customer_address.update', `<args xsi:type="SOAP-ENC:Array"><item xsi:type="xsd:int">${id}</item><item xsi:type="ns2:Map"><item><key>company</key><value>A&#38;B &#x3C;&#252;&gt;</value></item></item></args>`),
+      v1Call(
+        session,
+        'customer_address.update',
+        `<args xsi:type="SOAP-ENC:Array"><item xsi:type="xsd:int">${id}</item><item xsi:type="ns2:Map"><item><key>company</key><value>A&#38;B &#x3C;&#252;&gt;</value></item></item></args>`,
+      ),
     );
     assert.equal(up.status, 200, up.text);
     const rest = await t.req('GET', `${API}/customers/${customer}/addresses`, { token: admin });
@@ -198,16 +214,43 @@ describe('V2 and WS-I wire', () => {
     const session = await login(base);
     const customer = await newCustomer(t);
     const id = await v1Create(session, customer);
-    const info = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressInfo><sessionId xsi:type="xsd:string">${session}</sessionId><addressId xsi:type="xsd:int">${id}</addressId></ns1:customerAddressInfo>`));
+    const info = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressInfo><sessionId xsi:type="xsd:string">${session}</sessionId><addressId xsi:type="xsd:int">${id}</addressId></ns1:customerAddressInfo>`,
+      ),
+    );
     assert.equal(info.status, 200, info.text);
-    assert.match(info.text, new RegExp(`<ns1:customerAddressInfoResponse><info xsi:type="ns1:customerAddressEntityItem"><customer_address_id xsi:type="xsd:int">${id}</customer_address_id>`));
+    assert.match(
+      info.text,
+      new RegExp(
+        `<ns1:customerAddressInfoResponse><info xsi:type="ns1:customerAddressEntityItem"><customer_address_id xsi:type="xsd:int">${id}</customer_address_id>`,
+      ),
+    );
     assert.doesNotMatch(info.text, /xsi:nil|vat_|<fax/);
-    const list = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressList><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressList>`));
-    assert.match(list.text, /<result SOAP-ENC:arrayType="ns1:customerAddressEntityItem\[1\]" xsi:type="ns1:customerAddressEntityArray"><item xsi:type="ns1:customerAddressEntityItem">/);
+    const list = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(`<ns1:customerAddressList><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressList>`),
+    );
+    assert.match(
+      list.text,
+      /<result SOAP-ENC:arrayType="ns1:customerAddressEntityItem\[1\]" xsi:type="ns1:customerAddressEntityArray"><item xsi:type="ns1:customerAddressEntityItem">/,
+    );
     // the same endpoint answers WS-I requests, children in any order
-    const wsi = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressListRequestParam><customerId>${customer}</customerId><sessionId>${session}</sessionId></ns1:customerAddressListRequestParam>`));
+    const wsi = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressListRequestParam><customerId>${customer}</customerId><sessionId>${session}</sessionId></ns1:customerAddressListRequestParam>`,
+      ),
+    );
     assert.equal(wsi.status, 200, wsi.text);
-    assert.match(wsi.text, new RegExp(`<ns1:customerAddressListResponseParam><result><complexObjectArray><customer_address_id>${id}</customer_address_id>`));
+    assert.match(
+      wsi.text,
+      new RegExp(`<ns1:customerAddressListResponseParam><result><complexObjectArray><customer_address_id>${id}</customer_address_id>`),
+    );
     assert.doesNotMatch(wsi.text, /xsi:type|encodingStyle/);
   });
 
@@ -215,25 +258,52 @@ describe('V2 and WS-I wire', () => {
     const session = await login(base);
     const customer = await newCustomer(t);
     const id = await v1Create(session, customer);
-    const empty = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressUpdateRequestParam><sessionId>${session}</sessionId><addressId>${id}</addressId><addressData/></ns1:customerAddressUpdateRequestParam>`));
+    const empty = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressUpdateRequestParam><sessionId>${session}</sessionId><addressId>${id}</addressId><addressData/></ns1:customerAddressUpdateRequestParam>`,
+      ),
+    );
     assert.match(empty.text, /<ns1:customerAddressUpdateResponseParam><result>true<\/result><\/ns1:customerAddressUpdateResponseParam>/);
-    const one = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressUpdate><sessionId>${session}</sessionId><addressId xsi:type="xsd:anyType">${id}</addressId><addressData><street xsi:type="ns1:ArrayOfString"><string>Only Line</string></street></addressData></ns1:customerAddressUpdate>`));
+    const one = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressUpdate><sessionId>${session}</sessionId><addressId xsi:type="xsd:anyType">${id}</addressId><addressData><street xsi:type="ns1:ArrayOfString"><string>Only Line</string></street></addressData></ns1:customerAddressUpdate>`,
+      ),
+    );
     assert.equal(one.status, 200, one.text);
     const [row] = await t.database.db.select().from(customerAddresses).where(eq(customerAddresses.id, id));
     assert.deepEqual([row.street, row.city], [['Only Line'], 'Berlin']);
   });
 
   test('a WS-I request missing a required child is fault 6, checked before the session', async () => {
-    const r = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressInfoRequestParam><sessionId>nope</sessionId></ns1:customerAddressInfoRequestParam>`));
+    const r = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(`<ns1:customerAddressInfoRequestParam><sessionId>nope</sessionId></ns1:customerAddressInfoRequestParam>`),
+    );
     assertFault(r, '6', 'Required parameter is missing, for more details see "exception.log".');
     const login6 = await post(base, '/api/v2_soap/', envelope(`<ns1:loginParam><username>demo-admin</username></ns1:loginParam>`));
     assertFault(login6, '6');
-    const expired = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressInfoRequestParam><sessionId>nope</sessionId><addressId>1</addressId></ns1:customerAddressInfoRequestParam>`));
+    const expired = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressInfoRequestParam><sessionId>nope</sessionId><addressId>1</addressId></ns1:customerAddressInfoRequestParam>`,
+      ),
+    );
     assertFault(expired, '5', 'Session expired. Try to relogin.');
   });
 
   test('unknown operations are server faults naming the procedure', async () => {
-    for (const [path, op] of [['/api/soap/', 'customerAddressList'], ['/api/v2_soap/', 'call'], ['/api/v2_soap/', 'fooRequestParam'], ['/api/soap/', 'constructorX']]) {
+    for (const [path, op] of [
+      ['/api/soap/', 'customerAddressList'],
+      ['/api/v2_soap/', 'call'],
+      ['/api/v2_soap/', 'fooRequestParam'],
+      ['/api/soap/', 'constructorX'],
+    ]) {
       assertFault(await post(base, path, envelope(`<ns1:${op}/>`)), 'SOAP-ENV:Server', `Procedure '${op}' not present`);
     }
   });
@@ -247,9 +317,21 @@ describe('V2 and WS-I wire', () => {
       `<ns1:customerAddressCreate><sessionId>${session}</sessionId><customerId>${customer}</customerId><addressData><is_default_billing xsi:type="xsd:boolean">maybe</is_default_billing></addressData></ns1:customerAddressCreate>`,
     ];
     for (const b of bad) assertFault(await post(base, '/api/v2_soap/', envelope(b)), 'SOAP-ENV:Client', /Encoding/);
-    const notStruct = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressCreate><sessionId>${session}</sessionId><customerId>${customer}</customerId><addressData xsi:type="SOAP-ENC:Array"><item>x</item></addressData></ns1:customerAddressCreate>`));
+    const notStruct = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressCreate><sessionId>${session}</sessionId><customerId>${customer}</customerId><addressData xsi:type="SOAP-ENC:Array"><item>x</item></addressData></ns1:customerAddressCreate>`,
+      ),
+    );
     assertFault(notStruct, '100', 'Address data must be a struct.');
-    const tooLong = await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressCreate><sessionId>${session}</sessionId><customerId>${customer}</customerId><addressData><firstname>${'x'.repeat(300)}</firstname></addressData></ns1:customerAddressCreate>`));
+    const tooLong = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:customerAddressCreate><sessionId>${session}</sessionId><customerId>${customer}</customerId><addressData><firstname>${'x'.repeat(300)}</firstname></addressData></ns1:customerAddressCreate>`,
+      ),
+    );
     assertFault(tooLong, '100', /^firstname must not have more than 255 characters/);
     assert.equal(await addressTotal(), before);
   });
@@ -257,16 +339,36 @@ describe('V2 and WS-I wire', () => {
 
 describe('sessions', () => {
   const list = (session: string, customer: number) =>
-    post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressList><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressList>`));
+    post(
+      base,
+      '/api/v2_soap/',
+      envelope(`<ns1:customerAddressList><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressList>`),
+    );
 
   test('one session serves V1, V2 and WS-I, and another app instance on the same database', async () => {
     const session = await login(base);
     const customer = await newCustomer(t);
     assert.equal((await list(session, customer)).status, 200);
-    assert.equal((await post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressListRequestParam><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressListRequestParam>`))).status, 200);
+    assert.equal(
+      (
+        await post(
+          base,
+          '/api/v2_soap/',
+          envelope(
+            `<ns1:customerAddressListRequestParam><sessionId>${session}</sessionId><customerId>${customer}</customerId></ns1:customerAddressListRequestParam>`,
+          ),
+        )
+      ).status,
+      200,
+    );
     const other = await buildSecondApp(t);
     try {
-      const r = await other.app.inject({ method: 'POST', url: '/api/soap/', payload: v1Call(session, 'customer_address.list', `<args>${customer}</args>`), headers: { 'content-type': 'text/xml' } });
+      const r = await other.app.inject({
+        method: 'POST',
+        url: '/api/soap/',
+        payload: v1Call(session, 'customer_address.list', `<args>${customer}</args>`),
+        headers: { 'content-type': 'text/xml' },
+      });
       assert.equal(r.statusCode, 200, r.body);
     } finally {
       await other.app.close();
@@ -304,7 +406,11 @@ describe('sessions', () => {
     assert.equal((await list(session, customer)).status, 200);
     await setApiUserActive(t.database.db, user.username, false);
     assertFault(await list(session, customer), '2', 'Access denied.');
-    const r = await post(base, '/api/soap/', envelope(`<ns1:login><username>${user.username}</username><apiKey>${user.apiKey}</apiKey></ns1:login>`));
+    const r = await post(
+      base,
+      '/api/soap/',
+      envelope(`<ns1:login><username>${user.username}</username><apiKey>${user.apiKey}</apiKey></ns1:login>`),
+    );
     assertFault(r, '2', 'Access denied.');
   });
 
@@ -314,7 +420,13 @@ describe('sessions', () => {
     try {
       const ip = `127.${crypto.randomInt(3, 250)}.${crypto.randomInt(1, 250)}.${crypto.randomInt(1, 250)}`;
       const soapLogin = (key: string) =>
-        limited.app.inject({ method: 'POST', url: '/api/soap/', remoteAddress: ip, headers: { 'content-type': 'text/xml' }, payload: envelope(`<ns1:login><username>${user.username}</username><apiKey>${key}</apiKey></ns1:login>`) });
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/soap/',
+          remoteAddress: ip,
+          headers: { 'content-type': 'text/xml' },
+          payload: envelope(`<ns1:login><username>${user.username}</username><apiKey>${key}</apiKey></ns1:login>`),
+        });
       for (let i = 0; i < 5; i++) {
         const r = await soapLogin('wrong');
         assert.match(r.body, /<faultcode>2<\/faultcode><faultstring>Access denied.<\/faultstring>/);
@@ -347,7 +459,13 @@ describe('default billing and shipping flags', () => {
     const first = await v1Create(session, customer);
     assert.deepEqual(await customerDefaults(customer), { billing: null, shipping: null }, 'absent flags take no default');
     const flags = (id: number, billing: string, shipping: string) =>
-      post(base, '/api/v2_soap/', envelope(`<ns1:customerAddressUpdate><sessionId>${session}</sessionId><addressId>${id}</addressId><addressData><is_default_billing>${billing}</is_default_billing><is_default_shipping>${shipping}</is_default_shipping></addressData></ns1:customerAddressUpdate>`));
+      post(
+        base,
+        '/api/v2_soap/',
+        envelope(
+          `<ns1:customerAddressUpdate><sessionId>${session}</sessionId><addressId>${id}</addressId><addressData><is_default_billing>${billing}</is_default_billing><is_default_shipping>${shipping}</is_default_shipping></addressData></ns1:customerAddressUpdate>`,
+        ),
+      );
     assert.equal((await flags(first, 'true', '1')).status, 200);
     assert.deepEqual(await customerDefaults(customer), { billing: first, shipping: first });
     assert.equal((await flags(first, 'false', '0')).status, 200);
@@ -365,7 +483,10 @@ describe('malformed and hostile requests', () => {
   const payloads: [string, string][] = [
     ['not XML', 'hello'],
     ['unclosed tags', '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><ns1:login>'],
-    ['undeclared prefix', '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><x:login/></SOAP-ENV:Body></SOAP-ENV:Envelope>'],
+    [
+      'undeclared prefix',
+      '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><x:login/></SOAP-ENV:Body></SOAP-ENV:Envelope>',
+    ],
     ['unknown entity', envelope('<ns1:login><username>&nbsp;</username><apiKey>k</apiKey></ns1:login>')],
     ['not an envelope', '<login><username>demo-admin</username></login>'],
     ['empty body', ' '],
@@ -401,7 +522,12 @@ describe('malformed and hostile requests', () => {
   });
 
   test('a SOAP 1.2 envelope is a version mismatch', async () => {
-    const r = await post(base, '/api/soap/', '<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><login/></e:Body></e:Envelope>', 'application/soap+xml');
+    const r = await post(
+      base,
+      '/api/soap/',
+      '<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><login/></e:Body></e:Envelope>',
+      'application/soap+xml',
+    );
     assertFault(r, 'SOAP-ENV:VersionMismatch', 'Wrong Version');
   });
 
@@ -429,7 +555,11 @@ describe('Node soap client', () => {
     if (v === null || typeof v !== 'object') return v;
     if ('$value' in v) return v.$value;
     if (Array.isArray(v)) return v.map(plain);
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'attributes').map(([k, x]) => [k, plain(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== 'attributes')
+        .map(([k, x]) => [k, plain(x)]),
+    );
   };
   const faultOf = async (p: Promise<unknown>) => {
     try {
@@ -448,16 +578,36 @@ describe('Node soap client', () => {
     const [{ result: id }] = await c.customerAddressCreateAsync({
       sessionId: session,
       customerId: customer,
-      addressData: { firstname: 'No', lastname: 'De', street: { complexObjectArray: ['L1', 'L2'] }, city: 'Köln', postcode: '50667', country_id: 'DE', region_id: 88, telephone: '0221', is_default_billing: true },
+      addressData: {
+        firstname: 'No',
+        lastname: 'De',
+        street: { complexObjectArray: ['L1', 'L2'] },
+        city: 'Köln',
+        postcode: '50667',
+        country_id: 'DE',
+        region_id: 88,
+        telephone: '0221',
+        is_default_billing: true,
+      },
     });
     const [listed] = await c.customerAddressListAsync({ sessionId: session, customerId: customer });
-    assert.deepEqual(listed.result.complexObjectArray.map((a: any) => [a.customer_address_id, a.street, a.is_default_billing]), [[id, 'L1\nL2', true]]);
-    const [{ result: updated }] = await c.customerAddressUpdateAsync({ sessionId: session, addressId: id, addressData: { city: 'Bonn', postcode: '53111' } });
+    assert.deepEqual(
+      listed.result.complexObjectArray.map((a: any) => [a.customer_address_id, a.street, a.is_default_billing]),
+      [[id, 'L1\nL2', true]],
+    );
+    const [{ result: updated }] = await c.customerAddressUpdateAsync({
+      sessionId: session,
+      addressId: id,
+      addressData: { city: 'Bonn', postcode: '53111' },
+    });
     assert.equal(updated, true);
     const [{ result: info }] = await c.customerAddressInfoAsync({ sessionId: session, addressId: id });
     assert.equal(info.city, 'Bonn');
     const rest = await t.req('GET', `${API}/customers/${customer}/addresses`, { token: admin });
-    assert.deepEqual(rest.body.member.map((a: any) => [a.id, a.city, a.street, a.isDefaultBilling]), [[id, 'Bonn', ['L1', 'L2'], true]]);
+    assert.deepEqual(
+      rest.body.member.map((a: any) => [a.id, a.city, a.street, a.isDefaultBilling]),
+      [[id, 'Bonn', ['L1', 'L2'], true]],
+    );
     const [{ result: deleted }] = await c.customerAddressDeleteAsync({ sessionId: session, addressId: id });
     assert.equal(deleted, true);
     assert.deepEqual(await faultOf(c.customerAddressInfoAsync({ sessionId: session, addressId: id })), ['102', 'Address not exists.']);
@@ -467,20 +617,42 @@ describe('Node soap client', () => {
     const c = await soap.createClientAsync(`${base}/api/v2_soap/?wsdl`);
     const customer = await newCustomer(t);
     const session = plain((await c.loginAsync({ username: 'demo-admin', apiKey: 'demo-admin-key' }))[0].loginReturn);
-    const id = plain((await c.customerAddressCreateAsync({
-      sessionId: session,
-      customerId: customer,
-      addressData: { firstname: 'Vi', lastname: 'Two', street: { item: ['S1', 'S2'] }, city: 'Kiel', postcode: '24103', country_id: 'DE', region_id: 93, telephone: '0431' },
-    }))[0].result);
+    const id = plain(
+      (
+        await c.customerAddressCreateAsync({
+          sessionId: session,
+          customerId: customer,
+          addressData: {
+            firstname: 'Vi',
+            lastname: 'Two',
+            street: { item: ['S1', 'S2'] },
+            city: 'Kiel',
+            postcode: '24103',
+            country_id: 'DE',
+            region_id: 93,
+            telephone: '0431',
+          },
+        })
+      )[0].result,
+    );
     assert.equal(typeof id, 'number');
     const listed = plain((await c.customerAddressListAsync({ sessionId: session, customerId: customer }))[0].result);
-    assert.deepEqual([listed.item].flat().map((a: any) => [a.customer_address_id, a.street, a.region]), [[id, 'S1\nS2', 'Schleswig-Holstein']]);
-    assert.equal(plain((await c.customerAddressUpdateAsync({ sessionId: session, addressId: id, addressData: { telephone: '0431 2' } }))[0].info), true);
+    assert.deepEqual(
+      [listed.item].flat().map((a: any) => [a.customer_address_id, a.street, a.region]),
+      [[id, 'S1\nS2', 'Schleswig-Holstein']],
+    );
+    assert.equal(
+      plain((await c.customerAddressUpdateAsync({ sessionId: session, addressId: id, addressData: { telephone: '0431 2' } }))[0].info),
+      true,
+    );
     const info = plain((await c.customerAddressInfoAsync({ sessionId: session, addressId: id }))[0].info);
     assert.equal(info.telephone, '0431 2');
     assert.equal(plain((await c.customerAddressDeleteAsync({ sessionId: session, addressId: id }))[0].info), true);
     assert.deepEqual(await faultOf(c.customerAddressDeleteAsync({ sessionId: session, addressId: id })), ['102', 'Address not exists.']);
-    assert.deepEqual(await faultOf(c.customerAddressListAsync({ sessionId: 'x', customerId: customer })), ['5', 'Session expired. Try to relogin.']);
+    assert.deepEqual(await faultOf(c.customerAddressListAsync({ sessionId: 'x', customerId: customer })), [
+      '5',
+      'Session expired. Try to relogin.',
+    ]);
   });
 
   test('V1: call list, info, delete and a fault', async () => {
@@ -492,8 +664,17 @@ describe('Node soap client', () => {
     const record = Object.fromEntries([listed.item.item].flat().map((e: any) => [e.key, e.value]));
     assert.equal(record.customer_address_id, String(id));
     assert.equal(record.street, 'Main St 1\nApt 2');
-    assert.equal(plain((await c.callAsync({ sessionId: session, resourcePath: 'customer_address.delete', args: id }))[0].callReturn), 'true');
-    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'customer_address.info', args: id })), ['102', 'Address not exists.']);
-    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'catalog_product.list', args: 1 })), ['3', 'Invalid api path.']);
+    assert.equal(
+      plain((await c.callAsync({ sessionId: session, resourcePath: 'customer_address.delete', args: id }))[0].callReturn),
+      'true',
+    );
+    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'customer_address.info', args: id })), [
+      '102',
+      'Address not exists.',
+    ]);
+    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'catalog_product.list', args: 1 })), [
+      '3',
+      'Invalid api path.',
+    ]);
   });
 });

@@ -73,7 +73,13 @@ async function multiCall(ctx: Ctx, list: SoapValue[], options: SoapValue | undef
     } catch (err) {
       const f = err instanceof SoapFault && /^\d+$/.test(err.code) ? err : fault('internal');
       if (!(err instanceof SoapFault)) ctx.log.error({ err }, 'SOAP multiCall entry failed');
-      out.push(new Map<string, SoapValue>([['isFault', true], ['faultCode', f.code], ['faultMessage', f.message]]));
+      out.push(
+        new Map<string, SoapValue>([
+          ['isFault', true],
+          ['faultCode', f.code],
+          ['faultMessage', f.message],
+        ]),
+      );
       if (stopOnFault) break;
     }
   }

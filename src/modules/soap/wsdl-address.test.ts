@@ -23,7 +23,11 @@ describe('WSDL service address', () => {
       ['/api/v2_soap/wsi/?wsdl', 'http://shop.test/api/v2_soap/wsi/'],
     ];
     for (const [url, expected] of cases) {
-      for (const headers of [{ host: 'evil.example:8443' }, { host: 'x"><y' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
+      for (const headers of [
+        { host: 'evil.example:8443' },
+        { host: 'x"><y' },
+        { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      ]) {
         const r = await t.app.inject({ method: 'GET', url, headers });
         assert.equal(r.statusCode, 200, url);
         assert.equal(locationOf(r.body), expected, `${url} with ${JSON.stringify(headers)}`);

@@ -59,16 +59,32 @@ const encArray = (name: string, itemType: string) =>
 const schemaOpen = `  <types>\n    <schema xmlns="${NS.xsd}" targetNamespace="${NAMES.namespace}">\n      <import namespace="${NS.enc}"/>\n`;
 const schemaClose = `    </schema>\n  </types>\n`;
 
-const V1 = rpcDocument(
-  NAMES.handlers.v1,
-  schemaOpen + encArray('FixedArray', 'xsd:anyType') + schemaClose,
-  {
-    login: [[['username', 'xsd:string'], ['apiKey', 'xsd:string']], [['loginReturn', 'xsd:string']]],
-    endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
-    call: [[['sessionId', 'xsd:string'], ['resourcePath', 'xsd:string'], ['args', 'xsd:anyType']], [['callReturn', 'xsd:anyType']]],
-    multiCall: [[['sessionId', 'xsd:string'], ['calls', 'typens:FixedArray'], ['options', 'xsd:anyType']], [['multiCallReturn', 'typens:FixedArray']]],
-  },
-);
+const V1 = rpcDocument(NAMES.handlers.v1, schemaOpen + encArray('FixedArray', 'xsd:anyType') + schemaClose, {
+  login: [
+    [
+      ['username', 'xsd:string'],
+      ['apiKey', 'xsd:string'],
+    ],
+    [['loginReturn', 'xsd:string']],
+  ],
+  endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
+  call: [
+    [
+      ['sessionId', 'xsd:string'],
+      ['resourcePath', 'xsd:string'],
+      ['args', 'xsd:anyType'],
+    ],
+    [['callReturn', 'xsd:anyType']],
+  ],
+  multiCall: [
+    [
+      ['sessionId', 'xsd:string'],
+      ['calls', 'typens:FixedArray'],
+      ['options', 'xsd:anyType'],
+    ],
+    [['multiCallReturn', 'typens:FixedArray']],
+  ],
+});
 
 /** Address input fields (`customerAddressEntityCreate`) in WSDL order; street is a list of lines. */
 const CREATE_FIELDS: [string, string][] = [
@@ -113,8 +129,7 @@ const ITEM_FIELDS: [string, string][] = [
   ['is_default_shipping', 'xsd:boolean'],
 ];
 
-const fields = (list: [string, string][], p = '') =>
-  list.map(([n, t]) => `<${p}element name="${n}" type="${t}" minOccurs="0"/>`).join('');
+const fields = (list: [string, string][], p = '') => list.map(([n, t]) => `<${p}element name="${n}" type="${t}" minOccurs="0"/>`).join('');
 
 const V2 = rpcDocument(
   NAMES.handlers.v2,
@@ -125,44 +140,117 @@ const V2 = rpcDocument(
     encArray('customerAddressEntityArray', 'typens:customerAddressEntityItem') +
     schemaClose,
   {
-    login: [[['username', 'xsd:string'], ['apiKey', 'xsd:string']], [['loginReturn', 'xsd:string']]],
+    login: [
+      [
+        ['username', 'xsd:string'],
+        ['apiKey', 'xsd:string'],
+      ],
+      [['loginReturn', 'xsd:string']],
+    ],
     endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
-    customerAddressList: [[['sessionId', 'xsd:string'], ['customerId', 'xsd:int']], [['result', 'typens:customerAddressEntityArray']]],
+    customerAddressList: [
+      [
+        ['sessionId', 'xsd:string'],
+        ['customerId', 'xsd:int'],
+      ],
+      [['result', 'typens:customerAddressEntityArray']],
+    ],
     customerAddressCreate: [
-      [['sessionId', 'xsd:string'], ['customerId', 'xsd:int'], ['addressData', 'typens:customerAddressEntityCreate']],
+      [
+        ['sessionId', 'xsd:string'],
+        ['customerId', 'xsd:int'],
+        ['addressData', 'typens:customerAddressEntityCreate'],
+      ],
       [['result', 'xsd:int']],
     ],
-    customerAddressInfo: [[['sessionId', 'xsd:string'], ['addressId', 'xsd:int']], [['info', 'typens:customerAddressEntityItem']]],
+    customerAddressInfo: [
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+      ],
+      [['info', 'typens:customerAddressEntityItem']],
+    ],
     customerAddressUpdate: [
-      [['sessionId', 'xsd:string'], ['addressId', 'xsd:int'], ['addressData', 'typens:customerAddressEntityCreate']],
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+        ['addressData', 'typens:customerAddressEntityCreate'],
+      ],
       [['info', 'xsd:boolean']],
     ],
-    customerAddressDelete: [[['sessionId', 'xsd:string'], ['addressId', 'xsd:int']], [['info', 'xsd:boolean']]],
+    customerAddressDelete: [
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+      ],
+      [['info', 'xsd:boolean']],
+    ],
   },
 );
 
 /** WS-I: operation → [request element, its children], [response element, type of its `result`]. */
 const WSI_OPERATIONS: Record<string, { req: [string, [string, string][]]; res: [string, string] }> = {
-  login: { req: ['loginParam', [['username', 'xsd:string'], ['apiKey', 'xsd:string']]], res: ['loginResponseParam', 'xsd:string'] },
+  login: {
+    req: [
+      'loginParam',
+      [
+        ['username', 'xsd:string'],
+        ['apiKey', 'xsd:string'],
+      ],
+    ],
+    res: ['loginResponseParam', 'xsd:string'],
+  },
   endSession: { req: ['endSessionParam', [['sessionId', 'xsd:string']]], res: ['endSessionResponseParam', 'xsd:boolean'] },
   customerAddressList: {
-    req: ['customerAddressListRequestParam', [['sessionId', 'xsd:string'], ['customerId', 'xsd:int']]],
+    req: [
+      'customerAddressListRequestParam',
+      [
+        ['sessionId', 'xsd:string'],
+        ['customerId', 'xsd:int'],
+      ],
+    ],
     res: ['customerAddressListResponseParam', 'typens:customerAddressEntityArray'],
   },
   customerAddressCreate: {
-    req: ['customerAddressCreateRequestParam', [['sessionId', 'xsd:string'], ['customerId', 'xsd:int'], ['addressData', 'typens:customerAddressEntityCreate']]],
+    req: [
+      'customerAddressCreateRequestParam',
+      [
+        ['sessionId', 'xsd:string'],
+        ['customerId', 'xsd:int'],
+        ['addressData', 'typens:customerAddressEntityCreate'],
+      ],
+    ],
     res: ['customerAddressCreateResponseParam', 'xsd:int'],
   },
   customerAddressInfo: {
-    req: ['customerAddressInfoRequestParam', [['sessionId', 'xsd:string'], ['addressId', 'xsd:int']]],
+    req: [
+      'customerAddressInfoRequestParam',
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+      ],
+    ],
     res: ['customerAddressInfoResponseParam', 'typens:customerAddressEntityItem'],
   },
   customerAddressUpdate: {
-    req: ['customerAddressUpdateRequestParam', [['sessionId', 'xsd:string'], ['addressId', 'xsd:int'], ['addressData', 'typens:customerAddressEntityCreate']]],
+    req: [
+      'customerAddressUpdateRequestParam',
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+        ['addressData', 'typens:customerAddressEntityCreate'],
+      ],
+    ],
     res: ['customerAddressUpdateResponseParam', 'xsd:boolean'],
   },
   customerAddressDelete: {
-    req: ['customerAddressDeleteRequestParam', [['sessionId', 'xsd:string'], ['addressId', 'xsd:int']]],
+    req: [
+      'customerAddressDeleteRequestParam',
+      [
+        ['sessionId', 'xsd:string'],
+        ['addressId', 'xsd:int'],
+      ],
+    ],
     res: ['customerAddressDeleteResponseParam', 'xsd:boolean'],
   },
 };

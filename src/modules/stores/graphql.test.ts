@@ -15,7 +15,8 @@ const gql = async (query: string, token?: string, headers?: Record<string, strin
   return r.body;
 };
 
-const CONFIG = 'id storeCode storeName baseCurrencyCode defaultDisplayCurrencyCode locale timezone weightUnit baseUrl baseMediaUrl allowedCountries isGuestCheckoutAllowed newsletterEnabled wishlistEnabled reviewsEnabled logoUrl logoAlt defaultTitle defaultDescription cmsHomePage';
+const CONFIG =
+  'id storeCode storeName baseCurrencyCode defaultDisplayCurrencyCode locale timezone weightUnit baseUrl baseMediaUrl allowedCountries isGuestCheckoutAllowed newsletterEnabled wishlistEnabled reviewsEnabled logoUrl logoAlt defaultTitle defaultDescription cmsHomePage';
 
 before(async () => {
   t = await buildTestApp();
@@ -60,7 +61,9 @@ describe('store configuration over GraphQL', () => {
     const first = await gql('{ storeConfigs(first: 1) { edges { node { storeCode } } pageInfo { endCursor hasNextPage } } }');
     assert.equal(first.data.storeConfigs.edges.length, 1);
     assert.equal(first.data.storeConfigs.pageInfo.hasNextPage, stores.body.length > 1);
-    const rest = await gql(`{ storeConfigs(after: "${first.data.storeConfigs.pageInfo.endCursor}") { edges { node { storeCode } } pageInfo { hasPreviousPage } } }`);
+    const rest = await gql(
+      `{ storeConfigs(after: "${first.data.storeConfigs.pageInfo.endCursor}") { edges { node { storeCode } } pageInfo { hasPreviousPage } } }`,
+    );
     assert.equal(rest.data.storeConfigs.edges.length, stores.body.length - 1);
     assert.equal(rest.data.storeConfigs.pageInfo.hasPreviousPage, true);
     const bad = await gql('{ storeConfigs(first: -1) { totalCount } }');
@@ -70,7 +73,9 @@ describe('store configuration over GraphQL', () => {
   });
 
   test('stores and currencies connections', async () => {
-    const r = await gql('{ stores { totalCount edges { node { id _id code name websiteCode isDefault currency } } } currencies { totalCount edges { node { code symbol exchangeRate isBase isDefault } } } }');
+    const r = await gql(
+      '{ stores { totalCount edges { node { id _id code name websiteCode isDefault currency } } } currencies { totalCount edges { node { code symbol exchangeRate isBase isDefault } } } }',
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const def = r.data.stores.edges.find((e: any) => e.node.code === 'default').node;
     assert.equal(def.id, `/api/rest/v2/stores/${def._id}`);

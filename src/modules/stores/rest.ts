@@ -42,7 +42,9 @@ export const operations: Operation[] = [
     response: StoreConfig,
     mcp: { name: 'store_configs_list' },
     run: async (ctx) => {
-      const items = stores.listStores(ctx).map((s) => ctx.app.settings.memo(`store-config:${s.code.toLowerCase()}`, () => stores.storeConfig(ctx, s.code)));
+      const items = stores
+        .listStores(ctx)
+        .map((s) => ctx.app.settings.memo(`store-config:${s.code.toLowerCase()}`, () => stores.storeConfig(ctx, s.code)));
       return { items, total: items.length };
     },
   }),
@@ -58,7 +60,11 @@ export const operations: Operation[] = [
     params: StoreCodeParams,
     response: StoreConfig,
     // Maho's item query: `storeConfig(id:)` takes the store code (the type's id) or the IRI of the REST item
-    graphql: { name: 'storeConfig', args: Type.Object({ id: Type.String() }), input: (a) => ({ params: { storeCode: storeCodeOf(a.id) } }) },
+    graphql: {
+      name: 'storeConfig',
+      args: Type.Object({ id: Type.String() }),
+      input: (a) => ({ params: { storeCode: storeCodeOf(a.id) } }),
+    },
     run: async (ctx, { params }) => {
       const code = params.storeCode.toLowerCase();
       return ctx.app.settings.memo(`store-config:${code}`, () => stores.storeConfig(ctx, params.storeCode));

@@ -92,7 +92,10 @@ function storeDto(r: StoreRegistry, s: StoreView): StoreDto {
 /** Active store views, with their website and group. */
 export function listStores(ctx: Ctx): StoreDto[] {
   const r = reg(ctx);
-  return r.allStores().filter((s) => s.isActive).map((s) => storeDto(r, s));
+  return r
+    .allStores()
+    .filter((s) => s.isActive)
+    .map((s) => storeDto(r, s));
 }
 
 export function switchStore(ctx: Ctx, storeCode: string): StoreDto & { success: boolean } {
@@ -157,9 +160,7 @@ export async function setConfig(
 }
 
 export async function deleteConfig(db: Db, registry: StoreRegistry | undefined, path: string, scope: ConfigScope = 'default', scopeId = 0) {
-  await db
-    .delete(configValues)
-    .where(and(eq(configValues.scope, scope), eq(configValues.scopeId, scopeId), eq(configValues.path, path)));
+  await db.delete(configValues).where(and(eq(configValues.scope, scope), eq(configValues.scopeId, scopeId), eq(configValues.path, path)));
   await registry?.reload();
 }
 
@@ -204,17 +205,22 @@ export async function createWebsite(
   registry: StoreRegistry | undefined,
   input: { code: string; name: string; storeCode: string; storeName: string },
 ): Promise<{ websiteId: number; groupId: number; storeId: number }> {
-  return db.transaction(async (tx) => {
-    const [w] = await tx.insert(websites).values({ code: input.code, name: input.name }).returning({ id: websites.id });
-    const [g] = await tx.insert(storeGroups).values({ websiteId: w.id, name: `${input.name} Store` }).returning({ id: storeGroups.id });
-    const [s] = await tx
-      .insert(stores)
-      .values({ code: input.storeCode, name: input.storeName, websiteId: w.id, groupId: g.id })
-      .returning({ id: stores.id });
-    await tx.update(websites).set({ defaultGroupId: g.id }).where(eq(websites.id, w.id));
-    await tx.update(storeGroups).set({ defaultStoreId: s.id }).where(eq(storeGroups.id, g.id));
-    return { websiteId: w.id, groupId: g.id, storeId: s.id };
-  }).finally(() => registry?.reload());
+  return db
+    .transaction(async (tx) => {
+      const [w] = await tx.insert(websites).values({ code: input.code, name: input.name }).returning({ id: websites.id });
+      const [g] = await tx
+        .insert(storeGroups)
+        .values({ websiteId: w.id, name: `${input.name} Store` })
+        .returning({ id: storeGroups.id });
+      const [s] = await tx
+        .insert(stores)
+        .values({ code: input.storeCode, name: input.storeName, websiteId: w.id, groupId: g.id })
+        .returning({ id: stores.id });
+      await tx.update(websites).set({ defaultGroupId: g.id }).where(eq(websites.id, w.id));
+      await tx.update(storeGroups).set({ defaultStoreId: s.id }).where(eq(storeGroups.id, g.id));
+      return { websiteId: w.id, groupId: g.id, storeId: s.id };
+    })
+    .finally(() => registry?.reload());
 }
 
 /** Install data: the Main Website, its store group and the default store view; the base currency rate. */

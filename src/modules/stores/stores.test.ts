@@ -17,8 +17,11 @@ after(() => t.close());
 
 /** the request headers a reply varies by (others, such as Origin, may be added) */
 function assertVary(r: Res) {
-  const vary = String(r.headers.vary).split(',').map((h) => h.trim().toLowerCase());
-  for (const h of ['authorization', 'accept', 'x-store-code', 'x-currency-code']) assert.ok(vary.includes(h), `Vary lacks ${h}: ${vary.join(', ')}`);
+  const vary = String(r.headers.vary)
+    .split(',')
+    .map((h) => h.trim().toLowerCase());
+  for (const h of ['authorization', 'accept', 'x-store-code', 'x-currency-code'])
+    assert.ok(vary.includes(h), `Vary lacks ${h}: ${vary.join(', ')}`);
 }
 
 function assertError(r: Res, status: number, error: string, message?: string | RegExp) {
@@ -131,8 +134,15 @@ describe('GET /store-config', () => {
 
   test('a token limited to some store views gets a 403 in the others', async () => {
     await createRole(t.database.db, 'store-limited', ['customers/read']);
-    await createApiUser(t.database.db, { username: 'store-limited', apiKey: 'store-limited-key', role: 'store-limited', allowedStoreIds: [1] });
-    const tok = await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'api_user', username: 'store-limited', api_key: 'store-limited-key' } });
+    await createApiUser(t.database.db, {
+      username: 'store-limited',
+      apiKey: 'store-limited-key',
+      role: 'store-limited',
+      allowedStoreIds: [1],
+    });
+    const tok = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'api_user', username: 'store-limited', api_key: 'store-limited-key' },
+    });
     assert.equal(tok.status, 200, tok.text);
     const token = tok.body.token as string;
     assert.equal((await t.req('GET', `${API}/store-config`, { token })).status, 200);
@@ -149,7 +159,12 @@ describe('GET /store-config', () => {
     assert.equal(t.services.settings.resolveStore('german', undefined).currency, 'EUR');
     assert.equal(t.services.settings.resolveStore(undefined, 'eur').currency, 'EUR');
     for (const code of ['GBP', 'XYZ', 'EURO', '€', '']) {
-      assertError(await t.req('GET', `${API}/store-config`, { headers: { 'x-currency-code': code } }), 400, 'bad_request', /Unsupported currency/);
+      assertError(
+        await t.req('GET', `${API}/store-config`, { headers: { 'x-currency-code': code } }),
+        400,
+        'bad_request',
+        /Unsupported currency/,
+      );
     }
     // allowed, but without a rate
     await withConfig('currency/options/allow', 'USD,EUR,GBP', async () => {
@@ -236,7 +251,10 @@ describe('GET /stores', () => {
     assert.equal(r.body['@type'], 'Collection');
     assert.equal(r.body.totalItems, 2);
     assert.equal(r.body.view, undefined);
-    assert.deepEqual(r.body.member.map((s: { code: string }) => s.code), ['default', 'german']);
+    assert.deepEqual(
+      r.body.member.map((s: { code: string }) => s.code),
+      ['default', 'german'],
+    );
     const [def, german] = r.body.member;
     assert.deepEqual(def, {
       id: 1,
@@ -312,7 +330,10 @@ describe('GET /stores/currencies', () => {
   test('currencies without a rate are left out; codes are read in any case', async () => {
     await withConfig('currency/options/allow', 'usd,eur,GBP,eur', async () => {
       const r = await t.req('GET', `${API}/stores/currencies`, { headers: { accept: 'application/json' } });
-      assert.deepEqual(r.body.map((c: { code: string }) => c.code), ['EUR', 'USD']);
+      assert.deepEqual(
+        r.body.map((c: { code: string }) => c.code),
+        ['EUR', 'USD'],
+      );
       assert.equal((await t.req('GET', `${API}/stores/currencies`, { headers: { 'x-currency-code': 'eur' } })).status, 200);
     });
   });
@@ -356,8 +377,16 @@ describe('POST /stores/switch/{storeCode}', () => {
 
   test('a malformed body is a 400 and changes nothing', async () => {
     const before = await t.database.db.select().from(configValues);
-    assertError(await t.req('POST', `${API}/stores/switch/german`, { raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
-    assertError(await t.req('POST', `${API}/stores/switch/german`, { raw: '', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', `${API}/stores/switch/german`, { raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
+    assertError(
+      await t.req('POST', `${API}/stores/switch/german`, { raw: '', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await t.req('POST', `${API}/stores/switch/german`, { body: ['german'] }), 400, 'bad_request');
     assertError(await t.req('POST', `${API}/stores/switch/german`, { body: 'german' }), 400, 'bad_request');
     assert.deepEqual(await t.database.db.select().from(configValues), before);
@@ -379,10 +408,13 @@ describe('store registry', () => {
     const slow = {
       select: () => ({
         from: (table: Parameters<ReturnType<Db['select']>['from']>[0]) =>
-          db.select().from(table).then(async (rows) => {
-            await gate;
-            return rows;
-          }),
+          db
+            .select()
+            .from(table)
+            .then(async (rows) => {
+              await gate;
+              return rows;
+            }),
       }),
     } as unknown as Db;
     const reg = new StoreRegistry(slow, 'http://shop.test');

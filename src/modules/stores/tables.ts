@@ -11,7 +11,9 @@ export const websites = pgTable('websites', {
 
 export const storeGroups = pgTable('store_groups', {
   id: serial('id').primaryKey(),
-  websiteId: integer('website_id').notNull().references(() => websites.id),
+  websiteId: integer('website_id')
+    .notNull()
+    .references(() => websites.id),
   name: text('name').notNull(),
   rootCategoryId: integer('root_category_id').notNull().default(2),
   defaultStoreId: integer('default_store_id'),
@@ -20,8 +22,12 @@ export const storeGroups = pgTable('store_groups', {
 export const stores = pgTable('stores', {
   id: serial('id').primaryKey(),
   code: text('code').notNull().unique(),
-  websiteId: integer('website_id').notNull().references(() => websites.id),
-  groupId: integer('group_id').notNull().references(() => storeGroups.id),
+  websiteId: integer('website_id')
+    .notNull()
+    .references(() => websites.id),
+  groupId: integer('group_id')
+    .notNull()
+    .references(() => storeGroups.id),
   name: text('name').notNull(),
   sortOrder: integer('sort_order').notNull().default(0),
   isActive: boolean('is_active').notNull().default(true),

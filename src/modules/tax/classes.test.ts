@@ -29,7 +29,10 @@ function assertError(r: Res, status: number, error: string) {
 }
 
 async function create(className: string, classType?: string): Promise<{ id: number; className: string; classType: string }> {
-  const r = await t.req('POST', `${API}/tax-classes`, { token: admin, body: classType === undefined ? { className } : { className, classType } });
+  const r = await t.req('POST', `${API}/tax-classes`, {
+    token: admin,
+    body: classType === undefined ? { className } : { className, classType },
+  });
   assert.equal(r.status, 201, r.text);
   return r.body;
 }
@@ -53,14 +56,23 @@ describe('GET /tax-classes', () => {
   test('filters by classType (any case) and search; pages', async () => {
     const p = await t.req('GET', `${API}/tax-classes?classType=product`, { token: admin, headers: { accept: 'application/json' } });
     assert.equal(p.status, 200);
-    assert.deepEqual(p.body.map((c: { id: number }) => c.id), [4, 2]);
+    assert.deepEqual(
+      p.body.map((c: { id: number }) => c.id),
+      [4, 2],
+    );
     const s = await t.req('GET', `${API}/tax-classes?search=ABLE`, { token: admin });
-    assert.deepEqual(s.body.member.map((c: { id: number }) => c.id), [2]);
+    assert.deepEqual(
+      s.body.member.map((c: { id: number }) => c.id),
+      [2],
+    );
     const like = await t.req('GET', `${API}/tax-classes?search=%25`, { token: admin });
     assert.equal(like.body.totalItems, 0);
     const pg = await t.req('GET', `${API}/tax-classes?page=2&itemsPerPage=2`, { token: admin });
     assert.equal(pg.body.totalItems, 3);
-    assert.deepEqual(pg.body.member.map((c: { id: number }) => c.id), [2]);
+    assert.deepEqual(
+      pg.body.member.map((c: { id: number }) => c.id),
+      [2],
+    );
   });
 
   test('a bad classType filter or page type is a 400', async () => {
@@ -106,10 +118,22 @@ describe('create, read, update, delete', () => {
 
   test('bad input is a 400 and changes nothing', async () => {
     const before = await rowCount();
-    for (const body of [{}, { className: '' }, { className: '   ' }, { className: 5 }, { className: 'x', classType: 'SHIPPING' }, { className: 'x', classType: 3 }, { className: 'x'.repeat(256) }]) {
+    for (const body of [
+      {},
+      { className: '' },
+      { className: '   ' },
+      { className: 5 },
+      { className: 'x', classType: 'SHIPPING' },
+      { className: 'x', classType: 3 },
+      { className: 'x'.repeat(256) },
+    ]) {
       assertError(await t.req('POST', `${API}/tax-classes`, { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('POST', `${API}/tax-classes`, { token: admin, raw: '{"className":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', `${API}/tax-classes`, { token: admin, raw: '{"className":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await t.req('PUT', `${API}/tax-classes/2`, { token: admin, body: { classType: 'OTHER' } }), 400, 'bad_request');
     assertError(await t.req('PUT', `${API}/tax-classes/2`, { token: admin, body: { className: '' } }), 400, 'bad_request');
     assert.equal(await rowCount(), before);
@@ -145,7 +169,10 @@ describe('create, read, update, delete', () => {
     assert.equal((await t.req('PUT', `${API}/tax-classes/3`, { token: admin, body: { classType: 'CUSTOMER' } })).status, 200);
 
     const used = await create('Used by product');
-    const p = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'tax-class-user', name: 'x', price: 1, taxClassId: used.id } });
+    const p = await t.req('POST', `${API}/products`, {
+      token: admin,
+      body: { sku: 'tax-class-user', name: 'x', price: 1, taxClassId: used.id },
+    });
     assert.equal(p.status, 201, p.text);
     const d = await t.req('DELETE', `${API}/tax-classes/${used.id}`, { token: admin });
     assertError(d, 409, 'conflict');
@@ -178,7 +205,10 @@ describe('GraphQL', () => {
     t.req('POST', '/api/graphql', { token, body: { query, variables } });
 
   test('taxClasses and taxClass, with the same access rules', async () => {
-    const r = await gql('{ taxClasses(classType: "CUSTOMER") { totalCount edges { node { id _id className classType } } } taxClass(id: "/api/rest/v2/tax-classes/2") { className } }', admin);
+    const r = await gql(
+      '{ taxClasses(classType: "CUSTOMER") { totalCount edges { node { id _id className classType } } } taxClass(id: "/api/rest/v2/tax-classes/2") { className } }',
+      admin,
+    );
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.errors, undefined, r.text);
     const nodes = r.body.data.taxClasses.edges.map((e: { node: { _id: number; id: string; classType: string } }) => e.node);
@@ -194,11 +224,17 @@ describe('GraphQL', () => {
   });
 
   test('createTaxClass / updateTaxClass / deleteTaxClass mirror REST', async () => {
-    const c = await gql('mutation { createTaxClass(input: { className: "GQL class", classType: "CUSTOMER" }) { taxClass { _id className classType } } }', admin);
+    const c = await gql(
+      'mutation { createTaxClass(input: { className: "GQL class", classType: "CUSTOMER" }) { taxClass { _id className classType } } }',
+      admin,
+    );
     assert.equal(c.body.errors, undefined, c.text);
     const id = c.body.data.createTaxClass.taxClass._id;
     assert.equal(c.body.data.createTaxClass.taxClass.classType, 'CUSTOMER');
-    const u = await gql(`mutation { updateTaxClass(input: { id: "${id}", className: "GQL 2", classType: null }) { taxClass { className classType } } }`, admin);
+    const u = await gql(
+      `mutation { updateTaxClass(input: { id: "${id}", className: "GQL 2", classType: null }) { taxClass { className classType } } }`,
+      admin,
+    );
     assert.deepEqual(u.body.data.updateTaxClass.taxClass, { className: 'GQL 2', classType: 'CUSTOMER' });
     const bad = await gql('mutation { createTaxClass(input: { className: "x", classType: "NOPE" }) { taxClass { id } } }', admin);
     assert.equal(bad.body.errors[0].extensions.status, 400);

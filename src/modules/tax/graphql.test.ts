@@ -23,7 +23,10 @@ after(() => t.close());
 
 describe('tax classes', () => {
   test('connection with classType and search filters, cursor paging, item by IRI', async () => {
-    const all = await gql('{ taxClasses(first: 1) { totalCount edges { cursor node { id _id className classType } } pageInfo { hasNextPage endCursor } } }', classReader);
+    const all = await gql(
+      '{ taxClasses(first: 1) { totalCount edges { cursor node { id _id className classType } } pageInfo { hasNextPage endCursor } } }',
+      classReader,
+    );
     assert.equal(all.errors, undefined, JSON.stringify(all.errors));
     const c = all.data.taxClasses;
     assert.ok(c.totalCount >= 2);
@@ -34,7 +37,10 @@ describe('tax classes', () => {
     assert.notEqual(next.data.taxClasses.edges[0].node._id, c.edges[0].node._id);
 
     const search = await gql('{ taxClasses(search: "taxable") { edges { node { _id className } } } }', admin);
-    assert.deepEqual(search.data.taxClasses.edges.map((e: any) => e.node.className), ['Taxable Goods']);
+    assert.deepEqual(
+      search.data.taxClasses.edges.map((e: any) => e.node.className),
+      ['Taxable Goods'],
+    );
     const customers = await gql('{ taxClasses(classType: "CUSTOMER") { edges { node { classType } } } }', admin);
     assert.ok(customers.data.taxClasses.edges.length > 0);
     assert.ok(customers.data.taxClasses.edges.every((e: any) => e.node.classType === 'CUSTOMER'));
@@ -69,18 +75,27 @@ describe('tax classes', () => {
 
 describe('tax rates and rules', () => {
   test('rates: taxCountryId and search filters; rules: search; items by IRI', async () => {
-    const us = await gql('{ taxRates(taxCountryId: "US", first: 100) { totalCount edges { node { id _id code taxCountryId rate zipIsRange titles } } } }', admin);
+    const us = await gql(
+      '{ taxRates(taxCountryId: "US", first: 100) { totalCount edges { node { id _id code taxCountryId rate zipIsRange titles } } } }',
+      admin,
+    );
     assert.equal(us.errors, undefined, JSON.stringify(us.errors));
     assert.ok(us.data.taxRates.totalCount > 0);
     assert.ok(us.data.taxRates.edges.every((e: any) => e.node.taxCountryId === 'US'));
     const ca = await gql('{ taxRates(search: "us-ca") { totalCount edges { node { _id code rate } } } }', admin);
-    assert.deepEqual(ca.data.taxRates.edges.map((e: any) => e.node.code), ['US-CA-*-Rate 1']);
+    assert.deepEqual(
+      ca.data.taxRates.edges.map((e: any) => e.node.code),
+      ['US-CA-*-Rate 1'],
+    );
     assert.equal(ca.data.taxRates.edges[0].node.rate, 8.25);
     const rateId = ca.data.taxRates.edges[0].node._id;
     const one = await gql(`{ taxRate(id: "/api/rest/v2/tax-rates/${rateId}") { code } }`, admin);
     assert.equal(one.data.taxRate.code, 'US-CA-*-Rate 1');
 
-    const rules = await gql('{ taxRules(search: "retail") { totalCount edges { node { id _id code priority calculateSubtotal customerTaxClassIds productTaxClassIds taxRateIds } } } }', admin);
+    const rules = await gql(
+      '{ taxRules(search: "retail") { totalCount edges { node { id _id code priority calculateSubtotal customerTaxClassIds productTaxClassIds taxRateIds } } } }',
+      admin,
+    );
     assert.equal(rules.errors, undefined, JSON.stringify(rules.errors));
     const found = rules.data.taxRules.edges.map((e: any) => e.node);
     assert.ok(found.length >= 1);
@@ -93,19 +108,34 @@ describe('tax rates and rules', () => {
   });
 
   test('rate and rule round trip: create, update (null region kept), delete', async () => {
-    const c = await gql('mutation { createTaxRate(input: {code: "GQLT rate", taxCountryId: "US", rate: 5.5, taxRegionId: 12, clientMutationId: "c"}) { clientMutationId taxRate { id _id rate taxRegionId } } }', admin);
+    const c = await gql(
+      'mutation { createTaxRate(input: {code: "GQLT rate", taxCountryId: "US", rate: 5.5, taxRegionId: 12, clientMutationId: "c"}) { clientMutationId taxRate { id _id rate taxRegionId } } }',
+      admin,
+    );
     assert.equal(c.errors, undefined, JSON.stringify(c.errors));
     assert.equal(c.data.createTaxRate.clientMutationId, 'c');
     const rate = c.data.createTaxRate.taxRate;
     const u = await gql(`mutation { updateTaxRate(input: {id: "${rate.id}", taxRegionId: null}) { taxRate { rate taxRegionId } } }`, admin);
     assert.deepEqual(u.data.updateTaxRate.taxRate, { rate: 5.5, taxRegionId: null });
-    const r = await gql(`mutation { createTaxRule(input: {code: "GQLT rule", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}]}) { taxRule { _id taxRateIds } } }`, admin);
+    const r = await gql(
+      `mutation { createTaxRule(input: {code: "GQLT rule", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}]}) { taxRule { _id taxRateIds } } }`,
+      admin,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     const ruleId = r.data.createTaxRule.taxRule._id;
-    const badRule = await gql('mutation { createTaxRule(input: {code: "GQLT bad", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [999999]}) { taxRule { _id } } }', admin);
+    const badRule = await gql(
+      'mutation { createTaxRule(input: {code: "GQLT bad", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [999999]}) { taxRule { _id } } }',
+      admin,
+    );
     assert.ok([400, 404].includes(badRule.errors[0].extensions.status));
-    assert.equal((await gql(`mutation { deleteTaxRule(input: {id: "${ruleId}"}) { taxRule { id } } }`, admin)).data.deleteTaxRule.taxRule.id, `/api/rest/v2/tax-rules/${ruleId}`);
-    assert.equal((await gql(`mutation { deleteTaxRate(input: {id: "${rate.id}"}) { taxRate { _id } } }`, admin)).data.deleteTaxRate.taxRate._id, rate._id);
+    assert.equal(
+      (await gql(`mutation { deleteTaxRule(input: {id: "${ruleId}"}) { taxRule { id } } }`, admin)).data.deleteTaxRule.taxRule.id,
+      `/api/rest/v2/tax-rules/${ruleId}`,
+    );
+    assert.equal(
+      (await gql(`mutation { deleteTaxRate(input: {id: "${rate.id}"}) { taxRate { _id } } }`, admin)).data.deleteTaxRate.taxRate._id,
+      rate._id,
+    );
     const gone = await gql(`{ taxRate(id: "${rate.id}") { _id } }`, admin);
     assert.equal(gone.errors[0].extensions.status, 404);
   });

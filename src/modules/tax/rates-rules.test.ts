@@ -118,7 +118,15 @@ describe('tax rates', () => {
 
   test('create with defaults, ISO-3 / lower-case country, region 0 = none; read back', async () => {
     const r = await createRate({ code: 'FR std', taxCountryId: 'fra', rate: 20, taxRegionId: 0, titles: [{ storeId: 1, title: 'TVA' }] });
-    assert.deepEqual(r, { id: r.id, code: 'FR std', taxCountryId: 'FR', taxPostcode: '*', rate: 20, zipIsRange: false, titles: [{ storeId: 1, title: 'TVA' }] });
+    assert.deepEqual(r, {
+      id: r.id,
+      code: 'FR std',
+      taxCountryId: 'FR',
+      taxPostcode: '*',
+      rate: 20,
+      zipIsRange: false,
+      titles: [{ storeId: 1, title: 'TVA' }],
+    });
     assert.deepEqual((await t.req('GET', `${API}/tax-rates/${r.id}`, { token: admin })).body, r);
     const us = await createRate({ code: 'US-TX', taxCountryId: 'US', taxRegionId: 57, taxPostcode: '75*', rate: 6.25 });
     assert.equal(us.taxRegionId, 57);
@@ -159,20 +167,36 @@ describe('tax rates', () => {
       { code: 'x', taxCountryId: 'US', rate: 1, taxRegionId: 99999 },
       { code: 'x', taxCountryId: 'FR', rate: 1, taxRegionId: 79 },
       { code: 'x', taxCountryId: 'US', rate: 1, titles: [{ storeId: 999, title: 'x' }] },
-      { code: 'x', taxCountryId: 'US', rate: 1, titles: [{ storeId: 1, title: 'a' }, { storeId: 1, title: 'b' }] },
+      {
+        code: 'x',
+        taxCountryId: 'US',
+        rate: 1,
+        titles: [
+          { storeId: 1, title: 'a' },
+          { storeId: 1, title: 'b' },
+        ],
+      },
       { code: 'x', taxCountryId: 'US', rate: 1, titles: 'x' },
       { code: 'x', taxCountryId: 'US', rate: 1, taxPostcode: '9*0' },
       { code: '', taxCountryId: 'US', rate: 1 },
     ]) {
       assertError(await t.req('POST', `${API}/tax-rates`, { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('POST', `${API}/tax-rates`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', `${API}/tax-rates`, { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assert.equal(await count(taxRates), before);
   });
 
   test('duplicate codes (any case) are 409', async () => {
     const a = await createRate({ code: 'Dup rate', taxCountryId: 'US', rate: 1 });
-    assertError(await t.req('POST', `${API}/tax-rates`, { token: admin, body: { code: 'DUP RATE', taxCountryId: 'US', rate: 2 } }), 409, 'conflict');
+    assertError(
+      await t.req('POST', `${API}/tax-rates`, { token: admin, body: { code: 'DUP RATE', taxCountryId: 'US', rate: 2 } }),
+      409,
+      'conflict',
+    );
     const b = await createRate({ code: 'Dup rate 2', taxCountryId: 'US', rate: 1 });
     assertError(await t.req('PUT', `${API}/tax-rates/${b.id}`, { token: admin, body: { code: 'dup rate' } }), 409, 'conflict');
     // renaming to its own code in another case is fine
@@ -186,7 +210,10 @@ describe('tax rates', () => {
     assert.equal(u.status, 200, u.text);
     assert.deepEqual(u.body, { ...r, rate: 4.5 });
     assertError(await t.req('PUT', `${API}/tax-rates/${r.id}`, { token: admin, body: { taxCountryId: 'DE' } }), 400, 'bad_request');
-    const moved = await t.req('PUT', `${API}/tax-rates/${r.id}`, { token: admin, body: { taxCountryId: 'DE', taxRegionId: null, titles: [] } });
+    const moved = await t.req('PUT', `${API}/tax-rates/${r.id}`, {
+      token: admin,
+      body: { taxCountryId: 'DE', taxRegionId: null, titles: [] },
+    });
     assert.equal(moved.status, 200, moved.text);
     assert.equal(moved.body.taxRegionId, undefined);
     assert.deepEqual(moved.body.titles, []);
@@ -207,7 +234,12 @@ describe('tax rates', () => {
   test('deleting a rate takes it out of every rule; the rule stays', async () => {
     const rate = await createRate({ code: 'Doomed', taxCountryId: 'US', rate: 3 });
     const keep = await createRate({ code: 'Kept', taxCountryId: 'US', rate: 3 });
-    const rule = await createRule({ code: 'Uses doomed', customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [rate.id, keep.id] });
+    const rule = await createRule({
+      code: 'Uses doomed',
+      customerTaxClassIds: [3],
+      productTaxClassIds: [2],
+      taxRateIds: [rate.id, keep.id],
+    });
     const lone = await createRule({ code: 'Only doomed', customerTaxClassIds: [3], productTaxClassIds: [4], taxRateIds: [rate.id] });
     assert.equal((await t.req('DELETE', `${API}/tax-rates/${rate.id}`, { token: admin })).status, 204);
     assert.deepEqual((await t.req('GET', `${API}/tax-rules/${rule.id}`, { token: admin })).body.taxRateIds, [keep.id]);
@@ -245,7 +277,10 @@ describe('tax rules', () => {
       productTaxClassIds: [2, 4],
       taxRateIds: [ca.id],
     });
-    const u = await t.req('PUT', `${API}/tax-rules/${r.id}`, { token: admin, body: { priority: 2, calculateSubtotal: true, productTaxClassIds: [4] } });
+    const u = await t.req('PUT', `${API}/tax-rules/${r.id}`, {
+      token: admin,
+      body: { priority: 2, calculateSubtotal: true, productTaxClassIds: [4] },
+    });
     assert.equal(u.status, 200, u.text);
     assert.deepEqual(u.body, { ...r, priority: 2, calculateSubtotal: true, productTaxClassIds: [4] });
     assert.deepEqual((await t.req('GET', `${API}/tax-rules/${r.id}`, { token: admin })).body, u.body);
@@ -287,7 +322,11 @@ describe('tax rules', () => {
     const body = { code: 'retail customer-taxable goods-rate 1', customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [ca.id] };
     assertError(await t.req('POST', `${API}/tax-rules`, { token: admin, body }), 409, 'conflict');
     const other = await createRule({ ...body, code: 'Another rule' });
-    assertError(await t.req('PUT', `${API}/tax-rules/${other.id}`, { token: admin, body: { code: 'Retail Customer-Taxable Goods-RATE 1' } }), 409, 'conflict');
+    assertError(
+      await t.req('PUT', `${API}/tax-rules/${other.id}`, { token: admin, body: { code: 'Retail Customer-Taxable Goods-RATE 1' } }),
+      409,
+      'conflict',
+    );
     const self = await t.req('PUT', `${API}/tax-rules/${other.id}`, { token: admin, body: { code: 'ANOTHER RULE' } });
     assert.equal(self.status, 200, self.text);
     assert.equal(self.body.code, 'ANOTHER RULE');
@@ -316,9 +355,14 @@ describe('GraphQL', () => {
     const ca = r.body.data.taxRates.edges.map((e: { node: unknown }) => e.node).find((x: { code: string }) => x.code === 'US-CA-*-Rate 1');
     assert.equal(ca.rate, 8.25);
     assert.equal(ca.taxRegionId, CA);
-    const rule = r.body.data.taxRules.edges.map((e: { node: unknown }) => e.node).find((x: { code: string }) => x.code === 'Retail Customer-Taxable Goods-Rate 1');
+    const rule = r.body.data.taxRules.edges
+      .map((e: { node: unknown }) => e.node)
+      .find((x: { code: string }) => x.code === 'Retail Customer-Taxable Goods-Rate 1');
     assert.ok(rule.taxRateIds.includes(ca._id));
-    const one = await gql(`{ taxRate(id: "/api/rest/v2/tax-rates/${ca._id}") { code } taxRule(id: ${rule._id}) { code customerTaxClassIds productTaxClassIds } }`, admin);
+    const one = await gql(
+      `{ taxRate(id: "/api/rest/v2/tax-rates/${ca._id}") { code } taxRule(id: ${rule._id}) { code customerTaxClassIds productTaxClassIds } }`,
+      admin,
+    );
     assert.deepEqual(one.body.data, {
       taxRate: { code: 'US-CA-*-Rate 1' },
       taxRule: { code: 'Retail Customer-Taxable Goods-Rate 1', customerTaxClassIds: [3], productTaxClassIds: [2] },
@@ -330,13 +374,22 @@ describe('GraphQL', () => {
   });
 
   test('createTaxRate / updateTaxRate / deleteTaxRate and createTaxRule / updateTaxRule / deleteTaxRule', async () => {
-    const c = await gql('mutation { createTaxRate(input: { code: "GQL rate", taxCountryId: "US", rate: 7.5, taxRegionId: 12 }) { taxRate { _id code rate taxRegionId taxPostcode } } }', admin);
+    const c = await gql(
+      'mutation { createTaxRate(input: { code: "GQL rate", taxCountryId: "US", rate: 7.5, taxRegionId: 12 }) { taxRate { _id code rate taxRegionId taxPostcode } } }',
+      admin,
+    );
     assert.equal(c.body.errors, undefined, c.text);
     const rate = c.body.data.createTaxRate.taxRate;
     assert.deepEqual({ ...rate, _id: 0 }, { _id: 0, code: 'GQL rate', rate: 7.5, taxRegionId: 12, taxPostcode: '*' });
-    const u = await gql(`mutation { updateTaxRate(input: { id: "${rate._id}", rate: 8, taxRegionId: null }) { taxRate { rate taxRegionId } } }`, admin);
+    const u = await gql(
+      `mutation { updateTaxRate(input: { id: "${rate._id}", rate: 8, taxRegionId: null }) { taxRate { rate taxRegionId } } }`,
+      admin,
+    );
     assert.deepEqual(u.body.data.updateTaxRate.taxRate, { rate: 8, taxRegionId: null });
-    const bad = await gql('mutation { createTaxRate(input: { code: "GQL bad", taxCountryId: "US", rate: 101 }) { taxRate { id } } }', admin);
+    const bad = await gql(
+      'mutation { createTaxRate(input: { code: "GQL bad", taxCountryId: "US", rate: 101 }) { taxRate { id } } }',
+      admin,
+    );
     assert.equal(bad.body.errors[0].extensions.status, 400);
 
     const rc = await gql(
@@ -346,11 +399,25 @@ describe('GraphQL', () => {
     assert.equal(rc.body.errors, undefined, rc.text);
     const rule = rc.body.data.createTaxRule.taxRule;
     assert.deepEqual(rule.taxRateIds, [rate._id]);
-    const ru = await gql(`mutation { updateTaxRule(input: { id: "/api/rest/v2/tax-rules/${rule._id}", priority: 3, code: null }) { taxRule { priority code } } }`, admin);
+    const ru = await gql(
+      `mutation { updateTaxRule(input: { id: "/api/rest/v2/tax-rules/${rule._id}", priority: 3, code: null }) { taxRule { priority code } } }`,
+      admin,
+    );
     assert.deepEqual(ru.body.data.updateTaxRule.taxRule, { priority: 3, code: 'GQL rule' });
-    const dup = await gql(`mutation { createTaxRule(input: { code: "gql RULE", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}] }) { taxRule { id } } }`, admin);
+    const dup = await gql(
+      `mutation { createTaxRule(input: { code: "gql RULE", customerTaxClassIds: [3], productTaxClassIds: [2], taxRateIds: [${rate._id}] }) { taxRule { id } } }`,
+      admin,
+    );
     assert.equal(dup.body.errors[0].extensions.status, 409);
-    assert.equal((await gql(`mutation { deleteTaxRule(input: { id: "${rule._id}" }) { taxRule { _id } } }`, admin)).body.data.deleteTaxRule.taxRule._id, rule._id);
-    assert.equal((await gql(`mutation { deleteTaxRate(input: { id: "${rate._id}" }) { taxRate { _id } } }`, admin)).body.data.deleteTaxRate.taxRate._id, rate._id);
+    assert.equal(
+      (await gql(`mutation { deleteTaxRule(input: { id: "${rule._id}" }) { taxRule { _id } } }`, admin)).body.data.deleteTaxRule.taxRule
+        ._id,
+      rule._id,
+    );
+    assert.equal(
+      (await gql(`mutation { deleteTaxRate(input: { id: "${rate._id}" }) { taxRate { _id } } }`, admin)).body.data.deleteTaxRate.taxRate
+        ._id,
+      rate._id,
+    );
   });
 });

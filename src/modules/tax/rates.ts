@@ -74,7 +74,8 @@ function cleanPostcode(v: unknown): string {
 function cleanZip(field: string, v: unknown): string {
   const s = typeof v === 'number' && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === 'string' ? v.trim() : undefined;
   if (s === undefined || s === '') throw invalid(field, `${field} is required when zipIsRange is true`, 'required');
-  if (!new RegExp(`^\\d{1,${ZIP_DIGITS}}$`).test(s)) throw invalid(field, `${field} must be a number of at most ${ZIP_DIGITS} digits`, 'pattern');
+  if (!new RegExp(`^\\d{1,${ZIP_DIGITS}}$`).test(s))
+    throw invalid(field, `${field} must be a number of at most ${ZIP_DIGITS} digits`, 'pattern');
   return s;
 }
 
@@ -155,7 +156,11 @@ async function mapDuplicate<T>(code: string | undefined, fn: () => Promise<T>): 
 }
 
 /** Rates by code; filter `taxCountryId` (ISO-2 or ISO-3, any case). */
-export async function listTaxRates(ctx: Ctx, filter: { taxCountryId?: string; search?: string } = {}, page?: Page): Promise<{ items: TaxRateDto[]; total: number }> {
+export async function listTaxRates(
+  ctx: Ctx,
+  filter: { taxCountryId?: string; search?: string } = {},
+  page?: Page,
+): Promise<{ items: TaxRateDto[]; total: number }> {
   const where: SQL[] = [];
   if (typeof filter.taxCountryId === 'string' && filter.taxCountryId.trim()) {
     const c = filter.taxCountryId.trim();

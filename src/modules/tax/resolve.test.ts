@@ -2,7 +2,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
-import { createTaxClass, createTaxRate, createTaxRule, deleteTaxRate, postcodeMatches, resolveTaxRates, taxConfig, type TaxDestination } from './service.js';
+import {
+  createTaxClass,
+  createTaxRate,
+  createTaxRule,
+  deleteTaxRate,
+  postcodeMatches,
+  resolveTaxRates,
+  taxConfig,
+  type TaxDestination,
+} from './service.js';
 
 let t: TestApp;
 const CA = 12;
@@ -18,9 +27,14 @@ const ctx = () => t.systemCtx();
 const us = (regionId: number | null, postcode: string | null = null): TaxDestination => ({ countryId: 'US', regionId, postcode });
 
 /** percents of the result as plain strings, by class */
-function summary(m: Map<number, { percent: { toString(): string }; rates: { code: string; title: string; percent: { toString(): string } }[] }>) {
+function summary(
+  m: Map<number, { percent: { toString(): string }; rates: { code: string; title: string; percent: { toString(): string } }[] }>,
+) {
   return Object.fromEntries(
-    [...m.entries()].map(([k, v]) => [k, { percent: v.percent.toString(), rates: v.rates.map((r) => `${r.code}|${r.title}|${r.percent.toString()}`) }]),
+    [...m.entries()].map(([k, v]) => [
+      k,
+      { percent: v.percent.toString(), rates: v.rates.map((r) => `${r.code}|${r.title}|${r.percent.toString()}`) },
+    ]),
   );
 }
 
@@ -44,7 +58,10 @@ describe('resolveTaxRates with the install and demo data', () => {
     });
     assert.equal((await resolveTaxRates(ctx(), us(TX), 3, [2])).size, 0);
     assert.equal((await resolveTaxRates(ctx(), us(null), 3, [2])).size, 0);
-    assert.equal((await resolveTaxRates(ctx(), { countryId: 'de', regionId: null, postcode: '10115' }, 3, [2])).get(2)?.percent.toString(), '19');
+    assert.equal(
+      (await resolveTaxRates(ctx(), { countryId: 'de', regionId: null, postcode: '10115' }, 3, [2])).get(2)?.percent.toString(),
+      '19',
+    );
   });
 
   test('a customer class no rule lists pays nothing; no classes or class 0 ask nothing', async () => {
@@ -137,7 +154,10 @@ describe('priorities', () => {
     await rule('CA extra rule', p, [extra], { priority: 2, calculateSubtotal: true });
     const m = await resolveTaxRates(ctx(), dest, 3, [p]);
     assert.equal(m.get(p)?.percent.toString(), '17.5');
-    assert.deepEqual(m.get(p)?.rates.map((r) => r.code), ['CA GST', 'CA PST', 'CA extra']);
+    assert.deepEqual(
+      m.get(p)?.rates.map((r) => r.code),
+      ['CA GST', 'CA PST', 'CA extra'],
+    );
   });
 
   test('several product classes in one call; titles of the store view', async () => {
@@ -190,7 +210,12 @@ describe('taxConfig', () => {
     assert.deepEqual(c.originDestination, { countryId: 'US', regionId: null, postcode: '10001' });
     await setConfig(t.database.db, s, 'tax/calculation/based_on', 'nonsense', 'stores', storeId);
     assert.equal(taxConfig(ctx(), storeId).basedOn, 'shipping');
-    for (const path of ['tax/calculation/price_includes_tax', 'tax/classes/shipping_tax_class', 'tax/defaults/region', 'shipping/origin/postcode']) {
+    for (const path of [
+      'tax/calculation/price_includes_tax',
+      'tax/classes/shipping_tax_class',
+      'tax/defaults/region',
+      'shipping/origin/postcode',
+    ]) {
       await deleteConfig(t.database.db, s, path);
     }
     await deleteConfig(t.database.db, s, 'tax/calculation/based_on', 'stores', storeId);

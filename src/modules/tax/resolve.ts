@@ -113,7 +113,10 @@ const matchStatement = statement<MatchRow>(
 const normPostcode = (s: string) => s.replace(/\s+/g, '').toUpperCase();
 
 /** Whether a rate's postcode pattern or range covers the destination postcode (normalized; null when unknown). */
-export function postcodeMatches(rate: { postcode: string; zipIsRange: boolean; zipFrom: string | null; zipTo: string | null }, dest: string | null): boolean {
+export function postcodeMatches(
+  rate: { postcode: string; zipIsRange: boolean; zipFrom: string | null; zipTo: string | null },
+  dest: string | null,
+): boolean {
   if (rate.zipIsRange) {
     const m = dest ? /^(\d{1,18})(?:-\d*)?$/.exec(dest) : null;
     if (!m || !rate.zipFrom || !rate.zipTo || !/^\d+$/.test(rate.zipFrom) || !/^\d+$/.test(rate.zipTo)) return false;
@@ -142,8 +145,10 @@ interface Lookup {
 function lookupOf(dest: TaxDestination, customerTaxClassId: number, productTaxClassIds: number[]): Lookup | undefined {
   const wanted = [...new Set(productTaxClassIds.filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647))];
   const country = typeof dest.countryId === 'string' ? dest.countryId.trim().toUpperCase() : '';
-  if (!wanted.length || !country || !Number.isInteger(customerTaxClassId) || customerTaxClassId <= 0 || customerTaxClassId > 2147483647) return undefined;
-  const region = dest.regionId !== null && Number.isInteger(dest.regionId) && dest.regionId > 0 && dest.regionId <= 2147483647 ? dest.regionId : null;
+  if (!wanted.length || !country || !Number.isInteger(customerTaxClassId) || customerTaxClassId <= 0 || customerTaxClassId > 2147483647)
+    return undefined;
+  const region =
+    dest.regionId !== null && Number.isInteger(dest.regionId) && dest.regionId > 0 && dest.regionId <= 2147483647 ? dest.regionId : null;
   const postcode = dest.postcode ? normPostcode(dest.postcode) || null : null;
   return { customerClass: customerTaxClassId, wanted, country, region, postcode };
 }

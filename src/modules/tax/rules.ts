@@ -108,8 +108,13 @@ async function assertAllRefs(ctx: Ctx, set: RuleSet): Promise<void> {
 }
 
 /** Rules by code. */
-export async function listTaxRules(ctx: Ctx, page?: Page, filter: { search?: string } = {}): Promise<{ items: TaxRuleDto[]; total: number }> {
-  const cond = typeof filter.search === 'string' && filter.search.trim() ? ilike(taxRules.code, `%${likeEscape(filter.search.trim())}%`) : undefined;
+export async function listTaxRules(
+  ctx: Ctx,
+  page?: Page,
+  filter: { search?: string } = {},
+): Promise<{ items: TaxRuleDto[]; total: number }> {
+  const cond =
+    typeof filter.search === 'string' && filter.search.trim() ? ilike(taxRules.code, `%${likeEscape(filter.search.trim())}%`) : undefined;
   const q = ctx.db
     .select()
     .from(taxRules)

@@ -115,7 +115,9 @@ export const TaxRuleCreate = Type.Object(
     code: RuleCode,
     priority: Type.Optional(Order('rules of equal priority add their rates; higher priorities compound on lower ones; default 0')),
     position: Type.Optional(Order('sort order; default 0')),
-    calculateSubtotal: Type.Optional(Type.Boolean({ description: 'add this rule’s rates to the earlier priorities instead of compounding; default false' })),
+    calculateSubtotal: Type.Optional(
+      Type.Boolean({ description: 'add this rule’s rates to the earlier priorities instead of compounding; default false' }),
+    ),
     customerTaxClassIds: Ids('CUSTOMER tax class id'),
     productTaxClassIds: Ids('PRODUCT tax class id'),
     taxRateIds: Ids('tax rate id'),

@@ -34,7 +34,10 @@ export async function getTaxClass(ctx: Ctx, id: number) {
 export async function taxClassNames(ctx: Ctx, ids: number[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter(isId))];
   if (!wanted.length) return new Map();
-  const found = await ctx.db.select({ id: taxClasses.id, name: taxClasses.className }).from(taxClasses).where(inArray(taxClasses.id, wanted));
+  const found = await ctx.db
+    .select({ id: taxClasses.id, name: taxClasses.className })
+    .from(taxClasses)
+    .where(inArray(taxClasses.id, wanted));
   return new Map(found.map((r) => [r.id, r.name]));
 }
 
@@ -51,10 +54,16 @@ function cleanType(field: string, v: unknown): TaxClassType {
 }
 
 /** Classes by name; filters `classType` and `search` (part of the name, any case). */
-export async function listTaxClasses(ctx: Ctx, filter: TaxClassListFilter = {}, page?: Page): Promise<{ items: TaxClassDto[]; total: number }> {
+export async function listTaxClasses(
+  ctx: Ctx,
+  filter: TaxClassListFilter = {},
+  page?: Page,
+): Promise<{ items: TaxClassDto[]; total: number }> {
   const where: SQL[] = [];
-  if (filter.classType !== undefined && filter.classType !== null) where.push(eq(taxClasses.classType, cleanType('classType', filter.classType)));
-  if (typeof filter.search === 'string' && filter.search.trim()) where.push(ilike(taxClasses.className, `%${likeEscape(filter.search.trim())}%`));
+  if (filter.classType !== undefined && filter.classType !== null)
+    where.push(eq(taxClasses.classType, cleanType('classType', filter.classType)));
+  if (typeof filter.search === 'string' && filter.search.trim())
+    where.push(ilike(taxClasses.className, `%${likeEscape(filter.search.trim())}%`));
   const cond = where.length ? and(...where) : undefined;
   const q = ctx.db
     .select()
@@ -99,7 +108,8 @@ async function classUses(ctx: Ctx, id: number): Promise<string[]> {
   if (rules.n) uses.push(phrase(rules.n, 'tax rule', 'tax rules'));
   const settings = ctx.app.settings;
   const scopes = [undefined, ...settings.allStores().map((s) => s.id)];
-  if (scopes.some((s) => settings.getInt('tax/classes/shipping_tax_class', s) === id)) uses.push('the shipping tax class setting (tax/classes/shipping_tax_class)');
+  if (scopes.some((s) => settings.getInt('tax/classes/shipping_tax_class', s) === id))
+    uses.push('the shipping tax class setting (tax/classes/shipping_tax_class)');
   return uses;
 }
 
@@ -199,9 +209,10 @@ export async function install(db: Db): Promise<void> {
 
 /** Demo data: German VAT 19 % for retail customers buying taxable goods. */
 export async function seedDemo(ctx: Ctx): Promise<void> {
-  await ensureRule(
-    ctx.db,
-    [{ code: 'DE-*-*-Rate 1', taxCountryId: 'DE', taxRegionId: null, taxPostcode: '*', rate: '19.0000' }],
-    { code: 'Retail Customer-Taxable Goods-DE', priority: 0, customerTaxClassIds: [3], productTaxClassIds: [2] },
-  );
+  await ensureRule(ctx.db, [{ code: 'DE-*-*-Rate 1', taxCountryId: 'DE', taxRegionId: null, taxPostcode: '*', rate: '19.0000' }], {
+    code: 'Retail Customer-Taxable Goods-DE',
+    priority: 0,
+    customerTaxClassIds: [3],
+    productTaxClassIds: [2],
+  });
 }

@@ -44,9 +44,18 @@ export const taxRules = pgTable(
     priority: integer('priority').notNull().default(0),
     position: integer('position').notNull().default(0),
     calculateSubtotal: boolean('calculate_subtotal').notNull().default(false),
-    customerTaxClassIds: integer('customer_tax_class_ids').array().notNull().default(sql`'{}'::int[]`),
-    productTaxClassIds: integer('product_tax_class_ids').array().notNull().default(sql`'{}'::int[]`),
-    taxRateIds: integer('tax_rate_ids').array().notNull().default(sql`'{}'::int[]`),
+    customerTaxClassIds: integer('customer_tax_class_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
+    productTaxClassIds: integer('product_tax_class_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
+    taxRateIds: integer('tax_rate_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
   },
   (t) => [uniqueIndex('tax_rules_code_uq').on(sql`lower(${t.code})`)],
 );

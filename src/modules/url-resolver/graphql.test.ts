@@ -27,7 +27,10 @@ const NODE = 'id _id type identifier redirectUrl redirectType';
 
 describe('URL resolver over GraphQL', () => {
   test('urlResolveResults: one node for a known path, none for an unknown one; the same as REST', async () => {
-    const r = await gql(`{ urlResolveResults(path: "/gql-resolve-me") { totalCount edges { cursor node { ${NODE} } } pageInfo { hasNextPage } } }`, customer);
+    const r = await gql(
+      `{ urlResolveResults(path: "/gql-resolve-me") { totalCount edges { cursor node { ${NODE} } } pageInfo { hasNextPage } } }`,
+      customer,
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.equal(r.data.urlResolveResults.totalCount, 1);
     const node = r.data.urlResolveResults.edges[0].node;

@@ -89,7 +89,8 @@ function entityLabel(type: string, id: number | null): string {
 }
 
 function checkEntity(entityType: UrlEntityType, entityId: number): void {
-  if (!URL_ENTITY_TYPES.includes(entityType)) throw badRequest(`Unknown URL entity type: ${String(entityType)}`, { reason: 'INVALID_ENTITY_TYPE' });
+  if (!URL_ENTITY_TYPES.includes(entityType))
+    throw badRequest(`Unknown URL entity type: ${String(entityType)}`, { reason: 'INVALID_ENTITY_TYPE' });
   if (!Number.isInteger(entityId) || entityId < 1 || entityId > INT_MAX) {
     throw badRequest(`Invalid entity id: ${String(entityId)}`, { reason: 'INVALID_ENTITY_ID' });
   }
@@ -136,7 +137,13 @@ function pathTaken(ctx: Ctx, path: { storeId: number; shown: string }, holder: {
     `The URL path "${path.shown}" is already used by ${entityLabel(holder.entityType, holder.entityId)} in store ${store?.code ?? path.storeId}`,
     {
       reason: 'URL_PATH_TAKEN',
-      details: { field: 'urlKey', requestPath: path.shown, storeId: path.storeId, entityType: holder.entityType, entityId: holder.entityId },
+      details: {
+        field: 'urlKey',
+        requestPath: path.shown,
+        storeId: path.storeId,
+        entityType: holder.entityType,
+        entityId: holder.entityId,
+      },
     },
   );
 }
@@ -208,7 +215,12 @@ export async function replaceEntityPathsMany(
     const ids = [...wantedBy.keys()];
     const existing: (typeof urlRewrites.$inferSelect)[] = [];
     for (const part of chunks(ids)) {
-      existing.push(...(await tx.db.select().from(urlRewrites).where(and(eq(urlRewrites.entityType, entityType), inArray(urlRewrites.entityId, part)))));
+      existing.push(
+        ...(await tx.db
+          .select()
+          .from(urlRewrites)
+          .where(and(eq(urlRewrites.entityType, entityType), inArray(urlRewrites.entityId, part)))),
+      );
     }
     const drop: number[] = [];
     for (const part of chunks(wanted)) {
@@ -271,7 +283,15 @@ export async function replaceEntityPathsMany(
         for (const part of chunks(insert)) {
           await sp
             .insert(urlRewrites)
-            .values(part.map((p) => ({ storeId: p.storeId, requestPath: p.requestPath, entityType, entityId: claimed.get(pathKey(p))!, redirectType: 0 })));
+            .values(
+              part.map((p) => ({
+                storeId: p.storeId,
+                requestPath: p.requestPath,
+                entityType,
+                entityId: claimed.get(pathKey(p))!,
+                redirectType: 0,
+              })),
+            );
         }
       });
     } catch (err) {
@@ -279,7 +299,9 @@ export async function replaceEntityPathsMany(
         const holders = await tx.db
           .select()
           .from(urlRewrites)
-          .where(or(...insert.slice(0, 500).map((p) => and(eq(urlRewrites.storeId, p.storeId), eq(urlRewrites.requestPath, p.requestPath)))));
+          .where(
+            or(...insert.slice(0, 500).map((p) => and(eq(urlRewrites.storeId, p.storeId), eq(urlRewrites.requestPath, p.requestPath)))),
+          );
         const other = holders.find((h) => !(h.entityType === entityType && h.entityId !== null && wantedBy.has(h.entityId)));
         if (other) throw pathTaken(tx, { storeId: other.storeId, shown: shownAt.get(pathKey(other)) ?? other.requestPath }, other);
         throw conflict('A URL path was claimed by another request at the same time; retry', { reason: 'URL_PATH_TAKEN' });
@@ -306,7 +328,11 @@ export async function removeEntityPathsMany(ctx: Ctx, entityType: UrlEntityType,
  * The paths an entity holds (not its old paths kept as redirects), by store view, as stored: products and
  * categories without their url suffix.
  */
-export async function entityPaths(ctx: Ctx, entityType: UrlEntityType, entityId: number): Promise<{ storeId: number; requestPath: string }[]> {
+export async function entityPaths(
+  ctx: Ctx,
+  entityType: UrlEntityType,
+  entityId: number,
+): Promise<{ storeId: number; requestPath: string }[]> {
   return ctx.db
     .select({ storeId: urlRewrites.storeId, requestPath: urlRewrites.requestPath })
     .from(urlRewrites)
@@ -419,7 +445,10 @@ async function toResolved(ctx: Ctx, row: LookupRow): Promise<ResolvedUrl | undef
 export async function resolvePath(ctx: Ctx, path: string): Promise<ResolvedUrl | undefined> {
   const raw = pathPart(path);
   if (raw.length > MAX_PATH_LENGTH) {
-    throw badRequest(`path must be at most ${MAX_PATH_LENGTH} characters`, { reason: 'INVALID_PATH', details: { field: 'path', maxLength: MAX_PATH_LENGTH } });
+    throw badRequest(`path must be at most ${MAX_PATH_LENGTH} characters`, {
+      reason: 'INVALID_PATH',
+      details: { field: 'path', maxLength: MAX_PATH_LENGTH },
+    });
   }
   if (CONTROL.test(raw)) {
     throw badRequest('path must not contain control characters', { reason: 'INVALID_PATH', details: { field: 'path' } });

@@ -19,5 +19,8 @@ export const urlRewrites = pgTable(
     /** 0 (not a redirect), 301 or 302 */
     redirectType: integer('redirect_type').notNull().default(0),
   },
-  (t) => [uniqueIndex('url_rewrites_store_path_uq').on(t.storeId, t.requestPath), index('url_rewrites_entity_idx').on(t.entityType, t.entityId)],
+  (t) => [
+    uniqueIndex('url_rewrites_store_path_uq').on(t.storeId, t.requestPath),
+    index('url_rewrites_entity_idx').on(t.entityType, t.entityId),
+  ],
 );

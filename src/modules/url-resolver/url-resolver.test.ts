@@ -47,7 +47,14 @@ describe('GET /url-resolver', () => {
     const women = await createCat({ name: 'Resolver Women' });
     const dresses = await createCat({ name: 'Resolver Dresses', parentId: women.id });
     const want = [{ type: 'category', id: dresses.id, redirectType: 0 }];
-    for (const path of ['resolver-women/resolver-dresses.html', 'resolver-women/resolver-dresses', '/resolver-women/resolver-dresses', '/Resolver-Women/Resolver-Dresses.HTML', 'resolver-women/resolver-dresses/', '/resolver-women/resolver-dresses.html?color=red#top']) {
+    for (const path of [
+      'resolver-women/resolver-dresses.html',
+      'resolver-women/resolver-dresses',
+      '/resolver-women/resolver-dresses',
+      '/Resolver-Women/Resolver-Dresses.HTML',
+      'resolver-women/resolver-dresses/',
+      '/resolver-women/resolver-dresses.html?color=red#top',
+    ]) {
       const r = await resolve(path);
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body, want, path);
@@ -80,7 +87,9 @@ describe('GET /url-resolver', () => {
       assert.deepEqual((await resolve('')).body, want);
       // with a path registered for the page, its id comes along
       await replaceEntityPaths(t.systemCtx(), 'cms_page', 41, [{ storeId: 2, requestPath: 'welcome' }]);
-      assert.deepEqual((await resolve('', { store: 'german' })).body, [{ type: 'cms_page', id: 41, identifier: 'welcome', redirectType: 0 }]);
+      assert.deepEqual((await resolve('', { store: 'german' })).body, [
+        { type: 'cms_page', id: 41, identifier: 'welcome', redirectType: 0 },
+      ]);
     } finally {
       await removeEntityPaths(t.systemCtx(), 'cms_page', 41);
       await setConfig(t.database.db, t.services.settings, 'web/default/cms_home_page', null, 'stores', 2);
@@ -88,7 +97,20 @@ describe('GET /url-resolver', () => {
   });
 
   test('hostile paths are a 400 or an empty collection, never a 5xx', async () => {
-    const empty = ['..', '../../etc/passwd', '/../resolver-women', 'women/../../x', '%2e%2e/%2e%2e', "' OR 1=1 --", 'a%zz', '💥/ünïcödé', '\\windows\\system32', '*', '%', '_'];
+    const empty = [
+      '..',
+      '../../etc/passwd',
+      '/../resolver-women',
+      'women/../../x',
+      '%2e%2e/%2e%2e',
+      "' OR 1=1 --",
+      'a%zz',
+      '💥/ünïcödé',
+      '\\windows\\system32',
+      '*',
+      '%',
+      '_',
+    ];
     for (const path of empty) {
       const r = await resolve(path);
       assert.equal(r.status, 200, `${path}: ${r.text}`);
@@ -118,7 +140,9 @@ describe('GET /url-resolver', () => {
   });
 
   test('redirects come back with their target and type', async () => {
-    await t.database.db.insert(urlRewrites).values({ storeId: 1, requestPath: 'old-sale', entityType: 'redirect', targetPath: 'sale.html', redirectType: 301 });
+    await t.database.db
+      .insert(urlRewrites)
+      .values({ storeId: 1, requestPath: 'old-sale', entityType: 'redirect', targetPath: 'sale.html', redirectType: 301 });
     assert.deepEqual((await resolve('/old-sale')).body, [{ type: 'redirect', redirectUrl: 'sale.html', redirectType: 301 }]);
   });
 
@@ -184,14 +208,19 @@ describe('replaceEntityPaths', () => {
 
   test('a clash between a category and a product path reaches the client as a 409', async () => {
     const cat = await createCat({ name: 'Resolver Gadgets' });
-    const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'gadget-clash', name: 'Gadgets', urlKey: 'resolver-gadgets', price: 5 } });
+    const r = await t.req('POST', `${API}/products`, {
+      token: admin,
+      body: { sku: 'gadget-clash', name: 'Gadgets', urlKey: 'resolver-gadgets', price: 5 },
+    });
     assertError(r, 409, 'conflict');
     assert.match(r.body.message, /resolver-gadgets\.html/);
     assert.deepEqual((await resolve('resolver-gadgets')).body, [{ type: 'category', id: cat.id, redirectType: 0 }]);
   });
 
   test('a redirect at the path gives way', async () => {
-    await t.database.db.insert(urlRewrites).values({ storeId: 1, requestPath: 'moved-here', entityType: 'redirect', targetPath: 'x.html', redirectType: 302 });
+    await t.database.db
+      .insert(urlRewrites)
+      .values({ storeId: 1, requestPath: 'moved-here', entityType: 'redirect', targetPath: 'x.html', redirectType: 302 });
     await replaceEntityPaths(t.systemCtx(), 'cms_page', 12, [{ storeId: 1, requestPath: 'moved-here' }]);
     assert.deepEqual((await resolve('moved-here')).body, [{ type: 'cms_page', id: 12, identifier: 'moved-here', redirectType: 0 }]);
   });
@@ -199,7 +228,10 @@ describe('replaceEntityPaths', () => {
   test('empty, over-long or control-character paths are refused', async () => {
     const ctx = t.systemCtx();
     for (const requestPath of ['', '///', 'x'.repeat(256), 'a\u0000b']) {
-      await assert.rejects(replaceEntityPaths(ctx, 'cms_page', 13, [{ storeId: 1, requestPath }]), (err: unknown) => err instanceof AppError && err.status === 400);
+      await assert.rejects(
+        replaceEntityPaths(ctx, 'cms_page', 13, [{ storeId: 1, requestPath }]),
+        (err: unknown) => err instanceof AppError && err.status === 400,
+      );
     }
   });
 });
@@ -258,7 +290,8 @@ describe('url suffix', () => {
     let q: Record<string, any> | undefined;
     try {
       await config('catalog/seo/product_url_suffix', 'htm');
-      for (const path of ['suffix-tee.htm', '/Suffix-Tee.HTM', 'suffix-tee']) assert.deepEqual(await resolved(path), hit('product', p.id), path);
+      for (const path of ['suffix-tee.htm', '/Suffix-Tee.HTM', 'suffix-tee'])
+        assert.deepEqual(await resolved(path), hit('product', p.id), path);
       assert.deepEqual(await resolved('suffix-tee.html'), []);
       // the category suffix is its own
       assert.deepEqual(await resolved('suffix-cat.html'), hit('category', c.id));
@@ -274,7 +307,10 @@ describe('url suffix', () => {
       // products written meanwhile resolve the same way, and a path stays one entity's whatever the suffixes
       q = await createTestProduct(t, { urlKey: 'suffix-shirt' });
       assert.deepEqual(await resolved('suffix-shirt'), hit('product', q.id));
-      const clash = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'suffix-clash', name: 'Clash', urlKey: 'suffix-cat', price: 5 } });
+      const clash = await t.req('POST', `${API}/products`, {
+        token: admin,
+        body: { sku: 'suffix-clash', name: 'Clash', urlKey: 'suffix-cat', price: 5 },
+      });
       assertError(clash, 409, 'conflict');
       assert.match(clash.body.message, /"suffix-cat"/);
     } finally {

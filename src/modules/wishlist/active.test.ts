@@ -47,7 +47,10 @@ describe('wishlist switch', () => {
     }
     const list = await t.req('GET', W, { token: customer });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.member.map((i: { id: number }) => i.id), [itemId]);
+    assert.deepEqual(
+      list.body.member.map((i: { id: number }) => i.id),
+      [itemId],
+    );
     assert.equal(list.body.member[0].qty, 1);
   });
 });

@@ -26,7 +26,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const LIST = '{ myWishlistItems { totalCount edges { cursor node { id _id productId productName productSku qty } } pageInfo { hasNextPage } } }';
+const LIST =
+  '{ myWishlistItems { totalCount edges { cursor node { id _id productId productName productSku qty } } pageInfo { hasNextPage } } }';
 
 describe('wishlist over GraphQL', () => {
   test('anonymous: myWishlistItems is null with a 401 error; an admin gets 403', async () => {
@@ -64,8 +65,15 @@ describe('wishlist over GraphQL', () => {
     assert.equal(list.data.myWishlistItems.pageInfo.hasNextPage, false);
     // the reference's second name answers the same list
     const same = await gql('{ wishlistItems { totalCount edges { node { _id } } } }', customer);
-    assert.deepEqual(same.data.wishlistItems.edges.map((e: any) => e.node._id), [item._id]);
-    assert.equal((await gql('{ wishlistItems { totalCount } }', other)).data.wishlistItems.totalCount, 0, "another customer's list is their own");
+    assert.deepEqual(
+      same.data.wishlistItems.edges.map((e: any) => e.node._id),
+      [item._id],
+    );
+    assert.equal(
+      (await gql('{ wishlistItems { totalCount } }', other)).data.wishlistItems.totalCount,
+      0,
+      "another customer's list is their own",
+    );
 
     // another customer cannot remove it
     const foreign = await gql(`mutation { removeWishlistItem(input: {itemId: ${item._id}}) { wishlistItem { _id } } }`, other);
@@ -82,7 +90,10 @@ describe('wishlist over GraphQL', () => {
     const empty = await gql('mutation { syncWishlistItem(input: {productIds: []}) { wishlistItem { _id } } }', customer);
     assert.equal(empty.errors, undefined, JSON.stringify(empty.errors));
     assert.equal(empty.data.syncWishlistItem.wishlistItem, null);
-    const synced = await gql(`mutation { syncWishlistItem(input: {productIds: [${product.id}]}) { wishlistItem { _id productId } } }`, customer);
+    const synced = await gql(
+      `mutation { syncWishlistItem(input: {productIds: [${product.id}]}) { wishlistItem { _id productId } } }`,
+      customer,
+    );
     assert.equal(synced.errors, undefined, JSON.stringify(synced.errors));
     assert.equal(synced.data.syncWishlistItem.wishlistItem.productId, product.id);
   });
@@ -90,7 +101,10 @@ describe('wishlist over GraphQL', () => {
   test('move to cart answers the item moved and empties the list', async () => {
     const list = await gql(LIST, customer);
     const id = list.data.myWishlistItems.edges[0].node._id;
-    const moved = await gql(`mutation { moveToCartWishlistItem(input: {itemId: ${id}, qty: 2}) { wishlistItem { _id productId } } }`, customer);
+    const moved = await gql(
+      `mutation { moveToCartWishlistItem(input: {itemId: ${id}, qty: 2}) { wishlistItem { _id productId } } }`,
+      customer,
+    );
     assert.equal(moved.errors, undefined, JSON.stringify(moved.errors));
     assert.equal(moved.data.moveToCartWishlistItem.wishlistItem._id, id);
     assert.equal((await gql(LIST, customer)).data.myWishlistItems.totalCount, 0);

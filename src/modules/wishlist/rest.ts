@@ -43,14 +43,18 @@ export const operations: Operation[] = [
     method: 'POST',
     path: '/customers/me/wishlist/sync',
     tags,
-    summary: 'Merge a guest wishlist: add the products not yet on the list (unknown ids skipped); answers with the first added, else the first already there',
+    summary:
+      'Merge a guest wishlist: add the products not yet on the list (unknown ids skipped); answers with the first added, else the first already there',
     access: access.customer,
     shortName,
     body: SyncBody,
     response: WishlistItem,
     status: 201,
     // an empty guest list has nothing to merge: GraphQL answers a null item, as Maho's does
-    graphql: { name: 'syncWishlistItem', around: (args, next) => (Array.isArray(args.productIds) && args.productIds.length === 0 ? Promise.resolve(null) : next(args)) },
+    graphql: {
+      name: 'syncWishlistItem',
+      around: (args, next) => (Array.isArray(args.productIds) && args.productIds.length === 0 ? Promise.resolve(null) : next(args)),
+    },
     run: (ctx, { body }) => wishlist.syncWishlist(ctx, body),
   }),
   op({

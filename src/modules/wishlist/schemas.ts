@@ -10,7 +10,9 @@ export const WishlistItem = Type.Object({
   productName: Type.String(),
   productSku: Type.String(),
   productPrice: Type.Optional(Type.Number({ description: 'the regular price, in the response currency' })),
-  productFinalPrice: Type.Optional(Type.Number({ description: 'what the customer pays for one at the wished qty (special and tier prices)' })),
+  productFinalPrice: Type.Optional(
+    Type.Number({ description: 'what the customer pays for one at the wished qty (special and tier prices)' }),
+  ),
   productImageUrl: Type.Optional(Type.String()),
   productUrl: Type.Optional(Type.String()),
   productType: Type.String(),

@@ -50,11 +50,15 @@ async function itemsToDto(ctx: Ctx, customerId: number, list: ItemRow[]): Promis
   const byId = new Map(catalogRows.map((r) => [r.id, r]));
   const base = ctx.store.baseCurrency;
   const rate = ctx.store.currency !== base ? ctx.app.settings.rate(base, ctx.store.currency) : undefined;
-  const shown = (v: Decimal | null | undefined) => (v === null || v === undefined ? undefined : toWire(rate ? v.mul(rate).toDecimalPlaces(2) : v));
+  const shown = (v: Decimal | null | undefined) =>
+    v === null || v === undefined ? undefined : toWire(rate ? v.mul(rate).toDecimalPlaces(2) : v);
   const storeId = ctx.store.storeId;
   const urlBase = ctx.app.settings.baseUrl(storeId);
   const suffix = productUrlSuffix(ctx, storeId);
-  const avail = availabilityFrom(stock, ids.map((productId) => ({ productId, qty: 1 })));
+  const avail = availabilityFrom(
+    stock,
+    ids.map((productId) => ({ productId, qty: 1 })),
+  );
   const inStock = new Map(avail.map((a) => [a.productId, a.isInStock]));
   const out: WishlistItemDto[] = [];
   for (const r of list) {
@@ -84,7 +88,9 @@ async function itemsToDto(ctx: Ctx, customerId: number, list: ItemRow[]): Promis
 }
 
 async function itemRows(ctx: Ctx, customerId: number, ids?: number[]): Promise<ItemRow[]> {
-  const where = ids ? and(eq(wishlistItems.customerId, customerId), inArray(wishlistItems.id, ids)) : eq(wishlistItems.customerId, customerId);
+  const where = ids
+    ? and(eq(wishlistItems.customerId, customerId), inArray(wishlistItems.id, ids))
+    : eq(wishlistItems.customerId, customerId);
   return ctx.db.select().from(wishlistItems).where(where).orderBy(asc(wishlistItems.id));
 }
 

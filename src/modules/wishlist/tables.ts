@@ -14,5 +14,8 @@ export const wishlistItems = pgTable(
     buyRequest: jsonb('buy_request').$type<Record<string, unknown>>().notNull().default({}),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('wishlist_items_customer_product_uq').on(t.customerId, t.productId), index('wishlist_items_customer_idx').on(t.customerId)],
+  (t) => [
+    uniqueIndex('wishlist_items_customer_product_uq').on(t.customerId, t.productId),
+    index('wishlist_items_customer_idx').on(t.customerId),
+  ],
 );

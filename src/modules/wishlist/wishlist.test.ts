@@ -87,7 +87,14 @@ describe('wishlist', () => {
 
   test('bad input: 400 or 404, nothing added', async () => {
     const before = (await list()).totalItems;
-    for (const body of [{}, { productId: 'x' }, { productId: 0 }, { productId: inStock.id, qty: 0 }, { productId: inStock.id, qty: 10001 }, { productId: inStock.id, qty: 1.5 }]) {
+    for (const body of [
+      {},
+      { productId: 'x' },
+      { productId: 0 },
+      { productId: inStock.id, qty: 0 },
+      { productId: inStock.id, qty: 10001 },
+      { productId: inStock.id, qty: 1.5 },
+    ]) {
       const r = await t.req('POST', W, { token: customer, body });
       assert.equal(r.status, 400, `${JSON.stringify(body)} ${r.text}`);
     }
@@ -95,7 +102,10 @@ describe('wishlist', () => {
     assert.equal((await t.req('POST', W, { token: customer, body: { productId: disabled.id } })).status, 404);
     assert.equal((await t.req('DELETE', `${W}/abc`, { token: customer })).status, 400);
     assert.equal((await t.req('POST', `${W}/sync`, { token: customer, body: { productIds: [] } })).status, 400);
-    assert.equal((await t.req('POST', `${W}/sync`, { token: customer, body: { productIds: Array.from({ length: 101 }, (_, i) => i + 1) } })).status, 400);
+    assert.equal(
+      (await t.req('POST', `${W}/sync`, { token: customer, body: { productIds: Array.from({ length: 101 }, (_, i) => i + 1) } })).status,
+      400,
+    );
     assert.equal((await list()).totalItems, before);
   });
 
@@ -122,7 +132,10 @@ describe('wishlist', () => {
     // a foreign item, or another customer's cart
     assert.equal((await t.req('POST', `${W}/${item.id}/move-to-cart`, { token: customer, body: {} })).status, 404);
     const foreignCart = (await t.req('POST', `${API}/carts`, { token: customer, body: {} })).body.id;
-    assert.equal((await t.req('POST', `${W}/${item.id}/move-to-cart`, { token: other, body: { qty: 1, cartId: foreignCart } })).status, 400);
+    assert.equal(
+      (await t.req('POST', `${W}/${item.id}/move-to-cart`, { token: other, body: { qty: 1, cartId: foreignCart } })).status,
+      400,
+    );
     assert.equal((await t.req('POST', `${W}/${item.id}/move-to-cart`, { token: other, body: { qty: 0 } })).status, 400);
     assert.equal((await t.req('POST', `${W}/${item.id}/move-to-cart`, { token: other, body: { cartId: 'nope' } })).status, 400);
     assert.equal((await list(other)).totalItems, 1);

@@ -68,11 +68,7 @@ export const OPERATIONS: Operation[] = ['read', 'write', 'create', 'delete'];
 export function isValidPermission(p: string): boolean {
   if (p === 'all') return true;
   const [res, op, extra] = p.split('/');
-  return (
-    extra === undefined &&
-    (RESOURCES as readonly string[]).includes(res) &&
-    (op === 'all' || (OPERATIONS as string[]).includes(op))
-  );
+  return extra === undefined && (RESOURCES as readonly string[]).includes(res) && (op === 'all' || (OPERATIONS as string[]).includes(op));
 }
 
 /** `write` covers create and update; `delete` is only granted by itself (or `all`). */

@@ -11,21 +11,21 @@ const SECRET = 'Légacy-P@ssw0rd 1';
 
 /** Made by PHP 8.2 (hash(), password_hash(), crypt()) for SECRET, each checked there with password_verify / hash_equals. */
 const LEGACY_VECTORS: Record<string, string> = {
-  'md5': '9a2024cc8033236cba457e502c2b8866',
+  md5: '9a2024cc8033236cba457e502c2b8866',
   'md5 with a 2-character salt': '2dd94dc8e9e99bd39f3568a729020a2b:xY',
   'md5 with a 32-character salt': '679763f109f298b292271e4004045b7c:0123456789abcdefABCDEFGHIJKLMNOP',
-  'sha256': '889dd0985c4fe45bd1745f4adfc5144ed7ea45773354514b07738e48866a7199',
+  sha256: '889dd0985c4fe45bd1745f4adfc5144ed7ea45773354514b07738e48866a7199',
   'sha256 with a salt': '43b57080f3f636ca9414280c83c7e25a3481f521b95adf17b4488a2f485b14be:RandomSalt123',
   'sha256 with a salt holding a colon': 'e12b053b78555aff8e24b2e5436bb620654b52970df8d7074e788d2c0bc7d5a3:ab:1',
-  'sha512':
+  sha512:
     '251631b828f0fc6dfe386657cde1ef5fe4a89bd893eb34f5277cbaa90f9ce0d92b083d208d17ea2cba1e527a6558b43bc6efb8bf481fafc9ed1c57541eada25e',
   'sha512 with a salt':
     'bed9ba75f7d3091a1ded3d6dac7c97290737999fd12098cea09ad848aa6ae5c7bd99cb0f85c78c0bf606cf3d19430a511138e8143c0f5a12c699f3b5d8826061:RandomSalt123',
   'bcrypt $2y$': '$2y$10$lvaztVU8du4E70z4j7HqTexGDZ8sjvFHttXLku.nccIVSlT1R6jKq',
   'bcrypt $2a$': '$2a$05$abcdefghijklmnopqrstuu2CDMbcuMQ4LjtoI9Mgot7dmxfCNCSIi',
   'bcrypt $2b$': '$2b$05$abcdefghijklmnopqrstuu2CDMbcuMQ4LjtoI9Mgot7dmxfCNCSIi',
-  'argon2i': '$argon2i$v=19$m=1024,t=2,p=1$dVc0OWtxRzV3T250VHF0YQ$tosQYOwMsjJ8uthduoHCV2JvI6NSkkzpywXI9+VAVt8',
-  'argon2id': '$argon2id$v=19$m=1024,t=2,p=1$ajBwcjFjVE01NWJXYzN3Tw$z0AtYQWGUcRAuetb1dXekIvTK8MqWyRFsTPH/LQTB7E',
+  argon2i: '$argon2i$v=19$m=1024,t=2,p=1$dVc0OWtxRzV3T250VHF0YQ$tosQYOwMsjJ8uthduoHCV2JvI6NSkkzpywXI9+VAVt8',
+  argon2id: '$argon2id$v=19$m=1024,t=2,p=1$ajBwcjFjVE01NWJXYzN3Tw$z0AtYQWGUcRAuetb1dXekIvTK8MqWyRFsTPH/LQTB7E',
   'argon2id at PHP defaults': '$argon2id$v=19$m=65536,t=4,p=1$TXpXamRTcmx5UUt3RmMxSA$C1Z9Tb7ppMyeQ8RQsgE5dcwu1d52nohvMO5jsda8Xgs',
 };
 
@@ -76,7 +76,12 @@ test('damaged, unknown or empty hashes match nothing and do not throw', async ()
     assert.equal(await verifyLegacyHash(SECRET, stored), false, stored);
   }
   // well formed, but no secret leads to them
-  for (const stored of [`${bcrypt.slice(0, 29)}${'A'.repeat(31)}`, `${argon2.slice(0, -4)}AAAA`, '0'.repeat(32), `${'f'.repeat(128)}:salt`]) {
+  for (const stored of [
+    `${bcrypt.slice(0, 29)}${'A'.repeat(31)}`,
+    `${argon2.slice(0, -4)}AAAA`,
+    '0'.repeat(32),
+    `${'f'.repeat(128)}:salt`,
+  ]) {
     assert.equal(isLegacyHash(stored), true, stored);
     assert.equal(await verifyLegacyHash(SECRET, stored), false, stored);
   }
@@ -116,7 +121,10 @@ test('a secret over 256 bytes matches no legacy hash (Magento’s maximum passwo
 test('concurrent checks in the worker each get their own answer', async () => {
   const entries = Object.entries(LEGACY_VECTORS).filter(([f]) => /bcrypt|argon2/.test(f) && !/defaults/.test(f));
   const results = await Promise.all(entries.flatMap(([, stored]) => [verifyLegacyHash(SECRET, stored), verifyLegacyHash('wrong', stored)]));
-  assert.deepEqual(results, entries.flatMap(() => [true, false]));
+  assert.deepEqual(
+    results,
+    entries.flatMap(() => [true, false]),
+  );
 });
 
 test('verifySecret accepts legacy hashes; verifySecretAndUpgrade returns a scrypt hash to store', async () => {

@@ -45,8 +45,16 @@ function argon2Params(stored: string): Argon2Params | undefined {
   const passes = Number(t);
   const lanes = Number(p);
   if (passes < 1 || lanes < 1 || memory < 8 * lanes) return undefined;
-  if (memory > ARGON2_MAX.memory || passes > ARGON2_MAX.passes || lanes > ARGON2_MAX.lanes || memory * passes > ARGON2_MAX.work) return undefined;
-  const params = { type: type as Argon2Params['type'], memory, passes, lanes, salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') };
+  if (memory > ARGON2_MAX.memory || passes > ARGON2_MAX.passes || lanes > ARGON2_MAX.lanes || memory * passes > ARGON2_MAX.work)
+    return undefined;
+  const params = {
+    type: type as Argon2Params['type'],
+    memory,
+    passes,
+    lanes,
+    salt: Buffer.from(salt, 'base64'),
+    key: Buffer.from(key, 'base64'),
+  };
   if (params.salt.length < 8 || params.key.length < 4 || params.key.length > 1024) return undefined;
   return params;
 }
@@ -100,7 +108,16 @@ export async function verifyLegacyHash(secret: string, stored: string | null | u
 
 type Job =
   | { kind: 'bcrypt'; secret: Uint8Array; hash: string }
-  | { kind: 'argon2'; type: 'argon2i' | 'argon2id'; secret: Uint8Array; salt: Uint8Array; memory: number; passes: number; lanes: number; length: number };
+  | {
+      kind: 'argon2';
+      type: 'argon2i' | 'argon2id';
+      secret: Uint8Array;
+      salt: Uint8Array;
+      memory: number;
+      passes: number;
+      lanes: number;
+      length: number;
+    };
 
 /**
  * The worker's code. A computation that fails (a hash the library refuses) answers false; a library that cannot

@@ -24,5 +24,8 @@ export async function credentialsChanged(db: Db, subject: string, at: Date): Pro
   await db
     .insert(subjectValidAfter)
     .values({ subject, validAfter: at })
-    .onConflictDoUpdate({ target: subjectValidAfter.subject, set: { validAfter: sql`GREATEST(${subjectValidAfter.validAfter}, excluded.valid_after)` } });
+    .onConflictDoUpdate({
+      target: subjectValidAfter.subject,
+      set: { validAfter: sql`GREATEST(${subjectValidAfter.validAfter}, excluded.valid_after)` },
+    });
 }

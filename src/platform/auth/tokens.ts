@@ -35,7 +35,11 @@ export interface IssuedToken {
 export interface TokenService {
   readonly ttlSeconds: number;
   /** `notAfter` (seconds): the token expires then at the latest (the end of its session) */
-  issue(claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'>, now?: Date, opts?: { notAfter?: number }): Promise<IssuedToken>;
+  issue(
+    claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'>,
+    now?: Date,
+    opts?: { notAfter?: number },
+  ): Promise<IssuedToken>;
   verify(token: string): Promise<TokenClaims>;
 }
 
@@ -71,7 +75,9 @@ export function createTokenService(opts: { secret: string; issuer: string; ttlSe
   // jose signs (rare); every request verifies, so that is a synchronous HMAC on a key object made once,
   // a fraction of the cost of WebCrypto's asynchronous verify
   const hmacKey = crypto.createSecretKey(Buffer.from(opts.secret, 'utf8'));
-  const keyReady = crypto.webcrypto.subtle.importKey('raw', Buffer.from(opts.secret, 'utf8'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const keyReady = crypto.webcrypto.subtle.importKey('raw', Buffer.from(opts.secret, 'utf8'), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const authError = (message: string) =>
     new AppError('authentication_error', message, { reason: 'INVALID_TOKEN', headers: { 'www-authenticate': 'Bearer' } });
 

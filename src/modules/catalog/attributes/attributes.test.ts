@@ -51,9 +51,30 @@ describe('install data', () => {
     const rows = await t.database.db.select().from(productAttributes);
     const byCode = new Map(rows.map((r) => [r.code, r]));
     for (const code of [
-      'sku', 'name', 'description', 'short_description', 'price', 'special_price', 'special_from_date', 'special_to_date', 'cost',
-      'weight', 'url_key', 'status', 'visibility', 'tax_class_id', 'meta_title', 'meta_keywords', 'meta_description',
-      'news_from_date', 'news_to_date', 'msrp', 'image', 'small_image', 'thumbnail', 'media_gallery',
+      'sku',
+      'name',
+      'description',
+      'short_description',
+      'price',
+      'special_price',
+      'special_from_date',
+      'special_to_date',
+      'cost',
+      'weight',
+      'url_key',
+      'status',
+      'visibility',
+      'tax_class_id',
+      'meta_title',
+      'meta_keywords',
+      'meta_description',
+      'news_from_date',
+      'news_to_date',
+      'msrp',
+      'image',
+      'small_image',
+      'thumbnail',
+      'media_gallery',
     ]) {
       const a = byCode.get(code);
       assert.ok(a, `${code} installed`);
@@ -107,19 +128,27 @@ describe('install data', () => {
       ],
     );
     const size = await t.req('GET', `${API}/product-attributes/${await attributeId('size')}`, { token: admin });
-    assert.deepEqual(size.body.options.map((o: { label: string }) => o.label), ['XS', 'S', 'M', 'L', 'XL', 'XXL']);
+    assert.deepEqual(
+      size.body.options.map((o: { label: string }) => o.label),
+      ['XS', 'S', 'M', 'L', 'XL', 'XXL'],
+    );
     const material = await t.req('GET', `${API}/product-attributes/${await attributeId('material')}`, { token: admin });
-    assert.deepEqual(material.body.options.map((o: { label: string }) => o.label), ['Cotton', 'Wool', 'Leather', 'Linen', 'Polyester', 'Silk']);
+    assert.deepEqual(
+      material.body.options.map((o: { label: string }) => o.label),
+      ['Cotton', 'Wool', 'Leather', 'Linen', 'Polyester', 'Silk'],
+    );
   });
 
   test('attribute sets Default (every attribute), Clothing and Shoes (with color, size, material)', async () => {
     const all = (await t.database.db.select({ id: productAttributes.id }).from(productAttributes)).length;
     const members = async (name: string) =>
-      (await t.database.db
-        .select({ code: productAttributes.code })
-        .from(attributeSetAttributes)
-        .innerJoin(productAttributes, eq(productAttributes.id, attributeSetAttributes.attributeId))
-        .where(eq(attributeSetAttributes.setId, await setId(name)))).map((r) => r.code);
+      (
+        await t.database.db
+          .select({ code: productAttributes.code })
+          .from(attributeSetAttributes)
+          .innerJoin(productAttributes, eq(productAttributes.id, attributeSetAttributes.attributeId))
+          .where(eq(attributeSetAttributes.setId, await setId(name)))
+      ).map((r) => r.code);
     assert.equal((await members('Default')).length, all);
     for (const name of ['Clothing', 'Shoes']) {
       const codes = await members(name);
@@ -150,10 +179,31 @@ describe('GET /product-attributes', () => {
     const id = await attributeId('color');
     const red = await optionId('color', 'Red');
     assert.deepEqual(Object.keys(color).sort(), [
-      'applyTo', 'attributeCode', 'backendType', 'frontendInput', 'frontendLabel', 'id', 'isComparable', 'isConfigurable',
-      'isFilterable', 'isFilterableInSearch', 'isGlobal', 'isHtmlAllowedOnFront', 'isRequired', 'isSearchable', 'isUnique',
-      'isUsedForPriceRules', 'isUserDefined', 'isVisibleInAdvancedSearch', 'isVisibleOnFront', 'isWysiwygEnabled', 'options',
-      'position', 'scope', 'usedForSortBy', 'usedInProductListing',
+      'applyTo',
+      'attributeCode',
+      'backendType',
+      'frontendInput',
+      'frontendLabel',
+      'id',
+      'isComparable',
+      'isConfigurable',
+      'isFilterable',
+      'isFilterableInSearch',
+      'isGlobal',
+      'isHtmlAllowedOnFront',
+      'isRequired',
+      'isSearchable',
+      'isUnique',
+      'isUsedForPriceRules',
+      'isUserDefined',
+      'isVisibleInAdvancedSearch',
+      'isVisibleOnFront',
+      'isWysiwygEnabled',
+      'options',
+      'position',
+      'scope',
+      'usedForSortBy',
+      'usedInProductListing',
     ]);
     assert.equal(color.id, id);
     assert.equal(color.frontendLabel, 'Color');
@@ -174,7 +224,10 @@ describe('GET /product-attributes', () => {
     assert.equal(price.body.isGlobal, 2);
     assert.equal(price.body.isUserDefined, false);
     const visibility = await t.req('GET', `${API}/product-attributes/${await attributeId('visibility')}`, { token: admin });
-    assert.deepEqual(visibility.body.options.map((o: { value: string }) => o.value), ['not_visible', 'catalog', 'search', 'catalog_search']);
+    assert.deepEqual(
+      visibility.body.options.map((o: { value: string }) => o.value),
+      ['not_visible', 'catalog', 'search', 'catalog_search'],
+    );
     assert.equal(visibility.body.defaultValue, 'catalog_search');
     const desc = await t.req('GET', `${API}/product-attributes/${await attributeId('description')}`, { token: admin });
     assert.equal(desc.body.defaultValue, undefined, 'null fields are omitted');
@@ -258,7 +311,10 @@ describe('GET /attribute-sets', () => {
     const r = await t.req('GET', `${API}/attribute-sets`, { token: admin });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body['@context'], '/api/contexts/AttributeSet');
-    assert.deepEqual(r.body.member.map((s: { attributeSetName: string }) => s.attributeSetName), ['Clothing', 'Default', 'Shoes']);
+    assert.deepEqual(
+      r.body.member.map((s: { attributeSetName: string }) => s.attributeSetName),
+      ['Clothing', 'Default', 'Shoes'],
+    );
     assert.equal(r.body.totalItems, 3);
     const def = r.body.member[1];
     assert.deepEqual(Object.keys(def).sort(), ['attributeCodes', 'attributeSetName', 'groups', 'id']);
@@ -271,12 +327,19 @@ describe('GET /attribute-sets', () => {
     assert.deepEqual(def.attributeCodes, fromGroups);
     assert.ok(def.attributeCodes.includes('color'));
     const clothing = r.body.member[0];
-    assert.ok(clothing.groups.some((g: { name: string; attributes: { code: string }[] }) => g.name === 'Clothing' && g.attributes.some((a) => a.code === 'size')));
+    assert.ok(
+      clothing.groups.some(
+        (g: { name: string; attributes: { code: string }[] }) => g.name === 'Clothing' && g.attributes.some((a) => a.code === 'size'),
+      ),
+    );
   });
 
   test('pages; bad paging is a 400', async () => {
     const r = await t.req('GET', `${API}/attribute-sets?itemsPerPage=1&page=2`, { token: admin });
-    assert.deepEqual(r.body.member.map((s: { attributeSetName: string }) => s.attributeSetName), ['Default']);
+    assert.deepEqual(
+      r.body.member.map((s: { attributeSetName: string }) => s.attributeSetName),
+      ['Default'],
+    );
     assert.equal(r.body.totalItems, 3);
     assertError(await t.req('GET', `${API}/attribute-sets?page=x`, { token: admin }), 400, 'bad_request');
   });
@@ -322,12 +385,20 @@ describe('GraphQL', () => {
   }
 
   test('productAttributes and productAttribute(code) match REST', async () => {
-    const list = await gql('query { productAttributes(search: "col", pageSize: 5) { totalCount edges { node { attributeCode options } } } }', {}, admin);
+    const list = await gql(
+      'query { productAttributes(search: "col", pageSize: 5) { totalCount edges { node { attributeCode options } } } }',
+      {},
+      admin,
+    );
     assert.equal(list.errors, undefined);
     assert.equal(list.data!.productAttributes.totalCount, 1);
     assert.equal(list.data!.productAttributes.edges[0].node.attributeCode, 'color');
     const rest = await t.req('GET', `${API}/product-attributes/${await attributeId('size')}`, { token: admin });
-    const one = await gql('query($c: String!) { productAttribute(code: $c) { id _id attributeCode frontendLabel isGlobal isFilterable defaultValue options } }', { c: 'size' }, tok.attrs);
+    const one = await gql(
+      'query($c: String!) { productAttribute(code: $c) { id _id attributeCode frontendLabel isGlobal isFilterable defaultValue options } }',
+      { c: 'size' },
+      tok.attrs,
+    );
     assert.deepEqual(one.data!.productAttribute, {
       id: `/api/rest/v2/product-attributes/${rest.body.id}`,
       _id: rest.body.id,
@@ -340,19 +411,30 @@ describe('GraphQL', () => {
     });
     const paged = await gql('query { productAttributes(page: 2, pageSize: 4) { totalCount edges { node { attributeCode } } } }', {}, admin);
     const restPage = await t.req('GET', `${API}/product-attributes?page=2&itemsPerPage=4`, { token: admin });
-    assert.deepEqual(paged.data!.productAttributes.edges.map((e: { node: { attributeCode: string } }) => e.node.attributeCode), restPage.body.member.map((a: { attributeCode: string }) => a.attributeCode));
+    assert.deepEqual(
+      paged.data!.productAttributes.edges.map((e: { node: { attributeCode: string } }) => e.node.attributeCode),
+      restPage.body.member.map((a: { attributeCode: string }) => a.attributeCode),
+    );
     const missing = await gql('query { productAttribute(code: "nope") { id } }', {}, admin);
     assert.equal(missing.errors?.[0].extensions.code, 'ATTRIBUTE_NOT_FOUND');
     assert.equal(missing.errors?.[0].extensions.status, 404);
   });
 
   test('attributeSets and attributeSet(id)', async () => {
-    const list = await gql('query { attributeSets { totalCount edges { node { id _id attributeSetName attributeCodes groups } } } }', {}, tok.sets);
+    const list = await gql(
+      'query { attributeSets { totalCount edges { node { id _id attributeSetName attributeCodes groups } } } }',
+      {},
+      tok.sets,
+    );
     assert.equal(list.errors, undefined);
     assert.equal(list.data!.attributeSets.totalCount, 3);
     const id = await setId('Clothing');
     const rest = await t.req('GET', `${API}/attribute-sets/${id}`, { token: admin });
-    const one = await gql('query($id: ID!) { attributeSet(id: $id) { id _id attributeSetName attributeCodes groups } }', { id: `/api/rest/v2/attribute-sets/${id}` }, admin);
+    const one = await gql(
+      'query($id: ID!) { attributeSet(id: $id) { id _id attributeSetName attributeCodes groups } }',
+      { id: `/api/rest/v2/attribute-sets/${id}` },
+      admin,
+    );
     const { id: restId, ...restRest } = rest.body;
     assert.deepEqual(one.data!.attributeSet, { id: `/api/rest/v2/attribute-sets/${restId}`, _id: restId, ...restRest });
     const missing = await gql('query { attributeSet(id: 9999) { id } }', {}, admin);
@@ -389,21 +471,60 @@ describe('customAttributesWrite on product writes', () => {
     const cotton = await optionId('material', 'Cotton');
     const wool = await optionId('material', 'Wool');
     const p = await createTestProduct(t, {
-      customAttributesWrite: { color: 'red', size: String(m), material: 'Wool, Cotton,wool', gtin: '4006381333931', no_such_code: 'x', gift_message_available: true },
+      customAttributesWrite: {
+        color: 'red',
+        size: String(m),
+        material: 'Wool, Cotton,wool',
+        gtin: '4006381333931',
+        no_such_code: 'x',
+        gift_message_available: true,
+      },
     });
-    assert.deepEqual(await storedAttributes(p.id), { color: red, size: m, material: [wool, cotton], gtin: '4006381333931', gift_message_available: 1 });
+    assert.deepEqual(await storedAttributes(p.id), {
+      color: red,
+      size: m,
+      material: [wool, cotton],
+      gtin: '4006381333931',
+      gift_message_available: 1,
+    });
     const put = await t.req('PUT', `${API}/products/${p.id}`, {
       token: admin,
       body: { customAttributesWrite: { color: null, material: [cotton], custom_design_from: '2026-02-03', size: '' } },
     });
     assert.equal(put.status, 200, put.text);
-    assert.deepEqual(await storedAttributes(p.id), { material: [cotton], gtin: '4006381333931', gift_message_available: 1, custom_design_from: '2026-02-03' });
+    assert.deepEqual(await storedAttributes(p.id), {
+      material: [cotton],
+      gtin: '4006381333931',
+      gift_message_available: 1,
+      custom_design_from: '2026-02-03',
+    });
   });
 
   test('reserved and system codes are a 400 naming the field; nothing is created', async () => {
     const before = await productCount();
-    for (const code of ['entity_id', 'type_id', 'sku', 'attribute_set_id', 'tax_class_id', 'website_ids', 'stock_data', 'status', 'visibility', 'created_at', 'updated_at', 'entity_type_id', 'price', 'name', 'url_key', 'special_price', 'media_gallery']) {
-      const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: `sys-${code}`, name: 'x', price: 1, customAttributesWrite: { [code]: '1' } } });
+    for (const code of [
+      'entity_id',
+      'type_id',
+      'sku',
+      'attribute_set_id',
+      'tax_class_id',
+      'website_ids',
+      'stock_data',
+      'status',
+      'visibility',
+      'created_at',
+      'updated_at',
+      'entity_type_id',
+      'price',
+      'name',
+      'url_key',
+      'special_price',
+      'media_gallery',
+    ]) {
+      const r = await t.req('POST', `${API}/products`, {
+        token: admin,
+        body: { sku: `sys-${code}`, name: 'x', price: 1, customAttributesWrite: { [code]: '1' } },
+      });
       assertError(r, 400, 'bad_request');
       assert.equal(r.body.details?.field, `customAttributesWrite.${code}`, r.text);
       assert.match(r.body.message, new RegExp(code));
@@ -432,7 +553,10 @@ describe('customAttributesWrite on product writes', () => {
       assertError(r, 400, 'bad_request');
       assert.equal(r.body.details?.field, `customAttributesWrite.${code}`, r.text);
     }
-    const [row] = await t.database.db.select({ name: products.name, attributes: products.attributes }).from(products).where(eq(products.id, p.id));
+    const [row] = await t.database.db
+      .select({ name: products.name, attributes: products.attributes })
+      .from(products)
+      .where(eq(products.id, p.id));
     assert.notEqual(row.name, 'Changed');
     assert.deepEqual(row.attributes, { barcode: 'KEEP' });
   });
@@ -440,7 +564,10 @@ describe('customAttributesWrite on product writes', () => {
   test('an attribute outside the product attribute set is a 400', async () => {
     const [set] = await t.database.db.insert(attributeSets).values({ name: 'Bare' }).returning();
     await t.database.db.insert(attributeSetAttributes).values({ setId: set.id, attributeId: await attributeId('barcode') });
-    const r = await t.req('POST', `${API}/products`, { token: admin, body: { sku: 'bare-1', name: 'Bare', price: 1, attributeSetId: set.id, customAttributesWrite: { color: 'Red' } } });
+    const r = await t.req('POST', `${API}/products`, {
+      token: admin,
+      body: { sku: 'bare-1', name: 'Bare', price: 1, attributeSetId: set.id, customAttributesWrite: { color: 'Red' } },
+    });
     assertError(r, 400, 'bad_request');
     assert.equal(r.body.details?.field, 'customAttributesWrite.color');
     const ok = await createTestProduct(t, { attributeSetId: set.id, customAttributesWrite: { barcode: 'B', color_unknown: 1 } });
@@ -466,24 +593,38 @@ describe('customAttributesWrite on product writes', () => {
       test_deposit: '12.5',
       test_package_weight: '0.1235',
     });
-    assert.deepEqual(await normalizeCustomAttributes(ctx, defaultSet, { test_deposit: '', msrp_enabled: 'Use config', meta_robots: 'noindex,follow', page_layout: 'one_column' }), {
-      test_deposit: null,
-      msrp_enabled: 2,
-      meta_robots: 'NOINDEX,FOLLOW',
-      page_layout: 'one_column',
-    });
+    assert.deepEqual(
+      await normalizeCustomAttributes(ctx, defaultSet, {
+        test_deposit: '',
+        msrp_enabled: 'Use config',
+        meta_robots: 'noindex,follow',
+        page_layout: 'one_column',
+      }),
+      {
+        test_deposit: null,
+        msrp_enabled: 2,
+        meta_robots: 'NOINDEX,FOLLOW',
+        page_layout: 'one_column',
+      },
+    );
     for (const bad of [-1, '-0.5', 'abc', '1,5', true, '1e40']) {
-      await assert.rejects(normalizeCustomAttributes(ctx, defaultSet, { test_deposit: bad }), (err: { status: number; details: { field: string } }) => {
-        assert.equal(err.status, 400);
-        assert.equal(err.details.field, 'customAttributesWrite.test_deposit');
-        return true;
-      });
+      await assert.rejects(
+        normalizeCustomAttributes(ctx, defaultSet, { test_deposit: bad }),
+        (err: { status: number; details: { field: string } }) => {
+          assert.equal(err.status, 400);
+          assert.equal(err.details.field, 'customAttributesWrite.test_deposit');
+          return true;
+        },
+      );
     }
-    await assert.rejects(normalizeCustomAttributes(ctx, 999999, { color: 'Red' }), (err: { status: number; details: { field: string } }) => {
-      assert.equal(err.status, 400);
-      assert.equal(err.details.field, 'attributeSetId');
-      return true;
-    });
+    await assert.rejects(
+      normalizeCustomAttributes(ctx, 999999, { color: 'Red' }),
+      (err: { status: number; details: { field: string } }) => {
+        assert.equal(err.status, 400);
+        assert.equal(err.details.field, 'attributeSetId');
+        return true;
+      },
+    );
     assert.deepEqual(await normalizeCustomAttributes(ctx, defaultSet, {}), {});
     await t.database.db.delete(productAttributes).where(sql`${productAttributes.code} IN ('test_deposit', 'test_package_weight')`);
   });
@@ -492,7 +633,12 @@ describe('customAttributesWrite on product writes', () => {
     const red = await optionId('color', 'Red');
     const silk = await optionId('material', 'Silk');
     const linen = await optionId('material', 'Linen');
-    const out = await describeAttributeValues(t.systemCtx(), { color: red, material: [silk, linen], barcode: 'hidden', gift_message_available: 1 });
+    const out = await describeAttributeValues(t.systemCtx(), {
+      color: red,
+      material: [silk, linen],
+      barcode: 'hidden',
+      gift_message_available: 1,
+    });
     assert.deepEqual(out, [
       { code: 'color', label: 'Color', value: 'Red' },
       { code: 'material', label: 'Material', value: 'Silk, Linen' },

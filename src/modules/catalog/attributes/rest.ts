@@ -32,7 +32,12 @@ async function listProductAttributes(ctx: Ctx, query: { search?: string; q?: str
     try {
       const one = await attributes.getProductAttributeByCode(ctx, code);
       const search = (query.search ?? '').trim().toLowerCase();
-      const matches = !search || one.attributeCode.toLowerCase().includes(search) || String(one.frontendLabel ?? '').toLowerCase().includes(search);
+      const matches =
+        !search ||
+        one.attributeCode.toLowerCase().includes(search) ||
+        String(one.frontendLabel ?? '')
+          .toLowerCase()
+          .includes(search);
       return { items: matches && page.offset === 0 ? [one] : [], total: matches ? 1 : 0 };
     } catch (err) {
       if (err instanceof AppError && err.status === 404) return { items: [], total: 0 };

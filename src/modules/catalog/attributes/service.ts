@@ -16,7 +16,6 @@ export type OptionRow = typeof attributeOptions.$inferSelect;
 
 export const DEFAULT_ATTRIBUTE_SET = 'Default';
 
-
 const INT_MAX = 2147483647;
 
 const SCOPE_TO_IS_GLOBAL: Record<string, number> = { store: 0, global: 1, website: 2 };
@@ -149,7 +148,12 @@ async function setDtos(ctx: Ctx, sets: SetRow[]): Promise<AttributeSetDto[]> {
     })
     .from(attributeSetAttributes)
     .innerJoin(productAttributes, eq(productAttributes.id, attributeSetAttributes.attributeId))
-    .where(inArray(attributeSetAttributes.setId, sets.map((s) => s.id)))
+    .where(
+      inArray(
+        attributeSetAttributes.setId,
+        sets.map((s) => s.id),
+      ),
+    )
     .orderBy(
       asc(attributeSetAttributes.groupSortOrder),
       asc(attributeSetAttributes.groupName),
@@ -181,13 +185,15 @@ export async function listAttributeSets(ctx: Ctx, page: Page): Promise<{ items: 
     .orderBy(sql`lower(${attributeSets.name}) collate "C"`, asc(attributeSets.id))
     .limit(page.size)
     .offset(page.offset);
-  const total =
-    page.offset === 0 && rows.length < page.size ? rows.length : (await ctx.db.select({ n: count() }).from(attributeSets))[0].n;
+  const total = page.offset === 0 && rows.length < page.size ? rows.length : (await ctx.db.select({ n: count() }).from(attributeSets))[0].n;
   return { items: await setDtos(ctx, rows), total };
 }
 
 export async function getAttributeSet(ctx: Ctx, id: number): Promise<AttributeSetDto> {
-  const row = Number.isInteger(id) && id >= 1 && id <= INT_MAX ? (await ctx.db.select().from(attributeSets).where(eq(attributeSets.id, id)))[0] : undefined;
+  const row =
+    Number.isInteger(id) && id >= 1 && id <= INT_MAX
+      ? (await ctx.db.select().from(attributeSets).where(eq(attributeSets.id, id)))[0]
+      : undefined;
   if (!row) throw notFound(`Attribute set not found: ${id}`, { reason: 'ATTRIBUTE_SET_NOT_FOUND' });
   return (await setDtos(ctx, [row]))[0];
 }

@@ -291,7 +291,10 @@ describe('POST /categories', () => {
     assertError(await t.req('POST', `${API}/categories`, { token: tok.read, body }), 403, 'forbidden');
     assertError(await t.req('POST', `${API}/categories`, { token: tok.delete, body }), 403, 'forbidden');
     assert.deepEqual(await snapshot(), before);
-    assert.equal((await t.req('POST', `${API}/categories`, { token: await t.tokens.client(), body: { name: uname('Client') } })).status, 201);
+    assert.equal(
+      (await t.req('POST', `${API}/categories`, { token: await t.tokens.client(), body: { name: uname('Client') } })).status,
+      201,
+    );
   });
 });
 
@@ -313,7 +316,10 @@ describe('GET /categories', () => {
     assert.ok(!ids.includes(hidden.id));
     assert.ok(!ids.includes(child.id));
     const positions = members.map((c) => c.position);
-    assert.deepEqual(positions, [...positions].sort((x, y) => x - y));
+    assert.deepEqual(
+      positions,
+      [...positions].sort((x, y) => x - y),
+    );
     const listed = members.find((c) => c.id === a.id);
     assert.deepEqual(listed.childrenIds, [child.id]);
     assert.equal(listed.childrenCount, 1);
@@ -336,11 +342,15 @@ describe('GET /categories', () => {
     const inMenu = await createCat({ name: 'Zebra Stripes', parentId: parent.id });
     const notInMenu = await createCat({ name: 'Hidden From Menu', parentId: parent.id, includeInMenu: false });
     const deep = await createCat({ name: 'Deep Zebra', parentId: inMenu.id });
-    const ids = async (q: string) => ((await t.req('GET', `${API}/categories?${q}`, { headers: JSON_ONLY })).body as any[]).map((c) => c.id);
+    const ids = async (q: string) =>
+      ((await t.req('GET', `${API}/categories?${q}`, { headers: JSON_ONLY })).body as any[]).map((c) => c.id);
     assert.deepEqual(await ids(`parentId=${parent.id}`), [inMenu.id, notInMenu.id]);
     assert.deepEqual(await ids(`parentId=${parent.id}&includeInMenu=false`), [notInMenu.id]);
     assert.deepEqual(await ids(`parentId=${parent.id}&includeInMenu=1`), [inMenu.id]);
-    assert.deepEqual(await ids('search=zEBRA'), [inMenu.id, deep.id].sort((x, y) => x - y));
+    assert.deepEqual(
+      await ids('search=zEBRA'),
+      [inMenu.id, deep.id].sort((x, y) => x - y),
+    );
     assert.deepEqual(await ids('q=deep%20zebra'), [deep.id]);
     assert.deepEqual(await ids('q=100%25'), []);
     assert.deepEqual(await ids(`parentId=${deep.id}`), []);
@@ -352,7 +362,10 @@ describe('GET /categories', () => {
     for (const n of ['One', 'Two', 'Three']) await createCat({ name: n, parentId: parent.id });
     const p2 = await t.req('GET', `${API}/categories?parentId=${parent.id}&itemsPerPage=2&page=2`);
     assert.equal(p2.body.totalItems, 3);
-    assert.deepEqual(p2.body.member.map((c: any) => c.name), ['Three']);
+    assert.deepEqual(
+      p2.body.member.map((c: any) => c.name),
+      ['Three'],
+    );
     assert.equal(p2.body.view.previous, `${API}/categories?parentId=${parent.id}&itemsPerPage=2&page=1`);
     const far = await t.req('GET', `${API}/categories?parentId=${parent.id}&page=50`);
     assert.equal(far.body.totalItems, 3);
@@ -451,7 +464,10 @@ describe('PUT /categories/{id}', () => {
     const mid = await createCat({ name: 'Middle', parentId: top.id });
     const leaf = await createCat({ name: 'Leaf', parentId: mid.id });
     assert.equal(leaf.urlPath, `${top.urlKey}/middle/leaf`);
-    assert.deepEqual((await resolve(`${top.urlKey}/middle/leaf`)).map((m) => m.id), [leaf.id]);
+    assert.deepEqual(
+      (await resolve(`${top.urlKey}/middle/leaf`)).map((m) => m.id),
+      [leaf.id],
+    );
     const r = await t.req('PUT', `${API}/categories/${top.id}`, { token: admin, body: { urlKey: 'New Top' } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.urlKey, 'new-top');
@@ -463,7 +479,10 @@ describe('PUT /categories/{id}', () => {
       { storeId: 2, requestPath: 'new-top/middle/leaf.html' },
     ]);
     assertNotLeading(await resolve(`${top.urlKey}/middle/leaf`), 'new-top/middle/leaf.html');
-    assert.deepEqual((await resolve('/new-top/middle/leaf.html')).map((m) => m.id), [leaf.id]);
+    assert.deepEqual(
+      (await resolve('/new-top/middle/leaf.html')).map((m) => m.id),
+      [leaf.id],
+    );
     // null regenerates the key from the name
     const regen = await t.req('PUT', `${API}/categories/${top.id}`, { token: admin, body: { urlKey: null, name: 'Back Again' } });
     assert.equal(regen.body.urlKey, 'back-again');
@@ -491,7 +510,10 @@ describe('PUT /categories/{id}', () => {
     assert.deepEqual((await getCat(from.id)).body.childrenIds, []);
     assert.deepEqual((await getCat(to.id)).body.childrenIds, [existing.id, moving.id]);
     assertNotLeading(await resolve(`${from.urlKey}/moving/moving-child`), `${to.urlKey}/moving/moving-child.html`);
-    assert.deepEqual((await resolve(`${to.urlKey}/moving/moving-child`)).map((m) => m.id), [child.id]);
+    assert.deepEqual(
+      (await resolve(`${to.urlKey}/moving/moving-child`)).map((m) => m.id),
+      [child.id],
+    );
     // one level up, to the store root, at the front
     const up = await t.req('PUT', `${API}/categories/${child.id}`, { token: admin, body: { parentId: 2, position: 1 } });
     assert.equal(up.status, 200, up.text);
@@ -519,8 +541,16 @@ describe('PUT /categories/{id}', () => {
 
   test('position reorders the siblings', async () => {
     const parent = await createCat({ name: uname('Reorder') });
-    const [a, b, c] = [await createCat({ name: 'A', parentId: parent.id }), await createCat({ name: 'B', parentId: parent.id }), await createCat({ name: 'C', parentId: parent.id })];
-    const order = async () => ((await t.req('GET', `${API}/categories?parentId=${parent.id}`, { headers: JSON_ONLY })).body as any[]).map((x) => [x.id, x.position]);
+    const [a, b, c] = [
+      await createCat({ name: 'A', parentId: parent.id }),
+      await createCat({ name: 'B', parentId: parent.id }),
+      await createCat({ name: 'C', parentId: parent.id }),
+    ];
+    const order = async () =>
+      ((await t.req('GET', `${API}/categories?parentId=${parent.id}`, { headers: JSON_ONLY })).body as any[]).map((x) => [
+        x.id,
+        x.position,
+      ]);
     await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { position: 1 } });
     assert.deepEqual(await order(), [
       [c.id, 1],
@@ -626,10 +656,16 @@ describe('store-view values', () => {
       { storeId: 1, requestPath: `${c.urlKey}/shirts.html` },
       { storeId: 2, requestPath: 'kleidung/shirts.html' },
     ]);
-    assert.deepEqual((await resolve('kleidung/shirts', '&store=german')).map((m) => m.id), [child.id]);
+    assert.deepEqual(
+      (await resolve('kleidung/shirts', '&store=german')).map((m) => m.id),
+      [child.id],
+    );
     assert.deepEqual(await resolve('kleidung/shirts'), []);
     const list = await t.req('GET', `${API}/categories?search=kleidung&store=german`, { headers: JSON_ONLY });
-    assert.deepEqual(list.body.map((x: any) => x.id), [c.id]);
+    assert.deepEqual(
+      list.body.map((x: any) => x.id),
+      [c.id],
+    );
     assert.equal(list.headers['cache-control'], 'private, max-age=3600');
   });
 
@@ -647,7 +683,11 @@ describe('store-view values', () => {
     assert.equal((await getCat(c.id, undefined, '?store=german')).status, 200);
     const [row] = await t.database.db.select().from(categories).where(eq(categories.id, c.id));
     assert.deepEqual(row.storeValues, {});
-    assertError(await t.req('PUT', `${API}/categories/${c.id}?store=german`, { token: admin, body: { useDefault: ['position'] } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', `${API}/categories/${c.id}?store=german`, { token: admin, body: { useDefault: ['position'] } }),
+      400,
+      'bad_request',
+    );
   });
 
   test('a store url key used by a sibling in that store view is a 409', async () => {
@@ -673,7 +713,10 @@ describe('store-view values', () => {
 describe('store-view values in admin reads', () => {
   test('admins read the default values unless they name a store view, as for products', async () => {
     const c = await createCat({ name: uname('Default Name'), description: 'Default text' });
-    const scoped = await t.req('PUT', `${API}/categories/${c.id}?store=default`, { token: admin, body: { name: 'StoreName', description: 'Store text' } });
+    const scoped = await t.req('PUT', `${API}/categories/${c.id}?store=default`, {
+      token: admin,
+      body: { name: 'StoreName', description: 'Store text' },
+    });
     assert.equal(scoped.status, 200, scoped.text);
     assert.deepEqual([scoped.body.name, scoped.body.description], ['StoreName', 'Store text']);
     const plain = await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { name: 'NewDefault' } });
@@ -684,20 +727,35 @@ describe('store-view values in admin reads', () => {
       assert.equal((await getCat(c.id, token)).body.name, 'NewDefault');
       assert.equal((await getCat(c.id, token, '?store=default')).body.name, 'StoreName');
       const found = await t.req('GET', `${API}/categories?search=NewDefault`, { token, headers: JSON_ONLY });
-      assert.deepEqual(found.body.map((x: any) => [x.id, x.name]), [[c.id, 'NewDefault']]);
+      assert.deepEqual(
+        found.body.map((x: any) => [x.id, x.name]),
+        [[c.id, 'NewDefault']],
+      );
       const parent = await t.req('GET', `${API}/categories?parentId=${c.parentId}&itemsPerPage=500`, { token, headers: JSON_ONLY });
       assert.equal(parent.body.find((x: any) => x.id === c.id).name, 'NewDefault');
     }
     // the children of an item read are shown in the same values
     const child = await createCat({ name: 'Child default', parentId: c.id });
     await t.req('PUT', `${API}/categories/${child.id}?store=default`, { token: admin, body: { name: 'Child store' } });
-    assert.deepEqual((await getCat(c.id, admin)).body.children.map((x: any) => x.name), ['Child default']);
-    assert.deepEqual((await getCat(c.id, admin, '?store=default')).body.children.map((x: any) => x.name), ['Child store']);
+    assert.deepEqual(
+      (await getCat(c.id, admin)).body.children.map((x: any) => x.name),
+      ['Child default'],
+    );
+    assert.deepEqual(
+      (await getCat(c.id, admin, '?store=default')).body.children.map((x: any) => x.name),
+      ['Child store'],
+    );
     // the storefront reads the store view it is in
     assert.equal((await getCat(c.id)).body.name, 'StoreName');
-    assert.deepEqual((await getCat(c.id)).body.children.map((x: any) => x.name), ['Child store']);
+    assert.deepEqual(
+      (await getCat(c.id)).body.children.map((x: any) => x.name),
+      ['Child store'],
+    );
     const pub = await t.req('GET', `${API}/categories?search=StoreName`, { headers: JSON_ONLY });
-    assert.deepEqual(pub.body.map((x: any) => x.id), [c.id]);
+    assert.deepEqual(
+      pub.body.map((x: any) => x.id),
+      [c.id],
+    );
   });
 });
 
@@ -710,10 +768,16 @@ describe('store-restricted tokens', () => {
   let foreign: Record<string, any>;
   let foreignChild: Record<string, any>;
   const Q = '?store=scoped_en';
-  const req = (method: string, id: number | '', body?: unknown) => t.req(method, `${API}/categories${id === '' ? '' : `/${id}`}${Q}`, { token: limited, body });
+  const req = (method: string, id: number | '', body?: unknown) =>
+    t.req(method, `${API}/categories${id === '' ? '' : `/${id}`}${Q}`, { token: limited, body });
 
   before(async () => {
-    site = await createWebsite(t.database.db, t.services.settings, { code: 'scoped', name: 'Scoped', storeCode: 'scoped_en', storeName: 'Scoped EN' });
+    site = await createWebsite(t.database.db, t.services.settings, {
+      code: 'scoped',
+      name: 'Scoped',
+      storeCode: 'scoped_en',
+      storeName: 'Scoped EN',
+    });
     root = await createCat({ name: uname('Scoped Root'), parentId: 1 });
     await t.database.db.update(storeGroups).set({ rootCategoryId: root.id }).where(eq(storeGroups.id, site.groupId));
     await t.services.settings.reload();
@@ -797,7 +861,10 @@ describe('productPositions', () => {
       [p3.id, 0],
     ]);
     const before = await snapshot();
-    const bad = await t.req('PUT', `${API}/categories/${c.id}`, { token: admin, body: { name: 'Renamed', productPositions: { [p1.id]: 1, 999999: 2 } } });
+    const bad = await t.req('PUT', `${API}/categories/${c.id}`, {
+      token: admin,
+      body: { name: 'Renamed', productPositions: { [p1.id]: 1, 999999: 2 } },
+    });
     assertError(bad, 400, 'bad_request');
     assert.match(bad.body.message, /999999/);
     assert.deepEqual(await snapshot(), before);
@@ -822,7 +889,10 @@ describe('DELETE /categories/{id}', () => {
     }
     assert.deepEqual(await resolve(`${top.urlKey}/doomed-kid`), []);
     const links = await t.database.db.select().from(categoryProducts).where(eq(categoryProducts.productId, product.id));
-    assert.deepEqual(links.map((l) => l.categoryId), [keep.id]);
+    assert.deepEqual(
+      links.map((l) => l.categoryId),
+      [keep.id],
+    );
     const [still] = await t.database.db.select({ id: products.id }).from(products).where(eq(products.id, product.id));
     assert.equal(still.id, product.id);
     assertError(await t.req('DELETE', `${API}/categories/${top.id}`, { token: admin }), 404, 'not_found');
@@ -847,8 +917,13 @@ describe('DELETE /categories/{id}', () => {
 });
 
 describe('store roots', () => {
-  test("a store group with its own root: lists, reads and url paths are scoped to that root", async () => {
-    const site = await createWebsite(t.database.db, t.services.settings, { code: 'outlet', name: 'Outlet', storeCode: 'outlet', storeName: 'Outlet View' });
+  test('a store group with its own root: lists, reads and url paths are scoped to that root', async () => {
+    const site = await createWebsite(t.database.db, t.services.settings, {
+      code: 'outlet',
+      name: 'Outlet',
+      storeCode: 'outlet',
+      storeName: 'Outlet View',
+    });
     const root = await createCat({ name: 'Outlet Root', parentId: 1 });
     assert.equal(root.level, 1);
     assert.equal(root.urlPath, undefined);
@@ -863,7 +938,10 @@ describe('store roots', () => {
     assert.deepEqual(await pathsOf(inOutlet.id), [{ storeId: site.storeId, requestPath: 'bargains.html' }]);
 
     const outletList = await t.req('GET', `${API}/categories?store=outlet`, { headers: JSON_ONLY });
-    assert.deepEqual(outletList.body.map((c: any) => c.id), [inOutlet.id]);
+    assert.deepEqual(
+      outletList.body.map((c: any) => c.id),
+      [inOutlet.id],
+    );
     const mainList = await t.req('GET', `${API}/categories`, { headers: JSON_ONLY });
     assert.ok(!mainList.body.some((c: any) => c.id === inOutlet.id));
     // POST under ?store=outlet defaults to that store's root
@@ -875,7 +953,10 @@ describe('store roots', () => {
     assert.equal((await getCat(inOutlet.id, undefined, '?store=outlet')).status, 200);
     assert.equal((await getCat(inOutlet.id, tok.read)).status, 200);
     assert.deepEqual(await t.req('GET', `${API}/categories?parentId=${root.id}`, { headers: JSON_ONLY }).then((x) => x.body), []);
-    assert.deepEqual((await resolve('bargains', '&store=outlet')).map((m) => m.id), [inOutlet.id]);
+    assert.deepEqual(
+      (await resolve('bargains', '&store=outlet')).map((m) => m.id),
+      [inOutlet.id],
+    );
     assert.deepEqual(await resolve('bargains'), []);
 
     // a store root is not deletable, nor movable
@@ -893,8 +974,14 @@ describe('store roots', () => {
     try {
       const c = await createCat({ name: uname('No Suffix') });
       // the default store view answers the path with its suffix, the german one without
-      assert.deepEqual((await resolve(`${c.urlKey}.html`)).map((m) => m.id), [c.id]);
-      assert.deepEqual((await resolve(c.urlKey, '&store=german')).map((m) => m.id), [c.id]);
+      assert.deepEqual(
+        (await resolve(`${c.urlKey}.html`)).map((m) => m.id),
+        [c.id],
+      );
+      assert.deepEqual(
+        (await resolve(c.urlKey, '&store=german')).map((m) => m.id),
+        [c.id],
+      );
       assert.deepEqual(await resolve(`${c.urlKey}.html`, '&store=german'), []);
     } finally {
       await setConfig(t.database.db, t.services.settings, 'catalog/seo/category_url_suffix', null, 'stores', 2);
@@ -924,7 +1011,9 @@ describe('URL resolver and categories', () => {
 describe('concurrency', () => {
   test('parallel creates of one url key under one parent: one wins, the others get a 409', async () => {
     const parent = await createCat({ name: uname('Race Parent') });
-    const results = await Promise.all(['Race', 'RACE', 'race'].map((name) => t.req('POST', `${API}/categories`, { token: admin, body: { name, parentId: parent.id } })));
+    const results = await Promise.all(
+      ['Race', 'RACE', 'race'].map((name) => t.req('POST', `${API}/categories`, { token: admin, body: { name, parentId: parent.id } })),
+    );
     assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409]);
     assert.equal((await getCat(parent.id)).body.childrenCount, 1);
   });

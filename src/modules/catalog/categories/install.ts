@@ -10,7 +10,17 @@ export async function installCategories(db: Db): Promise<void> {
   await db
     .insert(categories)
     .values([
-      { id: 1, parentId: null, path: '1', level: 0, position: 0, name: 'Root Catalog', urlKey: 'root-catalog', includeInMenu: false, storeValues: {} },
+      {
+        id: 1,
+        parentId: null,
+        path: '1',
+        level: 0,
+        position: 0,
+        name: 'Root Catalog',
+        urlKey: 'root-catalog',
+        includeInMenu: false,
+        storeValues: {},
+      },
       { id: 2, parentId: 1, path: '1/2', level: 1, position: 1, name: 'Default Category', urlKey: 'default-category', storeValues: {} },
     ])
     .onConflictDoNothing();

@@ -243,7 +243,11 @@ function menuFlag(v: string | undefined): boolean | null {
 }
 
 /** One page of categories (see `listWhere`), in menu order. */
-export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: Page): Promise<{ items: CategorySummaryDto[]; total: number }> {
+export async function listCategories(
+  ctx: Ctx,
+  query: CategoryListQueryT,
+  page: Page,
+): Promise<{ items: CategorySummaryDto[]; total: number }> {
   const search = (query.search ?? query.q ?? '').trim();
   const all = seesAllCategories(ctx);
   const sid = viewStoreId(ctx, all);
@@ -266,12 +270,24 @@ export async function listCategories(ctx: Ctx, query: CategoryListQueryT, page: 
   // the storefront's menu: what a public caller sees depends only on the catalog and these values, so it is
   // kept per process until the catalog changes (product counts are the costly part of the statement)
   if (all || ctx.tx) return load();
-  const key = [ctx.store.storeId, values.sid, values.root, values.parent ?? '', values.q ?? '', values.menu ?? '', values.limit, values.offset].join('|');
+  const key = [
+    ctx.store.storeId,
+    values.sid,
+    values.root,
+    values.parent ?? '',
+    values.q ?? '',
+    values.menu ?? '',
+    values.limit,
+    values.offset,
+  ].join('|');
   return listCache(ctx).get(ctx.db, key, load);
 }
 
 const listCache = (ctx: Ctx) =>
-  ctx.app.settings.memo('catalog.category-list', () => new ReadCache<{ items: CategorySummaryDto[]; total: number }>('catalog', 2_000, false));
+  ctx.app.settings.memo(
+    'catalog.category-list',
+    () => new ReadCache<{ items: CategorySummaryDto[]; total: number }>('catalog', 2_000, false),
+  );
 
 /** Most categories the tree answers; deeper than any real catalog is wide. */
 const TREE_MAX = 10_000;

@@ -47,15 +47,18 @@ export const Category = Type.Object({
   children: Type.Optional(Type.Array(CategorySummary, { description: 'item reads: the active child categories, one level' })),
 });
 
-const Text = (maxLength: number, description?: string) =>
-  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+const Text = (maxLength: number, description?: string) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
 
 /** Create and partial update. On create `name` is required. */
 export const CategoryWrite = Type.Object(
   {
     name: Text(255, 'store-view value with ?store= on update'),
     parentId: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: INT_MAX, description: "create: defaults to the store's root category; update: moves the category and its subtree" }),
+      Type.Integer({
+        minimum: 1,
+        maximum: INT_MAX,
+        description: "create: defaults to the store's root category; update: moves the category and its subtree",
+      }),
     ),
     description: Text(1_000_000, 'store-view value with ?store= on update'),
     urlKey: Text(255, 'generated from the name when omitted on create; unique among siblings; store-view value with ?store= on update'),
@@ -65,10 +68,15 @@ export const CategoryWrite = Type.Object(
     includeInMenu: Type.Optional(Type.Boolean({ description: 'default true' })),
     isAnchor: Type.Optional(Type.Boolean({ description: 'default true: product lists include the sub-categories' })),
     availableSortBy: Type.Optional(
-      Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50, description: 'attribute codes (position, name, price, ...)' }), Type.Null()]),
+      Type.Union([
+        Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50, description: 'attribute codes (position, name, price, ...)' }),
+        Type.Null(),
+      ]),
     ),
     defaultSortBy: Text(64, 'one of availableSortBy when that is set'),
-    landingPageId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'CMS block id; 0 or null clears' }), Type.Null()])),
+    landingPageId: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'CMS block id; 0 or null clears' }), Type.Null()]),
+    ),
     displayMode: Text(32, 'PRODUCTS, PAGE or PRODUCTS_AND_PAGE'),
     metaTitle: Text(1024, 'store-view value with ?store= on update'),
     metaKeywords: Text(10_000, 'store-view value with ?store= on update'),
@@ -82,7 +90,11 @@ export const CategoryWrite = Type.Object(
       }),
     ),
     useDefault: Type.Optional(
-      Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, description: 'store-view values to drop (needs ?store=): name, description, urlKey, isActive, metaTitle, metaKeywords, metaDescription' }),
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 20,
+        description:
+          'store-view values to drop (needs ?store=): name, description, urlKey, isActive, metaTitle, metaKeywords, metaDescription',
+      }),
     ),
   },
   { additionalProperties: false },

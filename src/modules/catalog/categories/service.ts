@@ -20,7 +20,15 @@ import { formatUrlKey } from '../products/urls.js';
 import { categories, categoryProducts, products, type StoreValues } from '../tables.js';
 import { LOCKS } from '../../../platform/locks.js';
 
-export { categoryResolvable, getCategory, listCategories, listCategoriesByUrlKey, storeRootId, TREE_ROOT_ID, DEFAULT_ROOT_ID } from './read.js';
+export {
+  categoryResolvable,
+  getCategory,
+  listCategories,
+  listCategoriesByUrlKey,
+  storeRootId,
+  TREE_ROOT_ID,
+  DEFAULT_ROOT_ID,
+} from './read.js';
 export { categoryUrlSuffix } from './urls.js';
 
 type CategoryRow = typeof categories.$inferSelect;
@@ -139,7 +147,8 @@ async function requireRow(ctx: Ctx, id: number): Promise<CategoryRow> {
 /** The parent of a create or move: a 400 when missing, or outside what a store-restricted principal may write under. */
 async function requireParent(ctx: Ctx, id: number): Promise<CategoryRow> {
   const row = await findRow(ctx, id);
-  if (!row || !usableParent(ctx, row)) throw badRequest(`parentId ${id}: no such category`, { reason: 'UNKNOWN_PARENT', ...field('parentId') });
+  if (!row || !usableParent(ctx, row))
+    throw badRequest(`parentId ${id}: no such category`, { reason: 'UNKNOWN_PARENT', ...field('parentId') });
   return row;
 }
 
@@ -206,7 +215,11 @@ async function setProductPositions(ctx: Ctx, categoryId: number, entries: [numbe
   }
   await ctx.db
     .delete(categoryProducts)
-    .where(ids.length ? and(eq(categoryProducts.categoryId, categoryId), notInArray(categoryProducts.productId, ids)) : eq(categoryProducts.categoryId, categoryId));
+    .where(
+      ids.length
+        ? and(eq(categoryProducts.categoryId, categoryId), notInArray(categoryProducts.productId, ids))
+        : eq(categoryProducts.categoryId, categoryId),
+    );
   if (!entries.length) return;
   await ctx.db
     .insert(categoryProducts)
@@ -335,7 +348,10 @@ export async function updateCategory(ctx: Ctx, id: number, body: CategoryWriteBo
     await lockTree(tx);
     const row = await requireRow(tx, id);
     const set: Partial<NewCategory> = { ...cols, updatedAt: tx.now };
-    checkSortBy(cols.availableSortBy !== undefined ? cols.availableSortBy : row.availableSortBy, cols.defaultSortBy !== undefined ? cols.defaultSortBy : row.defaultSortBy);
+    checkSortBy(
+      cols.availableSortBy !== undefined ? cols.availableSortBy : row.availableSortBy,
+      cols.defaultSortBy !== undefined ? cols.defaultSortBy : row.defaultSortBy,
+    );
 
     // store-view fields: the default columns, or this store view's own values
     let keyChanged = false;
@@ -359,7 +375,8 @@ export async function updateCategory(ctx: Ctx, id: number, body: CategoryWriteBo
     } else {
       for (const [f, v] of storeSet) {
         if (f === 'urlKey') {
-          const key = (v as string | null) ?? (formatUrlKey((storeSet.get('name') as string | undefined) ?? row.name) || `category-${row.id}`);
+          const key =
+            (v as string | null) ?? (formatUrlKey((storeSet.get('name') as string | undefined) ?? row.name) || `category-${row.id}`);
           if (key !== row.urlKey) {
             set.urlKey = key;
             keyChanged = true;
@@ -377,11 +394,15 @@ export async function updateCategory(ctx: Ctx, id: number, body: CategoryWriteBo
       }
       moveTo = await requireParent(tx, body.parentId);
       if (moveTo.id === row.id || moveTo.path.startsWith(`${row.path}/`)) {
-        throw badRequest('A category cannot be moved under itself or one of its descendants', { reason: 'INVALID_MOVE', ...field('parentId') });
+        throw badRequest('A category cannot be moved under itself or one of its descendants', {
+          reason: 'INVALID_MOVE',
+          ...field('parentId'),
+        });
       }
       parentId = moveTo.id;
     }
-    if (parentId !== null && (moveTo || set.urlKey !== undefined)) await assertUrlKeyFree(tx, parentId, set.urlKey ?? row.urlKey ?? '', row.id);
+    if (parentId !== null && (moveTo || set.urlKey !== undefined))
+      await assertUrlKeyFree(tx, parentId, set.urlKey ?? row.urlKey ?? '', row.id);
     if (parentId !== null && storeKey !== undefined) await assertUrlKeyFree(tx, parentId, storeKey, row.id, ctx.store.storeId);
 
     if (moveTo) {
@@ -416,7 +437,9 @@ export async function deleteCategory(ctx: Ctx, id: number): Promise<void> {
     const root = subtree.find((cid) => roots.has(cid));
     if (root !== undefined) {
       throw badRequest(
-        root === row.id ? `Category ${root} is the root category of a store and cannot be deleted` : `The subtree holds category ${root}, the root category of a store`,
+        root === row.id
+          ? `Category ${root} is the root category of a store and cannot be deleted`
+          : `The subtree holds category ${root}, the root category of a store`,
         { reason: 'ROOT_NOT_DELETABLE', details: { categoryId: root } },
       );
     }

@@ -60,9 +60,13 @@ export async function rewriteCategoryUrlPaths(ctx: Ctx, topId: number): Promise<
     .from(categories)
     .where(or(eq(categories.path, top.path), like(categories.path, `${top.path}/%`)));
   const ancestorIds = top.path.split('/').map(Number).slice(0, -1);
-  const ancestors: PathNode[] = ancestorIds.length ? await ctx.db.select(columns).from(categories).where(inArray(categories.id, ancestorIds)) : [];
+  const ancestors: PathNode[] = ancestorIds.length
+    ? await ctx.db.select(columns).from(categories).where(inArray(categories.id, ancestorIds))
+    : [];
   const byId = new Map<number, PathNode>([...ancestors, ...subtree].map((n) => [n.id, n]));
-  const stores = ctx.app.settings.allStores().map((s) => ({ id: s.id, root: storeRootId(ctx, s.id), suffix: categoryUrlSuffix(ctx, s.id) }));
+  const stores = ctx.app.settings
+    .allStores()
+    .map((s) => ({ id: s.id, root: storeRootId(ctx, s.id), suffix: categoryUrlSuffix(ctx, s.id) }));
 
   const changed: { id: number; urlPath: string | null; storeValues: StoreValues }[] = [];
   const entries: { entityId: number; paths: { storeId: number; requestPath: string }[] }[] = [];
@@ -72,12 +76,24 @@ export async function rewriteCategoryUrlPaths(ctx: Ctx, topId: number): Promise<
       .map(Number)
       .map((id) => byId.get(id))
       .filter((n): n is PathNode => n !== undefined);
-    const urlPath = node.level >= 2 ? chain.filter((n) => n.level >= 2).map((n) => keyIn(n)).join('/') : null;
+    const urlPath =
+      node.level >= 2
+        ? chain
+            .filter((n) => n.level >= 2)
+            .map((n) => keyIn(n))
+            .join('/')
+        : null;
     const storeValues: StoreValues = { ...(node.storeValues ?? {}) };
     const paths: { storeId: number; requestPath: string }[] = [];
     for (const s of stores) {
       const at = chain.findIndex((n) => n.id === s.root);
-      const storePath = at !== -1 && at < chain.length - 1 ? chain.slice(at + 1).map((n) => keyIn(n, s.id)).join('/') : null;
+      const storePath =
+        at !== -1 && at < chain.length - 1
+          ? chain
+              .slice(at + 1)
+              .map((n) => keyIn(n, s.id))
+              .join('/')
+          : null;
       if (storePath !== null) paths.push({ storeId: s.id, requestPath: `${storePath}${s.suffix}` });
       const own: Record<string, unknown> = { ...(storeValues[String(s.id)] ?? {}) };
       if (storePath !== null && storePath !== urlPath) own.urlPath = storePath;

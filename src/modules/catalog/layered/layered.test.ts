@@ -82,13 +82,45 @@ before(async () => {
   stepped = await createCategory({ name: 'Layered Stepped', filterPriceRange: 50 });
   other = await createCategory({ name: 'Layered Elsewhere' });
   const both = [cat, stepped];
-  await createTestProduct(t, { name: 'Zephyr shirt A', price: 15, categoryIds: both, customAttributesWrite: { color: 'Red', size: 'M', material: ['Cotton'], gender: 'Men' } });
-  await createTestProduct(t, { name: 'Zephyr shirt B', price: 25, categoryIds: both, customAttributesWrite: { color: 'Red', size: 'L', material: ['Cotton', 'Wool'] } });
-  await createTestProduct(t, { name: 'Zephyr shirt C', price: 35, categoryIds: both, customAttributesWrite: { color: 'Blue', size: 'M', material: ['Wool'] } });
-  await createTestProduct(t, { name: 'Zephyr coat D', price: 120, categoryIds: both, customAttributesWrite: { color: 'Black', size: 'S' } });
+  await createTestProduct(t, {
+    name: 'Zephyr shirt A',
+    price: 15,
+    categoryIds: both,
+    customAttributesWrite: { color: 'Red', size: 'M', material: ['Cotton'], gender: 'Men' },
+  });
+  await createTestProduct(t, {
+    name: 'Zephyr shirt B',
+    price: 25,
+    categoryIds: both,
+    customAttributesWrite: { color: 'Red', size: 'L', material: ['Cotton', 'Wool'] },
+  });
+  await createTestProduct(t, {
+    name: 'Zephyr shirt C',
+    price: 35,
+    categoryIds: both,
+    customAttributesWrite: { color: 'Blue', size: 'M', material: ['Wool'] },
+  });
+  await createTestProduct(t, {
+    name: 'Zephyr coat D',
+    price: 120,
+    categoryIds: both,
+    customAttributesWrite: { color: 'Black', size: 'S' },
+  });
   // not in the category listing: disabled, visible in search only
-  await createTestProduct(t, { name: 'Zephyr shirt E', price: 50, isActive: false, categoryIds: both, customAttributesWrite: { color: 'Green', size: 'XL' } });
-  await createTestProduct(t, { name: 'Zephyr shirt F', price: 45, visibility: 'search', categoryIds: both, customAttributesWrite: { color: 'White', size: 'XS' } });
+  await createTestProduct(t, {
+    name: 'Zephyr shirt E',
+    price: 50,
+    isActive: false,
+    categoryIds: both,
+    customAttributesWrite: { color: 'Green', size: 'XL' },
+  });
+  await createTestProduct(t, {
+    name: 'Zephyr shirt F',
+    price: 45,
+    visibility: 'search',
+    categoryIds: both,
+    customAttributesWrite: { color: 'White', size: 'XS' },
+  });
   await createTestProduct(t, { name: 'Elsewhere G', price: 5, categoryIds: [other], customAttributesWrite: { color: 'Beige' } });
 });
 after(() => t.close());
@@ -114,7 +146,10 @@ describe('GET /layered-filters', () => {
     const color = list.find((f) => f.code === 'color')!;
     assert.deepEqual(color.options[1], { value: opt.color.Red, label: 'Red', count: 2, swatch: { type: 'color', value: '#ff0000' } });
     assert.equal(color.label, 'Color');
-    assert.deepEqual(list.find((f) => f.code === 'price')!.options.map((o) => o.value), ['0-100', '100-200']);
+    assert.deepEqual(
+      list.find((f) => f.code === 'price')!.options.map((o) => o.value),
+      ['0-100', '100-200'],
+    );
     assert.equal(list.find((f) => f.code === 'size')!.options[0].swatch, undefined);
     assert.equal(await listingTotal(`categoryId=${cat}`), 4);
     await assertCountsMatchListing(`categoryId=${cat}`, list);
@@ -128,7 +163,10 @@ describe('GET /layered-filters', () => {
       size: { M: 1, L: 1 },
       material: { Cotton: 2, Wool: 1 },
     });
-    await assertCountsMatchListing(`categoryId=${cat}&attr_color=${opt.color.Red}`, list.filter((f) => f.code !== 'color'));
+    await assertCountsMatchListing(
+      `categoryId=${cat}&attr_color=${opt.color.Red}`,
+      list.filter((f) => f.code !== 'color'),
+    );
     const byLabel = await filters(`categoryId=${cat}&attributeFilters=${encodeURIComponent(JSON.stringify({ color: 'Red' }))}`);
     assert.deepEqual(counts(byLabel), counts(list));
   });
@@ -144,7 +182,10 @@ describe('GET /layered-filters', () => {
       size: { M: 1, L: 1 },
       material: { Cotton: 2, Wool: 1 },
     });
-    await assertCountsMatchListing(`categoryId=${cat}&priceMin=10&priceMax=30`, priced.filter((f) => f.code !== 'price'));
+    await assertCountsMatchListing(
+      `categoryId=${cat}&priceMin=10&priceMax=30`,
+      priced.filter((f) => f.code !== 'price'),
+    );
   });
 
   test('a category price step (filterPriceRange) replaces the automatic one', async () => {
@@ -157,7 +198,10 @@ describe('GET /layered-filters', () => {
     await t.database.db.update(productAttributes).set({ isFilterableInSearch: false }).where(eq(productAttributes.code, 'size'));
     try {
       const list = await filters('search=zephyr');
-      assert.deepEqual(list.map((f) => f.code), ['price', 'color', 'material']);
+      assert.deepEqual(
+        list.map((f) => f.code),
+        ['price', 'color', 'material'],
+      );
       // the search-only product F is found, the disabled one is not
       assert.deepEqual(counts(list).color, { Black: 1, White: 1, Red: 2, Blue: 1 });
       await assertCountsMatchListing('search=zephyr', list);
@@ -182,20 +226,29 @@ describe('GET /layered-filters', () => {
   test('prices in the display currency', async () => {
     const list = await filters(`categoryId=${cat}`, undefined, { 'x-currency-code': 'EUR' });
     const price = list.find((f) => f.code === 'price')!;
-    assert.deepEqual(price.options.map((o) => [o.value, o.count]), [['0-100', 3], ['100-200', 1]]);
+    assert.deepEqual(
+      price.options.map((o) => [o.value, o.count]),
+      [
+        ['0-100', 3],
+        ['100-200', 1],
+      ],
+    );
     assert.match(price.options[0].label, /^€0\.00 - €99\.99$/);
   });
 
   test('the backend listing counts what backend readers see', async () => {
     const list = await filters(`categoryId=${cat}`, admin);
-    assert.deepEqual(counts(list).color, await (async () => {
-      const out: Record<string, number> = {};
-      for (const [label, id] of Object.entries(opt.color)) {
-        const n = await listingTotal(`categoryId=${cat}&attr_color=${id}`, admin);
-        if (n) out[label] = n;
-      }
-      return out;
-    })());
+    assert.deepEqual(
+      counts(list).color,
+      await (async () => {
+        const out: Record<string, number> = {};
+        for (const [label, id] of Object.entries(opt.color)) {
+          const n = await listingTotal(`categoryId=${cat}&attr_color=${id}`, admin);
+          if (n) out[label] = n;
+        }
+        return out;
+      })(),
+    );
   });
 
   test('two statements whatever the number of attributes', async () => {
@@ -214,7 +267,10 @@ describe('GET /layered-filters', () => {
     assert.deepEqual(await filters(`categoryId=${empty}`), []);
     assert.deepEqual(await filters('categoryId=999999'), []);
     const plain = await t.req('GET', `${API}/layered-filters?categoryId=${other}`, { headers: { accept: 'application/json' } });
-    assert.deepEqual(plain.body.map((f: Filter) => f.code), ['price', 'color']);
+    assert.deepEqual(
+      plain.body.map((f: Filter) => f.code),
+      ['price', 'color'],
+    );
   });
 
   test('public: anonymous, customers and admins alike', async () => {
@@ -226,7 +282,17 @@ describe('GET /layered-filters', () => {
 
   test('bad query values are a 400', async () => {
     const c = `categoryId=${cat}`;
-    for (const q of ['categoryId=abc', 'categoryId=0', `${c}&priceMin=-1`, `${c}&priceMin=x`, `${c}&attributeFilters=%7Bnot`, `${c}&attributeFilters=%5B1%5D`, `${c}&attr_Bad!=1`, `${c}&priceMin=50&priceMax=10`, 'search=zephyr&sortBy=nope']) {
+    for (const q of [
+      'categoryId=abc',
+      'categoryId=0',
+      `${c}&priceMin=-1`,
+      `${c}&priceMin=x`,
+      `${c}&attributeFilters=%7Bnot`,
+      `${c}&attributeFilters=%5B1%5D`,
+      `${c}&attr_Bad!=1`,
+      `${c}&priceMin=50&priceMax=10`,
+      'search=zephyr&sortBy=nope',
+    ]) {
       assertError(await t.req('GET', `${API}/layered-filters?${q}`), 400, 'bad_request');
     }
   });

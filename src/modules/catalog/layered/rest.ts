@@ -33,7 +33,9 @@ const LayeredFilterArgs = Type.Object({
   search: Type.Optional(Type.String()),
   priceMin: Type.Optional(Type.Number()),
   priceMax: Type.Optional(Type.Number()),
-  attributeFilters: Type.Optional(Type.String({ description: 'JSON object: attribute code → value, list of values (any of) or {"from","to"}' })),
+  attributeFilters: Type.Optional(
+    Type.String({ description: 'JSON object: attribute code → value, list of values (any of) or {"from","to"}' }),
+  ),
 });
 
 const LayeredFilterParams = Type.Object({
@@ -77,7 +79,10 @@ export const layeredFilterOperations: Operation[] = [
     // Maho's item query `layeredFilter(id:)`: the id is the filter's code (or its REST path)
     graphql: {
       name: 'layeredFilter',
-      args: Type.Object({ id: GraphqlId({ description: 'the code, or /api/rest/v2/layered-filters/<code>' }), ...LayeredFilterArgs.properties }),
+      args: Type.Object({
+        id: GraphqlId({ description: 'the code, or /api/rest/v2/layered-filters/<code>' }),
+        ...LayeredFilterArgs.properties,
+      }),
       input: ({ id, ...a }) => ({ params: { code: codeOfId(id) }, query: productListQuery(a) }),
     },
     run: async (ctx, { params, query }) => {

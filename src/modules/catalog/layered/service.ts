@@ -113,7 +113,15 @@ async function attributeFilters(ctx: Ctx, q: ProductListQueryT, inSearch: boolea
   const p = listingParams(ctx);
   const sources = attributeSources(p, { id: sql`b.id`, type: sql`b.type`, attributes: sql`b.attributes` });
   const counts = bases.map((b) => {
-    const which = b.codes === undefined ? (codes.length ? sql`fa.code NOT IN (${sql.join(codes.map((c) => sql`${c}::text`), sql`, `)})` : sql`true`) : sql`fa.code = ${b.codes}::text`;
+    const which =
+      b.codes === undefined
+        ? codes.length
+          ? sql`fa.code NOT IN (${sql.join(
+              codes.map((c) => sql`${c}::text`),
+              sql`, `,
+            )})`
+          : sql`true`
+        : sql`fa.code = ${b.codes}::text`;
     // each product once per value it carries itself or through a child
     return sql`SELECT fa.id AS attribute_id, v.value, count(DISTINCT b.id) AS n
       FROM ${sql.identifier(b.name)} b CROSS JOIN LATERAL ${sources} AS src

@@ -60,12 +60,17 @@ before(async () => {
   await seedCatalogDemo(t.systemCtx());
   admin = await t.tokens.admin();
   const categories = async (query: string) =>
-    ok(await t.req('GET', `${API}/categories?itemsPerPage=500&${query}`, { headers: { accept: 'application/json' } })).body as { id: number; name: string }[];
+    ok(await t.req('GET', `${API}/categories?itemsPerPage=500&${query}`, { headers: { accept: 'application/json' } })).body as {
+      id: number;
+      name: string;
+    }[];
   for (const top of await categories('')) {
     cat[top.name] = top.id;
     for (const c of await categories(`parentId=${top.id}`)) cat[c.name] ??= c.id;
   }
-  const attrs = ok(await t.req('GET', `${API}/product-attributes?itemsPerPage=100`, { token: admin, headers: { accept: 'application/json' } })).body;
+  const attrs = ok(
+    await t.req('GET', `${API}/product-attributes?itemsPerPage=100`, { token: admin, headers: { accept: 'application/json' } }),
+  ).body;
   for (const a of attrs as { attributeCode: string; options?: { label: string; value: string }[] }[]) {
     opt[a.attributeCode] = Object.fromEntries((a.options ?? []).map((o) => [o.label, o.value]));
   }

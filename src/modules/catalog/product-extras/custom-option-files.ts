@@ -76,7 +76,9 @@ export async function removeUnrecordedOptionFiles(ctx: Ctx, before: Date): Promi
   const flush = async () => {
     const keys = batch.map((b) => b.key);
     const known = new Set(
-      (await ctx.db.select({ key: customOptionFiles.key }).from(customOptionFiles).where(inArray(customOptionFiles.key, keys))).map((r) => r.key),
+      (await ctx.db.select({ key: customOptionFiles.key }).from(customOptionFiles).where(inArray(customOptionFiles.key, keys))).map(
+        (r) => r.key,
+      ),
     );
     for (const b of batch) if (!known.has(b.key) && (await removeFile(ctx, b.path))) removed++;
     batch = [];

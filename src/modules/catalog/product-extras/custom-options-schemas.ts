@@ -46,7 +46,9 @@ const NonNegative = (description: string) => Type.Union([Type.Integer({ minimum:
 
 export const CustomOptionValueInput = Type.Object(
   {
-    id: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'on update: an existing value of the option, changed in place' })),
+    id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'on update: an existing value of the option, changed in place' }),
+    ),
     title: Title,
     price: Type.Optional(Price),
     priceType: Type.Optional(PriceType),
@@ -65,10 +67,14 @@ const optionFields = {
   priceType: Type.Optional(PriceType),
   sku: Type.Optional(Sku),
   maxCharacters: Type.Optional(NonNegative('field and area; 0 = no limit')),
-  fileExtensions: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { description: 'file: e.g. "jpg, png, pdf"; empty = any' })),
+  fileExtensions: Type.Optional(
+    Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { description: 'file: e.g. "jpg, png, pdf"; empty = any' }),
+  ),
   imageSizeX: Type.Optional(NonNegative('file: largest image width in pixels; 0 = no limit')),
   imageSizeY: Type.Optional(NonNegative('file: largest image height in pixels; 0 = no limit')),
-  values: Type.Optional(Type.Array(CustomOptionValueInput, { maxItems: 500, description: 'select types: at least one; replaces the values on update' })),
+  values: Type.Optional(
+    Type.Array(CustomOptionValueInput, { maxItems: 500, description: 'select types: at least one; replaces the values on update' }),
+  ),
 };
 
 export const CustomOptionCreate = Type.Object(optionFields, { additionalProperties: false });

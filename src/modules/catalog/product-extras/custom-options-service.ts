@@ -47,7 +47,14 @@ export function isSelectType(type: string): boolean {
 // ---- reads ----
 
 function valueDto(v: ValueRow): CustomOptionValueDto {
-  return compact({ id: v.id, title: v.title, price: toWire(v.price), priceType: v.priceType, sku: v.sku, sortOrder: v.sortOrder }) as CustomOptionValueDto;
+  return compact({
+    id: v.id,
+    title: v.title,
+    price: toWire(v.price),
+    priceType: v.priceType,
+    sku: v.sku,
+    sortOrder: v.sortOrder,
+  }) as CustomOptionValueDto;
 }
 
 export function toDto(o: OptionRow, values: ValueRow[]): CustomOptionDto {
@@ -92,7 +99,10 @@ export async function customOptionsOf(ctx: Ctx, productId: number): Promise<Cust
     .from(customOptions)
     .where(eq(customOptions.productId, productId))
     .orderBy(asc(customOptions.sortOrder), asc(customOptions.id));
-  const values = await valuesOf(ctx, rows.map((r) => r.id));
+  const values = await valuesOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toDto(r, values.get(r.id) ?? []));
 }
 
@@ -120,7 +130,10 @@ export interface OptionFileUpload {
 }
 
 function cleanFileName(name: string): string {
-  const base = (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const base = (name.split(/[/\\]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   if (!base || base === '.' || base === '..') throw invalid('file.name', 'is required', 'required');
   return base;
 }
@@ -149,7 +162,8 @@ async function checkImageSize(data: Buffer, maxX: number | null, maxY: number | 
   } catch {
     throw invalid('file', 'must be an image for this option', 'image');
   }
-  if (!meta.width || !meta.height || meta.format === 'svg' || meta.format === 'pdf') throw invalid('file', 'must be an image for this option', 'image');
+  if (!meta.width || !meta.height || meta.format === 'svg' || meta.format === 'pdf')
+    throw invalid('file', 'must be an image for this option', 'image');
   if ((maxX && meta.width > maxX) || (maxY && meta.height > maxY)) {
     throw invalid('file', `is ${meta.width}×${meta.height} pixels; at most ${maxX || 'any'}×${maxY || 'any'} are allowed`, 'maximum');
   }
@@ -189,16 +203,21 @@ export async function storeCustomOptionFile(ctx: Ctx, optionId: number, file: Op
  * only once the whole line is accepted.
  */
 export async function checkCustomOptionFile(ctx: Ctx, optionId: number, file: OptionFileUpload): Promise<CheckedOptionFile> {
-  const [option] = Number.isInteger(optionId) && optionId > 0 && optionId <= 2147483647
-    ? await ctx.db.select().from(customOptions).where(eq(customOptions.id, optionId))
-    : [];
+  const [option] =
+    Number.isInteger(optionId) && optionId > 0 && optionId <= 2147483647
+      ? await ctx.db.select().from(customOptions).where(eq(customOptions.id, optionId))
+      : [];
   if (!option) throw notFound(`Custom option ${optionId} not found`, { reason: 'OPTION_NOT_FOUND' });
-  if (option.type !== 'file') throw badRequest(`Custom option ${optionId} is a ${option.type} option; only file options take files`, { reason: 'NOT_A_FILE_OPTION' });
+  if (option.type !== 'file')
+    throw badRequest(`Custom option ${optionId} is a ${option.type} option; only file options take files`, { reason: 'NOT_A_FILE_OPTION' });
   const name = cleanFileName(file.name);
   if (!Buffer.isBuffer(file.data) || file.data.length === 0) throw invalid('file', 'is empty', 'minLength');
   const maxBytes = ctx.app.settings.getInt('catalog/custom_options/max_upload_bytes', ctx.store.storeId);
   if (Number.isFinite(maxBytes) && maxBytes > 0 && file.data.length > maxBytes) {
-    throw new AppError('payload_too_large', `file is larger than ${maxBytes} bytes`, { reason: 'FILE_TOO_LARGE', details: { field: 'file', maxBytes } });
+    throw new AppError('payload_too_large', `file is larger than ${maxBytes} bytes`, {
+      reason: 'FILE_TOO_LARGE',
+      details: { field: 'file', maxBytes },
+    });
   }
   const allowed = extensionList(option.fileExtensions);
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';

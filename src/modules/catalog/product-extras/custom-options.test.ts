@@ -16,7 +16,13 @@ let t: TestApp;
 let dataDir: string;
 let admin: string;
 let customer: string;
-const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = { other: '', read: '', write: '', writeOnly: '', delete: '' };
+const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = {
+  other: '',
+  read: '',
+  write: '',
+  writeOnly: '',
+  delete: '',
+};
 let png: Buffer;
 
 before(async () => {
@@ -29,7 +35,9 @@ before(async () => {
   tok.write = await t.tokens.apiUser(['products/read', 'products/write']);
   tok.delete = await t.tokens.apiUser(['products/delete']);
   tok.writeOnly = await t.tokens.apiUser(['products/write']);
-  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00ff00' } }).png().toBuffer();
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00ff00' } })
+    .png()
+    .toBuffer();
 });
 after(async () => {
   await t.close();
@@ -54,7 +62,14 @@ async function createOption(productId: number, body: Record<string, unknown>, to
 async function optionRows(productId: number) {
   const opts = await t.database.db.select().from(customOptions).where(eq(customOptions.productId, productId)).orderBy(customOptions.id);
   const values = [];
-  for (const o of opts) values.push(...(await t.database.db.select().from(customOptionValues).where(eq(customOptionValues.optionId, o.id)).orderBy(customOptionValues.id)));
+  for (const o of opts)
+    values.push(
+      ...(await t.database.db
+        .select()
+        .from(customOptionValues)
+        .where(eq(customOptionValues.optionId, o.id))
+        .orderBy(customOptionValues.id)),
+    );
   return { opts, values };
 }
 
@@ -78,7 +93,15 @@ describe('POST /products/{id}/custom-options', () => {
   test('a field option carries its own price and max characters; a required one sets hasRequiredOptions', async () => {
     const p = await createTestProduct(t);
     assert.equal(await hasRequired(p.id), false);
-    const o = await createOption(p.id, { title: ' Engraving ', type: 'field', required: true, price: 5.25, priceType: 'fixed', maxCharacters: 20, sku: 'ENG' });
+    const o = await createOption(p.id, {
+      title: ' Engraving ',
+      type: 'field',
+      required: true,
+      price: 5.25,
+      priceType: 'fixed',
+      maxCharacters: 20,
+      sku: 'ENG',
+    });
     assert.deepEqual(o, {
       id: o.id,
       title: 'Engraving',
@@ -110,7 +133,10 @@ describe('POST /products/{id}/custom-options', () => {
     );
     for (const type of ['radio', 'checkbox', 'multiple']) {
       const v = await createOption(p.id, { title: type, type, values: [{ title: 'One' }] });
-      assert.deepEqual(v.values.map((x: { title: string; price: number; sortOrder: number }) => [x.title, x.price, x.sortOrder]), [['One', 0, 0]]);
+      assert.deepEqual(
+        v.values.map((x: { title: string; price: number; sortOrder: number }) => [x.title, x.price, x.sortOrder]),
+        [['One', 0, 0]],
+      );
     }
   });
 
@@ -119,7 +145,15 @@ describe('POST /products/{id}/custom-options', () => {
     const area = await createOption(p.id, { title: 'Note', type: 'area', maxCharacters: 0 });
     assert.equal(area.maxCharacters, 0);
     assert.equal(area.price, 0);
-    const file = await createOption(p.id, { title: 'Logo', type: 'file', fileExtensions: '.PNG; jpg,  png', imageSizeX: 300, imageSizeY: 200, price: 10, priceType: 'percent' });
+    const file = await createOption(p.id, {
+      title: 'Logo',
+      type: 'file',
+      fileExtensions: '.PNG; jpg,  png',
+      imageSizeX: 300,
+      imageSizeY: 200,
+      price: 10,
+      priceType: 'percent',
+    });
     assert.equal(file.fileExtensions, 'png, jpg');
     assert.equal(file.imageSizeX, 300);
     assert.equal(file.imageSizeY, 200);
@@ -164,7 +198,10 @@ describe('POST /products/{id}/custom-options', () => {
       [{ ...dropDown, values: [{ title: 'A', price: -2 }] }, /price/],
       [{ ...dropDown, values: [{ title: 'A', priceType: 'x' }] }, /priceType/],
       // no two values of an option share a title (whatever the case and surrounding spaces)
-      [{ ...dropDown, values: [{ title: 'Red' }, { title: 'Blue' }, { title: 'Red' }] }, /values\.2\.title "Red" is already the title of values\.0/],
+      [
+        { ...dropDown, values: [{ title: 'Red' }, { title: 'Blue' }, { title: 'Red' }] },
+        /values\.2\.title "Red" is already the title of values\.0/,
+      ],
       [{ ...dropDown, values: [{ title: 'Red' }, { title: ' red ' }] }, /values\.1\.title/],
       // money keeps 4 decimal places: more is refused, not rounded away
       [{ title: 'Text', type: 'field', price: 1e-9 }, /price must have at most 4 decimal places/],
@@ -176,7 +213,11 @@ describe('POST /products/{id}/custom-options', () => {
       assertError(r, 400, 'bad_request');
       assert.match(r.body.message, field, JSON.stringify(body));
     }
-    assertError(await t.req('POST', url(p.id), { token: admin, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('POST', url(p.id), { token: admin, raw: '{"title":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     const rows = await optionRows(p.id);
     assert.equal(rows.opts.length, 0);
     assert.equal(await hasRequired(p.id), false);
@@ -193,7 +234,8 @@ describe('POST /products/{id}/custom-options', () => {
     const p = await createTestProduct(t);
     const body = { title: 'Gift note', type: 'area' };
     assertError(await t.req('POST', url(p.id), { body }), 401, 'unauthorized');
-    for (const token of [customer, tok.other, tok.read, tok.delete]) assertError(await t.req('POST', url(p.id), { token, body }), 403, 'forbidden');
+    for (const token of [customer, tok.other, tok.read, tok.delete])
+      assertError(await t.req('POST', url(p.id), { token, body }), 403, 'forbidden');
     assert.equal((await optionRows(p.id)).opts.length, 0);
     await createOption(p.id, body, tok.write);
   });
@@ -238,7 +280,10 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     assert.equal(r.status, 200, r.text);
     const { sku: _sku, ...rest } = o;
     assert.deepEqual(r.body, { ...rest, title: 'Monogram' });
-    const again = await t.req('PUT', `${url(p.id)}/${o.id}`, { token: admin, body: { price: 7.5, priceType: 'percent', maxCharacters: null } });
+    const again = await t.req('PUT', `${url(p.id)}/${o.id}`, {
+      token: admin,
+      body: { price: 7.5, priceType: 'percent', maxCharacters: null },
+    });
     assert.equal(again.body.price, 7.5);
     assert.equal(again.body.priceType, 'percent');
     assert.equal(again.body.maxCharacters, undefined);
@@ -250,7 +295,12 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     const [small, large] = o.values;
     const r = await t.req('PUT', `${url(p.id)}/${o.id}`, {
       token: admin,
-      body: { values: [{ id: large.id, title: 'Large+', price: 3 }, { title: 'Medium', price: 1, sortOrder: 5 }] },
+      body: {
+        values: [
+          { id: large.id, title: 'Large+', price: 3 },
+          { title: 'Medium', price: 1, sortOrder: 5 },
+        ],
+      },
     });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.values.length, 2);
@@ -267,7 +317,13 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
 
   test('prices keep 4 decimal places exactly; swapping two titles is no duplicate', async () => {
     const p = await createTestProduct(t);
-    const o = await createOption(p.id, { ...dropDown, values: [{ title: 'Small', price: 0.0001 }, { title: 'Large', price: 12.3456 }] });
+    const o = await createOption(p.id, {
+      ...dropDown,
+      values: [
+        { title: 'Small', price: 0.0001 },
+        { title: 'Large', price: 12.3456 },
+      ],
+    });
     assert.deepEqual(
       o.values.map((v: { price: number }) => v.price),
       [0.0001, 12.3456],
@@ -275,7 +331,12 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     const [small, large] = o.values;
     const r = await t.req('PUT', `${url(p.id)}/${o.id}`, {
       token: admin,
-      body: { values: [{ id: small.id, title: 'Large' }, { id: large.id, title: 'Small' }] },
+      body: {
+        values: [
+          { id: small.id, title: 'Large' },
+          { id: large.id, title: 'Small' },
+        ],
+      },
     });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(
@@ -368,7 +429,12 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
       { price: 3 },
       { values: [] },
       { values: [{ id: theirs.values[0].id, title: 'stolen' }] },
-      { values: [{ id: mine.values[0].id, title: 'a' }, { id: mine.values[0].id, title: 'b' }] },
+      {
+        values: [
+          { id: mine.values[0].id, title: 'a' },
+          { id: mine.values[0].id, title: 'b' },
+        ],
+      },
       { values: [{ id: mine.values[0].id, title: 'Same' }, { title: 'same' }] },
       { values: [{ title: 'Small' }, { title: 'Small' }] },
       { values: [{ id: mine.values[0].id, title: 'x', price: 1.00001 }] },
@@ -380,7 +446,11 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     ]) {
       assertError(await t.req('PUT', `${url(p.id)}/${mine.id}`, { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('PUT', `${url(p.id)}/${mine.id}`, { token: admin, raw: '[', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', `${url(p.id)}/${mine.id}`, { token: admin, raw: '[', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assertError(await t.req('PUT', `${url(p.id)}/${theirs.id}`, { token: admin, body: { title: 'x' } }), 404, 'not_found');
     assertError(await t.req('PUT', `${url(p.id)}/99999999`, { token: admin, body: { title: 'x' } }), 404, 'not_found');
     assertError(await t.req('PUT', `${url(99999999)}/${mine.id}`, { token: admin, body: { title: 'x' } }), 404, 'not_found');
@@ -394,14 +464,15 @@ describe('PUT /products/{id}/custom-options/{id}', () => {
     const o = await createOption(p.id, { title: 'T', type: 'field' });
     const body = { title: 'Changed' };
     assertError(await t.req('PUT', `${url(p.id)}/${o.id}`, { body }), 401, 'unauthorized');
-    for (const token of [customer, tok.other, tok.read, tok.delete]) assertError(await t.req('PUT', `${url(p.id)}/${o.id}`, { token, body }), 403, 'forbidden');
+    for (const token of [customer, tok.other, tok.read, tok.delete])
+      assertError(await t.req('PUT', `${url(p.id)}/${o.id}`, { token, body }), 403, 'forbidden');
     assert.equal((await optionRows(p.id)).opts[0].title, 'T');
     assert.equal((await t.req('PUT', `${url(p.id)}/${o.id}`, { token: tok.write, body })).status, 200);
   });
 });
 
 describe('DELETE /products/{id}/custom-options/{id}', () => {
-  test('removes the option and its values (204); again is a 404; another product\'s option is a 404', async () => {
+  test("removes the option and its values (204); again is a 404; another product's option is a 404", async () => {
     const p = await createTestProduct(t);
     const q = await createTestProduct(t);
     const o = await createOption(p.id, dropDown);
@@ -424,7 +495,8 @@ describe('DELETE /products/{id}/custom-options/{id}', () => {
     const o2 = await createOption(p.id, { title: 'U', type: 'field' });
     const target = `${url(p.id)}/${o.id}`;
     assertError(await t.req('DELETE', target), 401, 'unauthorized');
-    for (const token of [customer, tok.other, tok.read, tok.delete]) assertError(await t.req('DELETE', target, { token }), 403, 'forbidden');
+    for (const token of [customer, tok.other, tok.read, tok.delete])
+      assertError(await t.req('DELETE', target, { token }), 403, 'forbidden');
     assert.equal((await optionRows(p.id)).opts.length, 2);
     assert.equal((await t.req('DELETE', target, { token: tok.writeOnly })).status, 204);
     assert.equal((await t.req('DELETE', `${url(p.id)}/${o2.id}`, { token: tok.write })).status, 204);
@@ -436,7 +508,9 @@ describe('custom option files', () => {
   const optionsDir = () => path.join(dataDir, 'media/custom_options');
   function storedFiles(): string[] {
     if (!fs.existsSync(optionsDir())) return [];
-    return (fs.readdirSync(optionsDir(), { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(optionsDir(), f)).isFile()).sort();
+    return (fs.readdirSync(optionsDir(), { recursive: true }) as string[])
+      .filter((f) => fs.statSync(path.join(optionsDir(), f)).isFile())
+      .sort();
   }
   const fileRows = () => t.database.db.select().from(customOptionFiles);
   const rejects = (status: number, pattern?: RegExp) => (err: unknown) =>
@@ -445,7 +519,11 @@ describe('custom option files', () => {
   test('a stored file downloads by option id and key as an attachment with its original name', async () => {
     const p = await createTestProduct(t);
     const o = await createOption(p.id, { title: 'Logo', type: 'file', fileExtensions: 'png, jpg', imageSizeX: 100, imageSizeY: 100 });
-    const { key, url: fileUrl } = await storeCustomOptionFile(t.systemCtx(), o.id, { name: '../../My Logo "v2".PNG', contentType: 'image/png', data: png });
+    const { key, url: fileUrl } = await storeCustomOptionFile(t.systemCtx(), o.id, {
+      name: '../../My Logo "v2".PNG',
+      contentType: 'image/png',
+      data: png,
+    });
     assert.match(key, /^[A-Za-z0-9_-]{32}$/);
     assert.equal(fileUrl, `http://shop.test/api/rest/v2/custom-option-file/${o.id}/${key}`);
     const res = await t.app.inject({ method: 'GET', url: new URL(fileUrl).pathname });
@@ -468,12 +546,23 @@ describe('custom option files', () => {
     const p = await createTestProduct(t);
     const a = await createOption(p.id, { title: 'A', type: 'file' });
     const b = await createOption(p.id, { title: 'B', type: 'file' });
-    const { key } = await storeCustomOptionFile(t.systemCtx(), a.id, { name: 'notes.txt', contentType: 'text/plain', data: Buffer.from('hello') });
+    const { key } = await storeCustomOptionFile(t.systemCtx(), a.id, {
+      name: 'notes.txt',
+      contentType: 'text/plain',
+      data: Buffer.from('hello'),
+    });
     const ok = await t.req('GET', `${API}/custom-option-file/${a.id}/${key}`);
     assert.equal(ok.status, 200);
     assert.equal(ok.text, 'hello');
     const other = key.slice(0, 31) + (key[31] === 'A' ? 'B' : 'A');
-    for (const p2 of [`${b.id}/${key}`, `${a.id}/${other}`, `${a.id}/short`, `${a.id}/${'x'.repeat(64)}`, `99999999/${key}`, `${a.id}/..%2f..%2fetc`]) {
+    for (const p2 of [
+      `${b.id}/${key}`,
+      `${a.id}/${other}`,
+      `${a.id}/short`,
+      `${a.id}/${'x'.repeat(64)}`,
+      `99999999/${key}`,
+      `${a.id}/..%2f..%2fetc`,
+    ]) {
       assertError(await t.req('GET', `${API}/custom-option-file/${p2}`), 404, 'not_found');
     }
     assertError(await t.req('GET', `${API}/custom-option-file/abc/${key}`), 400, 'bad_request');
@@ -488,24 +577,47 @@ describe('custom option files', () => {
     await storeCustomOptionFile(ctx, open.id, { name: 'anything', contentType: 'bogus type', data: Buffer.from('x') });
     const filesBefore = storedFiles();
     const rowsBefore = (await fileRows()).length;
-    await assert.rejects(storeCustomOptionFile(ctx, limited.id, { name: 'logo.jpg', contentType: 'image/jpeg', data: png }), rejects(400, /extensions png/));
-    await assert.rejects(storeCustomOptionFile(ctx, limited.id, { name: 'logo', contentType: 'image/png', data: png }), rejects(400, /extensions/));
-    await assert.rejects(storeCustomOptionFile(ctx, limited.id, { name: 'logo.png', contentType: 'image/png', data: png }), rejects(400, /40×30/));
-    await assert.rejects(storeCustomOptionFile(ctx, limited.id, { name: 'logo.png', contentType: 'image/png', data: Buffer.from('text') }), rejects(400, /image/));
-    await assert.rejects(storeCustomOptionFile(ctx, open.id, { name: 'empty.txt', contentType: 'text/plain', data: Buffer.alloc(0) }), rejects(400));
-    await assert.rejects(storeCustomOptionFile(ctx, open.id, { name: '', contentType: 'text/plain', data: Buffer.from('x') }), rejects(400));
+    await assert.rejects(
+      storeCustomOptionFile(ctx, limited.id, { name: 'logo.jpg', contentType: 'image/jpeg', data: png }),
+      rejects(400, /extensions png/),
+    );
+    await assert.rejects(
+      storeCustomOptionFile(ctx, limited.id, { name: 'logo', contentType: 'image/png', data: png }),
+      rejects(400, /extensions/),
+    );
+    await assert.rejects(
+      storeCustomOptionFile(ctx, limited.id, { name: 'logo.png', contentType: 'image/png', data: png }),
+      rejects(400, /40×30/),
+    );
+    await assert.rejects(
+      storeCustomOptionFile(ctx, limited.id, { name: 'logo.png', contentType: 'image/png', data: Buffer.from('text') }),
+      rejects(400, /image/),
+    );
+    await assert.rejects(
+      storeCustomOptionFile(ctx, open.id, { name: 'empty.txt', contentType: 'text/plain', data: Buffer.alloc(0) }),
+      rejects(400),
+    );
+    await assert.rejects(
+      storeCustomOptionFile(ctx, open.id, { name: '', contentType: 'text/plain', data: Buffer.from('x') }),
+      rejects(400),
+    );
     await assert.rejects(storeCustomOptionFile(ctx, field.id, { name: 'a.png', contentType: 'image/png', data: png }), rejects(400));
     await assert.rejects(storeCustomOptionFile(ctx, 99999999, { name: 'a.png', contentType: 'image/png', data: png }), rejects(404));
     await setConfig(t.database.db, t.services.settings, 'catalog/custom_options/max_upload_bytes', '10');
     try {
-      await assert.rejects(storeCustomOptionFile(t.systemCtx(), open.id, { name: 'big.bin', contentType: 'application/octet-stream', data: Buffer.alloc(11) }), rejects(413));
+      await assert.rejects(
+        storeCustomOptionFile(t.systemCtx(), open.id, { name: 'big.bin', contentType: 'application/octet-stream', data: Buffer.alloc(11) }),
+        rejects(413),
+      );
     } finally {
       await deleteConfig(t.database.db, t.services.settings, 'catalog/custom_options/max_upload_bytes');
     }
     assert.deepEqual(storedFiles(), filesBefore);
     assert.equal((await fileRows()).length, rowsBefore);
     // a fitting image passes, and an unknown content type is kept as octet-stream
-    const narrow = await sharp({ create: { width: 30, height: 90, channels: 3, background: '#000' } }).png().toBuffer();
+    const narrow = await sharp({ create: { width: 30, height: 90, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const { key } = await storeCustomOptionFile(ctx, limited.id, { name: 'ok.PNG', contentType: 'image/png', data: narrow });
     assert.equal((await fileRows()).find((r) => r.key === key)?.contentType, 'image/png');
     assert.ok((await fileRows()).some((r) => r.optionId === open.id && r.contentType === 'application/octet-stream'));
@@ -541,7 +653,11 @@ describe('custom option files', () => {
       contentType: 'image/jpeg',
       data: png,
     });
-    assert.equal((await download(images.id, jpegNamedPng.key)).headers['content-type'], 'image/png', 'a PNG under a .jpg name the option allows');
+    assert.equal(
+      (await download(images.id, jpegNamedPng.key)).headers['content-type'],
+      'image/png',
+      'a PNG under a .jpg name the option allows',
+    );
     const doc = await storeCustomOptionFile(ctx, docs.id, { name: 'terms.pdf', contentType: 'text/html', data: pdf });
     assert.equal((await download(docs.id, doc.key)).headers['content-type'], 'application/pdf');
     const rows = await fileRows();
@@ -581,7 +697,11 @@ describe('custom option files', () => {
   test('deleting the option removes its files', async () => {
     const p = await createTestProduct(t);
     const o = await createOption(p.id, { title: 'Logo', type: 'file' });
-    const { key } = await storeCustomOptionFile(t.systemCtx(), o.id, { name: 'a.txt', contentType: 'text/plain', data: Buffer.from('bye') });
+    const { key } = await storeCustomOptionFile(t.systemCtx(), o.id, {
+      name: 'a.txt',
+      contentType: 'text/plain',
+      data: Buffer.from('bye'),
+    });
     const [row] = (await fileRows()).filter((r) => r.key === key);
     const abs = path.join(dataDir, 'media', row.path);
     assert.ok(fs.existsSync(abs));

@@ -33,13 +33,22 @@ async function links(ctx: Ctx, productId: number, kind: LinkKind, onlyLinkedId?:
     .from(productLinks)
     .where(onlyLinkedId === undefined ? base : and(base, eq(productLinks.linkedProductId, onlyLinkedId)))
     .orderBy(asc(productLinks.position), asc(productLinks.linkedProductId));
-  const refs = await productRefs(ctx, rows.map((r) => r.linkedProductId));
+  const refs = await productRefs(
+    ctx,
+    rows.map((r) => r.linkedProductId),
+  );
   const backend = isCatalogReader(ctx);
   const out: ProductLinkDto[] = [];
   for (const r of rows) {
     const p = refs.get(r.linkedProductId);
     if (!p || (!backend && !(sellableHere(ctx, p) && visibleInCatalog(p)))) continue;
-    out.push({ id: `${productId}_${p.id}`, linkedProductId: p.id, linkedProductSku: p.sku, linkedProductName: nameIn(ctx, p), position: r.position });
+    out.push({
+      id: `${productId}_${p.id}`,
+      linkedProductId: p.id,
+      linkedProductSku: p.sku,
+      linkedProductName: nameIn(ctx, p),
+      position: r.position,
+    });
   }
   return out;
 }
@@ -116,7 +125,11 @@ export async function removeProductLink(ctx: Ctx, productId: number, kind: LinkK
     const gone = await tx.db
       .delete(productLinks)
       .where(
-        and(eq(productLinks.productId, productId), eq(productLinks.type, LINK_KINDS[kind]), eq(productLinks.linkedProductId, linkedProductId)),
+        and(
+          eq(productLinks.productId, productId),
+          eq(productLinks.type, LINK_KINDS[kind]),
+          eq(productLinks.linkedProductId, linkedProductId),
+        ),
       )
       .returning({ id: productLinks.linkedProductId });
     if (!gone.length) {

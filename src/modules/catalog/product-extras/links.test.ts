@@ -73,7 +73,10 @@ for (const [kind, stored] of KINDS) {
       assert.equal(g.status, 200);
       assert.equal(g.body['@type'], 'Collection');
       assert.deepEqual(g.body.member, [item(p.id, y, 0), item(p.id, x, 3)]);
-      const rows = await t.database.db.select().from(productLinks).where(and(eq(productLinks.productId, p.id), eq(productLinks.type, stored)));
+      const rows = await t.database.db
+        .select()
+        .from(productLinks)
+        .where(and(eq(productLinks.productId, p.id), eq(productLinks.type, stored)));
       assert.equal(rows.length, 2);
       for (const [other] of KINDS.filter(([k]) => k !== kind)) {
         assert.deepEqual((await t.req('GET', url(p.id, other), { headers: JSON_ONLY })).body, []);
@@ -118,7 +121,11 @@ for (const [kind, stored] of KINDS) {
       assertError(r, 409, 'conflict');
       assertError(await t.req('POST', url(p.id, kind), { token: admin, body: {} }), 400, 'bad_request');
       assertError(await t.req('POST', url(p.id, kind), { token: admin, body: { linkedProductId: 'x' } }), 400, 'bad_request');
-      assertError(await t.req('POST', url(p.id, kind), { token: admin, body: { linkedProductId: y.id, position: 'first' } }), 400, 'bad_request');
+      assertError(
+        await t.req('POST', url(p.id, kind), { token: admin, body: { linkedProductId: y.id, position: 'first' } }),
+        400,
+        'bad_request',
+      );
       assertError(
         await t.req('POST', url(p.id, kind), { token: admin, raw: '{"linkedProductId":', headers: { 'content-type': 'application/json' } }),
         400,

@@ -30,7 +30,9 @@ export const ProductMediaCreate = Type.Object(
     base64: Type.Optional(Type.String({ description: 'the image, base64-encoded (a data: URL is accepted)' })),
     imageData: Type.Optional(Type.String({ description: 'alias of base64' })),
     imageUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'an http or https URL the image is fetched from' })),
-    filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'name the stored file is derived from; default upload.jpg' })),
+    filename: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'name the stored file is derived from; default upload.jpg' }),
+    ),
     types: Type.Optional(Roles),
     label: Type.Optional(Label),
     position: Type.Optional(Position),

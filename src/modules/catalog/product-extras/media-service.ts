@@ -14,7 +14,13 @@ import { deleteMediaFile, writeMediaFile } from '../../../platform/files.js';
 import { fetchRemoteFile } from '../../../platform/remote-file.js';
 import { declareDefaults } from '../../../platform/settings.js';
 import { isCatalogReader, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
-import { MEDIA_ROLES, type MediaRole, type ProductMediaCreateInput, type ProductMediaDto, type ProductMediaUpdateInput } from './media-schemas.js';
+import {
+  MEDIA_ROLES,
+  type MediaRole,
+  type ProductMediaCreateInput,
+  type ProductMediaDto,
+  type ProductMediaUpdateInput,
+} from './media-schemas.js';
 import { requireProduct } from '../products/shared.js';
 import { touchProduct } from '../products/touch.js';
 import { productMedia } from '../tables.js';
@@ -153,7 +159,10 @@ async function sourceBytes(ctx: Ctx, input: ProductMediaCreateInput, settings: S
     ctx.log.debug({ url: fetched.url, bytes: fetched.data.length }, 'image fetched');
     return { data: fetched.data, field: 'imageUrl' };
   }
-  throw badRequest('base64 (or imageData) or imageUrl is required', { reason: 'VALIDATION_FAILED', details: { field: 'base64', constraint: 'required' } });
+  throw badRequest('base64 (or imageData) or imageUrl is required', {
+    reason: 'VALIDATION_FAILED',
+    details: { field: 'base64', constraint: 'required' },
+  });
 }
 
 /** Decodes the bytes as an image (whatever the file is called) and converts it; anything else is a 400. */
@@ -313,7 +322,10 @@ async function removeFileAfterCommit(ctx: Ctx, file: string): Promise<void> {
 /** DELETE /products/{id}/media: removes one image and its file. */
 export async function deleteProductMedia(ctx: Ctx, productId: number, valueId: number | undefined): Promise<void> {
   if (valueId === undefined) {
-    throw badRequest('valueId is required (in the query or the body)', { reason: 'VALIDATION_FAILED', details: { field: 'valueId', constraint: 'required' } });
+    throw badRequest('valueId is required (in the query or the body)', {
+      reason: 'VALIDATION_FAILED',
+      details: { field: 'valueId', constraint: 'required' },
+    });
   }
   await withTx(ctx, async (tx) => {
     await lockProduct(tx, productId);

@@ -17,7 +17,13 @@ let dataDir: string;
 let admin: string;
 let customer: string;
 /** API-user tokens by the product permissions their role holds */
-const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = { other: '', read: '', write: '', writeOnly: '', delete: '' };
+const tok: Record<'other' | 'read' | 'write' | 'writeOnly' | 'delete', string> = {
+  other: '',
+  read: '',
+  write: '',
+  writeOnly: '',
+  delete: '',
+};
 let png: Buffer;
 
 before(async () => {
@@ -30,7 +36,9 @@ before(async () => {
   tok.write = await t.tokens.apiUser(['products/read', 'products/write']);
   tok.delete = await t.tokens.apiUser(['products/delete']);
   tok.writeOnly = await t.tokens.apiUser(['products/write']);
-  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
 });
 after(async () => {
   await t.close();
@@ -152,7 +160,10 @@ describe('POST /products/{id}/media', () => {
     const p = await createTestProduct(t);
     const a = await t.req('POST', url(p.id), { token: admin, body: { imageData: png.toString('base64'), filename: 'alias.png' } });
     assert.equal(a.status, 201, a.text);
-    const b = await t.req('POST', url(p.id), { token: admin, body: { base64: `data:image/png;base64,${png.toString('base64')}`, filename: 'dataurl.png' } });
+    const b = await t.req('POST', url(p.id), {
+      token: admin,
+      body: { base64: `data:image/png;base64,${png.toString('base64')}`, filename: 'dataurl.png' },
+    });
     assert.equal(b.status, 201, b.text);
     assert.equal(b.body.file, '/d/a/dataurl.webp');
   });
@@ -206,7 +217,9 @@ describe('POST /products/{id}/media', () => {
 
   test('an image over catalog/media/max_upload_bytes is a 413 and nothing is stored', async () => {
     const p = await createTestProduct(t);
-    const noisy = await sharp(crypto.randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+    const noisy = await sharp(crypto.randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } })
+      .png()
+      .toBuffer();
     assert.ok(noisy.length > 2000);
     const before = storedFiles();
     await setConfig(t.database.db, t.services.settings, 'catalog/media/max_upload_bytes', '2000');
@@ -226,7 +239,11 @@ describe('POST /products/{id}/media', () => {
 
   test('a body over the request limit is a 413 in the error shape', async () => {
     const p = await createTestProduct(t);
-    const r = await t.req('POST', url(p.id), { token: admin, raw: JSON.stringify({ base64: 'A'.repeat(65 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const r = await t.req('POST', url(p.id), {
+      token: admin,
+      raw: JSON.stringify({ base64: 'A'.repeat(65 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     assertError(r, 413, 'payload_too_large');
     assert.equal((await mediaRows(p.id)).length, 0);
   });
@@ -338,7 +355,10 @@ describe('GET /products/{id}/media', () => {
     assert.deepEqual(ids(r), [b.body.id, a.body.id, c.body.id]);
     assert.equal(r.body.member[0].disabled, true);
     const plain = await t.req('GET', url(p.id), { headers: { accept: 'application/json' } });
-    assert.deepEqual(plain.body.map((m: { id: number }) => m.id), [a.body.id, c.body.id]);
+    assert.deepEqual(
+      plain.body.map((m: { id: number }) => m.id),
+      [a.body.id, c.body.id],
+    );
   });
 
   test('a product without images has an empty list; an unknown or disabled product is a 404 for shoppers', async () => {
@@ -372,7 +392,10 @@ describe('PUT /products/{id}/media', () => {
     const p = await createTestProduct(t);
     const first = await upload(p.id, { filename: 'one.png' });
     const second = await upload(p.id, { filename: 'two.png' });
-    const r = await t.req('PUT', url(p.id), { token: admin, body: { valueId: second.body.id, label: 'Back', position: 7, disabled: true, types: ['image'] } });
+    const r = await t.req('PUT', url(p.id), {
+      token: admin,
+      body: { valueId: second.body.id, label: 'Back', position: 7, disabled: true, types: ['image'] },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { ...second.body, label: 'Back', position: 7, disabled: true, types: ['image'] });
     const rows = await mediaRows(p.id);
@@ -396,10 +419,20 @@ describe('PUT /products/{id}/media', () => {
     assertError(await t.req('PUT', url(p.id), { token: admin, body: { valueId: theirs.body.id, label: 'x' } }), 404, 'not_found');
     assertError(await t.req('PUT', url(p.id), { token: admin, body: { valueId: 99999999, label: 'x' } }), 404, 'not_found');
     assertError(await t.req('PUT', url(99999999), { token: admin, body: { valueId: mine.body.id, label: 'x' } }), 404, 'not_found');
-    for (const body of [{ label: 'x' }, { valueId: 'one' }, { valueId: mine.body.id, types: ['banner'] }, { valueId: mine.body.id, position: -3 }, { valueId: 0 }]) {
+    for (const body of [
+      { label: 'x' },
+      { valueId: 'one' },
+      { valueId: mine.body.id, types: ['banner'] },
+      { valueId: mine.body.id, position: -3 },
+      { valueId: 0 },
+    ]) {
       assertError(await t.req('PUT', url(p.id), { token: admin, body }), 400, 'bad_request');
     }
-    assertError(await t.req('PUT', url(p.id), { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    assertError(
+      await t.req('PUT', url(p.id), { token: admin, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
     assert.deepEqual(await mediaRows(p.id), before);
     assert.equal((await mediaRows(q.id))[0].label, null);
   });

@@ -54,7 +54,11 @@ export const tierPriceOperations: Operation[] = [
       return { items, total: items.length };
     },
   }),
-  replacement('products.tierPrices.replace', 'POST', "Replace the product's tier prices with the given set (an array, or {tierPrices: [...]})"),
+  replacement(
+    'products.tierPrices.replace',
+    'POST',
+    "Replace the product's tier prices with the given set (an array, or {tierPrices: [...]})",
+  ),
   replacement('products.tierPrices.put', 'PUT', 'Replace the tier prices (as POST)'),
   op({
     id: 'products.tierPrices.clear',

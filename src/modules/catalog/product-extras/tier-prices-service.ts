@@ -71,7 +71,10 @@ async function clean(ctx: Ctx, items: readonly TierPriceInputT[], field: (i: num
     }
     const websiteId = item.websiteId ?? 0;
     if (websiteId !== 0 && !ctx.app.settings.website(websiteId)) {
-      throw badRequest(`${f}.websiteId: website ${websiteId} does not exist`, { reason: 'INVALID_WEBSITE', details: { field: `${f}.websiteId` } });
+      throw badRequest(`${f}.websiteId: website ${websiteId} does not exist`, {
+        reason: 'INVALID_WEBSITE',
+        details: { field: `${f}.websiteId` },
+      });
     }
     if (item.qty === undefined) invalidField(`${f}.qty`, 'is required', 'required');
     if (item.price === undefined) invalidField(`${f}.price`, 'is required', 'required');

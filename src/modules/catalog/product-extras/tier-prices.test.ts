@@ -78,7 +78,13 @@ describe('tier prices', () => {
     let r = await t.req('POST', url(p.id), { token: admin, body: { tierPrices: [{ customerGroupId: 2, qty: 3, price: 9 }] } });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.totalItems, 1);
-    r = await t.req('PUT', url(p.id), { token: admin, body: [{ customerGroupId: 0, qty: 4, price: 8 }, { customerGroupId: 3, qty: 4, price: 8 }] });
+    r = await t.req('PUT', url(p.id), {
+      token: admin,
+      body: [
+        { customerGroupId: 0, qty: 4, price: 8 },
+        { customerGroupId: 3, qty: 4, price: 8 },
+      ],
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(
       r.body.member.map((m: { customerGroupId: unknown }) => m.customerGroupId),
@@ -109,7 +115,14 @@ describe('tier prices', () => {
 
   test('4 decimal places are kept exactly', async () => {
     const p = await createTestProduct(t);
-    const r = await t.req('POST', url(p.id), { token: admin, body: [{ qty: 1.5, price: 9.9999 }, { qty: 2.0001, price: 0.0001 }], headers: JSON_ONLY });
+    const r = await t.req('POST', url(p.id), {
+      token: admin,
+      body: [
+        { qty: 1.5, price: 9.9999 },
+        { qty: 2.0001, price: 0.0001 },
+      ],
+      headers: JSON_ONLY,
+    });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(
       r.body.map((x: { qty: number; price: number }) => [x.qty, x.price]),

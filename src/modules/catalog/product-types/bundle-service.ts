@@ -55,7 +55,10 @@ async function toDtos(ctx: Ctx, options: OptionRow[]): Promise<BundleOptionDto[]
       ),
     )
     .orderBy(asc(bundleSelections.position), asc(bundleSelections.id));
-  const refs = await productRefs(ctx, selections.map((s) => s.productId));
+  const refs = await productRefs(
+    ctx,
+    selections.map((s) => s.productId),
+  );
   const backend = isCatalogReader(ctx);
   const byOption = new Map<number, BundleSelectionDto[]>();
   for (const s of selections) {
@@ -117,7 +120,11 @@ const isFixedPrice = (bundle: ProductRow) => bundle.priceType === 1;
  * `priceType`, for a dynamic-price bundle is a 400 (the "fixed" priceType that reads report for every
  * selection is accepted as the no-op it is). A percent price is at most 100.
  */
-function selectionPrice(bundle: ProductRow, s: BundleSelectionInputT, field: string): { price: string | null; priceType: 'fixed' | 'percent' } {
+function selectionPrice(
+  bundle: ProductRow,
+  s: BundleSelectionInputT,
+  field: string,
+): { price: string | null; priceType: 'fixed' | 'percent' } {
   const priceType = s.priceType ?? 'fixed';
   const hasPrice = s.price !== undefined && s.price !== null;
   if (!isFixedPrice(bundle)) {
@@ -225,7 +232,8 @@ export async function updateBundleOption(
     const type = input.type ?? row.type;
     const selections = input.selections === undefined ? undefined : await cleanSelections(tx, bundle, input.selections);
     const current: readonly { isDefault: boolean }[] =
-      selections ?? (await tx.db.select({ isDefault: bundleSelections.isDefault }).from(bundleSelections).where(eq(bundleSelections.optionId, row.id)));
+      selections ??
+      (await tx.db.select({ isDefault: bundleSelections.isDefault }).from(bundleSelections).where(eq(bundleSelections.optionId, row.id)));
     assertDefaults(type, current);
     const set: Partial<OptionRow> = {};
     if (title !== undefined) set.title = title;

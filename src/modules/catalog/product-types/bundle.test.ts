@@ -39,7 +39,11 @@ function assertError(r: Res, status: number, error?: string) {
 }
 
 async function snapshot(productId: number) {
-  const opts = await t.database.db.select().from(bundleOptions).where(eq(bundleOptions.productId, productId)).orderBy(asc(bundleOptions.id));
+  const opts = await t.database.db
+    .select()
+    .from(bundleOptions)
+    .where(eq(bundleOptions.productId, productId))
+    .orderBy(asc(bundleOptions.id));
   const sels = opts.length
     ? await t.database.db
         .select()
@@ -150,7 +154,9 @@ describe('bundle options', () => {
 
   test('PUT /{id} changes only the fields sent; selections replace when sent', async () => {
     const b = await bundle();
-    const o = (await t.req('POST', url(b.id), { token: admin, body: { title: 'Pick', type: 'checkbox', selections: [{ productId: simpleA.id }] } })).body;
+    const o = (
+      await t.req('POST', url(b.id), { token: admin, body: { title: 'Pick', type: 'checkbox', selections: [{ productId: simpleA.id }] } })
+    ).body;
     let r = await t.req('PUT', `${url(b.id)}/${o.id}`, { token: admin, body: { title: 'Picked' } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.title, 'Picked');
@@ -158,7 +164,13 @@ describe('bundle options', () => {
     assert.equal(r.body.selections.length, 1);
     r = await t.req('PUT', `${url(b.id)}/${o.id}`, {
       token: admin,
-      body: { required: false, selections: [{ productId: simpleB.id, isDefault: true }, { productId: virtualC.id, isDefault: true }] },
+      body: {
+        required: false,
+        selections: [
+          { productId: simpleB.id, isDefault: true },
+          { productId: virtualC.id, isDefault: true },
+        ],
+      },
     });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.required, false);
@@ -192,7 +204,8 @@ describe('bundle options', () => {
     const b = await bundle();
     const other = await bundle();
     const ids: number[] = [];
-    for (const title of ['x', 'y', 'z']) ids.push((await t.req('POST', url(b.id), { token: admin, body: { title, selections: [{ productId: simpleA.id }] } })).body.id);
+    for (const title of ['x', 'y', 'z'])
+      ids.push((await t.req('POST', url(b.id), { token: admin, body: { title, selections: [{ productId: simpleA.id }] } })).body.id);
     const foreign = (await t.req('POST', url(other.id), { token: admin, body: { title: 'f' } })).body.id;
     assertError(await t.req('DELETE', `${url(b.id)}/${foreign}`, { token: admin }), 404, 'not_found');
     assertError(await t.req('DELETE', `${url(b.id)}/999999`, { token: admin }), 404, 'not_found');
@@ -230,7 +243,8 @@ describe('bundle options', () => {
     before(async () => {
       b = await bundle();
       conf = await createTestProduct(t, { type: 'configurable' });
-      optionId = (await t.req('POST', url(b.id), { token: admin, body: { title: 'Keep', selections: [{ productId: simpleA.id }] } })).body.id;
+      optionId = (await t.req('POST', url(b.id), { token: admin, body: { title: 'Keep', selections: [{ productId: simpleA.id }] } })).body
+        .id;
     });
     const bad = (): [string, Record<string, unknown>, RegExp][] => [
       ['missing title', { type: 'select' }, /title/],
@@ -242,16 +256,34 @@ describe('bundle options', () => {
       ['selection of the bundle itself', { title: 'x', selections: [{ productId: b.id }] }, /simple or virtual/],
       ['the same product twice', { title: 'x', selections: [{ productId: simpleA.id }, { productId: simpleA.id }] }, /listed twice/],
       ['qty 0', { title: 'x', selections: [{ productId: simpleA.id, qty: 0 }] }, /qty must be greater than 0/],
-      ['a price on a dynamic-price bundle', { title: 'x', selections: [{ productId: simpleA.id, price: 1 }] }, /selections\[0\]: .*dynamic-price bundle/],
+      [
+        'a price on a dynamic-price bundle',
+        { title: 'x', selections: [{ productId: simpleA.id, price: 1 }] },
+        /selections\[0\]: .*dynamic-price bundle/,
+      ],
       ['unknown price type', { title: 'x', selections: [{ productId: simpleA.id, priceType: 'relative' }] }, /priceType/],
       [
         'two defaults on a select option',
-        { title: 'x', type: 'select', selections: [{ productId: simpleA.id, isDefault: true }, { productId: simpleB.id, isDefault: true }] },
+        {
+          title: 'x',
+          type: 'select',
+          selections: [
+            { productId: simpleA.id, isDefault: true },
+            { productId: simpleB.id, isDefault: true },
+          ],
+        },
         /at most one default/,
       ],
       [
         'two defaults on a radio option',
-        { title: 'x', type: 'radio', selections: [{ productId: simpleA.id, isDefault: true }, { productId: simpleB.id, isDefault: true }] },
+        {
+          title: 'x',
+          type: 'radio',
+          selections: [
+            { productId: simpleA.id, isDefault: true },
+            { productId: simpleB.id, isDefault: true },
+          ],
+        },
         /at most one default/,
       ],
       ['selections not an array', { title: 'x', selections: { productId: simpleA.id } }, /selections/],
@@ -278,7 +310,11 @@ describe('bundle options', () => {
     });
     test('malformed JSON and a non-object body → 400', async () => {
       const before = await snapshot(b.id);
-      assertError(await t.req('POST', url(b.id), { token: admin, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+      assertError(
+        await t.req('POST', url(b.id), { token: admin, raw: '{"title":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'bad_request',
+      );
       assertError(await t.req('POST', url(b.id), { token: admin, body: [1] }), 400, 'bad_request');
       assert.equal(await snapshot(b.id), before);
     });
@@ -287,7 +323,10 @@ describe('bundle options', () => {
   test('storefront callers see only selections of enabled products; a disabled bundle is 404 to them', async () => {
     const b = await bundle();
     const hidden = await createTestProduct(t, { price: 4 });
-    await t.req('POST', url(b.id), { token: admin, body: { title: 'o', selections: [{ productId: simpleA.id }, { productId: hidden.id }] } });
+    await t.req('POST', url(b.id), {
+      token: admin,
+      body: { title: 'o', selections: [{ productId: simpleA.id }, { productId: hidden.id }] },
+    });
     const d = await t.req('PUT', `${API}/products/${hidden.id}`, { token: admin, body: { isActive: false } });
     assert.equal(d.status, 200, d.text);
     const pub = await t.req('GET', url(b.id), { headers: JSON_ONLY });
@@ -330,9 +369,14 @@ describe('bundle options', () => {
   test('hasRequiredOptions on GET /products/{id} follows the required options of the bundle', async () => {
     const b = await bundle();
     assert.equal(await hasRequiredOptions(b.id), false);
-    const optional = (await t.req('POST', url(b.id), { token: admin, body: { title: 'extras', required: false, selections: [{ productId: simpleA.id }] } })).body;
+    const optional = (
+      await t.req('POST', url(b.id), { token: admin, body: { title: 'extras', required: false, selections: [{ productId: simpleA.id }] } })
+    ).body;
     assert.equal(await hasRequiredOptions(b.id), false, 'an optional option asks nothing of the shopper');
-    const required = await t.req('POST', url(b.id), { token: admin, body: { title: 'main', required: true, selections: [{ productId: simpleB.id }] } });
+    const required = await t.req('POST', url(b.id), {
+      token: admin,
+      body: { title: 'main', required: true, selections: [{ productId: simpleB.id }] },
+    });
     assert.equal(required.status, 201, required.text);
     assert.equal(await hasRequiredOptions(b.id), true);
     assert.equal((await t.req('PUT', `${url(b.id)}/${required.body.id}`, { token: admin, body: { required: false } })).status, 200);
@@ -342,7 +386,10 @@ describe('bundle options', () => {
     assert.equal((await t.req('DELETE', `${url(b.id)}?id=${optional.id}`, { token: admin })).status, 204);
     assert.equal(await hasRequiredOptions(b.id), false, 'removing the required option clears it');
     // a storefront read of the product says the same
-    assert.equal((await t.req('POST', url(b.id), { token: admin, body: { title: 'again', selections: [{ productId: simpleA.id }] } })).status, 201);
+    assert.equal(
+      (await t.req('POST', url(b.id), { token: admin, body: { title: 'again', selections: [{ productId: simpleA.id }] } })).status,
+      201,
+    );
     assert.equal((await t.req('GET', `${API}/products/${b.id}`)).body.hasRequiredOptions, true);
   });
 
@@ -374,14 +421,23 @@ describe('bundle options', () => {
     test('refused with a 400 naming the field; nothing changes', async () => {
       const dynamic = await bundle();
       const fixed = await fixedBundle();
-      const keepD = (await t.req('POST', url(dynamic.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id }] } })).body;
-      const keepF = (await t.req('POST', url(fixed.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id, price: 5 }] } })).body;
+      const keepD = (
+        await t.req('POST', url(dynamic.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id }] } })
+      ).body;
+      const keepF = (
+        await t.req('POST', url(fixed.id), { token: admin, body: { title: 'keep', selections: [{ productId: simpleA.id, price: 5 }] } })
+      ).body;
       const cases: [Record<string, any>, number, Record<string, unknown>, RegExp][] = [
         [dynamic, keepD.id, { productId: simpleA.id, price: 5 }, /dynamic-price bundle.*fixed-price bundle/],
         [dynamic, keepD.id, { productId: simpleA.id, price: 0 }, /dynamic-price bundle/],
         [dynamic, keepD.id, { productId: simpleA.id, priceType: 'percent' }, /dynamic-price bundle/],
         [dynamic, keepD.id, { productId: simpleA.id, price: 10, priceType: 'percent' }, /dynamic-price bundle/],
-        [fixed, keepF.id, { productId: simpleA.id, price: 100.01, priceType: 'percent' }, /selections\[0\]\.price must be at most 100 for a percent price/],
+        [
+          fixed,
+          keepF.id,
+          { productId: simpleA.id, price: 100.01, priceType: 'percent' },
+          /selections\[0\]\.price must be at most 100 for a percent price/,
+        ],
         [fixed, keepF.id, { productId: simpleA.id, price: 250, priceType: 'percent' }, /at most 100/],
         [fixed, keepF.id, { productId: simpleA.id, price: -1 }, /price must be at least 0/],
         [fixed, keepF.id, { productId: simpleA.id, price: 1.00001 }, /selections\[0\]\.price must have at most 4 decimal places/],
@@ -418,7 +474,8 @@ describe('bundle options', () => {
     let optionId: number;
     before(async () => {
       b = await bundle();
-      optionId = (await t.req('POST', url(b.id), { token: admin, body: { title: 'locked', selections: [{ productId: simpleA.id }] } })).body.id;
+      optionId = (await t.req('POST', url(b.id), { token: admin, body: { title: 'locked', selections: [{ productId: simpleA.id }] } })).body
+        .id;
     });
     test('GET is public', async () => {
       for (const token of [undefined, customer, reader]) assert.equal((await t.req('GET', url(b.id), { token })).status, 200);

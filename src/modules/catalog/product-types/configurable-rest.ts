@@ -1,7 +1,13 @@
 /** The super attributes and children of a configurable product (REST and GraphQL). */
 import { access } from '../../../platform/auth/access.js';
 import { op, type Operation } from '../../../platform/operations.js';
-import { Configurable, ConfigurableChildBody, ConfigurableChildParams, ConfigurableUpdate, ProductParams } from '../products/subresource-schemas.js';
+import {
+  Configurable,
+  ConfigurableChildBody,
+  ConfigurableChildParams,
+  ConfigurableUpdate,
+  ProductParams,
+} from '../products/subresource-schemas.js';
 import * as configurable from './configurable-service.js';
 
 const tags = ['products'];

@@ -85,10 +85,13 @@ async function resolveSuperAttributes(ctx: Ctx, given: readonly (string | number
     const a = rows.find((r) => (typeof g === 'string' ? r.code === g : r.id === g));
     if (!a) throw badRequest(`${field}: attribute ${String(g)} does not exist`, { reason: 'ATTRIBUTE_NOT_FOUND', details: { field } });
     if (a.frontendInput !== 'select' || a.scope !== 'global' || !a.isConfigurable) {
-      throw badRequest(`${field}: attribute ${a.code} cannot be a super attribute; it must be a global select attribute that may be configurable`, {
-        reason: 'NOT_A_SUPER_ATTRIBUTE',
-        details: { field },
-      });
+      throw badRequest(
+        `${field}: attribute ${a.code} cannot be a super attribute; it must be a global select attribute that may be configurable`,
+        {
+          reason: 'NOT_A_SUPER_ATTRIBUTE',
+          details: { field },
+        },
+      );
     }
     if (seen.has(a.id)) throw badRequest(`${field}: attribute ${a.code} is listed twice`, { reason: 'DUPLICATE', details: { field } });
     seen.add(a.id);
@@ -107,7 +110,12 @@ interface ChildCheck {
  * combination; `children` lists every child the product will have. Without super attributes there is nothing
  * to check: the children are linked as they are (see the file comment).
  */
-async function assertCombinations(ctx: Ctx, productId: number, attrs: readonly SuperAttribute[], children: readonly ChildCheck[]): Promise<void> {
+async function assertCombinations(
+  ctx: Ctx,
+  productId: number,
+  attrs: readonly SuperAttribute[],
+  children: readonly ChildCheck[],
+): Promise<void> {
   if (!children.length || !attrs.length) return;
   const rows = await ctx.db
     .select({ id: products.id, attributes: products.attributes })
@@ -153,10 +161,13 @@ async function assertCombinations(ctx: Ctx, productId: number, attrs: readonly S
     const key = parts.join('|');
     const other = combos.get(key);
     if (other) {
-      throw badRequest(`${child.field}: products ${other.id} and ${child.id} have the same combination of ${attrs.map((a) => a.code).join(', ')}`, {
-        reason: 'DUPLICATE_COMBINATION',
-        details: { field: child.field, productIds: [other.id, child.id] },
-      });
+      throw badRequest(
+        `${child.field}: products ${other.id} and ${child.id} have the same combination of ${attrs.map((a) => a.code).join(', ')}`,
+        {
+          reason: 'DUPLICATE_COMBINATION',
+          details: { field: child.field, productIds: [other.id, child.id] },
+        },
+      );
     }
     combos.set(key, child);
   }
@@ -172,7 +183,10 @@ async function afterWrite(ctx: Ctx, productId: number): Promise<void> {
 export async function setConfigurable(ctx: Ctx, productId: number, input: ConfigurableUpdateT): Promise<ConfigurableDto> {
   return withTx(ctx, async (tx) => {
     await lockProduct(tx, productId, CONFIGURABLE);
-    const attrs = input.superAttributes === undefined ? await superAttributesOf(tx, productId) : await resolveSuperAttributes(tx, input.superAttributes);
+    const attrs =
+      input.superAttributes === undefined
+        ? await superAttributesOf(tx, productId)
+        : await resolveSuperAttributes(tx, input.superAttributes);
     let children: ChildCheck[];
     if (input.childProductIds === undefined) {
       children = (await childIdsOf(tx, productId)).map((id) => ({ id, field: 'superAttributes' }));
@@ -214,7 +228,10 @@ export async function addConfigurableChild(ctx: Ctx, productId: number, body: Co
     await requireRefs(tx, [{ id: childId, field: 'childId' }], CHILD_TYPES);
     const current = await childIdsOf(tx, productId);
     if (current.includes(childId)) {
-      throw conflict(`Product ${childId} is already a child of product ${productId}`, { reason: 'ALREADY_A_CHILD', details: { field: 'childId' } });
+      throw conflict(`Product ${childId} is already a child of product ${productId}`, {
+        reason: 'ALREADY_A_CHILD',
+        details: { field: 'childId' },
+      });
     }
     const attrs = await superAttributesOf(tx, productId);
     await assertCombinations(tx, productId, attrs, [...current.map((id) => ({ id, field: 'childId' })), { id: childId, field: 'childId' }]);

@@ -118,7 +118,10 @@ describe('configurable products', () => {
     const a = await child('Red', 'S');
     const b = await child('Red', 'M');
     const c = await child('Blue', 'S', { type: 'virtual' });
-    const r = await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: ['size', 'color'], childProductIds: [c.id, a.id, b.id] } });
+    const r = await t.req('PUT', url(p.id), {
+      token: admin,
+      body: { superAttributes: ['size', 'color'], childProductIds: [c.id, a.id, b.id] },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { id: p.id, superAttributes: ['size', 'color'], childProductIds: [a.id, b.id, c.id].sort((x, y) => x - y) });
     assert.deepEqual(await conf(p.id, customer), r.body);
@@ -158,7 +161,11 @@ describe('configurable products', () => {
       ['a multiselect attribute', { superAttributes: ['material'] }, /cannot be a super attribute/],
       ['a text attribute', { superAttributes: ['barcode'] }, /cannot be a super attribute/],
       ['the same attribute twice', { superAttributes: ['color', 'color'] }, /listed twice/],
-      ['a child without a value of a super attribute', { childProductIds: [redS.id, colorOnly.id] }, /no value for the super attribute size/],
+      [
+        'a child without a value of a super attribute',
+        { childProductIds: [redS.id, colorOnly.id] },
+        /no value for the super attribute size/,
+      ],
       ['a new super attribute the children lack', { superAttributes: ['color', 'size', 'gender'] }, /cannot be a super attribute|no value/],
       ['two children with the same combination', { childProductIds: [redS.id, redS2.id] }, /same combination/],
       ['an unknown child', { childProductIds: [999999] }, /product 999999 does not exist/],
@@ -176,7 +183,11 @@ describe('configurable products', () => {
         assertError(r, 400, 'bad_request');
         assert.match(r.body.message, msg, name);
       }
-      const r = await t.req('PUT', url(p.id), { token: admin, raw: '{"superAttributes":[', headers: { 'content-type': 'application/json' } });
+      const r = await t.req('PUT', url(p.id), {
+        token: admin,
+        raw: '{"superAttributes":[',
+        headers: { 'content-type': 'application/json' },
+      });
       assertError(r, 400, 'bad_request');
       assert.equal(await snapshot(p.id), before);
     });
@@ -320,7 +331,10 @@ describe('configurable products', () => {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body.childProductIds, [b.id, c.id]);
       const kids = await t.database.db.select().from(configurableChildren).where(eq(configurableChildren.parentId, p.id));
-      assert.deepEqual(kids.map((k) => k.childId).sort((x, y) => x - y), [b.id, c.id]);
+      assert.deepEqual(
+        kids.map((k) => k.childId).sort((x, y) => x - y),
+        [b.id, c.id],
+      );
       // without the superAttributes key, and one at a time, the same
       r = await t.req('PUT', url(p.id), { token: admin, body: { childProductIds: [a.id, b.id, c.id] } });
       assert.equal(r.status, 200, r.text);
@@ -331,8 +345,16 @@ describe('configurable products', () => {
       assert.deepEqual(r.body, { id: p.id, superAttributes: [], childProductIds: [a.id, b.id, c.id, d.id] });
       // the children are still checked as products: an unknown id or a configurable is refused, nothing changes
       const before = await snapshot(p.id);
-      assertError(await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, 999999] } }), 400, 'bad_request');
-      assertError(await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [(await configurable()).id] } }), 400, 'bad_request');
+      assertError(
+        await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, 999999] } }),
+        400,
+        'bad_request',
+      );
+      assertError(
+        await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [(await configurable()).id] } }),
+        400,
+        'bad_request',
+      );
       assert.equal(await snapshot(p.id), before);
     });
 
@@ -340,25 +362,41 @@ describe('configurable products', () => {
       const p = await configurable();
       const a = await variant('Blue', 'S', 20);
       const b = await variant('Blue', 'M', 22);
-      assert.equal((await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status, 200);
+      assert.equal(
+        (await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status,
+        200,
+      );
       for (const token of [undefined, admin]) {
         assert.deepEqual(await conf(p.id, token), { id: p.id, superAttributes: [], childProductIds: [a.id, b.id] });
         const read = await t.req('GET', `${API}/products/${p.id}`, { token });
         assert.equal(read.status, 200, read.text);
         assert.deepEqual(read.body.configurableOptions, []);
-        assert.deepEqual(read.body.variants.map((v: { id: number; attributes: unknown }) => [v.id, v.attributes]), [[a.id, {}], [b.id, {}]]);
+        assert.deepEqual(
+          read.body.variants.map((v: { id: number; attributes: unknown }) => [v.id, v.attributes]),
+          [
+            [a.id, {}],
+            [b.id, {}],
+          ],
+        );
         assert.equal(read.body.hasRequiredOptions, false);
       }
       const list = await t.req('GET', `${API}/products`, { query: { sku: p.sku }, headers: { accept: 'application/json' } });
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.map((x: { id: number }) => x.id), [p.id], 'listed like any product');
+      assert.deepEqual(
+        list.body.map((x: { id: number }) => x.id),
+        [p.id],
+        'listed like any product',
+      );
     });
 
     test('it cannot go into a cart until super attributes are set (400, cart unchanged); carts holding it still read', async () => {
       const p = await configurable();
       const a = await variant('Red', 'S', 30);
       const b = await variant('Red', 'M', 31);
-      assert.equal((await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status, 200);
+      assert.equal(
+        (await t.req('PUT', url(p.id), { token: admin, body: { superAttributes: [], childProductIds: [a.id, b.id] } })).status,
+        200,
+      );
       const m = (await t.req('POST', `${API}/guest-carts`, { body: {} })).body.maskedId as string;
       const add = (body: unknown) => t.req('POST', `${API}/guest-carts/${m}/items`, { body });
       const attempts = [

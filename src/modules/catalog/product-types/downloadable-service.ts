@@ -22,7 +22,14 @@ import {
 import { toWire } from '../../../platform/money.js';
 import { refreshPriceRanges } from '../products/price.js';
 import { touchProduct } from '../products/touch.js';
-import { MONEY_MAX, decimalField, invalidField, isCatalogReader, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
+import {
+  MONEY_MAX,
+  decimalField,
+  invalidField,
+  isCatalogReader,
+  lockProduct,
+  requireReadableProduct,
+} from '../products/subresource-shared.js';
 import type { DownloadableLinkCreateT, DownloadableLinkDto, DownloadableLinkUpdateT } from '../products/subresource-schemas.js';
 import { baseMediaUrl } from '../product-extras/media-urls.js';
 import { downloadableLinks } from '../tables.js';
@@ -105,7 +112,8 @@ function cleanUrl(raw: string, field: string): string {
 /** File content sent as base64 (a `data:...;base64,` prefix is allowed). */
 function decodeBase64(raw: string, field: string): Buffer {
   const body = raw.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
-  if (!body || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) invalidField(field, 'must be base64-encoded file content', 'contentEncoding');
+  if (!body || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body))
+    invalidField(field, 'must be base64-encoded file content', 'contentEncoding');
   const data = Buffer.from(body, 'base64');
   if (!data.length) invalidField(field, 'must not be empty', 'minLength');
   return data;
@@ -138,7 +146,11 @@ function sampleExtension(fileName: string | undefined, data: Buffer, names: Targ
   const given = nameExtension(fileName);
   const claimed = given ? documentTypeOfExtension(given) : undefined;
   if (claimed && claimed !== sniffed && !(claimed.startsWith('image/') && sniffed.startsWith('image/'))) {
-    invalidField(names.base64, `content does not match the extension .${given} of ${names.fileName}: expected ${claimed.startsWith('image/') ? 'an image' : claimed}`, 'contentType');
+    invalidField(
+      names.base64,
+      `content does not match the extension .${given} of ${names.fileName}: expected ${claimed.startsWith('image/') ? 'an image' : claimed}`,
+      'contentType',
+    );
   }
   if (sniffed !== OCTET_STREAM) return extensionForType(sniffed);
   if (given && !claimed && Object.hasOwn(SAMPLE_CONTENT_TYPES, given)) return given;
@@ -277,7 +289,11 @@ export async function createDownloadableLink(ctx: Ctx, productId: number, input:
   const title = cleanTitle(input.title);
   const price = input.price === undefined ? '0' : decimalField(input.price, 'price', { min: 0, max: MONEY_MAX });
   const none = { type: null, url: null, file: null };
-  const link = resolveTarget(LINK_NAMES, { type: input.linkType, url: input.linkUrl, base64: input.fileBase64, fileName: input.fileName }, none);
+  const link = resolveTarget(
+    LINK_NAMES,
+    { type: input.linkType, url: input.linkUrl, base64: input.fileBase64, fileName: input.fileName },
+    none,
+  );
   if (!link) return invalidField('linkType', 'must be url or file', 'enum');
   const sample = resolveTarget(
     SAMPLE_NAMES,
@@ -286,7 +302,11 @@ export async function createDownloadableLink(ctx: Ctx, productId: number, input:
   );
   return withFiles(ctx, async (tx, files) => {
     await lockProduct(tx, productId, DOWNLOADABLE);
-    await storeFiles(tx, [link.upload, sample?.upload].filter((f): f is PendingFile => f !== undefined), files);
+    await storeFiles(
+      tx,
+      [link.upload, sample?.upload].filter((f): f is PendingFile => f !== undefined),
+      files,
+    );
     const [row] = await tx.db
       .insert(downloadableLinks)
       .values({
@@ -346,7 +366,11 @@ export async function updateDownloadableLink(
       { type: input.sampleType, url: echoed ? undefined : input.sampleUrl, base64: input.sampleFileBase64, fileName: input.sampleFileName },
       { type: asLinkType(row.sampleType), url: row.sampleUrl, file: row.sampleFile },
     );
-    await storeFiles(tx, [link.upload, sample?.upload].filter((f): f is PendingFile => f !== undefined), files);
+    await storeFiles(
+      tx,
+      [link.upload, sample?.upload].filter((f): f is PendingFile => f !== undefined),
+      files,
+    );
     const [updated] = await tx.db
       .update(downloadableLinks)
       .set({

@@ -44,7 +44,11 @@ function assertError(r: Res, status: number, error?: string) {
 }
 
 async function snapshot(productId: number) {
-  const rows = await t.database.db.select().from(downloadableLinks).where(eq(downloadableLinks.productId, productId)).orderBy(asc(downloadableLinks.id));
+  const rows = await t.database.db
+    .select()
+    .from(downloadableLinks)
+    .where(eq(downloadableLinks.productId, productId))
+    .orderBy(asc(downloadableLinks.id));
   return JSON.stringify(rows);
 }
 
@@ -97,7 +101,14 @@ describe('downloadable links', () => {
       sampleUrl: 'https://files.example.com/sample.pdf',
     };
     assert.deepEqual(r.body, full);
-    const publicView = { id: r.body.id, title: 'E-book (PDF)', price: 2.5, sortOrder: 1, numberOfDownloads: 3, sampleUrl: 'https://files.example.com/sample.pdf' };
+    const publicView = {
+      id: r.body.id,
+      title: 'E-book (PDF)',
+      price: 2.5,
+      sortOrder: 1,
+      numberOfDownloads: 3,
+      sampleUrl: 'https://files.example.com/sample.pdf',
+    };
     for (const token of [undefined, customer]) {
       const g = await t.req('GET', url(p.id), { token });
       assert.equal(g.status, 200);
@@ -114,7 +125,16 @@ describe('downloadable links', () => {
     await t.req('POST', url(p.id), { token: admin, body: { title: 'Second', sortOrder: 5, linkUrl: 'http://example.com/b' } });
     const r = await t.req('POST', url(p.id), { token: admin, body: { title: 'First', linkUrl: 'http://example.com/a' } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { id: r.body.id, title: 'First', price: 0, sortOrder: 0, numberOfDownloads: 0, isShareable: 2, linkType: 'url', linkUrl: 'http://example.com/a' });
+    assert.deepEqual(r.body, {
+      id: r.body.id,
+      title: 'First',
+      price: 0,
+      sortOrder: 0,
+      numberOfDownloads: 0,
+      isShareable: 2,
+      linkType: 'url',
+      linkUrl: 'http://example.com/a',
+    });
     const g = await t.req('GET', url(p.id), { headers: JSON_ONLY });
     assert.deepEqual(
       g.body.map((l: { title: string }) => l.title),
@@ -149,7 +169,9 @@ describe('downloadable links', () => {
     assert.deepEqual(storedFiles(samplesRoot), [...samplesBefore, r.body.sampleFile].sort());
     assert.ok(!fs.existsSync(path.join(dataDir, 'etc')));
     const g = await t.req('GET', url(p.id), { headers: JSON_ONLY });
-    assert.deepEqual(g.body, [{ id: r.body.id, title: 'Archive', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl }]);
+    assert.deepEqual(g.body, [
+      { id: r.body.id, title: 'Archive', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl },
+    ]);
     // the public media route does not serve the link's folder
     const m = await t.app.inject({ method: 'GET', url: `/media/downloadable${r.body.linkFile}` });
     assert.equal(m.statusCode, 404);
@@ -216,8 +238,16 @@ describe('downloadable links', () => {
       ['negative price', { title: 't', price: -1, linkUrl: 'https://e.com' }, /price must be at least 0/],
       ['price with 5 decimal places', { title: 't', price: 1.00001, linkUrl: 'https://e.com' }, /price must have at most 4 decimal places/],
       ['price of 1e-9', { title: 't', price: 1e-9, linkUrl: 'https://e.com' }, /price must have at most 4 decimal places/],
-      ['a sample named .png that is no PNG', { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<svg onload="alert(1)"/>'), sampleFileName: 's.png' }, /sampleFileBase64 content does not match the extension \.png/],
-      ['a sample named .pdf that is no PDF', { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<html></html>'), sampleFileName: 's.pdf' }, /expected application\/pdf/],
+      [
+        'a sample named .png that is no PNG',
+        { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<svg onload="alert(1)"/>'), sampleFileName: 's.png' },
+        /sampleFileBase64 content does not match the extension \.png/,
+      ],
+      [
+        'a sample named .pdf that is no PDF',
+        { title: 't', linkUrl: 'https://e.com', sampleFileBase64: b64('<html></html>'), sampleFileName: 's.pdf' },
+        /expected application\/pdf/,
+      ],
       ['price as a string', { title: 't', price: '1', linkUrl: 'https://e.com' }, /price/],
       ['negative downloads', { title: 't', numberOfDownloads: -1, linkUrl: 'https://e.com' }, /numberOfDownloads/],
       ['fractional downloads', { title: 't', numberOfDownloads: 1.5, linkUrl: 'https://e.com' }, /numberOfDownloads/],
@@ -262,7 +292,11 @@ describe('downloadable links', () => {
     test('missing title and malformed JSON → 400', async () => {
       const before = await snapshot(p.id);
       assertError(await t.req('POST', url(p.id), { token: admin, body: { linkUrl: 'https://e.com' } }), 400, 'bad_request');
-      assertError(await t.req('POST', url(p.id), { token: admin, raw: '{"title"', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+      assertError(
+        await t.req('POST', url(p.id), { token: admin, raw: '{"title"', headers: { 'content-type': 'application/json' } }),
+        400,
+        'bad_request',
+      );
       assert.equal(await snapshot(p.id), before);
     });
   });
@@ -273,14 +307,22 @@ describe('downloadable links', () => {
       const p = await downloadable();
       const r = await t.req('POST', url(p.id), {
         token: admin,
-        body: { title: 'Book', fileBase64: b64('the whole book'), fileName: 'book.pdf', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'chapter-1.pdf' },
+        body: {
+          title: 'Book',
+          fileBase64: b64('the whole book'),
+          fileName: 'book.pdf',
+          sampleFileBase64: pdf.toString('base64'),
+          sampleFileName: 'chapter-1.pdf',
+        },
       });
       assert.equal(r.status, 201, r.text);
       assert.match(r.body.sampleFile, /^\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]{32}\.pdf$/);
       assert.equal(r.body.sampleUrl, `${SAMPLES_URL}${r.body.sampleFile}`);
       for (const token of [undefined, customer]) {
         const g = await t.req('GET', url(p.id), { token, headers: JSON_ONLY });
-        assert.deepEqual(g.body, [{ id: r.body.id, title: 'Book', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl }]);
+        assert.deepEqual(g.body, [
+          { id: r.body.id, title: 'Book', price: 0, sortOrder: 0, numberOfDownloads: 0, sampleUrl: r.body.sampleUrl },
+        ]);
         assert.ok(!g.text.includes(r.body.linkFile));
       }
       // the product page names the same sample URL
@@ -294,7 +336,11 @@ describe('downloadable links', () => {
       assert.match(String(sample.headers['cache-control']), /^public/);
       assert.deepEqual(sample.rawPayload, pdf);
       // the link file itself is never served: not under its folder, not under the samples folder
-      for (const u of [`/media/downloadable${r.body.linkFile}`, `/media/catalog/downloadable_samples${r.body.linkFile}`, `/media/catalog/downloadable_samples/../../downloadable${r.body.linkFile}`]) {
+      for (const u of [
+        `/media/downloadable${r.body.linkFile}`,
+        `/media/catalog/downloadable_samples${r.body.linkFile}`,
+        `/media/catalog/downloadable_samples/../../downloadable${r.body.linkFile}`,
+      ]) {
         const res = await t.app.inject({ method: 'GET', url: u });
         assert.equal(res.statusCode, 404, u);
         assert.ok(!res.body.includes('the whole book'), u);
@@ -303,7 +349,10 @@ describe('downloadable links', () => {
 
     test('a sample is served as what its content is: images and PDF by content, harmless kinds by name, anything else as a .bin download', async () => {
       const p = await downloadable();
-      const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e60000000049454e44ae426082', 'hex');
+      const png = Buffer.from(
+        '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e60000000049454e44ae426082',
+        'hex',
+      );
       const cases: [string, Buffer, RegExp, string][] = [
         ['cover.png', png, /\.png$/, 'image/png'],
         ['cover.jpg', png, /\.png$/, 'image/png'],
@@ -313,7 +362,10 @@ describe('downloadable links', () => {
         ['image.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), /\.bin$/, 'application/octet-stream'],
       ];
       for (const [name, data, file, type] of cases) {
-        const r = await t.req('POST', url(p.id), { token: admin, body: { title: name, linkUrl: 'https://e.com/x', sampleFileBase64: data.toString('base64'), sampleFileName: name } });
+        const r = await t.req('POST', url(p.id), {
+          token: admin,
+          body: { title: name, linkUrl: 'https://e.com/x', sampleFileBase64: data.toString('base64'), sampleFileName: name },
+        });
         assert.equal(r.status, 201, r.text);
         assert.match(r.body.sampleFile, file, name);
         const res = await fetchMedia(r.body.sampleUrl);
@@ -329,7 +381,10 @@ describe('downloadable links', () => {
     test('replacing or removing a sample removes its file; a client sending back what it read keeps it', async () => {
       const p = await downloadable();
       const made = (
-        await t.req('POST', url(p.id), { token: admin, body: { title: 'S', linkUrl: 'https://e.com/x', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'a.pdf' } })
+        await t.req('POST', url(p.id), {
+          token: admin,
+          body: { title: 'S', linkUrl: 'https://e.com/x', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'a.pdf' },
+        })
       ).body;
       const first = path.join(samplesRoot, made.sampleFile);
       assert.ok(fs.existsSync(first));
@@ -338,7 +393,10 @@ describe('downloadable links', () => {
       let r = await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: echo });
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body, made);
-      r = await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: { sampleFileBase64: b64('second sample'), sampleFileName: 'b.txt' } });
+      r = await t.req('PUT', `${url(p.id)}/${made.id}`, {
+        token: admin,
+        body: { sampleFileBase64: b64('second sample'), sampleFileName: 'b.txt' },
+      });
       assert.equal(r.status, 200, r.text);
       assert.notEqual(r.body.sampleFile, made.sampleFile);
       assert.ok(await waitUntil(() => !fs.existsSync(first)), 'the replaced sample is removed');
@@ -351,7 +409,10 @@ describe('downloadable links', () => {
       assert.equal(r.body.sampleFile, undefined);
       assert.ok(await waitUntil(() => !fs.existsSync(path.join(samplesRoot, second.sampleFile))));
       const third = (
-        await t.req('PUT', `${url(p.id)}/${made.id}`, { token: admin, body: { sampleType: 'file', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'c.pdf' } })
+        await t.req('PUT', `${url(p.id)}/${made.id}`, {
+          token: admin,
+          body: { sampleType: 'file', sampleFileBase64: pdf.toString('base64'), sampleFileName: 'c.pdf' },
+        })
       ).body;
       assert.equal((await t.req('DELETE', `${url(p.id)}/${made.id}`, { token: admin })).status, 204);
       assert.ok(await waitUntil(() => !fs.existsSync(path.join(samplesRoot, third.sampleFile))), 'deleting the link removes its sample');
@@ -362,11 +423,17 @@ describe('downloadable links', () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
     test('a multi-megabyte file is taken by POST and both PUTs (over the global 1 MiB body limit)', async () => {
       const p = await downloadable();
-      let r = await t.req('POST', url(p.id), { token: admin, body: { title: 'Big', fileBase64: big.toString('base64'), fileName: 'big.bin' } });
+      let r = await t.req('POST', url(p.id), {
+        token: admin,
+        body: { title: 'Big', fileBase64: big.toString('base64'), fileName: 'big.bin' },
+      });
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(fs.readFileSync(path.join(root, r.body.linkFile)), big);
       const id = r.body.id;
-      r = await t.req('PUT', `${url(p.id)}/${id}`, { token: admin, body: { sampleFileBase64: big.toString('base64'), sampleFileName: 'sample.zip' } });
+      r = await t.req('PUT', `${url(p.id)}/${id}`, {
+        token: admin,
+        body: { sampleFileBase64: big.toString('base64'), sampleFileName: 'sample.zip' },
+      });
       assert.equal(r.status, 200, r.text);
       assert.equal(fs.statSync(path.join(samplesRoot, r.body.sampleFile)).size, big.length);
       r = await t.req('PUT', url(p.id), { token: admin, body: { linkId: id, fileBase64: big.toString('base64'), fileName: 'big2.bin' } });

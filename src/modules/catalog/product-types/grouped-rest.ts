@@ -1,7 +1,13 @@
 /** The children of a grouped product (REST and GraphQL). */
 import { access } from '../../../platform/auth/access.js';
 import { op, type Operation } from '../../../platform/operations.js';
-import { GroupedChild, GroupedChildInput, GroupedChildParams, GroupedChildrenBody, ProductParams } from '../products/subresource-schemas.js';
+import {
+  GroupedChild,
+  GroupedChildInput,
+  GroupedChildParams,
+  GroupedChildrenBody,
+  ProductParams,
+} from '../products/subresource-schemas.js';
 import * as grouped from './grouped-service.js';
 
 const tags = ['products'];

@@ -31,8 +31,15 @@ async function children(ctx: Ctx, productId: number, onlyChildId?: number): Prom
     onlyChildId === undefined
       ? eq(groupedChildren.parentId, productId)
       : and(eq(groupedChildren.parentId, productId), eq(groupedChildren.childId, onlyChildId));
-  const rows = await ctx.db.select().from(groupedChildren).where(where).orderBy(asc(groupedChildren.position), asc(groupedChildren.childId));
-  const refs = await productRefs(ctx, rows.map((r) => r.childId));
+  const rows = await ctx.db
+    .select()
+    .from(groupedChildren)
+    .where(where)
+    .orderBy(asc(groupedChildren.position), asc(groupedChildren.childId));
+  const refs = await productRefs(
+    ctx,
+    rows.map((r) => r.childId),
+  );
   const backend = isCatalogReader(ctx);
   const out: GroupedChildDto[] = [];
   for (const r of rows) {
@@ -93,7 +100,11 @@ export async function addGroupedChild(ctx: Ctx, productId: number, input: Groupe
 }
 
 /** Replaces all children with the given list (an empty list removes them all). */
-export async function replaceGroupedChildren(ctx: Ctx, productId: number, items: readonly GroupedChildInputT[]): Promise<GroupedChildDto[]> {
+export async function replaceGroupedChildren(
+  ctx: Ctx,
+  productId: number,
+  items: readonly GroupedChildInputT[],
+): Promise<GroupedChildDto[]> {
   const rows = items.map((item, i) => clean(item, `[${i}].`));
   assertNoDuplicates(
     rows.map((r) => r.childId),

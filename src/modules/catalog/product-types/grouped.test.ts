@@ -40,7 +40,11 @@ function assertError(r: Res, status: number, error?: string) {
 }
 
 async function snapshot(parentId: number) {
-  const rows = await t.database.db.select().from(groupedChildren).where(eq(groupedChildren.parentId, parentId)).orderBy(asc(groupedChildren.childId));
+  const rows = await t.database.db
+    .select()
+    .from(groupedChildren)
+    .where(eq(groupedChildren.parentId, parentId))
+    .orderBy(asc(groupedChildren.childId));
   return JSON.stringify(rows);
 }
 
@@ -54,10 +58,24 @@ describe('grouped products', () => {
     const g = await grouped();
     let r = await t.req('POST', url(g.id), { token: admin, body: { childProductId: a.id, qty: 2, position: 5 } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { id: `${g.id}_${a.id}`, childProductId: a.id, childProductSku: a.sku, childProductName: a.name, qty: 2, position: 5 });
+    assert.deepEqual(r.body, {
+      id: `${g.id}_${a.id}`,
+      childProductId: a.id,
+      childProductSku: a.sku,
+      childProductName: a.name,
+      qty: 2,
+      position: 5,
+    });
     r = await t.req('POST', url(g.id), { token: admin, body: { childProductId: v.id } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.body, { id: `${g.id}_${v.id}`, childProductId: v.id, childProductSku: v.sku, childProductName: v.name, qty: 0, position: 0 });
+    assert.deepEqual(r.body, {
+      id: `${g.id}_${v.id}`,
+      childProductId: v.id,
+      childProductSku: v.sku,
+      childProductName: v.name,
+      qty: 0,
+      position: 0,
+    });
     const l = await t.req('GET', url(g.id));
     assert.equal(l.status, 200);
     assert.equal(l.body['@type'], 'Collection');
@@ -148,7 +166,11 @@ describe('grouped products', () => {
         assertError(r, status);
         assert.match(r.body.message, msg, JSON.stringify(body));
       }
-      assertError(await t.req('POST', url(g.id), { token: admin, raw: '{"childProductId":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+      assertError(
+        await t.req('POST', url(g.id), { token: admin, raw: '{"childProductId":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'bad_request',
+      );
       assert.equal(await snapshot(g.id), before);
     });
     test('PUT', async () => {

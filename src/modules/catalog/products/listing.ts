@@ -66,7 +66,13 @@ function filterValues(field: string, raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   const out: string[] = [];
   for (const item of list) {
-    if (typeof item === 'string') out.push(...item.split(',').map((s) => s.trim()).filter(Boolean));
+    if (typeof item === 'string')
+      out.push(
+        ...item
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
     else if (typeof item === 'boolean') out.push(item ? '1' : '0');
     else throw invalid(field, 'must be a value, a list of values or {"from","to"}', 'type');
@@ -123,7 +129,9 @@ const listed = { id: sql`${products.id}`, type: sql`${products.type}`, attribute
  */
 function attributeMatches(p: ReadParams, code: string, values: string[]): SQL {
   const lower = values.map((v) => v.toLowerCase());
-  const bools = lower.flatMap((v) => (['1', 'true', 'yes'].includes(v) ? ['1', 'true'] : ['0', 'false', 'no'].includes(v) ? ['0', 'false'] : []));
+  const bools = lower.flatMap((v) =>
+    ['1', 'true', 'yes'].includes(v) ? ['1', 'true'] : ['0', 'false', 'no'].includes(v) ? ['0', 'false'] : [],
+  );
   const wanted = sql`(${textArray([...values, ...bools])} || ARRAY(SELECT o.id::text FROM ${attributeOptions} o
     JOIN ${productAttributes} a ON a.id = o.attribute_id
     WHERE a.code = ${code}::text AND (lower(o.label) = ANY(${textArray(lower)})
@@ -211,7 +219,9 @@ export async function listingWhere(ctx: Ctx, q: ProductListQueryT): Promise<SQL>
     if (readValues(ctx).scope) conds.push(inScope(p));
   } else {
     conds.push(sellable(products, p));
-    conds.push(search ? sql`${products.visibility} IN ('search', 'catalog_search')` : sql`${products.visibility} IN ('catalog', 'catalog_search')`);
+    conds.push(
+      search ? sql`${products.visibility} IN ('search', 'catalog_search')` : sql`${products.visibility} IN ('catalog', 'catalog_search')`,
+    );
   }
   if (search) {
     conds.push(

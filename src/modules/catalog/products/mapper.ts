@@ -167,7 +167,11 @@ export function detailFields(view: ReadView, base: BaseRow, d: DetailRow): Parti
   const fixedBundle = base.type === 'bundle' && base.priceType === 1;
   const superCodes = d.configurableOptions.map((o) => o.code);
   const out = {
-    tierPrices: d.tierPrices.map((tp) => ({ qty: toWire(tp.qty), price: money(view, tp.price)!, savePercent: savePercent(tp.price, final) })),
+    tierPrices: d.tierPrices.map((tp) => ({
+      qty: toWire(tp.qty),
+      price: money(view, tp.price)!,
+      savePercent: savePercent(tp.price, final),
+    })),
     configurableOptions: d.configurableOptions.map((o) => ({
       id: o.id,
       code: o.code,

@@ -304,7 +304,10 @@ export async function refreshSpecialPriceWindows(ctx: Ctx, since?: string): Prom
         .where(inArray(products.id, part))
         .orderBy(products.id)
         .for('update', { skipLocked: true });
-      await refreshPriceRanges(tx, locked.map((r) => r.id));
+      await refreshPriceRanges(
+        tx,
+        locked.map((r) => r.id),
+      );
     });
   }
   return { day: today, products: ids.length };

@@ -26,7 +26,9 @@ before(async () => {
   customer = await t.tokens.customer();
   reader = await t.tokens.apiUser(['products/read']);
   outsider = await t.tokens.apiUser(['orders/read']);
-  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   // round numbers: 1 USD = 0.5 EUR (the German store view shows euros)
   await setCurrencyRate(t.database.db, t.services.settings, 'USD', 'EUR', '0.5');
   secondStore = await createWebsite(t.database.db, t.services.settings, {
@@ -121,7 +123,14 @@ describe('GET /products/{id}', () => {
     ok(await media({ filename: 'back.png', types: [], label: 'Back', position: 2 }), 201);
     ok(await media({ filename: 'hidden.png', types: [], label: 'Hidden', position: 3, disabled: true }), 201);
     ok(
-      await asAdmin('POST', `/products/${id}/custom-options`, { title: 'Engraving', type: 'field', price: 5, priceType: 'fixed', maxCharacters: 20, sortOrder: 1 }),
+      await asAdmin('POST', `/products/${id}/custom-options`, {
+        title: 'Engraving',
+        type: 'field',
+        price: 5,
+        priceType: 'fixed',
+        maxCharacters: 20,
+        sortOrder: 1,
+      }),
       201,
     );
     ok(
@@ -150,8 +159,14 @@ describe('GET /products/{id}', () => {
     ok(await asAdmin('POST', `/products/${id}/links/related`, { linkedProductId: relatedOff.id, position: 2 }), 201);
     ok(await asAdmin('POST', `/products/${id}/links/cross-sell`, { linkedProductId: crossSell.id }), 201);
     ok(await asAdmin('POST', `/products/${id}/links/up-sell`, { linkedProductId: upSell.id }), 201);
-    for (const [rating, token] of [[4, customer], [5, admin]] as const) {
-      const review = ok(await t.req('POST', `${API}/products/${id}/reviews`, { token, body: { title: 'Good', detail: 'Works.', nickname: 'N', rating } }), 201);
+    for (const [rating, token] of [
+      [4, customer],
+      [5, admin],
+    ] as const) {
+      const review = ok(
+        await t.req('POST', `${API}/products/${id}/reviews`, { token, body: { title: 'Good', detail: 'Works.', nickname: 'N', rating } }),
+        201,
+      );
       ok(await asAdmin('PUT', `/reviews/${review.body.id}`, { status: 'approved' }), 200);
     }
   });
@@ -246,7 +261,8 @@ describe('GET /products/{id}', () => {
     assert.equal(p.stockItem.qty, 7);
     assert.equal(p.stockItem.isInStock, true);
     assert.equal(p.stockItem.manageStock, true);
-    for (const k of ['configurableOptions', 'variants', 'groupedProducts', 'bundleOptions', 'downloadableLinks']) assert.deepEqual(p[k], [], k);
+    for (const k of ['configurableOptions', 'variants', 'groupedProducts', 'bundleOptions', 'downloadableLinks'])
+      assert.deepEqual(p[k], [], k);
   });
 
   test('a customer sees the tier prices of their group and no backend fields', async () => {
@@ -295,7 +311,13 @@ describe('GET /products/{id}', () => {
   });
 
   test('a store view shows its own values and currency (?store=)', async () => {
-    ok(await asAdmin('PUT', `/products/${bare.id}?store=german`, { name: `Hemd ${tag}`, description: 'Beschreibung', urlKey: `hemd-${tag}` }));
+    ok(
+      await asAdmin('PUT', `/products/${bare.id}?store=german`, {
+        name: `Hemd ${tag}`,
+        description: 'Beschreibung',
+        urlKey: `hemd-${tag}`,
+      }),
+    );
     const de = ok(await get(bare.id, { query: '?store=german' })).body;
     assert.equal(de.name, `Hemd ${tag}`);
     assert.equal(de.description, 'Beschreibung');
@@ -494,7 +516,17 @@ describe('configurable, grouped, bundle and downloadable products', () => {
     const p = ok(await get(g.id)).body;
     assert.equal(p.stockStatus, 'in_stock');
     assert.deepEqual(p.groupedProducts, [
-      { id: child.id, sku: child.sku, name: `Grouped child ${tag}`, price: 3, finalPrice: 3, inStock: true, stockQty: 2, defaultQty: 2, position: 1 },
+      {
+        id: child.id,
+        sku: child.sku,
+        name: `Grouped child ${tag}`,
+        price: 3,
+        finalPrice: 3,
+        inStock: true,
+        stockQty: 2,
+        defaultQty: 2,
+        position: 1,
+      },
     ]);
   });
 
@@ -569,7 +601,12 @@ describe('prices of configurable, grouped and bundle products', () => {
   before(async () => {
     cat = await category(`Composite prices ${tag}`);
     // as the demo's summer dress: the parent and every variant cost 79, one variant is on sale at 59
-    const red = await createTestProduct(t, { price: 79, visibility: 'not_visible', stockData: { qty: 8 }, customAttributesWrite: { color: 'Red' } });
+    const red = await createTestProduct(t, {
+      price: 79,
+      visibility: 'not_visible',
+      stockData: { qty: 8 },
+      customAttributesWrite: { color: 'Red' },
+    });
     const green = await createTestProduct(t, {
       price: 79,
       specialPrice: 59,
@@ -617,7 +654,9 @@ describe('prices of configurable, grouped and bundle products', () => {
   });
 
   test('backend readers see the same finalPrice and minimalPrice; their detail keeps the stored price', async () => {
-    const item = (ok(await list(`categoryId=${cat}&itemsPerPage=100`, { token: admin })).body.member as any[]).find((m) => m.id === conf.id);
+    const item = (ok(await list(`categoryId=${cat}&itemsPerPage=100`, { token: admin })).body.member as any[]).find(
+      (m) => m.id === conf.id,
+    );
     assert.deepEqual(prices(item), { price: 59, finalPrice: 59, minimalPrice: 59 });
     const page = ok(await get(conf.id, { token: admin })).body;
     assert.deepEqual(prices(page), { price: 79, finalPrice: 59, minimalPrice: 59 });
@@ -779,7 +818,11 @@ describe('GET /products', () => {
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_color=Red`))), [`Alpha ${lt}`, `Charlie ${lt}`]);
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_color=red`))), [`Alpha ${lt}`, `Charlie ${lt}`]);
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_color=${colors.Blue}`))), [`Bravo ${lt}`]);
-    assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_color=${colors.Blue},Red`))), [`Alpha ${lt}`, `Bravo ${lt}`, `Charlie ${lt}`]);
+    assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_color=${colors.Blue},Red`))), [
+      `Alpha ${lt}`,
+      `Bravo ${lt}`,
+      `Charlie ${lt}`,
+    ]);
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_material=Silk`))), [`Bravo ${lt}`]);
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_material=Cotton,Silk`))), [`Alpha ${lt}`, `Bravo ${lt}`]);
     assert.deepEqual(names(ok(await list(`categoryId=${L}&attr_material=Wool&attr_color=Red`))), [`Alpha ${lt}`]);

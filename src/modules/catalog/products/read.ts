@@ -148,7 +148,11 @@ async function readList(ctx: Ctx, query: ProductListQueryT, page: Page): Promise
   let where: SQL | undefined;
   if (isUnfiltered(query)) {
     const dir = (query.sortDir ?? 'asc').toLowerCase() === 'desc' ? 'DESC' : 'ASC';
-    found = await readStatements(ctx).unfiltered[dir].run(ctx.db, { ...readValueParams(readValues(ctx)), limit: page.size, offset: page.offset });
+    found = await readStatements(ctx).unfiltered[dir].run(ctx.db, {
+      ...readValueParams(readValues(ctx)),
+      limit: page.size,
+      offset: page.offset,
+    });
   } else {
     where = await listingWhere(ctx, query);
     const order = listingOrder(ctx, query);

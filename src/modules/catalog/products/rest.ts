@@ -11,7 +11,12 @@ import { ProductIdParams, ProductWrite } from './write-schemas.js';
 const tags = ['products'];
 const shortName = 'Product';
 const StoreQuery = Type.Object({
-  store: Type.Optional(Type.String({ maxLength: 64, description: 'store view code; on update the store-view values (name, descriptions, url key, status, meta) are written to it' })),
+  store: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'store view code; on update the store-view values (name, descriptions, url key, status, meta) are written to it',
+    }),
+  ),
 });
 
 /** The arguments of `products` in Maho's names (and types: sortBy and sortDir are strings, checked as REST checks them). */
@@ -23,7 +28,9 @@ const ProductListArgs = Type.Object({
   sortBy: Type.Optional(Type.String()),
   sortDir: Type.Optional(Type.String()),
   ...PageArgs,
-  attributeFilters: Type.Optional(Type.String({ description: 'JSON object: attribute code → value, list of values (any of) or {"from","to"}' })),
+  attributeFilters: Type.Optional(
+    Type.String({ description: 'JSON object: attribute code → value, list of values (any of) or {"from","to"}' }),
+  ),
   sku: Type.Optional(Type.String()),
   barcode: Type.Optional(Type.String({ description: 'exact barcode' })),
   createdFrom: Type.Optional(Type.String()),
@@ -40,7 +47,11 @@ export function productListQuery(args: Record<string, unknown>): Record<string, 
   return { ...rest, ...(barcode !== undefined ? { attr_barcode: barcode } : {}), ...(fullDetail ? { fullDetail: '1' } : {}) };
 }
 
-export async function productList(ctx: Parameters<typeof listProducts>[0], query: ProductListQueryT, page: Parameters<typeof listProducts>[2]) {
+export async function productList(
+  ctx: Parameters<typeof listProducts>[0],
+  query: ProductListQueryT,
+  page: Parameters<typeof listProducts>[2],
+) {
   return (await listProducts(ctx, query, page)).result;
 }
 

@@ -257,7 +257,9 @@ export const ProductListQuery = Type.Object(
     ...PageQuery,
     search: Type.Optional(Type.String({ maxLength: 255, description: 'full-text search (names, descriptions, sku) and sku prefix' })),
     q: Type.Optional(Type.String({ maxLength: 255, description: 'alias of search' })),
-    categoryId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'anchor categories include their sub-categories' })),
+    categoryId: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'anchor categories include their sub-categories' }),
+    ),
     priceMin: Type.Optional(Type.Number({ minimum: 0, description: 'in the response currency, on the price-index minimum' })),
     priceMax: Type.Optional(Type.Number({ minimum: 0, description: 'in the response currency, on the price-index minimum' })),
     attributeFilters: Type.Optional(

@@ -76,9 +76,14 @@ export const BundleSelectionInput = Type.Object(
     isDefault: Type.Optional(Type.Boolean()),
     position: Type.Optional(Int()),
     price: Type.Optional(
-      Type.Union([Type.Number({ description: 'fixed-price bundles only: at least 0, at most 4 decimal places; a percent at most 100' }), Type.Null()]),
+      Type.Union([
+        Type.Number({ description: 'fixed-price bundles only: at least 0, at most 4 decimal places; a percent at most 100' }),
+        Type.Null(),
+      ]),
     ),
-    priceType: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('percent')], { description: 'percent: fixed-price bundles only' })),
+    priceType: Type.Optional(
+      Type.Union([Type.Literal('fixed'), Type.Literal('percent')], { description: 'percent: fixed-price bundles only' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -201,12 +206,18 @@ const downloadableFields = {
   price: Type.Optional(Type.Number({ description: 'at least 0; default 0' })),
   sortOrder: Type.Optional(Int()),
   numberOfDownloads: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: '0: unlimited (default)' })),
-  isShareable: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { description: '0 no, 1 yes, 2 store config (default)' })),
-  linkType: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('file')], { description: 'default: file when fileBase64 is sent, else url' })),
+  isShareable: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { description: '0 no, 1 yes, 2 store config (default)' }),
+  ),
+  linkType: Type.Optional(
+    Type.Union([Type.Literal('url'), Type.Literal('file')], { description: 'default: file when fileBase64 is sent, else url' }),
+  ),
   linkUrl: Type.Optional(Url('http or https; required for url links')),
   fileBase64: Type.Optional(Base64('file links: the file content, base64')),
   fileName: Type.Optional(FileName('file links: the file name (its extension is kept)')),
-  sampleType: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('file'), Type.Null()], { description: 'null removes the sample' })),
+  sampleType: Type.Optional(
+    Type.Union([Type.Literal('url'), Type.Literal('file'), Type.Null()], { description: 'null removes the sample' }),
+  ),
   sampleUrl: Type.Optional(Url('http or https; required for url samples')),
   sampleFileBase64: Type.Optional(Base64('file samples: the file content, base64')),
   sampleFileName: Type.Optional(FileName('file samples: the file name')),

@@ -111,11 +111,17 @@ export async function requireRefs(
   refs: readonly { id: number; field: string }[],
   types?: readonly ProductType[],
 ): Promise<Map<number, ProductRef>> {
-  const found = await productRefs(ctx, refs.map((r) => r.id));
+  const found = await productRefs(
+    ctx,
+    refs.map((r) => r.id),
+  );
   for (const r of refs) {
     const p = found.get(r.id);
     if (!p) {
-      throw badRequest(`${r.field}: product ${r.id} does not exist`, { reason: 'PRODUCT_NOT_FOUND', details: { field: r.field, productId: r.id } });
+      throw badRequest(`${r.field}: product ${r.id} does not exist`, {
+        reason: 'PRODUCT_NOT_FOUND',
+        details: { field: r.field, productId: r.id },
+      });
     }
     if (types && !types.includes(p.type as ProductType)) {
       throw badRequest(`${r.field}: product ${r.id} is a ${p.type} product; only ${types.join(' or ')} products may be used here`, {
@@ -145,14 +151,14 @@ export function invalidField(field: string, message: string, constraint = 'inval
  * field otherwise). More than 4 decimal places (what the column keeps) is a 400 too: nothing is rounded away
  * silently.
  */
-export function decimalField(
-  value: unknown,
-  field: string,
-  bounds: { min: number; exclusiveMin?: boolean; max: number },
-): string {
+export function decimalField(value: unknown, field: string, bounds: { min: number; exclusiveMin?: boolean; max: number }): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) invalidField(field, 'must be a number', 'type');
   if (bounds.exclusiveMin ? value <= bounds.min : value < bounds.min) {
-    invalidField(field, `must be ${bounds.exclusiveMin ? 'greater than' : 'at least'} ${bounds.min}`, bounds.exclusiveMin ? 'exclusiveMinimum' : 'minimum');
+    invalidField(
+      field,
+      `must be ${bounds.exclusiveMin ? 'greater than' : 'at least'} ${bounds.min}`,
+      bounds.exclusiveMin ? 'exclusiveMinimum' : 'minimum',
+    );
   }
   if (value > bounds.max) invalidField(field, `must be at most ${bounds.max}`, 'maximum');
   const d = dec(value);

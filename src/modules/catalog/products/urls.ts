@@ -148,7 +148,10 @@ export async function registerProductPaths(ctx: Ctx, p: ProductPathInput, genera
       }
       if (err instanceof AppError) throw err;
       const named = [...new Set(paths.map((q) => q.requestPath))].join(', ');
-      throw conflict(`The URL path ${named} is already used`, { reason: 'URL_PATH_TAKEN', details: { field: 'urlKey', requestPath: paths[0]?.requestPath } });
+      throw conflict(`The URL path ${named} is already used`, {
+        reason: 'URL_PATH_TAKEN',
+        details: { field: 'urlKey', requestPath: paths[0]?.requestPath },
+      });
     }
   }
 }

@@ -48,16 +48,29 @@ describe('refreshPriceRanges', () => {
     return [r.min, r.max];
   }
 
-  async function bundleWith(priceType: number, price: number | undefined, options: { type: string; required: boolean; sel: { id: number; qty?: string; price?: string; priceType?: string }[] }[]) {
+  async function bundleWith(
+    priceType: number,
+    price: number | undefined,
+    options: { type: string; required: boolean; sel: { id: number; qty?: string; price?: string; priceType?: string }[] }[],
+  ) {
     const b = await createTestProduct(t, { type: 'bundle', priceType, ...(price === undefined ? {} : { price }) });
     for (const [i, o] of options.entries()) {
       const [opt] = await t.database.db
         .insert(bundleOptions)
         .values({ productId: b.id, title: `Option ${i}`, type: o.type, required: o.required, position: i })
         .returning({ id: bundleOptions.id });
-      await t.database.db.insert(bundleSelections).values(
-        o.sel.map((s, j) => ({ optionId: opt.id, productId: s.id, qty: s.qty ?? '1', position: j, price: s.price ?? null, priceType: s.priceType ?? 'fixed' })),
-      );
+      await t.database.db
+        .insert(bundleSelections)
+        .values(
+          o.sel.map((s, j) => ({
+            optionId: opt.id,
+            productId: s.id,
+            qty: s.qty ?? '1',
+            position: j,
+            price: s.price ?? null,
+            priceType: s.priceType ?? 'fixed',
+          })),
+        );
     }
     await refreshPriceRanges(t.systemCtx(), [b.id]);
     return b;
@@ -96,7 +109,14 @@ describe('refreshPriceRanges', () => {
     const s1 = await createTestProduct(t, { price: 100 });
     const s2 = await createTestProduct(t, { price: 100 });
     const b = await bundleWith(1, 50, [
-      { type: 'select', required: true, sel: [{ id: s1.id, price: '5' }, { id: s2.id, price: '10', priceType: 'percent' }] },
+      {
+        type: 'select',
+        required: true,
+        sel: [
+          { id: s1.id, price: '5' },
+          { id: s2.id, price: '10', priceType: 'percent' },
+        ],
+      },
       { type: 'select', required: false, sel: [{ id: s1.id, price: '20' }] },
     ]);
     // min: 50 + 5; max: 50 + max(5, 10% of 50) + 20
@@ -146,7 +166,14 @@ describe('refreshSpecialPriceWindows', () => {
   test('products written through the API today are already right and are not picked (run first: nothing else is dated)', async () => {
     const res = await t.req('POST', `${API}/products`, {
       token: admin,
-      body: { sku: `api-${process.pid}`, name: `Dated through the API`, price: 100, specialPrice: 10, specialFromDate: '2000-01-01', specialToDate: day(-1) },
+      body: {
+        sku: `api-${process.pid}`,
+        name: `Dated through the API`,
+        price: 100,
+        specialPrice: 10,
+        specialFromDate: '2000-01-01',
+        specialToDate: day(-1),
+      },
     });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual([res.body.finalPrice, res.body.minimalPrice], [100, 100]);
@@ -158,11 +185,21 @@ describe('refreshSpecialPriceWindows', () => {
   });
 
   test('an ended special price stops counting, a started one starts, with their grouped parent', async () => {
-    const ended = await writtenOn('2000-06-01', { price: 100, specialPrice: 10, specialFromDate: '2000-01-01', specialToDate: '2000-12-31' });
+    const ended = await writtenOn('2000-06-01', {
+      price: 100,
+      specialPrice: 10,
+      specialFromDate: '2000-01-01',
+      specialToDate: '2000-12-31',
+    });
     const started = await writtenOn('2000-06-01', { price: 100, specialPrice: 20, specialFromDate: '2001-01-01' });
     const plain = await writtenOn('2000-06-01', { price: 50 });
     const future = await writtenOn('2000-06-01', { price: 100, specialPrice: 5, specialFromDate: '2999-01-01' });
-    const running = await writtenOn('2000-06-01', { price: 100, specialPrice: 30, specialFromDate: '2000-01-01', specialToDate: '2999-12-31' });
+    const running = await writtenOn('2000-06-01', {
+      price: 100,
+      specialPrice: 30,
+      specialFromDate: '2000-01-01',
+      specialToDate: '2999-12-31',
+    });
     const set = await writtenOn('2000-06-01', { type: 'grouped' });
     await t.database.db.insert(groupedChildren).values([
       { parentId: set, childId: ended },
@@ -187,7 +224,10 @@ describe('refreshSpecialPriceWindows', () => {
     // over HTTP: filters, sorting and prices follow today's date
     assert.deepEqual(await listed('priceMax=25'), [started]);
     // (the grouped product costs as much as its cheapest child)
-    assert.deepEqual((await listed('sortBy=price&sortDir=asc')).filter((id) => id !== set), [started, running, plain, ended, future]);
+    assert.deepEqual(
+      (await listed('sortBy=price&sortDir=asc')).filter((id) => id !== set),
+      [started, running, plain, ended, future],
+    );
     const e = (await t.req('GET', `${API}/products/${ended}`)).body;
     assert.deepEqual([e.price, e.finalPrice, e.minimalPrice], [100, 100, 100]);
     const s = (await t.req('GET', `${API}/products/${started}`)).body;
@@ -211,5 +251,4 @@ describe('refreshSpecialPriceWindows', () => {
     assert.deepEqual(await range(ends), ['40.0000', '40.0000']);
     assert.deepEqual(await range(begins), ['8.0000', '8.0000']);
   });
-
 });

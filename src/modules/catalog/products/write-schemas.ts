@@ -7,8 +7,7 @@ import { Type, type Static } from 'typebox';
 import { FreeForm } from '../../../platform/free-form.js';
 
 const MAX_MONEY = 999_999_999_999;
-const Text = (maxLength: number, description?: string) =>
-  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+const Text = (maxLength: number, description?: string) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
 const Money = (description: string) =>
   Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: MAX_MONEY, description }), Type.Null()]));
 const DateText = (description: string) =>
@@ -69,7 +68,9 @@ export const ATTRIBUTE_FIELDS = {
 } as const;
 
 const AttributeValue = Type.Optional(
-  Type.Union([Type.String({ maxLength: 65_535 }), Type.Number(), Type.Boolean(), Type.Null()], { description: 'stored as the attribute of the same name; null clears' }),
+  Type.Union([Type.String({ maxLength: 65_535 }), Type.Number(), Type.Boolean(), Type.Null()], {
+    description: 'stored as the attribute of the same name; null clears',
+  }),
 );
 const attributeFields = Object.fromEntries(Object.keys(ATTRIBUTE_FIELDS).map((k) => [k, AttributeValue])) as Record<
   keyof typeof ATTRIBUTE_FIELDS,
@@ -81,9 +82,14 @@ export const ProductWrite = Type.Object(
   {
     sku: Text(64, 'unique, case-insensitively'),
     name: Text(255),
-    type: Type.Optional(Type.String({ maxLength: 32, description: 'simple, virtual, configurable, bundle, grouped, downloadable; set on create only' })),
+    type: Type.Optional(
+      Type.String({ maxLength: 32, description: 'simple, virtual, configurable, bundle, grouped, downloadable; set on create only' }),
+    ),
     status: Type.Optional(
-      Type.Union([Type.String({ maxLength: 16, description: 'enabled or disabled' }), Type.Integer({ minimum: 1, maximum: 2, description: '1 enabled, 2 disabled' })]),
+      Type.Union([
+        Type.String({ maxLength: 16, description: 'enabled or disabled' }),
+        Type.Integer({ minimum: 1, maximum: 2, description: '1 enabled, 2 disabled' }),
+      ]),
     ),
     isActive: Type.Optional(Type.Boolean()),
     visibility: Type.Optional(

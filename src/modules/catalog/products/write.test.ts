@@ -7,7 +7,15 @@ import { stockItems } from '../../inventory/tables.js';
 import { urlRewrites } from '../../url-resolver/tables.js';
 import { createTestProduct } from '../../../../test/fixtures/catalog.js';
 import { refreshPriceRanges } from './price.js';
-import { attributeOptions, attributeSets, categories, categoryProducts, configurableChildren, productAttributes, products } from '../tables.js';
+import {
+  attributeOptions,
+  attributeSets,
+  categories,
+  categoryProducts,
+  configurableChildren,
+  productAttributes,
+  products,
+} from '../tables.js';
 
 let t: TestApp;
 let admin: string;
@@ -240,7 +248,11 @@ describe('POST /products validation (nothing is created)', () => {
 
   test('malformed JSON is a 400', async () => {
     const before = await productCount();
-    const r = await t.req('POST', `${API}/products`, { token: admin, raw: '{"sku": "x",', headers: { 'content-type': 'application/json' } });
+    const r = await t.req('POST', `${API}/products`, {
+      token: admin,
+      raw: '{"sku": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
     assertError(r, 400, 'bad_request', /Invalid JSON/);
     const e = await t.req('POST', `${API}/products`, { token: admin, raw: '', headers: { 'content-type': 'application/json' } });
     assertError(e, 400, 'bad_request');
@@ -265,7 +277,12 @@ describe('POST /products validation (nothing is created)', () => {
       .where(inArray(productAttributes.code, ['color', 'size']));
     const red = opts.find((o) => o.code === 'color' && o.label === 'Red')!;
     const xxl = opts.find((o) => o.code === 'size' && o.label === 'XXL')!;
-    const r = await post({ sku: uniq('ca'), name: 'Attr product', barcode: '4006381333931', customAttributesWrite: { color: red.id, size: xxl.id } });
+    const r = await post({
+      sku: uniq('ca'),
+      name: 'Attr product',
+      barcode: '4006381333931',
+      customAttributesWrite: { color: red.id, size: xxl.id },
+    });
     assert.equal(r.status, 201, r.text);
     const db = await row(r.body.id);
     assert.deepEqual(db.attributes, { barcode: '4006381333931', color: red.id, size: xxl.id });
@@ -307,7 +324,7 @@ describe('sku uniqueness', () => {
     assert.equal(await productCount(), before + 1);
   });
 
-  test('PUT to another product\'s sku is a 409', async () => {
+  test("PUT to another product's sku is a 409", async () => {
     const a = await createTestProduct(t);
     const b = await createTestProduct(t);
     await refusedUpdate(b.id, { sku: String(a.sku).toUpperCase() }, 409, /already exists/);
@@ -334,7 +351,10 @@ describe('url keys', () => {
       { storeId: 1, requestPath: `${base}.html` },
       { storeId: 2, requestPath: `${base}.html` },
     ]);
-    assert.deepEqual((await pathsOf(b.body.id)).map((p) => p.requestPath), [`${base}-1.html`, `${base}-1.html`]);
+    assert.deepEqual(
+      (await pathsOf(b.body.id)).map((p) => p.requestPath),
+      [`${base}-1.html`, `${base}-1.html`],
+    );
   });
 
   test('parallel creates of one name get distinct url keys', async () => {
@@ -361,7 +381,10 @@ describe('url keys', () => {
     const r = await put(p.id, { urlKey: key });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.urlKey, key);
-    assert.deepEqual((await pathsOf(p.id)).map((x) => x.requestPath), [`${key}.html`, `${key}.html`]);
+    assert.deepEqual(
+      (await pathsOf(p.id)).map((x) => x.requestPath),
+      [`${key}.html`, `${key}.html`],
+    );
     const g = await put(p.id, { urlKey: '' });
     assert.equal(g.status, 200, g.text);
     assert.match(g.body.urlKey, /^path-mover(-\d+)?$/);
@@ -390,7 +413,7 @@ describe('url keys', () => {
     assert.ok(fewest(counts.slice(35)) <= fewest(counts.slice(0, 1)) + 1, `queries per create: ${counts.join(', ')}`);
   });
 
-  test('taken suffixes are skipped: other products\' keys, store-view keys and paths held by a category', async () => {
+  test("taken suffixes are skipped: other products' keys, store-view keys and paths held by a category", async () => {
     const base = `gap-${uniq('k')}`.toLowerCase();
     const name = base.replace(/-/g, ' ');
     assert.equal((await post({ sku: uniq('g'), name, urlKey: base })).status, 201);
@@ -412,7 +435,12 @@ describe('url keys', () => {
 
 describe('websites', () => {
   test('a product gets the website of the current store; paths follow its websites', async () => {
-    const w = await createWebsite(t.database.db, t.services.settings, { code: 'pw_second', name: 'Second', storeCode: 'pw_second_en', storeName: 'Second EN' });
+    const w = await createWebsite(t.database.db, t.services.settings, {
+      code: 'pw_second',
+      name: 'Second',
+      storeCode: 'pw_second_en',
+      storeName: 'Second EN',
+    });
     const key = uniq('site-key');
     const r = await post({ sku: uniq('site'), name: 'Second site product', urlKey: key }, admin, '?store=pw_second_en');
     assert.equal(r.status, 201, r.text);
@@ -492,7 +520,14 @@ describe('store-view values', () => {
     const p = await createTestProduct(t, { name: 'Plain Name', description: 'Default description', metaTitle: 'Default meta' });
     const r = await put(
       p.id,
-      { name: 'Deutscher Name', description: 'Deutsche Beschreibung', shortDescription: 'Kurz', metaTitle: 'Meta DE', status: 'disabled', price: 15 },
+      {
+        name: 'Deutscher Name',
+        description: 'Deutsche Beschreibung',
+        shortDescription: 'Kurz',
+        metaTitle: 'Meta DE',
+        status: 'disabled',
+        price: 15,
+      },
       '?store=german',
     );
     assert.equal(r.status, 200, r.text);
@@ -534,7 +569,10 @@ describe('store-view values', () => {
     assert.doesNotMatch((await row(p.id)).searchText, /Basis/);
     const def = await get(p.id, '?store=german');
     assert.equal(def.body.name, 'Base');
-    assert.deepEqual((await pathsOf(p.id)).map((x) => x.requestPath), [`${p.urlKey}.html`, `${p.urlKey}.html`]);
+    assert.deepEqual(
+      (await pathsOf(p.id)).map((x) => x.requestPath),
+      [`${p.urlKey}.html`, `${p.urlKey}.html`],
+    );
     await refusedUpdate(p.id, { useDefault: ['price'] }, 400, /price/, '?store=german');
   });
 
@@ -577,7 +615,10 @@ describe('categories and stock', () => {
       { categoryId: catA, position: 0 },
       { categoryId: catB, position: 0 },
     ]);
-    await t.database.db.update(categoryProducts).set({ position: 7 }).where(and(eq(categoryProducts.productId, p.id), eq(categoryProducts.categoryId, catB)));
+    await t.database.db
+      .update(categoryProducts)
+      .set({ position: 7 })
+      .where(and(eq(categoryProducts.productId, p.id), eq(categoryProducts.categoryId, catB)));
     const r = await put(p.id, { categoryIds: [catB, catC] });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(await assignments(p.id), [
@@ -624,7 +665,16 @@ describe('categories and stock', () => {
 
   test('the inventory and the product agree on the stock of a product created without stockData', async () => {
     const p = await createTestProduct(t);
-    assert.deepEqual(stockView((await get(p.id)).body), { stockStatus: 'out_of_stock', stockQty: 0, qty: 0, isInStock: false, manageStock: true, minQty: 0, minSaleQty: 1, backorders: 0 });
+    assert.deepEqual(stockView((await get(p.id)).body), {
+      stockStatus: 'out_of_stock',
+      stockQty: 0,
+      qty: 0,
+      isInStock: false,
+      manageStock: true,
+      minQty: 0,
+      minSaleQty: 1,
+      backorders: 0,
+    });
     const inv = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, isInStock: true } });
     assert.equal(inv.status, 200, inv.text);
     assert.deepEqual([inv.body.qty, inv.body.isInStock, inv.body.manageStock, inv.body.previousQty], [0, true, true, 0]);
@@ -757,7 +807,12 @@ describe('store-restricted tokens', () => {
   const Q = '?store=pw_scope_en';
 
   before(async () => {
-    site = await createWebsite(t.database.db, t.services.settings, { code: 'pw_scope', name: 'Scoped', storeCode: 'pw_scope_en', storeName: 'Scoped EN' });
+    site = await createWebsite(t.database.db, t.services.settings, {
+      code: 'pw_scope',
+      name: 'Scoped',
+      storeCode: 'pw_scope_en',
+      storeName: 'Scoped EN',
+    });
     limited = await t.tokens.apiUser(['products/all'], { allowedStoreIds: [site.storeId] });
   });
 
@@ -775,7 +830,13 @@ describe('store-restricted tokens', () => {
   test("PUT of a product outside the token's websites is a 404 and changes nothing", async () => {
     const main = await createTestProduct(t, { price: 20, stockData: { qty: 3 } });
     const before = await state(main.id);
-    for (const body of [{ price: 1 }, { name: 'Taken over', urlKey: uniq('taken-over') }, { websiteIds: [1, site.websiteId] }, { stockData: { qty: 99 } }, { categoryIds: [] }]) {
+    for (const body of [
+      { price: 1 },
+      { name: 'Taken over', urlKey: uniq('taken-over') },
+      { websiteIds: [1, site.websiteId] },
+      { stockData: { qty: 99 } },
+      { categoryIds: [] },
+    ]) {
       assertError(await put(main.id, body, Q, limited), 404, 'not_found', /Product not found/);
       assert.deepEqual(await state(main.id), before, JSON.stringify(body));
     }
@@ -793,7 +854,7 @@ describe('store-restricted tokens', () => {
     assert.equal((await get(main.id)).status, 200);
   });
 
-  test("the token writes and deletes the products of its websites", async () => {
+  test('the token writes and deletes the products of its websites', async () => {
     const own = await createTestProduct(t, { price: 20, websiteIds: [site.websiteId] });
     const r = await put(own.id, { price: 15, name: 'Scoped name' }, Q, limited);
     assert.equal(r.status, 200, r.text);

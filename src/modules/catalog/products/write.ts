@@ -26,7 +26,16 @@ type ProductReply = Awaited<ReturnType<typeof getProduct>>;
 type NewProduct = typeof products.$inferInsert;
 
 /** Values a store view may set for itself (products.store_values keys, as the wire names them). */
-export const STORE_FIELDS = ['name', 'description', 'shortDescription', 'urlKey', 'isActive', 'metaTitle', 'metaDescription', 'metaKeywords'] as const;
+export const STORE_FIELDS = [
+  'name',
+  'description',
+  'shortDescription',
+  'urlKey',
+  'isActive',
+  'metaTitle',
+  'metaDescription',
+  'metaKeywords',
+] as const;
 type StoreField = (typeof STORE_FIELDS)[number];
 
 /** `useDefault` codes: the wire names and the attribute codes they stand for. */
@@ -70,7 +79,10 @@ function optText(value: string | null | undefined): string | null {
 function productType(value: string): ProductType {
   const t = value.trim().toLowerCase();
   if (!(PRODUCT_TYPES as readonly string[]).includes(t)) {
-    throw badRequest(`Invalid product type "${value}": use one of ${PRODUCT_TYPES.join(', ')}`, { reason: 'INVALID_TYPE', ...field('type') });
+    throw badRequest(`Invalid product type "${value}": use one of ${PRODUCT_TYPES.join(', ')}`, {
+      reason: 'INVALID_TYPE',
+      ...field('type'),
+    });
   }
   return t as ProductType;
 }
@@ -144,12 +156,17 @@ function checkWebsites(ctx: Ctx, ids: number[], current: readonly number[] = [])
   const scope = adminWebsiteScope(ctx);
   if (scope) {
     const added = unique.find((id) => !scope.includes(id) && !current.includes(id));
-    if (added !== undefined) throw forbidden(`This token may not assign website ${added}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    if (added !== undefined)
+      throw forbidden(`This token may not assign website ${added}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
     const removed = current.find((id) => !scope.includes(id) && !unique.includes(id));
-    if (removed !== undefined) throw forbidden(`This token may not unassign website ${removed}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+    if (removed !== undefined)
+      throw forbidden(`This token may not unassign website ${removed}`, { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
     // else the product would leave the token's reach with its write
     if (!unique.some((id) => scope.includes(id))) {
-      throw forbidden('The product must stay assigned to a website this token may act in', { reason: 'WEBSITE_NOT_ALLOWED', ...field('websiteIds') });
+      throw forbidden('The product must stay assigned to a website this token may act in', {
+        reason: 'WEBSITE_NOT_ALLOWED',
+        ...field('websiteIds'),
+      });
     }
   }
   return unique.sort((a, b) => a - b);
@@ -162,7 +179,10 @@ async function checkCategories(ctx: Ctx, ids: number[]): Promise<number[]> {
   const have = new Set(found.map((r) => r.id));
   const missing = unique.filter((id) => !have.has(id));
   if (missing.length) {
-    throw badRequest(`Unknown categor${missing.length > 1 ? 'ies' : 'y'}: ${missing.join(', ')}`, { reason: 'INVALID_CATEGORY', ...field('categoryIds', { ids: missing }) });
+    throw badRequest(`Unknown categor${missing.length > 1 ? 'ies' : 'y'}: ${missing.join(', ')}`, {
+      reason: 'INVALID_CATEGORY',
+      ...field('categoryIds', { ids: missing }),
+    });
   }
   return unique;
 }
@@ -172,7 +192,11 @@ const skuTaken = (sku: string) => conflict(`A product with SKU "${sku}" already 
 async function checkSkuFree(ctx: Ctx, sku: string, exceptId?: number): Promise<void> {
   const conds = [sql`lower(${products.sku}) = lower(${sku})`];
   if (exceptId !== undefined) conds.push(ne(products.id, exceptId));
-  const [row] = await ctx.db.select({ id: products.id }).from(products).where(and(...conds)).limit(1);
+  const [row] = await ctx.db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(...conds))
+    .limit(1);
   if (row) throw skuTaken(sku);
 }
 
@@ -249,7 +273,9 @@ async function createStock(ctx: Ctx, productId: number, type: ProductType, body:
     await ctx.app.catalogParts.setProductStock(ctx, productId, body.stockData);
     return;
   }
-  const initial = STOCK_TYPES.includes(type) ? { qty: 0, isInStock: false, manageStock: true } : { qty: 0, isInStock: true, manageStock: false };
+  const initial = STOCK_TYPES.includes(type)
+    ? { qty: 0, isInStock: false, manageStock: true }
+    : { qty: 0, isInStock: true, manageStock: false };
   await ctx.app.catalogParts.setProductStock(ctx, productId, initial);
 }
 
@@ -383,7 +409,10 @@ function storeOverrides(body: ProductWriteBody, current: Record<string, unknown>
   for (const code of body.useDefault ?? []) {
     const k = USE_DEFAULT_CODES[code];
     if (!k) {
-      throw badRequest(`useDefault: "${code}" is not a store-view value (use ${STORE_FIELDS.join(', ')})`, { reason: 'INVALID_USE_DEFAULT', ...field('useDefault') });
+      throw badRequest(`useDefault: "${code}" is not a store-view value (use ${STORE_FIELDS.join(', ')})`, {
+        reason: 'INVALID_USE_DEFAULT',
+        ...field('useDefault'),
+      });
     }
     delete out[k];
   }

@@ -17,7 +17,15 @@ import { declareDefaults } from '../../../platform/settings.js';
 import { creditGiftcard } from '../../giftcards/spend.js';
 import { releaseStock, type StockLine } from '../../inventory/service.js';
 import { invoicesOfOrder } from '../../invoices/service.js';
-import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, setOrderGiftcards, type OrderItemRow, type OrderRow } from '../../orders/core.js';
+import {
+  addStatusHistory,
+  lockOrderForCaller,
+  nextIncrementId,
+  recordProgress,
+  setOrderGiftcards,
+  type OrderItemRow,
+  type OrderRow,
+} from '../../orders/core.js';
 import { orderChanged } from '../../orders/events.js';
 import { itemLine, mailMoney, queueOrderMail } from '../../orders/mail.js';
 import { creditMemoEvents } from '../events.js';
@@ -100,12 +108,18 @@ function checkInput(body: CreditMemoCreateInput): CheckedInput {
       }
       const q = dec(String(qty));
       if (q.decimalPlaces() > QTY_PLACES || q.gt(MAX_QTY)) {
-        throw invalid(`items.${i}.qty`, `items.${i}.qty must be at most ${MAX_QTY} with at most ${QTY_PLACES} decimal places`, 'maximum', 'INVALID_QTY');
+        throw invalid(
+          `items.${i}.qty`,
+          `items.${i}.qty must be at most ${MAX_QTY} with at most ${QTY_PLACES} decimal places`,
+          'maximum',
+          'INVALID_QTY',
+        );
       }
       if (backToStock !== undefined && backToStock !== null && typeof backToStock !== 'boolean') {
         throw invalid(`items.${i}.backToStock`, `items.${i}.backToStock must be boolean`, 'type');
       }
-      if (seen.has(orderItemId)) throw invalid(`items.${i}.orderItemId`, `Order item ${orderItemId} is listed twice`, 'uniqueItems', 'INVALID_ORDER_ITEM');
+      if (seen.has(orderItemId))
+        throw invalid(`items.${i}.orderItemId`, `Order item ${orderItemId} is listed twice`, 'uniqueItems', 'INVALID_ORDER_ITEM');
       seen.add(orderItemId);
       return { orderItemId, qty: q, backToStock: backToStock === true };
     });
@@ -191,7 +205,9 @@ async function returnToGiftcards(tx: Ctx, order: OrderRow, toCards: { code: stri
     // gift cards are kept in the base currency of their website, the currency the order records them in
     await creditGiftcard(tx, back.code, back.base, order.id, `Refund of order ${order.incrementId}`);
     const card = cards.find((c) => c.code === back.code)!;
-    card.baseRefunded = dec(card.baseRefunded ?? 0).add(back.base).toFixed(4);
+    card.baseRefunded = dec(card.baseRefunded ?? 0)
+      .add(back.base)
+      .toFixed(4);
   }
   return cards;
 }
@@ -203,7 +219,9 @@ function memoMail(order: OrderRow, incrementId: string, lines: ItemRefund[], tot
   return {
     template: 'sales/creditmemo',
     subject: `Credit memo ${incrementId} for order ${order.incrementId}`,
-    intro: [`We have refunded ${mailMoney(totals.grandTotal.toFixed(2), c)} of your order ${order.incrementId} (credit memo ${incrementId}).`],
+    intro: [
+      `We have refunded ${mailMoney(totals.grandTotal.toFixed(2), c)} of your order ${order.incrementId} (credit memo ${incrementId}).`,
+    ],
     lines: [
       ...lines.map((l) => itemLine(l.item, l.qty.toString(), l.rowTotal.toFixed(2), c)),
       ...(lines.length ? [''] : []),
@@ -250,10 +268,13 @@ export async function createCreditMemo(ctx: Ctx, orderId: number, body: CreditMe
     let shipping = input.items && prior.count > 0 ? ZERO : shipLeft.amount;
     if (input.shippingAmount !== undefined) {
       if (input.shippingAmount.gt(shipLeft.amount)) {
-        throw badRequest(`Cannot refund ${input.shippingAmount.toFixed(2)} of shipping: ${shipLeft.amount.toFixed(2)} is invoiced and not yet refunded`, {
-          reason: 'SHIPPING_ABOVE_REFUNDABLE',
-          details: { field: 'shippingAmount', refundable: shipLeft.amount.toNumber() },
-        });
+        throw badRequest(
+          `Cannot refund ${input.shippingAmount.toFixed(2)} of shipping: ${shipLeft.amount.toFixed(2)} is invoiced and not yet refunded`,
+          {
+            reason: 'SHIPPING_ABOVE_REFUNDABLE',
+            details: { field: 'shippingAmount', refundable: shipLeft.amount.toNumber() },
+          },
+        );
       }
       shipping = input.shippingAmount;
     }
@@ -266,10 +287,13 @@ export async function createCreditMemo(ctx: Ctx, orderId: number, body: CreditMe
       });
     }
     if (totals.grandTotal.gt(left.total)) {
-      throw badRequest(`The credit memo total ${totals.grandTotal.toFixed(2)} is above what can still be refunded (${left.total.toFixed(2)})`, {
-        reason: 'REFUND_ABOVE_PAID',
-        details: { grandTotal: totals.grandTotal.toNumber(), refundable: left.total.toNumber() },
-      });
+      throw badRequest(
+        `The credit memo total ${totals.grandTotal.toFixed(2)} is above what can still be refunded (${left.total.toFixed(2)})`,
+        {
+          reason: 'REFUND_ABOVE_PAID',
+          details: { grandTotal: totals.grandTotal.toNumber(), refundable: left.total.toNumber() },
+        },
+      );
     }
     const split = splitRefund(order, left, totals.grandTotal, totals.baseGrandTotal);
 
@@ -389,7 +413,9 @@ export async function createCreditMemo(ctx: Ctx, orderId: number, body: CreditMe
       isCustomerNotified: mail,
     });
     if (mail) await queueOrderMail(tx, order, memoMail(order, incrementId, lines, totals, input.comment));
-    creditMemoEvents.emit(tx, 'creditmemo.created', { resource: 'creditmemo', id: memo.id, storeId: order.storeId }, () => getCreditMemo(backOffice(tx), memo.id));
+    creditMemoEvents.emit(tx, 'creditmemo.created', { resource: 'creditmemo', id: memo.id, storeId: order.storeId }, () =>
+      getCreditMemo(backOffice(tx), memo.id),
+    );
     orderChanged(tx, order, progressed.order);
     return memo.id;
   });

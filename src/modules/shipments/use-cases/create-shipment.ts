@@ -7,7 +7,14 @@
  */
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
-import { addStatusHistory, lockOrderForCaller, nextIncrementId, recordProgress, type OrderItemRow, type OrderWithItems } from '../../orders/core.js';
+import {
+  addStatusHistory,
+  lockOrderForCaller,
+  nextIncrementId,
+  recordProgress,
+  type OrderItemRow,
+  type OrderWithItems,
+} from '../../orders/core.js';
 import { orderChanged } from '../../orders/events.js';
 import { itemLine, queueOrderMail } from '../../orders/mail.js';
 import { emitShipmentEvent } from '../events.js';
@@ -49,12 +56,15 @@ function requestedItems(items: ShipmentCreateInput['items']): RequestedItem[] | 
     if (!Number.isInteger(r.orderItemId) || r.orderItemId < 1 || r.orderItemId > INT_MAX) {
       throw invalid(`${field}.orderItemId`, `${field}.orderItemId must be a positive integer`, 'minimum');
     }
-    if (seen.has(r.orderItemId)) throw invalid(`${field}.orderItemId`, `Order item ${r.orderItemId} is listed more than once`, 'uniqueItems');
+    if (seen.has(r.orderItemId))
+      throw invalid(`${field}.orderItemId`, `Order item ${r.orderItemId} is listed more than once`, 'uniqueItems');
     seen.add(r.orderItemId);
-    if (typeof r.qty !== 'number' || !Number.isFinite(r.qty) || r.qty <= 0) throw invalid(`${field}.qty`, `${field}.qty must be greater than 0`, 'exclusiveMinimum');
+    if (typeof r.qty !== 'number' || !Number.isFinite(r.qty) || r.qty <= 0)
+      throw invalid(`${field}.qty`, `${field}.qty must be greater than 0`, 'exclusiveMinimum');
     if (r.qty > MAX_QTY) throw invalid(`${field}.qty`, `${field}.qty must be at most ${MAX_QTY}`, 'maximum');
     const qty = dec(String(r.qty));
-    if (qty.decimalPlaces() > QTY_PLACES) throw invalid(`${field}.qty`, `${field}.qty must have at most ${QTY_PLACES} decimal places`, 'multipleOf');
+    if (qty.decimalPlaces() > QTY_PLACES)
+      throw invalid(`${field}.qty`, `${field}.qty must have at most ${QTY_PLACES} decimal places`, 'multipleOf');
     return { orderItemId: r.orderItemId, qty, field };
   });
 }
@@ -72,13 +82,18 @@ function linesToShip(locked: OrderWithItems, requested: RequestedItem[] | undefi
     if (!item) {
       throw invalid(`${r.field}.orderItemId`, `Order item ${r.orderItemId} is not on order ${locked.order.incrementId}`, 'exists');
     }
-    if (item.isVirtual) throw invalid(`${r.field}.orderItemId`, `Order item ${item.id} (${item.sku}) is virtual and is not shipped`, 'shippable');
+    if (item.isVirtual)
+      throw invalid(`${r.field}.orderItemId`, `Order item ${item.id} (${item.sku}) is virtual and is not shipped`, 'shippable');
     if (!item.isQtyDecimal && !r.qty.isInteger()) {
       throw invalid(`${r.field}.qty`, `Order item ${item.id} (${item.sku}) ships in whole units`, 'integer');
     }
     const left = leftToShip(item);
     if (r.qty.gt(left)) {
-      throw invalid(`${r.field}.qty`, `Cannot ship ${r.qty.toString()} of order item ${item.id} (${item.sku}): ${left.toString()} left to ship`, 'maximum');
+      throw invalid(
+        `${r.field}.qty`,
+        `Cannot ship ${r.qty.toString()} of order item ${item.id} (${item.sku}): ${left.toString()} left to ship`,
+        'maximum',
+      );
     }
     return { item, qty: r.qty };
   });
@@ -148,7 +163,9 @@ export async function createShipment(ctx: Ctx, orderId: number, body: ShipmentCr
       })),
     );
     if (tracks.length) {
-      await tx.db.insert(shipmentTracks).values(tracks.map((t) => ({ ...t, shipmentId: shipment.id, orderId: order.id, createdAt: tx.now, updatedAt: tx.now })));
+      await tx.db
+        .insert(shipmentTracks)
+        .values(tracks.map((t) => ({ ...t, shipmentId: shipment.id, orderId: order.id, createdAt: tx.now, updatedAt: tx.now })));
     }
     if (comment) {
       await tx.db.insert(shipmentComments).values({
@@ -183,7 +200,12 @@ export async function createShipment(ctx: Ctx, orderId: number, body: ShipmentCr
     }
 
     // a method that invoices on shipment: the invoice follows the last shipment, in the same transaction
-    if (isPaymentMethod(order.paymentMethod) && paymentAction(tx, order.paymentMethod, order.storeId) === 'authorize' && fullyShipped(now) && leftToInvoice(now)) {
+    if (
+      isPaymentMethod(order.paymentMethod) &&
+      paymentAction(tx, order.paymentMethod, order.storeId) === 'authorize' &&
+      fullyShipped(now) &&
+      leftToInvoice(now)
+    ) {
       await createInvoice(tx, now, { capture: 'offline' });
     }
     return shipment.id;
