@@ -281,17 +281,15 @@ export async function replaceEntityPathsMany(
       // a savepoint, so that a concurrent claim of the same path is reported as a conflict
       await tx.db.transaction(async (sp) => {
         for (const part of chunks(insert)) {
-          await sp
-            .insert(urlRewrites)
-            .values(
-              part.map((p) => ({
-                storeId: p.storeId,
-                requestPath: p.requestPath,
-                entityType,
-                entityId: claimed.get(pathKey(p))!,
-                redirectType: 0,
-              })),
-            );
+          await sp.insert(urlRewrites).values(
+            part.map((p) => ({
+              storeId: p.storeId,
+              requestPath: p.requestPath,
+              entityType,
+              entityId: claimed.get(pathKey(p))!,
+              redirectType: 0,
+            })),
+          );
         }
       });
     } catch (err) {

@@ -59,18 +59,16 @@ describe('refreshPriceRanges', () => {
         .insert(bundleOptions)
         .values({ productId: b.id, title: `Option ${i}`, type: o.type, required: o.required, position: i })
         .returning({ id: bundleOptions.id });
-      await t.database.db
-        .insert(bundleSelections)
-        .values(
-          o.sel.map((s, j) => ({
-            optionId: opt.id,
-            productId: s.id,
-            qty: s.qty ?? '1',
-            position: j,
-            price: s.price ?? null,
-            priceType: s.priceType ?? 'fixed',
-          })),
-        );
+      await t.database.db.insert(bundleSelections).values(
+        o.sel.map((s, j) => ({
+          optionId: opt.id,
+          productId: s.id,
+          qty: s.qty ?? '1',
+          position: j,
+          price: s.price ?? null,
+          priceType: s.priceType ?? 'fixed',
+        })),
+      );
     }
     await refreshPriceRanges(t.systemCtx(), [b.id]);
     return b;
