@@ -4,6 +4,8 @@
  * - file cycles: source files that import each other, directly or around a loop (type-only imports count, as
  *   they couple the files all the same);
  * - module cycles: modules (src/modules/<name>) that import each other around a loop;
+ * - module order: a module importing one listed after it in src/modules/index.ts (dependencies point down that
+ *   list, so a cycle cannot start);
  * - table reach: a file importing another module's `tables` outside a table declaration (a foreign key in
  *   `tables.ts` may name another module's table; everything else goes through that module's service). The
  *   importer is a bulk loader that writes every module's tables as a migration does, and is not counted;
@@ -158,6 +160,19 @@ for (const f of sources) {
 const moduleNames = [...new Set(sources.map(moduleOf).filter((m): m is string => !!m))];
 const moduleCycles = cycles(moduleNames, (m) => moduleEdges.get(m) ?? []);
 
+// module order: the list of src/modules/index.ts, each module's name from its import
+const indexText = readFileSync(join(SRC, 'modules/index.ts'), 'utf8');
+const dirOf = new Map([...indexText.matchAll(/import \{ (\w+) \} from '\.\/([^/]+)\/index\.js'/g)].map((m) => [m[1], m[2]]));
+const listed = [...(/export const modules[^=]*=\s*\[([^\]]*)\]/.exec(indexText)?.[1] ?? '').matchAll(/\w+/g)].map((m) => dirOf.get(m[0]) ?? m[0]);
+const rank = new Map(listed.map((m, i) => [m, i]));
+const orderBreaks: string[] = [];
+for (const [from, tos] of moduleEdges) {
+  for (const to of tos) {
+    if (!rank.has(from) || !rank.has(to)) orderBreaks.push(`${from} → ${to}: not listed in src/modules/index.ts`);
+    else if (rank.get(to)! > rank.get(from)!) orderBreaks.push(`${from} → ${to} (${moduleEdgeWitness.get(`${from}>${to}`)})`);
+  }
+}
+
 // table reach
 const tableReach: string[] = [];
 for (const f of sources) {
@@ -211,6 +226,7 @@ const report: [string, string[]][] = [
         `${c.join(' ↔ ')}\n      ${c.flatMap((a) => c.filter((b) => moduleEdges.get(a)?.has(b)).map((b) => moduleEdgeWitness.get(`${a}>${b}`))).join('\n      ')}`,
     ),
   ],
+  ['imports of a module listed later', orderBreaks],
   ['cross-module table imports', tableReach],
   ['platform imports of modules', platformReach],
   ['test-only source files', testOnly],

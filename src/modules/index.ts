@@ -34,11 +34,11 @@ import { webhooksModule } from './webhooks/index.js';
 import { wishlistModule } from './wishlist/index.js';
 
 export const modules: AppModule[] = [
-  storesModule,
   directoryModule,
+  storesModule,
   taxModule,
-  authModule,
   customersModule,
+  authModule,
   urlResolverModule,
   catalogModule,
   inventoryModule,

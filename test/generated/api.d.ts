@@ -2,6 +2,40 @@
 //   UPDATE_OPENAPI_TYPES=1 node --import tsx --test test/platform/typed-client.test.ts
 
 export interface paths {
+    "/api/rest/v2/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's allowed countries, by name, with their regions (unpaginated) */
+        get: operations["directory.countries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/countries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One country by ISO-2 or ISO-3 code (any case), with its regions */
+        get: operations["directory.country"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/store-config": {
         parameters: {
             query?: never;
@@ -98,40 +132,6 @@ export interface paths {
         put?: never;
         /** Switch store context (validates the code and returns the store to send as X-Store-Code) */
         post: operations["stores.switch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/countries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The store's allowed countries, by name, with their regions (unpaginated) */
-        get: operations["directory.countries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/countries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One country by ISO-2 or ISO-3 code (any case), with its regions */
-        get: operations["directory.country"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -244,57 +244,6 @@ export interface paths {
         post?: never;
         /** Delete a tax rule */
         delete: operations["taxRules.delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/auth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic */
-        post: operations["auth.token"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/auth/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Exchange the still-valid bearer token for a new one (the old one is revoked); the body is ignored */
-        post: operations["auth.refresh"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/rest/v2/auth/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Revoke the current bearer token */
-        post: operations["auth.logout"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -546,6 +495,57 @@ export interface paths {
         put?: never;
         /** Create an account from an email and a name, with a random password the customer replaces through a reset link */
         post: operations["customers.quickCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic */
+        post: operations["auth.token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange the still-valid bearer token for a new one (the old one is revoked); the body is ignored */
+        post: operations["auth.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the current bearer token */
+        post: operations["auth.logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3401,6 +3401,106 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "directory.countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            /** @description ISO 3166-1 alpha-2 code */
+                            id: string;
+                            name: string;
+                            iso2Code: string;
+                            iso3Code: string;
+                            /** @description empty where the region is free text */
+                            availableRegions: {
+                                /** @description stable region id (stored in addresses) */
+                                id: number;
+                                code: string;
+                                name: string;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description ISO 3166-1 alpha-2 code */
+                        id: string;
+                        name: string;
+                        iso2Code: string;
+                        iso3Code: string;
+                        /** @description empty where the region is free text */
+                        availableRegions: {
+                            /** @description stable region id (stored in addresses) */
+                            id: number;
+                            code: string;
+                            name: string;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "directory.country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ISO-2 or ISO-3 code, any case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 3166-1 alpha-2 code */
+                        id: string;
+                        name: string;
+                        iso2Code: string;
+                        iso3Code: string;
+                        /** @description empty where the region is free text */
+                        availableRegions: {
+                            /** @description stable region id (stored in addresses) */
+                            id: number;
+                            code: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "stores.config": {
         parameters: {
             query?: never;
@@ -3742,106 +3842,6 @@ export interface operations {
                         };
                     } & {
                         success: boolean;
-                    };
-                };
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "directory.countries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/ld+json": {
-                        "@context": string;
-                        "@id": string;
-                        /** @enum {string} */
-                        "@type": "Collection";
-                        totalItems: number;
-                        member: {
-                            /** @description ISO 3166-1 alpha-2 code */
-                            id: string;
-                            name: string;
-                            iso2Code: string;
-                            iso3Code: string;
-                            /** @description empty where the region is free text */
-                            availableRegions: {
-                                /** @description stable region id (stored in addresses) */
-                                id: number;
-                                code: string;
-                                name: string;
-                            }[];
-                        }[];
-                        view?: {
-                            "@id": string;
-                            "@type": string;
-                            first?: string;
-                            last?: string;
-                            next?: string;
-                            previous?: string;
-                        };
-                    };
-                    "application/json": {
-                        /** @description ISO 3166-1 alpha-2 code */
-                        id: string;
-                        name: string;
-                        iso2Code: string;
-                        iso3Code: string;
-                        /** @description empty where the region is free text */
-                        availableRegions: {
-                            /** @description stable region id (stored in addresses) */
-                            id: number;
-                            code: string;
-                            name: string;
-                        }[];
-                    }[];
-                };
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "directory.country": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ISO-2 or ISO-3 code, any case */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description ISO 3166-1 alpha-2 code */
-                        id: string;
-                        name: string;
-                        iso2Code: string;
-                        iso3Code: string;
-                        /** @description empty where the region is free text */
-                        availableRegions: {
-                            /** @description stable region id (stored in addresses) */
-                            id: number;
-                            code: string;
-                            name: string;
-                        }[];
                     };
                 };
             };
@@ -4518,146 +4518,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "auth.token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description customer (default), client_credentials or api_user */
-                    grant_type?: string;
-                    /** @description alias of grant_type */
-                    grantType?: string;
-                    email?: string;
-                    /** @description customer grant: alias of email; api_user grant: the API user name */
-                    username?: string;
-                    password?: string;
-                    client_id?: string;
-                    client_secret?: string;
-                    api_key?: string;
-                    /** @description alias of api_key */
-                    apiKey?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description JWT */
-                        token: string;
-                        tokenType: string;
-                        /** @description seconds */
-                        expiresIn: number;
-                        /** @description OAuth 2.0 name of token */
-                        access_token: string;
-                        /** @description OAuth 2.0 name of tokenType */
-                        token_type: string;
-                        /** @description OAuth 2.0 name of expiresIn */
-                        expires_in: number;
-                        customer?: {
-                            id: number;
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                        };
-                        apiUser?: {
-                            id: number;
-                            username: string;
-                        };
-                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
-                        permissions?: string[];
-                    };
-                };
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "auth.refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description JWT */
-                        token: string;
-                        tokenType: string;
-                        /** @description seconds */
-                        expiresIn: number;
-                        /** @description OAuth 2.0 name of token */
-                        access_token: string;
-                        /** @description OAuth 2.0 name of tokenType */
-                        token_type: string;
-                        /** @description OAuth 2.0 name of expiresIn */
-                        expires_in: number;
-                        customer?: {
-                            id: number;
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                        };
-                        apiUser?: {
-                            id: number;
-                            username: string;
-                        };
-                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
-                        permissions?: string[];
-                    };
-                };
-            };
-            "4XX": components["responses"]["Error"];
-        };
-    };
-    "auth.logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                        message: string;
-                    };
-                };
             };
             "4XX": components["responses"]["Error"];
         };
@@ -6701,6 +6561,146 @@ export interface operations {
                         }[];
                         createdAt: string;
                         updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description customer (default), client_credentials or api_user */
+                    grant_type?: string;
+                    /** @description alias of grant_type */
+                    grantType?: string;
+                    email?: string;
+                    /** @description customer grant: alias of email; api_user grant: the API user name */
+                    username?: string;
+                    password?: string;
+                    client_id?: string;
+                    client_secret?: string;
+                    api_key?: string;
+                    /** @description alias of api_key */
+                    apiKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT */
+                        token: string;
+                        tokenType: string;
+                        /** @description seconds */
+                        expiresIn: number;
+                        /** @description OAuth 2.0 name of token */
+                        access_token: string;
+                        /** @description OAuth 2.0 name of tokenType */
+                        token_type: string;
+                        /** @description OAuth 2.0 name of expiresIn */
+                        expires_in: number;
+                        customer?: {
+                            id: number;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                        };
+                        apiUser?: {
+                            id: number;
+                            username: string;
+                        };
+                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                        permissions?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT */
+                        token: string;
+                        tokenType: string;
+                        /** @description seconds */
+                        expiresIn: number;
+                        /** @description OAuth 2.0 name of token */
+                        access_token: string;
+                        /** @description OAuth 2.0 name of tokenType */
+                        token_type: string;
+                        /** @description OAuth 2.0 name of expiresIn */
+                        expires_in: number;
+                        customer?: {
+                            id: number;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                        };
+                        apiUser?: {
+                            id: number;
+                            username: string;
+                        };
+                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                        permissions?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
                     };
                 };
             };
