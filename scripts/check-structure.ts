@@ -163,7 +163,9 @@ const moduleCycles = cycles(moduleNames, (m) => moduleEdges.get(m) ?? []);
 // module order: the list of src/modules/index.ts, each module's name from its import
 const indexText = readFileSync(join(SRC, 'modules/index.ts'), 'utf8');
 const dirOf = new Map([...indexText.matchAll(/import \{ (\w+) \} from '\.\/([^/]+)\/index\.js'/g)].map((m) => [m[1], m[2]]));
-const listed = [...(/export const modules[^=]*=\s*\[([^\]]*)\]/.exec(indexText)?.[1] ?? '').matchAll(/\w+/g)].map((m) => dirOf.get(m[0]) ?? m[0]);
+const listed = [...(/export const modules[^=]*=\s*\[([^\]]*)\]/.exec(indexText)?.[1] ?? '').matchAll(/\w+/g)].map(
+  (m) => dirOf.get(m[0]) ?? m[0],
+);
 const rank = new Map(listed.map((m, i) => [m, i]));
 const orderBreaks: string[] = [];
 for (const [from, tos] of moduleEdges) {
