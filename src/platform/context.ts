@@ -114,18 +114,26 @@ export interface BackgroundKey<B> {
 /** A product id in SQL: a column or an expression of the query the part is embedded in. */
 export type ProductIdSql = SQL | AnyColumn;
 
-/** Stock keys sent with a product (as PUT /inventory takes them; the owner of stock checks them). */
+/**
+ * Stock keys of an update (wire 2.11), as PUT /inventory takes them and a product write passes them on; every key
+ * optional, at least one required (the inventory module checks them).
+ */
 export interface ProductStockInput {
   qty?: number;
   isInStock?: boolean;
   manageStock?: boolean;
   minQty?: number;
   minSaleQty?: number;
+  /** null: no maximum */
   maxSaleQty?: number | null;
+  /** 0 no backorders, 1 allow qty below 0, 2 allow and notify */
   backorders?: number;
   notifyStockQty?: number | null;
+  /** null: any qty */
   qtyIncrements?: number | null;
+  /** quantities are integers: only false is accepted */
   isQtyDecimal?: boolean;
+  /** false clears qtyIncrements; true needs qtyIncrements (sent or stored) */
   enableQtyIncrements?: boolean;
   useConfigMinQty?: boolean;
   useConfigMinSaleQty?: boolean;

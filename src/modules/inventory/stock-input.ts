@@ -6,35 +6,11 @@
 import { AppError, badRequest } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { MAX_STOCK_QTY } from './schemas.js';
+import type { ProductStockInput } from '../../platform/context.js';
 import type { StockRow } from './stock-rows.js';
 
-/** The stock keys of an update (wire 2.11); every key optional, at least one required. */
-export interface StockInput {
-  qty?: number;
-  isInStock?: boolean;
-  manageStock?: boolean;
-  minQty?: number;
-  minSaleQty?: number;
-  /** null: no maximum */
-  maxSaleQty?: number | null;
-  /** 0 no backorders, 1 allow qty below 0, 2 allow and notify */
-  backorders?: number;
-  notifyStockQty?: number | null;
-  /** null: any qty */
-  qtyIncrements?: number | null;
-  /** quantities are integers: only false is accepted */
-  isQtyDecimal?: boolean;
-  /** false clears qtyIncrements; true needs qtyIncrements (sent or stored) */
-  enableQtyIncrements?: boolean;
-  useConfigMinQty?: boolean;
-  useConfigMinSaleQty?: boolean;
-  useConfigMaxSaleQty?: boolean;
-  useConfigBackorders?: boolean;
-  useConfigNotifyStockQty?: boolean;
-  useConfigQtyIncrements?: boolean;
-  useConfigEnableQtyInc?: boolean;
-  useConfigManageStock?: boolean;
-}
+/** The stock keys of an update (wire 2.11): the platform's type, as the catalog passes them through with a product. */
+export type StockInput = ProductStockInput;
 
 export interface StockUpdateInput extends StockInput {
   sku: string;
