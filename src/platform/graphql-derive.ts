@@ -142,6 +142,11 @@ export function isQuery(o: Operation): boolean {
   return o.method === 'GET';
 }
 
+/** A field's description: its operation's summary, as a block string (raw but for an escaped triple quote). */
+function fieldDoc(o: Operation): string {
+  return `  """${o.summary.replace(/"""/g, '\\"""')}"""\n`;
+}
+
 /** Builds the SDL and resolvers of every operation that has a GraphQL field. */
 export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): GraphqlContribution & { fields: Map<string, Operation> } {
   const types = new Map<string, TypeInfo>();
@@ -176,11 +181,12 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
       if (fields.has(f.name)) throw new Error(`GraphQL field ${f.name} is declared by ${fields.get(f.name)!.id} and ${o.id}`);
       fields.set(f.name, o);
       const n = f.name;
+      const doc = fieldDoc(o);
       if (isQuery(o)) {
         const args = queryArgs(o, t, f.args);
         const collection = kindOf(o) === 'collection';
         if (collection) connections.add(t.name);
-        queries.push(`  ${n}${args ? `(${args})` : ''}: ${collection ? `${t.name}Connection` : t.name}`);
+        queries.push(`${doc}  ${n}${args ? `(${args})` : ''}: ${collection ? `${t.name}Connection` : t.name}`);
         queryResolvers[n] = collection ? connectionResolver(o, types, f.shape) : itemResolver(o, types, f.shape);
         continue;
       }
@@ -196,7 +202,7 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
             .map((x) => x.replace(/!$/, ''))
             .join(', ')}`
         : '';
-      mutations.push(`  ${n}(input: ${n}Input${f.shape.flat ? '' : '!'}${flat}): ${n}Payload`);
+      mutations.push(`${doc}  ${n}(input: ${n}Input${f.shape.flat ? '' : '!'}${flat}): ${n}Payload`);
       mutationResolvers[n] = mutationResolver(o, types, f.shape, lowerFirst(t.name));
     }
   }
