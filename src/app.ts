@@ -38,6 +38,7 @@ import type { Background } from './platform/background.js';
 import { createEventBus } from './platform/events.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
+import { withRequestRedaction } from './platform/request-log.js';
 import type { RestApp } from './platform/module.js';
 import { collectCatalogParts } from './platform/catalog-parts.js';
 import { collectUrlResolverChecks } from './platform/url-checks.js';
@@ -99,7 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   registry.startRefresh(opts.storeRefreshMs ?? 5000);
 
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: withRequestRedaction(opts.logger ?? { level: config.logLevel }),
     bodyLimit: config.bodyLimit,
     // a hop count as a function: Fastify ignores X-Forwarded-For altogether when given a bare number
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
