@@ -35,14 +35,12 @@ import { installState } from './platform/tables.js';
 import { mediaFileRoutes } from './platform/media-route.js';
 import { installMetrics } from './platform/metrics.js';
 import type { Background } from './platform/background.js';
+import { moduleContributions } from './platform/contributions.js';
 import { createEventBus } from './platform/events.js';
 import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import { withRequestRedaction } from './platform/request-log.js';
 import type { RestApp } from './platform/module.js';
-import { collectCatalogParts } from './platform/catalog-parts.js';
-import { collectUrlResolverChecks } from './platform/url-checks.js';
-import { collectOrderParts } from './platform/order-parts.js';
 import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
@@ -143,11 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       if (!found) throw new Error(`Background work ${spec.name} is not running`);
       return found as B;
     },
-    discountPreview: modules.find((m) => m.discountPreview)?.discountPreview,
-    catalogParts: collectCatalogParts(modules.map((m) => m.catalogParts)),
-    urlResolverChecks: collectUrlResolverChecks(modules.map((m) => m.urlResolverChecks)),
-    customerSubscriptions: modules.find((m) => m.customerSubscriptions)?.customerSubscriptions,
-    orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
+    ...moduleContributions(modules),
   };
   const systemCtx = (): Ctx => ({
     db,

@@ -6,11 +6,9 @@ import { migrate, openDatabase, type Database } from '../platform/db.js';
 import { runInstall } from '../platform/install.js';
 import { createTokenService } from '../platform/auth/tokens.js';
 import { createRateLimiter } from '../platform/rate-limit.js';
-import { collectCatalogParts } from '../platform/catalog-parts.js';
-import { collectUrlResolverChecks } from '../platform/url-checks.js';
 import { noBackground } from '../platform/background.js';
 import { noEvents } from '../platform/events.js';
-import { collectOrderParts } from '../platform/order-parts.js';
+import { moduleContributions } from '../platform/contributions.js';
 import { modules } from '../modules/index.js';
 import { StoreRegistry } from '../modules/stores/registry.js';
 import type { Env } from './command.js';
@@ -62,10 +60,7 @@ export async function openEnv(config: AppConfig): Promise<{ env: Env; close(): P
       tokens: createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds }),
       nudgeOutbox: () => undefined,
       outsideTx: (c: Ctx) => database.sideDb ?? c.db,
-      catalogParts: collectCatalogParts(modules.map((m) => m.catalogParts)),
-      urlResolverChecks: collectUrlResolverChecks(modules.map((m) => m.urlResolverChecks)),
-      customerSubscriptions: modules.find((m) => m.customerSubscriptions)?.customerSubscriptions,
-      orderParts: collectOrderParts(modules.map((m) => m.orderParts)),
+      ...moduleContributions(modules),
       // operator commands change data in bulk (an import): they emit no events, and run nothing in the background
       events: noEvents,
       background: noBackground,

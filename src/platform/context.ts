@@ -148,7 +148,7 @@ export interface ProductStockInput {
 /**
  * What modules after the catalog lend to it, so that the catalog imports none of them while a product is still
  * read in one statement: the SQL of the stock row and of the review summary embedded in the product read, and
- * the stock write of a product create or update (see catalog-parts.ts).
+ * the stock write of a product create or update (collected by contributions.ts).
  */
 export interface CatalogParts {
   /**
@@ -188,7 +188,7 @@ export interface CustomerSubscriptions {
 /**
  * What modules after orders lend to it, so that orders imports none of them: the shipments an order read
  * embeds (shipments), and what an order's invoices took of its gift cards, which a cancellation does not give
- * back (invoices). See order-parts.ts.
+ * back (invoices). Collected by contributions.ts.
  */
 export interface OrderParts {
   /** The order's shipments as the caller of `ctx` sees them on the wire, oldest first (no access check). */
