@@ -26,7 +26,8 @@ export type Actor =
     }
   | {
       kind: 'admin';
-      principal: 'api_user' | 'oauth_client';
+      /** API user, OAuth client or back-office staff user: one authorization for all three */
+      principal: 'api_user' | 'oauth_client' | 'admin_user';
       id: number;
       username: string;
       permissions: string[];

@@ -35,7 +35,7 @@ function tokenResponse(issued: { token: string; expiresIn: number }, extra: Part
 }
 
 export interface ApiPrincipal {
-  principal: 'api_user' | 'oauth_client';
+  principal: 'api_user' | 'oauth_client' | 'admin_user';
   id: number;
   username: string;
   permissions: string[];
@@ -60,7 +60,7 @@ function session(ctx: Ctx, authTime?: number): { authTime: number; notAfter: num
 async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal, authTime?: number): Promise<TokenResponse> {
   const s = session(ctx, authTime);
   const claims: Omit<TokenClaims, 'jti' | 'exp' | 'iat' | 'nbf' | 'iss' | 'aud'> = {
-    sub: p.principal === 'api_user' ? `api_user_${p.id}` : `oauth_client_${p.id}`,
+    sub: `${p.principal}_${p.id}`,
     type: 'api_user',
     username: p.username,
     roles: [],
@@ -68,7 +68,8 @@ async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal, authTime?: number): 
     auth_time: s.authTime,
   };
   if (p.principal === 'api_user') claims.api_user_id = p.id;
-  else claims.oauth_client_id = p.id;
+  else if (p.principal === 'oauth_client') claims.oauth_client_id = p.id;
+  else claims.admin_user_id = p.id;
   if (p.allowedStoreIds) claims.allowed_store_ids = p.allowedStoreIds;
   const issued = await ctx.app.tokens.issue(claims, ctx.now, { notAfter: s.notAfter });
   return tokenResponse(issued, { apiUser: { id: p.id, username: p.username }, permissions: p.permissions });

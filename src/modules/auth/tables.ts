@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const apiRoles = pgTable('api_roles', {
   id: serial('id').primaryKey(),
@@ -43,4 +43,86 @@ export const revokedTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** Back-office (staff) roles: the same permission strings as API roles. */
+export const adminRoles = pgTable('admin_roles', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  /** `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+  permissions: text('permissions').array().notNull().default([]),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Back-office (staff) users: who signs in to run the shop. */
+export const adminUsers = pgTable(
+  'admin_users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull().unique(),
+    email: text('email').notNull(),
+    /** scrypt (or an imported legacy hash, upgraded at the next sign-in); null: no password sign-in */
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    isActive: boolean('is_active').notNull().default(true),
+    /** the back office's language for this user, e.g. `en_US`, `de_DE` */
+    locale: text('locale').notNull().default('en_US'),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => adminRoles.id),
+    /** store views this user is limited to; null: every store view */
+    allowedStoreIds: integer('allowed_store_ids').array(),
+    /** failed sign-ins since the last good one; the account locks at the configured count */
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    loginCount: integer('login_count').notNull().default(0),
+    /** TOTP (RFC 6238) secret, encrypted with the server's key; required at sign-in once enabled */
+    twofaSecret: text('twofa_secret'),
+    twofaEnabled: boolean('twofa_enabled').notNull().default(false),
+    /** sha-256 of the one-time password reset token, and when it stops working */
+    resetTokenHash: text('reset_token_hash'),
+    resetTokenExpiresAt: timestamp('reset_token_expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('admin_users_email_idx').on(t.email), index('admin_users_role_idx').on(t.roleId)],
+);
+
+/** One-time TOTP recovery codes of a staff user, hashed; a used code keeps its row with `used_at`. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('admin_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** WebAuthn credentials (passkeys) registered by staff users. */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    /** the credential id, base64url */
+    credentialId: text('credential_id').notNull().unique(),
+    /** the COSE public key, base64url */
+    publicKey: text('public_key').notNull(),
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array(),
+    name: text('name').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('admin_passkeys_user_idx').on(t.userId)],
 );

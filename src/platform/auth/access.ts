@@ -60,6 +60,11 @@ export const RESOURCES = [
   'revocation-requests',
   'stores',
   'webhooks',
+  'admin-users',
+  'admin-roles',
+  'configuration',
+  'reports',
+  'activity-log',
 ] as const;
 
 export const OPERATIONS: Operation[] = ['read', 'write', 'create', 'delete'];

@@ -16,6 +16,7 @@ export interface TokenClaims extends JWTPayload {
   customer_id?: number;
   api_user_id?: number;
   oauth_client_id?: number;
+  admin_user_id?: number;
   email?: string;
   username?: string;
   roles: string[];
