@@ -126,3 +126,23 @@ export const adminPasskeys = pgTable(
   },
   (t) => [index('admin_passkeys_user_idx').on(t.userId)],
 );
+
+/**
+ * WebAuthn challenges this server issued and nobody has used yet: a ceremony consumes its row (one-time), so a
+ * replayed or concurrently reused response finds none; kept in the database so any process can finish what
+ * another began. Expired rows are pruned when new ones are issued.
+ */
+export const adminWebauthnChallenges = pgTable(
+  'admin_webauthn_challenges',
+  {
+    /** base64url, as the client sends it back in clientDataJSON */
+    challenge: text('challenge').primaryKey(),
+    /** `register` or `authenticate` */
+    purpose: text('purpose').notNull(),
+    /** the staff user the ceremony is for; null: an authentication with a discoverable credential (any user) */
+    userId: integer('user_id').references(() => adminUsers.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('admin_webauthn_challenges_expires_idx').on(t.expiresAt)],
+);
