@@ -11,11 +11,13 @@ import { out, required, UsageError, type Command } from './command.js';
 export const IMPORT_COMMANDS: Record<string, Command> = {
   import: {
     usage:
-      'import magento --source mysql://user:password@host:3306/database [--media-dir DIR] [--only GROUPS] [--since TIME] [--dry-run] [--report FILE]',
+      'import magento --source mysql://user:password@host:3306/database [--media-dir DIR] [--crypt-key KEY] [--only GROUPS] [--since TIME] [--dry-run] [--report FILE]',
     summary: 'import a Magento 1 / OpenMage / Maho database (again: updates what changed); --only takes groups among ' + GROUPS.join(','),
     options: {
       source: { type: 'string' },
       'media-dir': { type: 'string' },
+      /** Maho's app/etc/local.xml <crypt><key>: opens the staff users' 2FA secrets */
+      'crypt-key': { type: 'string' },
       only: { type: 'string' },
       since: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -48,6 +50,8 @@ export const IMPORT_COMMANDS: Record<string, Command> = {
           dryRun: opts['dry-run'] === true,
           mediaDir,
           mediaTarget: mediaRoot(env.config),
+          cryptKey: typeof opts['crypt-key'] === 'string' ? opts['crypt-key'] : undefined,
+          config: env.config,
           progress: (line) => process.stderr.write(line),
           tty: process.stderr.isTTY,
         });

@@ -9,6 +9,7 @@
  */
 import { getTableColumns, getTableName, inArray, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AppConfig } from '../platform/config.js';
 import { rows, type Db } from '../platform/db.js';
 import { ImportRefused } from './refused.js';
 import { Progress, Report, type EntityStats } from './report.js';
@@ -20,6 +21,7 @@ export type Group =
   | 'config'
   | 'customers'
   | 'api'
+  | 'staff'
   | 'catalog'
   | 'urls'
   | 'content'
@@ -37,6 +39,7 @@ export const GROUPS: Group[] = [
   'config',
   'customers',
   'api',
+  'staff',
   'catalog',
   'urls',
   'content',
@@ -67,6 +70,10 @@ export interface ImportContext {
   sequences: Set<string>;
   /** values found along the way that later entities need (attribute ids by code, …) */
   memo: Map<string, unknown>;
+  /** the source shop's encryption key (Maho's app/etc/local.xml <crypt><key>, 32 bytes), to read what it encrypted */
+  cryptKey?: Uint8Array;
+  /** this server's configuration: what is encrypted again here is encrypted with its keys */
+  config?: AppConfig;
 }
 
 export interface EntityImporter {
@@ -78,6 +85,8 @@ export interface EntityImporter {
   run(ctx: ImportContext, stats: EntityStats, tick: (done: number) => void): Promise<void>;
   /** checks comparing source and target after the import */
   verify?(ctx: ImportContext): Promise<void>;
+  /** runs before any entity is written: throws ImportRefused when the import cannot go ahead (a wrong option) */
+  check?(ctx: ImportContext): Promise<void>;
 }
 
 /** `AND updated_at >= ?` for --since, on a source table that has the column. */

@@ -4,6 +4,7 @@
  * back, so its report is exactly what a real run would do). A second run updates what changed and adds what is
  * new (see context.ts); `since` limits the entities that keep an updated_at to rows changed after it.
  */
+import type { AppConfig } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import { fixSequences, GROUPS, type EntityImporter, type Group, type ImportContext } from './context.js';
 import { apiRolesImporter, apiUsersImporter } from './entities/api.js';
@@ -13,6 +14,8 @@ import { addressesImporter, customerGroupsImporter, customersImporter } from './
 import { configImporter, storeGroupsImporter, storeViewsImporter, websitesImporter } from './entities/stores.js';
 import { CONTENT_IMPORTERS } from './entities/content.js';
 import { SALES_IMPORTERS } from './entities/sales.js';
+import { staffPasskeysImporter, staffRolesImporter, staffUsersImporter } from './entities/staff.js';
+import { parseCryptKey } from './entities/staff-credentials.js';
 import { taxClassesImporter, taxRatesImporter, taxRulesImporter } from './entities/tax.js';
 import { Progress, Report } from './report.js';
 import { Source } from './source.js';
@@ -31,6 +34,9 @@ export const IMPORTERS: EntityImporter[] = [
   addressesImporter,
   apiRolesImporter,
   apiUsersImporter,
+  staffRolesImporter,
+  staffUsersImporter,
+  staffPasskeysImporter,
   ...CATALOG_IMPORTERS,
   ...CONTENT_IMPORTERS,
   ...SALES_IMPORTERS,
@@ -45,6 +51,10 @@ export interface ImportOptions {
   dryRun?: boolean;
   mediaDir?: string;
   mediaTarget?: string;
+  /** the source shop's key (Maho's app/etc/local.xml <crypt><key>, hex), to read the staff users' 2FA secrets */
+  cryptKey?: string;
+  /** this server's configuration (required with cryptKey: the 2FA secrets are sealed again with its key) */
+  config?: AppConfig;
   /** progress lines (stderr in the CLI); none when omitted */
   progress?: (line: string) => void;
   tty?: boolean;
@@ -64,6 +74,8 @@ export function parseGroups(value: string): Group[] {
 }
 
 export async function importMagento(opts: ImportOptions): Promise<Report> {
+  const cryptKey = opts.cryptKey === undefined ? undefined : parseCryptKey(opts.cryptKey);
+  if (cryptKey && !opts.config) throw new Error('importMagento: a crypt key needs the configuration to seal what it opens');
   const source = await Source.open(opts.source);
   const report = new Report();
   const progress = new Progress(opts.progress, opts.tty);
@@ -80,7 +92,10 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
       progress,
       sequences: new Set(),
       memo: new Map(),
+      cryptKey,
+      config: opts.config,
     };
+    for (const importer of selected) await importer.check?.(ctx);
     for (const importer of selected) {
       const stats = report.entity(importer.name);
       const total = await importer.count(ctx);

@@ -76,10 +76,10 @@ export function permissionsOf(resources: string[]): string[] {
  * overwritten, and the source's row arrives under a new name instead (`Administrators (imported)`, then
  * `(imported 2)` …).
  */
-async function placeByName(
+export async function placeByName(
   ctx: ImportContext,
   entity: string,
-  table: 'api_roles' | 'api_users',
+  table: 'api_roles' | 'api_users' | 'admin_roles' | 'admin_users',
   column: 'name' | 'username',
   wanted: { sourceId: unknown; name: string }[],
 ): Promise<{ id?: number; name: string; renamedFrom?: string }[]> {
