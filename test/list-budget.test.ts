@@ -14,6 +14,7 @@ import { countStatements } from '../src/platform/db.js';
 import { kindOf } from '../src/platform/operations.js';
 import { createTestProduct } from './fixtures/catalog.js';
 import { placeTestOrder, TEST_ADDRESS } from './fixtures/checkout.js';
+import { staffPasskeys } from './fixtures/webauthn.js';
 import { API, buildTestApp, type Res, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -511,6 +512,14 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
       add: async () => void (await product()),
       read: () => ({ url: `${API}/webhooks/${hook.id}/deliveries`, token: admin }),
     };
+  },
+  'adminUsers.passkeysMine': async () => {
+    const staff = await staffPasskeys(t);
+    return { budget: 2, add: staff.add, read: () => ({ url: `${API}/admin-users/me/passkeys`, token: staff.token }) };
+  },
+  'adminUsers.passkeys': async () => {
+    const staff = await staffPasskeys(t);
+    return { budget: 3, add: staff.add, read: () => ({ url: `${API}/admin-users/${staff.userId}/passkeys`, token: admin }) };
   },
 };
 

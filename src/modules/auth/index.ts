@@ -1,10 +1,11 @@
 import type { AppModule } from '../../platform/module.js';
 import { operations } from './rest.js';
+import { passkeyOperations } from './passkey-ops.js';
 import { install, seedDemo } from './accounts.js';
 
 export const authModule: AppModule = {
   name: 'auth',
-  operations,
+  operations: [...operations, ...passkeyOperations],
   install: { version: 1, run: install },
   demo: seedDemo,
 };

@@ -371,7 +371,7 @@ export async function registerPasskey(ctx: Ctx, userId: number, input: { name: s
 }
 
 /** A staff user's passkeys, oldest first (never their keys). */
-export async function listPasskeys(ctx: Ctx, userId: number): Promise<PasskeyDto[]> {
+export async function listPasskeys(ctx: Ctx, userId: number): Promise<{ items: PasskeyDto[]; total: number }> {
   const rows = await ctx.db
     .select({
       id: adminPasskeys.id,
@@ -383,7 +383,7 @@ export async function listPasskeys(ctx: Ctx, userId: number): Promise<PasskeyDto
     .from(adminPasskeys)
     .where(eq(adminPasskeys.userId, userId))
     .orderBy(asc(adminPasskeys.id));
-  return rows.map(passkeyDto);
+  return { items: rows.map(passkeyDto), total: rows.length };
 }
 
 /** Removes one of a staff user's passkeys; another user's, or none, is a 404. */
