@@ -321,6 +321,19 @@ const SCOPED: Record<string, Check> = {
   'orders.cancel': orderOp('POST', '/cancel', {}),
   'orders.addComment': orderOp('POST', '/comments', { comment: 'Taken' }),
   'invoices.list': orderOp('GET', '/invoices'),
+  'invoices.create': orderOp('POST', '/invoices', {}),
+  'invoices.capture': {
+    data: 'invoice A',
+    check: () => refused(NOT_YOURS, 'POST', `/invoices/${A.openInvoice}/capture`, {}, `/orders/${A.order}/invoices`),
+  },
+  'invoices.void': {
+    data: 'invoice A',
+    check: () => refused(NOT_YOURS, 'POST', `/invoices/${A.invoice}/void`, {}, `/orders/${A.order}/invoices`),
+  },
+  'invoices.cancel': {
+    data: 'invoice A',
+    check: () => refused(NOT_YOURS, 'POST', `/invoices/${A.openInvoice}/cancel`, {}, `/orders/${A.order}/invoices`),
+  },
   'shipments.list': { data: 'shipments of store A', check: () => listOmits('/shipments', A.shipment) },
   'shipments.listOfOrder': orderOp('GET', '/shipments'),
   'shipments.create': orderOp('POST', '/shipments', {}),
@@ -615,7 +628,9 @@ before(async () => {
   ).id;
   const order = await placeTestOrder(t, { customerToken, items: [{ sku: skuA, qty: 2 }] });
   A.order = order.id;
-  A.invoice = (await asAdmin('GET', `/orders/${order.id}/invoices`)).body[0].id;
+  // one unit invoiced and paid (refunded below), the other invoiced and left open
+  A.invoice = (await made('POST', `/orders/${order.id}/invoices`, { items: [{ orderItemId: order.items[0].id, qty: 1 }] })).id;
+  A.openInvoice = (await made('POST', `/orders/${order.id}/invoices`, { capture: 'not_capture' })).id;
   A.shipment = (await made('POST', `/orders/${order.id}/shipments`, {})).id;
   A.track = (await made('POST', `/shipments/${A.shipment}/tracks`, { carrierCode: 'ups', title: 'UPS', trackNumber: '1Z999' })).id;
   A.creditMemo = (await made('POST', `/orders/${order.id}/credit-memos`, { items: [{ orderItemId: order.items[0].id, qty: 1 }] })).id;

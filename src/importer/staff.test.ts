@@ -7,7 +7,12 @@
  * under CI).
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import { eq, sql } from 'drizzle-orm';
@@ -19,7 +24,8 @@ import { mahoEncrypt, STAFF_CRYPT_KEY, type StaffUserSample } from '../../test/f
 import { openTotpSecret } from '../platform/auth/totp.js';
 import { rows } from '../platform/db.js';
 import { adminPasskeys, adminRoles, adminUsers } from '../modules/auth/tables.js';
-import { mahoTotpSecret, openMahoEncrypted, parseCryptKey } from './entities/staff-credentials.js';
+import { staffPermissionsOf } from './entities/staff-acl.js';
+import { coseKeyOfPem, mahoTotpSecret, openMahoEncrypted, parseCryptKey } from './entities/staff-credentials.js';
 import { ImportRefused } from './refused.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
@@ -97,6 +103,89 @@ describe('Maho encryption and the crypt key', () => {
       assert.throws(() => parseCryptKey(bad), ImportRefused, bad);
     }
     assert.equal(parseCryptKey(` ${'AB'.repeat(32)} `).length, 32);
+  });
+});
+
+test('`import magento --crypt-key` with a malformed key exits 1 with one line, before reading the source', async () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-import-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
+  try {
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'import', 'magento', '--source', 'mysql://root@127.0.0.1:1/nothing', '--crypt-key', 'abc'],
+        { cwd: root, env, timeout: 180_000 },
+        (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }),
+      );
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /--crypt-key is the 64 hexadecimal characters/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+describe("a Magento role's ACL as our permissions", () => {
+  const allow = (...r: string[]) => r.map((resource) => ({ resource, allow: true }));
+  const deny = (...r: string[]) => r.map((resource) => ({ resource, allow: false }));
+
+  test('`all` is everything; no rule is nothing', () => {
+    assert.deepEqual(staffPermissionsOf(allow('all')).permissions, ['all']);
+    assert.deepEqual(staffPermissionsOf([]).permissions, []);
+    assert.deepEqual(staffPermissionsOf(deny('all', 'admin')).permissions, []);
+  });
+
+  test("a resource without a rule takes its nearest ancestor's", () => {
+    // everything under admin is allowed but catalog
+    const p = staffPermissionsOf([...allow('admin'), ...deny('all', 'admin/catalog')]).permissions;
+    assert.ok(p.includes('orders/all') || (p.includes('orders/read') && p.includes('orders/write')));
+    assert.ok(p.includes('configuration/all'));
+    assert.ok(p.includes('admin-users/all'));
+    assert.ok(!p.some((x) => x.startsWith('products/') || x.startsWith('categories/')));
+    // a denied child of an allowed parent stays denied
+    const q = staffPermissionsOf([...allow('admin', 'admin/cms', 'admin/cms/page'), ...deny('admin/cms/page/delete', 'admin/cms/block')]);
+    assert.deepEqual(
+      q.permissions.filter((x) => x.startsWith('cms-')),
+      ['cms-pages/read', 'cms-pages/write'],
+    );
+  });
+
+  test('read, write and delete make all; write covers create', () => {
+    const full = staffPermissionsOf(allow('admin/cms/page', 'admin/cms/page/save', 'admin/cms/page/delete')).permissions;
+    assert.deepEqual(full, ['cms-pages/all']);
+    const orders = staffPermissionsOf([
+      ...allow('admin/sales/order', 'admin/sales/order/actions/create', 'admin/sales/order/actions/edit'),
+      ...deny('admin/sales/order/actions'),
+    ]).permissions;
+    assert.deepEqual(orders, ['carts/all', 'orders/read', 'orders/write']);
+  });
+
+  test('configuration sections: all of them give configuration, part of them nothing; the rest is reported', () => {
+    const all = staffPermissionsOf(allow('admin/system/config', 'admin/system/config/general', 'admin/system/config/web'));
+    assert.deepEqual(all.permissions, ['configuration/all']);
+    const part = staffPermissionsOf([
+      ...allow('admin/system/config', 'admin/system/config/general'),
+      ...deny('admin/system/config/payment'),
+    ]);
+    assert.deepEqual(part.permissions, []);
+    assert.deepEqual(part.configSections, { allowed: 1, of: 2 });
+    const other = staffPermissionsOf(allow('admin/dashboard', 'admin/system/cache', 'admin/system/index', 'admin/catalog/urlrewrite'));
+    assert.deepEqual(other.unmapped, ['catalog/urlrewrite', 'system/cache', 'system/index']);
+  });
+
+  test('a passkey public key as Maho keeps it (PEM) becomes a COSE key; anything else does not', () => {
+    const { publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const cose = coseKeyOfPem(publicKey.export({ type: 'spki', format: 'pem' }) as string);
+    // a CBOR map of 5 entries: kty EC2, alg ES256, crv P-256, x, y
+    assert.equal(cose?.[0], 0xa5);
+    assert.deepEqual([...cose!.subarray(1, 5)], [0x01, 0x02, 0x03, 0x26]);
+    const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    assert.equal(coseKeyOfPem(rsa)?.[0], 0xa4);
+    for (const bad of ['', 'garbage', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n'])
+      assert.equal(coseKeyOfPem(bad), undefined);
   });
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
 import { creditMemos } from './tables.js';
 
 let t: TestApp;
@@ -27,7 +27,7 @@ async function memoCount(orderId: number): Promise<number> {
 
 describe('REST access', () => {
   test('anonymous 401, customer 403 (even for their own order), API user without the permission 403; nothing is created', async () => {
-    const o = await placeTestOrder(t, { customerToken: customer });
+    const o = await placeInvoicedOrder(t, { customerToken: customer });
     const memo = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
       token: admin,
       body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
@@ -56,7 +56,7 @@ describe('REST access', () => {
   });
 
   test('credit-memos/read may read but not create; credit-memos/create (or write) may create but not read', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const reader = await t.tokens.apiUser(['credit-memos/read']);
     const creator = await t.tokens.apiUser(['credit-memos/create']);
     const writer = await t.tokens.apiUser(['credit-memos/write']);
@@ -82,7 +82,7 @@ describe('REST access', () => {
   });
 
   test('a store-restricted API user works on orders of its store views only: others are 403', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const m = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, {
       token: admin,
       body: { items: [{ orderItemId: o.items[0].id, qty: 1 }] },
@@ -125,7 +125,7 @@ const gql = (input: Record<string, unknown>, token?: string) =>
 
 describe('GraphQL createCreditMemo', () => {
   test('an admin refunds through the same service: id, incrementId, state and grandTotal', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const r = await gql(
       {
         orderId: o.id,
@@ -164,7 +164,7 @@ describe('GraphQL createCreditMemo', () => {
   });
 
   test('access: anonymous, customer and an API user without the permission are refused; nothing is created', async () => {
-    const o = await placeTestOrder(t, { customerToken: customer });
+    const o = await placeInvoicedOrder(t, { customerToken: customer });
     const noPermission = await t.tokens.apiUser(['orders/all']);
     const cases: [string | undefined, string][] = [
       [undefined, 'UNAUTHENTICATED'],
@@ -180,7 +180,7 @@ describe('GraphQL createCreditMemo', () => {
   });
 
   test('refusals carry the service error: online refund, unknown order, bad qty, closed order', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const online = await gql({ orderId: o.id, offlineRefund: false }, admin);
     assert.equal(online.body.errors[0].extensions.code, 'ONLINE_REFUND_UNAVAILABLE');
     assert.equal(online.body.errors[0].extensions.status, 400);

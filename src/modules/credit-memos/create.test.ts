@@ -6,7 +6,7 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers
 import { withTx } from '../../platform/context.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { placeTestOrder, TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder, placeTestOrder, TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 import { giftcards } from '../giftcards/tables.js';
 import { stockOf } from '../inventory/service.js';
 import { findOrder, lockOrder, setOrderState } from '../orders/core.js';
@@ -98,7 +98,7 @@ async function snapshot(orderId: number) {
 describe('full refund', () => {
   test('of a checkmo order: the memo equals the order total, the order closes, a second refund is refused', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
     assert.equal(o.prices.totalPaid, o.prices.grandTotal);
     const m = created(await refund(o.id, {}));
     assert.equal(m.state, 'refunded');
@@ -163,7 +163,7 @@ describe('full refund', () => {
 
   test('with tax and a coupon: the memo equals the order total, item and order counters match the invoiced ones', async () => {
     const p = await createTestProduct(t, { price: 10.33, taxClassId: 2, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 3 }], address: CA_ADDRESS, couponCode: 'WELCOME10' });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 3 }], address: CA_ADDRESS, couponCode: 'WELCOME10' });
     assert.ok(o.prices.taxAmount > 0, 'the order is taxed');
     assert.ok(o.prices.discountAmount > 0, 'the order is discounted');
     const m = created(await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 3 }] }));
@@ -184,7 +184,7 @@ describe('full refund', () => {
 describe('partial refunds', () => {
   test('accumulate without drift; the first takes the shipping and the last closes the order', async () => {
     const p = await createTestProduct(t, { price: 10.33, taxClassId: 2, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 3 }], address: CA_ADDRESS });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 3 }], address: CA_ADDRESS });
     const id = o.items[0].id;
     const memos: Record<string, any>[] = [];
     for (let i = 0; i < 3; i++) {
@@ -218,7 +218,7 @@ describe('partial refunds', () => {
   test('shippingAmount chooses the shipping refunded; items omitted on a later memo refund the rest, shipping included', async () => {
     const a = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
     const b = await createTestProduct(t, { price: 7.5, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, {
+    const o = await placeInvoicedOrder(t, {
       items: [
         { sku: a.sku, qty: 2 },
         { sku: b.sku, qty: 1 },
@@ -243,7 +243,7 @@ describe('partial refunds', () => {
 describe('back to stock', () => {
   test('backToStock returns the qty to inventory; without it stock is unchanged', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 3 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 3 }] });
     assert.equal(await stockQty(p.id), 97);
     const m = created(await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 2, backToStock: true }] }));
     assert.equal(m.items[0].backToStock, true);
@@ -259,7 +259,7 @@ describe('back to stock', () => {
 describe('adjustments', () => {
   test('adjustmentPositive adds to the refund, adjustmentNegative takes off; the order counts both', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
     const m = created(
       await refund(o.id, { items: [{ orderItemId: o.items[0].id, qty: 1 }], adjustmentPositive: 3.5, adjustmentNegative: 1.25 }),
     );
@@ -283,7 +283,7 @@ describe('adjustments', () => {
 
   test('a fee that leaves nothing to refund is refused; a full refund less a fee leaves the order open for the rest', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 1 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 1 }] });
     const before = await snapshot(o.id);
     refusedWith(await refund(o.id, { adjustmentNegative: 15 }), 400, /Nothing to refund/);
     assert.deepEqual(await snapshot(o.id), before);
@@ -299,7 +299,7 @@ describe('adjustments', () => {
 
   test('a refund above what was paid is refused and changes nothing', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
     const before = await snapshot(o.id);
     const r = await refund(o.id, {
       items: [{ orderItemId: o.items[0].id, qty: 2, backToStock: true }],
@@ -314,7 +314,7 @@ describe('adjustments', () => {
 describe('refused', () => {
   test('offlineRefund false: every method here is offline, so 400 and nothing changes', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 1 }] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 1 }] });
     const before = await snapshot(o.id);
     const r = await refund(o.id, { offlineRefund: false, items: [{ orderItemId: o.items[0].id, qty: 1, backToStock: true }] });
     refusedWith(r, 400, /^Check \/ Money order cannot refund online; refund offline$/);
@@ -332,7 +332,7 @@ describe('refused', () => {
   });
 
   test('an order on hold cannot be refunded (400); nothing changes', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     await withTx(t.systemCtx(), async (tx) => {
       const locked = await lockOrder(tx, o.id);
       assert.ok(locked);
@@ -351,7 +351,7 @@ describe('refused', () => {
   });
 
   test('a canceled order cannot be refunded (400)', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     await withTx(t.systemCtx(), async (tx) => {
       const locked = await lockOrder(tx, o.id);
       await setOrderState(tx, locked!.order, { state: 'canceled', status: 'canceled' });
@@ -361,8 +361,8 @@ describe('refused', () => {
 
   test('bad items: unknown, ≤ 0, fractional, above what is refundable, listed twice: 400, nothing changes', async () => {
     const p = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
-    const other = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }] });
+    const other = await placeInvoicedOrder(t);
     const id = o.items[0].id;
     const before = await snapshot(o.id);
     const cases: [unknown, RegExp][] = [
@@ -427,7 +427,7 @@ describe('refused', () => {
   });
 
   test('an order without credit memos lists none', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const r = await t.req('GET', `${API}/orders/${o.id}/credit-memos`, { token: admin });
     assert.equal(r.status, 200);
     assert.equal(r.body.totalItems, 0);
@@ -440,7 +440,7 @@ describe('gift cards', () => {
     const startBalance = await cardBalance();
     assert.equal(startBalance, 50);
     const p = await createTestProduct(t, { price: 40, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }], giftcardCodes: [GIFTCARD] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }], giftcardCodes: [GIFTCARD] });
     assert.equal(o.prices.giftcardAmount, 50);
     assert.equal(o.prices.grandTotal, 40);
     assert.equal(o.prices.totalPaid, 40);
@@ -473,7 +473,7 @@ describe('gift cards', () => {
 
   test('a full refund of a gift-card order in one memo gives the card its whole part back', async () => {
     const p = await createTestProduct(t, { price: 40, stockData: { qty: 100, isInStock: true } });
-    const o = await placeTestOrder(t, { items: [{ sku: p.sku, qty: 2 }], giftcardCodes: [GIFTCARD] });
+    const o = await placeInvoicedOrder(t, { items: [{ sku: p.sku, qty: 2 }], giftcardCodes: [GIFTCARD] });
     const before = await cardBalance();
     const before2 = await snapshot(o.id);
     refusedWith(await refund(o.id, { adjustmentPositive: 1 }), 400, /91\.00 is above what can still be refunded \(90\.00\)/);
@@ -488,7 +488,7 @@ describe('gift cards', () => {
 describe('comments and mail', () => {
   test('the comment is kept and mailed; the credit memo mail goes to the customer', async () => {
     const customer = await t.tokens.customer();
-    const o = await placeTestOrder(t, { customerToken: customer });
+    const o = await placeInvoicedOrder(t, { customerToken: customer });
     const m = created(await refund(o.id, { comment: '  Damaged in transit  ' }));
     assert.equal(m.comment, 'Damaged in transit');
     assert.equal(m.comments.length, 1);
@@ -505,7 +505,7 @@ describe('comments and mail', () => {
   });
 
   test('no mail with notifyCustomer false or when sales_email/creditmemo/enabled is 0', async () => {
-    const o1 = await placeTestOrder(t);
+    const o1 = await placeInvoicedOrder(t);
     const m1 = created(await refund(o1.id, { notifyCustomer: false, comment: 'quiet' }));
     assert.equal(m1.emailSent, false);
     assert.equal(m1.comments[0].isCustomerNotified, false);
@@ -513,7 +513,7 @@ describe('comments and mail', () => {
 
     await setConfig(t.database.db, t.services.settings, 'sales_email/creditmemo/enabled', '0');
     try {
-      const o2 = await placeTestOrder(t);
+      const o2 = await placeInvoicedOrder(t);
       const m2 = created(await refund(o2.id, {}));
       assert.equal(m2.emailSent, false);
       assert.equal((await mailsAbout(o2.incrementId)).filter((x) => x.template === 'sales/creditmemo').length, 0);
@@ -523,7 +523,7 @@ describe('comments and mail', () => {
   });
 
   test('stored rows: items and comments belong to the memo', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const m = created(await refund(o.id, { comment: 'row check' }));
     const db = t.database.db;
     const items = await db.select().from(creditMemoItems).where(eq(creditMemoItems.creditMemoId, m.id));
@@ -538,7 +538,7 @@ describe('comments and mail', () => {
 
 describe('concurrency', () => {
   test('parallel full refunds of one order: exactly one succeeds', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const results = await Promise.all(Array.from({ length: 5 }, () => refund(o.id, {})));
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 400, 400, 400, 400], results.map((r) => r.text).join('\n'));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
 
 let t: TestApp;
 let admin: string;
@@ -33,7 +33,7 @@ async function refund(orderId: number, extra = '') {
 
 describe('credit memos over GraphQL', () => {
   test('createCreditMemo, creditMemo by IRI, orderCreditMemos', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const m = await refund(o.id, `, items: [{orderItemId: ${o.items[0].id}, qty: 1}], comment: "part", offlineRefund: true`);
     assert.equal(m.id, `/api/rest/v2/credit-memos/${m._id}`);
     assert.equal(m.state, 'refunded');
@@ -46,8 +46,8 @@ describe('credit memos over GraphQL', () => {
   });
 
   test('the creditMemos connection lists every credit memo for an admin, newest first, with cursor paging', async () => {
-    const a = await refund((await placeTestOrder(t)).id);
-    const b = await refund((await placeTestOrder(t)).id);
+    const a = await refund((await placeInvoicedOrder(t)).id);
+    const b = await refund((await placeInvoicedOrder(t)).id);
     const r = await gql('{ creditMemos(first: 1) { totalCount edges { node { _id } } pageInfo { hasNextPage endCursor } } }', reader);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
     assert.ok(r.data.creditMemos.totalCount >= 2);
@@ -60,7 +60,7 @@ describe('credit memos over GraphQL', () => {
   });
 
   test('access: customers get an error, anonymous 401, a read grant may not refund', async () => {
-    const o = await placeTestOrder(t, { customerToken: customer });
+    const o = await placeInvoicedOrder(t, { customerToken: customer });
     const cust = await gql('{ creditMemos { totalCount } }', customer);
     assert.equal(cust.data.creditMemos, null);
     assert.equal(cust.errors[0].extensions.status, 403);
@@ -73,7 +73,7 @@ describe('credit memos over GraphQL', () => {
   test('bad input: unknown ids 404, a bad qty or adjustment 400, a bad cursor 400', async () => {
     assert.equal((await gql('{ creditMemo(id: 99999999) { _id } }', admin)).errors[0].extensions.status, 404);
     assert.equal((await gql('{ orderCreditMemos(orderId: 99999999) { totalCount } }', admin)).errors[0].extensions.status, 404);
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const zero = await gql(
       `mutation { createCreditMemo(input: {orderId: ${o.id}, items: [{orderItemId: ${o.items[0].id}, qty: 0}]}) { creditMemo { _id } } }`,
       admin,

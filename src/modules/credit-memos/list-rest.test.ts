@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
 
 let t: TestApp;
 let admin: string;
@@ -18,7 +18,7 @@ before(async () => {
   t = await buildTestApp();
   admin = await t.tokens.admin();
   for (let i = 0; i < 2; i++) {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const r = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, body: {} });
     assert.equal(r.status, 201, r.text);
     ids.push(r.body.id);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type ReqOptions, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
 
 let t: TestApp;
 let admin: string;
@@ -34,7 +34,7 @@ describe('the credit memo list in a fixed number of statements', () => {
   test('GET /credit-memos: the same statements for a page of 1 and of 5 memos of 5 orders', async () => {
     const placed = [];
     for (let n = 0; n < 5; n++) {
-      const o = await placeTestOrder(t);
+      const o = await placeInvoicedOrder(t);
       placed.push(o);
       const r = await t.req('POST', `${API}/orders/${o.id}/credit-memos`, { token: admin, body: { comment: `refund ${n}` } });
       assert.equal(r.status, 201, r.text);

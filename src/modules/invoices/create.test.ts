@@ -90,7 +90,10 @@ async function assertRefused(p: Promise<unknown>, status: number, message: RegEx
 /** Sums a money field over invoices (or their items) exactly. */
 const total = <T>(rows: T[], pick: (r: T) => number) => rows.reduce((s, r) => s.add(pick(r)), dec(0)).toNumber();
 
-describe('invoice made at placement', () => {
+describe('invoice made at placement (a shop whose check / money order captures: payment_action authorize_capture)', () => {
+  before(() => setConfig(t.database.db, t.services.settings, 'payment/checkmo/payment_action', 'authorize_capture'));
+  after(() => deleteConfig(t.database.db, t.services.settings, 'payment/checkmo/payment_action'));
+
   test('a check/money order has one paid invoice equal to the order; the order is paid, invoiced and processing', async () => {
     const o = await placeTestOrder(t, {
       items: [
@@ -495,6 +498,7 @@ describe('comments and mail', () => {
     await setConfig(t.database.db, settings, 'sales_email/invoice/enabled', '0');
     try {
       const o = await placeTestOrder(t, { guestEmail: 'no-invoice-mail@example.com' });
+      await invoice(o.id, { capture: 'offline' });
       const [inv] = await list(o.id);
       assert.equal(inv.emailSent, false);
       assert.equal((await invoiceMails('no-invoice-mail@example.com')).length, 0);

@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 
 let t: TestApp;
 let admin: string;
 let customer: string;
 let other: string;
-let order: Awaited<ReturnType<typeof placeTestOrder>>;
+let order: Awaited<ReturnType<typeof placeInvoicedOrder>>;
 
 const gql = (query: string, token?: string) => t.gql(query, token);
 
@@ -28,7 +28,7 @@ before(async () => {
     lastname: 'Ther',
   });
   other = await t.tokens.customer('gql-invoice-other@example.com', 'Password123!');
-  order = await placeTestOrder(t, { customerToken: customer });
+  order = await placeInvoicedOrder(t, { customerToken: customer });
 });
 after(() => t.close());
 

@@ -84,3 +84,32 @@ export const InvoicePdfResponse = {
   description: 'the invoice as a PDF attachment (invoice_<incrementId>.pdf)',
   content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
 };
+
+export const InvoiceParams = Type.Object({ id: Id() });
+
+const COMMENT_MAX = 65_535;
+
+export const InvoiceItemInput = Type.Object(
+  {
+    orderItemId: Type.Integer({ description: 'an item of the order (> 0)' }),
+    qty: Type.Number({ description: '> 0, at most what is left to invoice; whole units unless the item takes decimals' }),
+  },
+  { additionalProperties: false },
+);
+
+export const InvoiceCreate = Type.Object(
+  {
+    items: Opt(Type.Array(InvoiceItemInput, { maxItems: 1000, description: 'omitted or empty: everything left to invoice' })),
+    capture: Opt(
+      Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('not_capture')], {
+        description:
+          'offline (the default): the invoice is paid at once; not_capture: it stays open until captured (POST /invoices/{id}/capture); ' +
+          'online: capture through a payment gateway, refused with a 400 because every method here is offline',
+      }),
+    ),
+    comment: Opt(Type.String({ maxLength: COMMENT_MAX, description: 'kept on the invoice and in the order history' })),
+    notifyCustomer: Opt(Type.Boolean({ description: 'mail the invoice to the customer (default false, as Maho)' })),
+  },
+  { additionalProperties: false },
+);
+export type InvoiceCreateInput = Static<typeof InvoiceCreate>;

@@ -1,6 +1,7 @@
 /**
- * Invoices: billing a locked order (what placement with a capturing payment method and the shipment workflow
- * call, inside their own transaction), and the invoice mail. Reads, the wire shape and the PDF are in read.ts
+ * Invoices: billing a locked order (what placement with a capturing payment method and the invoice route call,
+ * inside their own transaction), and the invoice mail. The route and the invoice's capture, void and cancel are in
+ * lifecycle.ts. Reads, the wire shape and the PDF are in read.ts
  * and invoice-pdf.ts; their public functions are re-exported here.
  */
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
@@ -263,8 +264,9 @@ function planInvoice(
   for (const k of ITEM_MONEY) items[k] = sum(k);
   const totalQty = lines.reduce((s, l) => s.add(l.qty), ZERO);
 
-  // shipping, its tax and the part of the order's discount that is not on any item (the shipping discount)
-  const first = prior.count === 0 && dec(order.shippingInvoiced).isZero();
+  // shipping, its tax and the part of the order's discount that is not on any item (the shipping discount): on
+  // the first invoice, or on the next one when the invoice that took them was canceled (which gives them back)
+  const first = dec(order.shippingInvoiced).isZero() && (prior.count === 0 || dec(order.shippingAmount).gt(0));
   const itemDiscounts = locked.items.reduce((s, i) => s.add(i.discountAmount), ZERO);
   const baseItemDiscounts = locked.items.reduce((s, i) => s.add(i.baseDiscountAmount), ZERO);
   const ship = first

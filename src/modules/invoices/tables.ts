@@ -1,6 +1,6 @@
 /**
- * Invoices: what an order billed, per item and in total. They arise from the order workflow (payment at
- * placement, or once the order is fully shipped); there is no invoice write endpoint.
+ * Invoices: what an order billed, per item and in total. The back office creates them (POST
+ * /orders/{orderId}/invoices), or placement does for a payment method configured to capture at once.
  */
 import { bigserial, boolean, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { orderItems, orders } from '../orders/tables.js';
@@ -42,6 +42,7 @@ export const invoices = pgTable(
     discountDescription: text('discount_description'),
     transactionId: text('transaction_id'),
     emailSent: boolean('email_sent').notNull().default(false),
+    /** a paid invoice may be voided: set when POST /invoices/{id}/capture paid it, never for one paid at creation */
     canVoidFlag: boolean('can_void_flag').notNull().default(false),
     isUsedForRefund: boolean('is_used_for_refund').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

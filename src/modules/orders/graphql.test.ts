@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 
 let t: TestApp;
@@ -32,7 +32,7 @@ before(async () => {
   });
   other = await t.tokens.customer('gql-orders-other@example.com', 'Password123!');
   mine = await placeTestOrder(t, { customerToken: customer, paymentMethod: 'cashondelivery' });
-  await placeTestOrder(t, { customerToken: customer });
+  await placeInvoicedOrder(t, { customerToken: customer });
   guest = await placeTestOrder(t, { guestEmail: 'gql-orders-guest@example.com', paymentMethod: 'cashondelivery' });
 });
 after(() => t.close());

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { placeInvoicedOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 import { DEMO_GIFTCARD_CODE } from '../giftcards/service.js';
 import { stockOf } from '../inventory/service.js';
@@ -56,7 +56,7 @@ async function gql(query: string, token?: string) {
 
 /** An order whose every item is invoiced and shipped: state complete. */
 async function completeOrder() {
-  const o = await placeTestOrder(t);
+  const o = await placeInvoicedOrder(t);
   const s = await t.req('POST', `${API}/orders/${o.id}/shipments`, { token: admin, body: {} });
   assert.equal(s.status, 201, s.text);
   const now = await read(o.id);
@@ -85,7 +85,7 @@ describe('hold and unhold', () => {
   });
 
   test('hold without a reason adds a plain history row; unhold restores state and status and clears the memory', async () => {
-    const o = await placeTestOrder(t); // processing (invoiced at placement)
+    const o = await placeInvoicedOrder(t); // processing (invoiced)
     const held = await act(o.id, 'hold');
     assert.equal(held.status, 201, held.text);
     assert.equal(held.body.statusHistory[0].note, 'Order held');
@@ -274,7 +274,7 @@ describe('cancel', () => {
   });
 
   test('a fully invoiced order cannot be canceled (409) and stays as it was', async () => {
-    const o = await placeTestOrder(t);
+    const o = await placeInvoicedOrder(t);
     const before = await read(o.id);
     const r = await act(o.id, 'cancel');
     assert.equal(r.status, 409);

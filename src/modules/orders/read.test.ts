@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { invoiceOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 import type { OrderDto } from './schemas.js';
 
@@ -11,7 +11,7 @@ let admin: string;
 let customer: string;
 let other: string;
 let customerId: number;
-/** a guest order in store 1 paid by check (processing) */
+/** a guest order in store 1 paid by check, invoiced (processing) */
 let alpha: OrderDto;
 /** the demo customer's order, cash on delivery (new, pending) */
 let mine: OrderDto;
@@ -30,6 +30,9 @@ before(async () => {
   mine = await placeTestOrder(t, { customerToken: customer, paymentMethod: 'cashondelivery' });
   german = await placeTestOrder(t, { guestEmail: 'beta@example.org', storeId: 2 });
   theirs = await placeTestOrder(t, { customerToken: other });
+  // paid by check and invoiced: processing
+  await invoiceOrder(t, alpha.id);
+  await invoiceOrder(t, theirs.id);
   customerId = mine.customerId!;
 });
 after(() => t.close());

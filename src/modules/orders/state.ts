@@ -104,7 +104,8 @@ export interface ItemProgress {
  * Where an order that is neither canceled, held nor under review stands after a change of its quantities:
  * closed once everything invoiced is refunded and nothing is left to invoice or ship; complete once everything
  * is invoiced and shipped (or refunded or canceled); processing once anything was invoiced or shipped; new
- * before.
+ * before. A processing order stays processing when its only invoice is canceled or voided (as Maho, which sets
+ * processing on an invoice's cancel): it never goes back to new.
  */
 export function settledState(current: string, items: ItemProgress[], money: { totalPaid: number; totalRefunded: number }): OrderState {
   if (current === 'canceled' || current === 'holded' || current === 'payment_review' || current === 'closed') return current as OrderState;
@@ -115,5 +116,5 @@ export function settledState(current: string, items: ItemProgress[], money: { to
   if (allInvoiced && allRefunded && money.totalRefunded >= money.totalPaid) return 'closed';
   if (allInvoiced && allShipped) return items.every((i) => i.qtyCanceled >= i.qtyOrdered) ? 'canceled' : 'complete';
   if (items.some((i) => i.qtyInvoiced > 0 || i.qtyShipped > 0)) return 'processing';
-  return current === 'pending_payment' ? 'pending_payment' : 'new';
+  return current === 'pending_payment' || current === 'processing' ? current : 'new';
 }

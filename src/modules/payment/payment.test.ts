@@ -131,17 +131,16 @@ describe('available payment methods', () => {
 });
 
 describe('payment actions, data and titles', () => {
-  test('payment action defaults: cash on delivery authorize, the others authorize and capture', async () => {
+  test('payment action defaults: no capture at placement (as Maho); authorize_capture when configured', async () => {
     const ctx = t.systemCtx();
-    assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize');
-    for (const code of ['checkmo', 'banktransfer', 'purchaseorder', 'free'])
-      assert.equal(paymentAction(ctx, code, 1), 'authorize_capture', code);
+    for (const code of ['checkmo', 'banktransfer', 'cashondelivery', 'purchaseorder', 'free'])
+      assert.equal(paymentAction(ctx, code, 1), 'authorize', code);
     await withConfig(
-      { 'payment/checkmo/payment_action': 'authorize', 'payment/cashondelivery/payment_action': 'authorize_capture' },
+      { 'payment/checkmo/payment_action': 'authorize_capture', 'payment/cashondelivery/payment_action': 'authorize' },
       () => {
-        assert.equal(paymentAction(ctx, 'checkmo', 1), 'authorize');
-        assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize_capture');
-        assert.equal(paymentAction(ctx, 'checkmo', 2), 'authorize_capture', 'another store view');
+        assert.equal(paymentAction(ctx, 'checkmo', 1), 'authorize_capture');
+        assert.equal(paymentAction(ctx, 'cashondelivery', 1), 'authorize');
+        assert.equal(paymentAction(ctx, 'checkmo', 2), 'authorize', 'another store view');
       },
     );
     badRequest(() => paymentAction(ctx, 'paypal', 1), /Unknown payment method: paypal/);

@@ -22,14 +22,14 @@ declareDefaults({
   'payment/checkmo/payable_to': '',
   'payment/checkmo/mailing_address': '',
   ...limits('checkmo'),
-  'payment/checkmo/payment_action': 'authorize_capture',
+  'payment/checkmo/payment_action': 'authorize',
 
   'payment/banktransfer/active': 0,
   'payment/banktransfer/title': 'Bank Transfer Payment',
   'payment/banktransfer/instructions': '',
   'payment/banktransfer/sort_order': 2,
   ...limits('banktransfer'),
-  'payment/banktransfer/payment_action': 'authorize_capture',
+  'payment/banktransfer/payment_action': 'authorize',
 
   'payment/cashondelivery/active': 0,
   'payment/cashondelivery/title': 'Cash On Delivery',
@@ -42,12 +42,12 @@ declareDefaults({
   'payment/purchaseorder/title': 'Purchase Order',
   'payment/purchaseorder/sort_order': 4,
   ...limits('purchaseorder'),
-  'payment/purchaseorder/payment_action': 'authorize_capture',
+  'payment/purchaseorder/payment_action': 'authorize',
 
   'payment/free/active': 1,
   'payment/free/title': 'No Payment Information Required',
   'payment/free/sort_order': 0,
-  'payment/free/payment_action': 'authorize_capture',
+  'payment/free/payment_action': 'authorize',
 });
 
 /** Every method code this service knows; all are offline. */
@@ -146,10 +146,14 @@ export function availablePaymentMethods(ctx: Ctx, req: PaymentRequest): PaymentM
   return out;
 }
 
-/** When the order is invoiced: `authorize_capture` at placement, `authorize` once fully shipped. */
+/**
+ * What placement does with the payment: `authorize_capture` invoices the order and marks it paid at placement;
+ * `authorize` (the default: Maho's offline methods capture nothing at placement) or anything else leaves the
+ * order pending without an invoice, for the back office to invoice it (POST /orders/{id}/invoices).
+ */
 export function paymentAction(ctx: Ctx, code: string, storeId: number): 'authorize' | 'authorize_capture' {
   const c = known(code);
-  return ctx.app.settings.get(`payment/${c}/payment_action`, storeId)?.trim() === 'authorize' ? 'authorize' : 'authorize_capture';
+  return ctx.app.settings.get(`payment/${c}/payment_action`, storeId)?.trim() === 'authorize_capture' ? 'authorize_capture' : 'authorize';
 }
 
 /**

@@ -6,7 +6,7 @@ import { API, buildTestApp, type Res, type TestApp } from '../../../test/helpers
 import { withTx } from '../../platform/context.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { invoiceOrder, placeInvoicedOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { invoices } from '../invoices/tables.js';
 import { findOrder, lockOrder, setOrderState } from '../orders/core.js';
 import { orderStatusHistory } from '../orders/tables.js';
@@ -87,9 +87,9 @@ async function newSku(body: Record<string, unknown> = {}) {
 }
 
 describe('POST /orders/{orderId}/shipments', () => {
-  test('shipping everything of a checkmo order (invoiced at placement) completes it', async () => {
-    const placed = await placeTestOrder(t);
-    assert.equal(placed.state, 'processing', 'checkmo is invoiced at placement');
+  test('shipping everything of an invoiced order completes it', async () => {
+    const placed = await placeInvoicedOrder(t);
+    assert.equal(placed.state, 'processing', 'invoiced');
     const s = ok(await ship(placed.id, {}));
     assert.ok(Number.isInteger(s.id));
     assert.equal(s.orderId, placed.id);
@@ -144,7 +144,7 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   test('partial shipments accumulate, and a last one without items ships the rest', async () => {
     const [a, b] = [await newSku({ weight: 1.5 }), await newSku({ price: 7.35 })];
-    const placed = await placeTestOrder(t, {
+    const placed = await placeInvoicedOrder(t, {
       items: [
         { sku: a, qty: 3 },
         { sku: b, qty: 2 },
@@ -315,7 +315,7 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   test('virtual lines are never shipped; a virtual order is not shippable', async () => {
     const virtualSku = await newSku({ type: 'virtual' });
-    const mixed = await placeTestOrder(t, {
+    const mixed = await placeInvoicedOrder(t, {
       items: [
         { sku: await newSku(), qty: 1 },
         { sku: virtualSku, qty: 1 },
@@ -332,7 +332,7 @@ describe('POST /orders/{orderId}/shipments', () => {
     assert.equal(o.order.state, 'complete', 'everything invoiced, and the only shippable line shipped');
     assert.equal(Number(o.items.find((i) => i.id === vItem.id)!.qtyShipped), 0);
 
-    // (paid at placement, a virtual checkmo order is complete at once; cash on delivery leaves it new)
+    // a virtual order not invoiced yet is new, and has nothing to ship
     const virtualOnly = await placeTestOrder(t, { items: [{ sku: virtualSku, qty: 1 }], paymentMethod: 'cashondelivery' });
     assert.equal(virtualOnly.isVirtual, true);
     assert.equal(virtualOnly.state, 'new');
@@ -402,25 +402,28 @@ describe('POST /orders/{orderId}/shipments', () => {
     assert.match(mails[0].textBody, /Fragile/);
   });
 
-  test('a cash-on-delivery order gets its paid invoice when the last shipment goes out, not before', async () => {
-    const placed = await placeTestOrder(t, { paymentMethod: 'cashondelivery', items: [{ sku: await newSku(), qty: 2 }] });
-    assert.equal(placed.state, 'new');
-    const invoicesOf = () => t.database.db.select().from(invoices).where(eq(invoices.orderId, placed.id));
-    assert.equal((await invoicesOf()).length, 0);
+  test('a shipment never invoices (as Maho): shipped in full but not invoiced is processing; invoicing then completes it', async () => {
+    for (const paymentMethod of ['cashondelivery', 'checkmo']) {
+      const placed = await placeTestOrder(t, { paymentMethod, items: [{ sku: await newSku(), qty: 2 }] });
+      assert.equal(placed.state, 'new');
+      const invoicesOf = () => t.database.db.select().from(invoices).where(eq(invoices.orderId, placed.id));
+      ok(await ship(placed.id, { items: [{ orderItemId: placed.items[0].id, qty: 1 }] }));
+      assert.equal((await order(placed.id)).order.state, 'processing');
+      ok(await ship(placed.id, {}));
+      assert.equal((await invoicesOf()).length, 0, paymentMethod);
+      let o = await order(placed.id);
+      assert.equal(o.order.state, 'processing', 'shipped, not invoiced');
+      assert.equal(o.order.totalPaid, '0.0000');
+      assert.equal(Number(o.items[0].qtyInvoiced), 0);
 
-    ok(await ship(placed.id, { items: [{ orderItemId: placed.items[0].id, qty: 1 }] }));
-    assert.equal((await invoicesOf()).length, 0, 'not invoiced while something is left to ship');
-    assert.equal((await order(placed.id)).order.state, 'processing');
-
-    ok(await ship(placed.id, {}));
-    const list = await invoicesOf();
-    assert.equal(list.length, 1);
-    assert.equal(list[0].state, 2, 'paid');
-    assert.equal(Number(list[0].grandTotal), Number(placed.prices.grandTotal));
-    const o = await order(placed.id);
-    assert.equal(o.order.state, 'complete');
-    assert.equal(Number(o.order.totalPaid), Number(placed.prices.grandTotal));
-    assert.equal(Number(o.items[0].qtyInvoiced), 2);
+      await invoiceOrder(t, placed.id);
+      const list = await invoicesOf();
+      assert.equal(list.length, 1);
+      assert.equal(list[0].state, 2, 'paid');
+      o = await order(placed.id);
+      assert.equal(o.order.state, 'complete');
+      assert.equal(Number(o.order.totalPaid), Number(placed.prices.grandTotal));
+    }
   });
 
   test('concurrent full shipments of one order: exactly one succeeds', async () => {

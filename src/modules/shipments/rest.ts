@@ -71,8 +71,8 @@ export const operations: Operation[] = [
     path: '/orders/:orderId/shipments',
     tags,
     summary:
-      'Ship items of an order (items omitted: everything left), with tracking numbers and a comment; the order moves to processing or complete. ' +
-      'Orders paid on shipment (payment action authorize) are invoiced once fully shipped.',
+      'Ship items of an order (items omitted: everything left), with tracking numbers and a comment; the order moves to processing, ' +
+      'or complete once fully shipped and invoiced. A shipment never invoices (invoices are created with POST /orders/{orderId}/invoices).',
     access: access.admin('shipments', 'create'),
     shortName,
     params: OrderShipmentsParams,

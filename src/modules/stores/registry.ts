@@ -1,10 +1,13 @@
 /**
  * An in-memory snapshot of websites, store views, scoped config and currency rates. Every request needs
  * them (store context, config reads), so they are read from memory and reloaded from the database after
- * a local write and every few seconds, so that writes made by another process show within that interval.
+ * a local write, and whenever the `store_config` version moved: a trigger bumps it at every write to those
+ * tables, whoever made it, and each process reads it once a second (one tiny statement), so a change made by
+ * another process shows within that second.
  */
+import { sql } from 'drizzle-orm';
 import { Decimal, dec } from '../../platform/money.js';
-import type { Db } from '../../platform/db.js';
+import { statement, type Db } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { declaredDefault, parseBool, parseList, type Settings } from '../../platform/settings.js';
 import type { StoreContext } from '../../platform/context.js';
@@ -13,6 +16,22 @@ import { configValues, currencyRates, storeGroups, stores, websites } from './ta
 export type Website = typeof websites.$inferSelect;
 export type StoreGroup = typeof storeGroups.$inferSelect;
 export type StoreView = typeof stores.$inferSelect;
+
+const versionStatement = statement<{ version: string }>(
+  'store_config_version',
+  () => sql`SELECT version::text AS version FROM read_cache_versions WHERE name = 'store_config' AND shard = 0`,
+  { memo: true },
+);
+
+/** The version, or undefined when it cannot be read (then every check reloads, as a plain timer would). */
+async function readVersion(db: Db): Promise<string | undefined> {
+  try {
+    const [row] = await versionStatement.run(db, {});
+    return row?.version;
+  } catch {
+    return undefined;
+  }
+}
 
 interface Snapshot {
   websites: Map<number, Website>;
@@ -36,6 +55,9 @@ export class StoreRegistry implements Settings {
   private loading?: Promise<void>;
   /** a load queued behind the running one */
   private queued?: Promise<void>;
+  /** the `store_config` version the snapshot was read at (read before the tables: a write after it shows as a newer one) */
+  private version?: string;
+  private probing = false;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +65,7 @@ export class StoreRegistry implements Settings {
   ) {}
 
   async load(): Promise<void> {
+    const version = await readVersion(this.db);
     const [ws, gs, ss, cfg, rates] = await Promise.all([
       this.db.select().from(websites),
       this.db.select().from(storeGroups),
@@ -69,6 +92,7 @@ export class StoreRegistry implements Settings {
     if (!defaultStore) throw new Error('No store view is installed');
     snap.defaultStore = defaultStore;
     this.snap = snap;
+    this.version = version;
   }
 
   /**
@@ -91,9 +115,27 @@ export class StoreRegistry implements Settings {
     return this.queued;
   }
 
+  /**
+   * Reads the version (one statement) and reloads when it moved since the snapshot was read. Answers whether it
+   * reloaded.
+   */
+  async refreshIfChanged(): Promise<boolean> {
+    if (this.probing) return false;
+    this.probing = true;
+    try {
+      const version = await readVersion(this.db);
+      if (version !== undefined && version === this.version) return false;
+      await this.reload();
+      return true;
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** Checks the version every `intervalMs` (see `refreshIfChanged`). */
   startRefresh(intervalMs: number): void {
     this.timer = setInterval(() => {
-      this.reload().catch(() => undefined);
+      this.refreshIfChanged().catch(() => undefined);
     }, intervalMs);
     this.timer.unref();
   }

@@ -1,4 +1,4 @@
-import { boolean, integer, numeric, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 export const websites = pgTable('websites', {
   id: serial('id').primaryKey(),
@@ -55,4 +55,27 @@ export const currencyRates = pgTable(
     rate: numeric('rate', { precision: 24, scale: 12 }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.base, t.target] })],
+);
+
+/**
+ * One row per configuration value changed through the API or the CLI: who (actor kind, id, username), when,
+ * where (scope), the path, and the value before and after (null: not set at that scope). Secret values are
+ * recorded as `[secret changed]`.
+ */
+export const configChanges = pgTable(
+  'config_changes',
+  {
+    id: serial('id').primaryKey(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** admin principal kind (api_user, oauth_client, admin_user) or cli */
+    actorKind: text('actor_kind').notNull(),
+    actorId: integer('actor_id'),
+    actorUsername: text('actor_username'),
+    scope: text('scope').notNull(),
+    scopeId: integer('scope_id').notNull().default(0),
+    path: text('path').notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+  },
+  (t) => [index('config_changes_path_idx').on(t.path, t.id), index('config_changes_changed_at_idx').on(t.changedAt)],
 );

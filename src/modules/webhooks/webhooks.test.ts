@@ -160,8 +160,11 @@ describe('events', () => {
     const product = await createTestProduct(t, { price: 10, stockData: { qty: 50, isInStock: true } });
     assert.equal((await t.req('PUT', `${API}/products/${product.id}`, { token: admin, body: { name: 'Renamed lamp' } })).status, 200);
     assert.equal((await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: product.sku, qty: 40 } })).status, 200);
-    // orders: placed (invoiced at placement), held, released, shipped with a track, a track added, refunded
+    // orders: placed, invoiced (open) and the invoice captured, held, released, shipped with a track, a track added, refunded
     const order = await placeTestOrder(t, { customerToken, items: [{ sku: product.sku, qty: 2 }] });
+    const invoiced = await t.req('POST', `${API}/orders/${order.id}/invoices`, { token: admin, body: { capture: 'not_capture' } });
+    assert.equal(invoiced.status, 201, invoiced.text);
+    assert.equal((await t.req('POST', `${API}/invoices/${invoiced.body.id}/capture`, { token: admin, body: {} })).status, 201);
     assert.equal((await t.req('POST', `${API}/orders/${order.id}/hold`, { token: admin, body: {} })).status, 201);
     assert.equal((await t.req('POST', `${API}/orders/${order.id}/unhold`, { token: admin, body: {} })).status, 201);
     const shipment = await t.req('POST', `${API}/orders/${order.id}/shipments`, {
@@ -212,6 +215,7 @@ describe('events', () => {
       'stock.changed',
       'order.placed',
       'invoice.created',
+      'invoice.updated',
       'order.updated',
       'order.canceled',
       'shipment.created',
@@ -254,10 +258,14 @@ describe('events', () => {
     assert.equal(placed.data.grandTotal, (order as { grandTotal?: number }).grandTotal);
     assert.equal(placed.data.items.length, 1);
     const invoice = one('invoice.created', (d) => d.orderId === order.id);
+    assert.equal(invoice.data.stateName, 'open');
+    const captured = one('invoice.updated', (d) => d.orderId === order.id);
     const invoices = await t.req('GET', `${API}/orders/${order.id}/invoices`, { token: admin, headers: { accept: 'application/json' } });
     // the same invoice as the API reads it (its pdfUrl is the address of the route the caller came by)
     const { pdfUrl: _pdf, ...invoiceRead } = invoices.body[0];
-    assert.deepEqual(invoice.data, invoiceRead);
+    assert.equal(invoiceRead.stateName, 'paid');
+    assert.deepEqual(captured.data, invoiceRead);
+    assert.deepEqual({ ...invoice.data, stateName: 'paid', state: 2, canVoidFlag: true, updatedAt: invoiceRead.updatedAt }, invoiceRead);
     const held = got.filter((g) => g.type === 'order.updated' && g.data.id === order.id);
     assert.ok(
       held.some((g) => g.data.state === 'holded'),

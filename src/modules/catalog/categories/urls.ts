@@ -7,13 +7,13 @@
  */
 import { eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
-import { declareDefaults } from '../../../platform/settings.js';
+import { declareConfig } from '../../../platform/settings.js';
 import { replaceEntityPathsMany } from '../../url-resolver/service.js';
 import { storeOwn, storeRootId } from './read.js';
 import { categories, type StoreValues } from '../tables.js';
 
-declareDefaults({
-  'catalog/seo/category_url_suffix': '.html',
+declareConfig({
+  'catalog/seo/category_url_suffix': { type: 'string', default: '.html', label: 'Category URL Suffix', pattern: /^[A-Za-z0-9._-]{0,32}$/ },
 });
 
 /** The category url suffix of a store view, with its leading dot (`.html`), or '' when none is configured. */

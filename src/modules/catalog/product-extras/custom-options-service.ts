@@ -22,14 +22,19 @@ import { documentTypeOfExtension, sniffContentType } from '../../../platform/fil
 import { attachmentDisposition } from '../../../platform/media-route.js';
 import { compact } from '../../../platform/format.js';
 import { toWire } from '../../../platform/money.js';
-import { declareDefaults } from '../../../platform/settings.js';
+import { declareConfig } from '../../../platform/settings.js';
 import { requireReadableProduct } from '../products/subresource-shared.js';
 import { SELECT_OPTION_TYPES, type CustomOptionDto, type CustomOptionValueDto } from './custom-options-schemas.js';
 import { customOptionFiles, customOptionValues, customOptions } from '../tables.js';
 
-declareDefaults({
-  /** largest file a shopper may upload for a file option, in bytes */
-  'catalog/custom_options/max_upload_bytes': 10 * 1024 * 1024,
+declareConfig({
+  'catalog/custom_options/max_upload_bytes': {
+    type: 'integer',
+    default: 10 * 1024 * 1024,
+    label: 'Largest File Option Upload (bytes)',
+    comment: 'the largest file a shopper may upload for a file option',
+    min: 1,
+  },
 });
 
 /** Grouped products are sold as their children: they have no options of their own. */

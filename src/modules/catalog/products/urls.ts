@@ -6,12 +6,13 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
 import { rows } from '../../../platform/db.js';
 import { AppError, badRequest, conflict, fromDatabaseError } from '../../../platform/errors.js';
-import { declareDefaults } from '../../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../../platform/settings.js';
 import { replaceEntityPaths } from '../../url-resolver/service.js';
 import { products, type StoreValues } from '../tables.js';
 
-declareDefaults({
-  'catalog/seo/product_url_suffix': '.html',
+declareConfigLabels({ catalog: 'Catalog', 'catalog/seo': 'Search Engine Optimizations' });
+declareConfig({
+  'catalog/seo/product_url_suffix': { type: 'string', default: '.html', label: 'Product URL Suffix', pattern: /^[A-Za-z0-9._-]{0,32}$/ },
 });
 
 /** Longest url key kept (a path segment; the suffix and a -N counter are added to it). */

@@ -1,9 +1,8 @@
 /**
  * Creating a shipment: in one transaction, lock the order, check that it can be shipped and what each line
  * may still ship, write the shipment with its items, tracks and comment, move the order's shipped quantities
- * (and with them its state), and, for a payment method that invoices on shipment (payment action
- * `authorize`, e.g. cash on delivery), invoice the order once it is fully shipped. The shipment mail is
- * queued in the same transaction, only when the caller asks for it.
+ * (and with them its state: a shipped order is processing until it is also fully invoiced). As in Maho, a
+ * shipment never invoices. The shipment mail is queued in the same transaction, only when the caller asks for it.
  */
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
@@ -19,8 +18,6 @@ import { orderChanged } from '../../orders/events.js';
 import { itemLine, queueOrderMail } from '../../orders/mail.js';
 import { emitShipmentEvent } from '../events.js';
 import { refused, stateAllows } from '../../orders/state.js';
-import { createInvoice } from '../../invoices/service.js';
-import { isPaymentMethod, paymentAction } from '../../payment/service.js';
 import { invalid, normalizeTrack, type NewTrack } from '../input.js';
 import { shipmentView } from '../read.js';
 import { COMMENT_MAX, MAX_QTY, type ShipmentCreateInput, type ShipmentDto } from '../schemas.js';
@@ -97,16 +94,6 @@ function linesToShip(locked: OrderWithItems, requested: RequestedItem[] | undefi
     }
     return { item, qty: r.qty };
   });
-}
-
-/** Every non-virtual line is shipped (or refunded or canceled) in full. */
-function fullyShipped(o: OrderWithItems): boolean {
-  return o.items.every((i) => i.isVirtual || dec(i.qtyShipped).add(i.qtyRefunded).add(i.qtyCanceled).gte(i.qtyOrdered));
-}
-
-/** Some line has units neither invoiced nor canceled. */
-function leftToInvoice(o: OrderWithItems): boolean {
-  return o.items.some((i) => dec(i.qtyInvoiced).add(i.qtyCanceled).lt(i.qtyOrdered));
 }
 
 /**
@@ -199,15 +186,6 @@ export async function createShipment(ctx: Ctx, orderId: number, body: ShipmentCr
       });
     }
 
-    // a method that invoices on shipment: the invoice follows the last shipment, in the same transaction
-    if (
-      isPaymentMethod(order.paymentMethod) &&
-      paymentAction(tx, order.paymentMethod, order.storeId) === 'authorize' &&
-      fullyShipped(now) &&
-      leftToInvoice(now)
-    ) {
-      await createInvoice(tx, now, { capture: 'offline' });
-    }
     return shipment.id;
   });
   return shipmentView(ctx, shipmentId);
