@@ -514,6 +514,8 @@ const SCOPED: Record<string, Check> = {
     data: "subscription A's deliveries",
     check: () => notFound('POST', `/webhooks/${A.hook}/deliveries/${A.delivery}/redeliver`),
   },
+  'adminUsers.passkeyDelete': globalWrite('DELETE', () => '/admin-users/1/passkeys/1', undefined, "staff users' passkeys"),
+
   // last: a delete let through would leave nothing for the checks above
   'webhooks.delete': { data: 'subscription A', check: () => notFound('DELETE', `/webhooks/${A.hook}`, undefined, `/webhooks/${A.hook}`) },
 };
@@ -533,6 +535,7 @@ const NOT_SCOPED: Record<string, string> = {
   'attributeSets.list': 'attribute sets are global',
   'attributeSets.get': 'attribute sets are global',
   'media.list': 'the media library: files every store view’s content links to, not rows of a store',
+  'adminUsers.passkeys': 'staff accounts are shared by every store view (readable; removing a passkey refused above)',
 };
 
 /** Routes written by hand (not declarations) that need a token, by operationId, with their check or why none. */

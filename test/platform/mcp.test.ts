@@ -26,6 +26,13 @@ const OPTED_OUT: Record<string, string> = {
   'auth.logout': 'revokes the token the agent is connected with',
   'contact.config': 'the contact form is for people',
   'contact.submit': 'the contact form is for people (captcha, honeypot)',
+  'auth.passkeyOptions': 'a passkey sign-in needs a person at an authenticator',
+  'adminUsers.passkeyRegistrationOptions': 'a passkey is registered by a person at an authenticator',
+  'adminUsers.passkeyRegister': 'a passkey is registered by a person at an authenticator',
+  'adminUsers.passkeysMine': "a staff user's own passkeys: an agent's token is no staff user",
+  'adminUsers.passkeyDeleteMine': "a staff user's own passkeys: an agent's token is no staff user",
+  'adminUsers.passkeys': "staff users' second factors are no business of an agent",
+  'adminUsers.passkeyDelete': "staff users' second factors are no business of an agent",
 };
 
 let t: TestApp;

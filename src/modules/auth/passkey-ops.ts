@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import type { Ctx } from '../../platform/context.js';
+import { assertGlobalWriter, type Ctx } from '../../platform/context.js';
 import { forbidden } from '../../platform/errors.js';
 import { FreeForm } from '../../platform/free-form.js';
 import { op, type Operation } from '../../platform/operations.js';
@@ -190,7 +190,11 @@ export const passkeyOperations: Operation[] = [
     status: 204,
     mcp,
     graphql: { name: 'deleteAdminUserPasskey' },
-    run: (ctx, { params }) => passkeys.deletePasskey(ctx, params.id, params.passkeyId),
+    run: (ctx, { params }) => {
+      // staff accounts are shared by every store view: a token limited to some may read them, not weaken them
+      assertGlobalWriter(ctx, 'staff accounts');
+      return passkeys.deletePasskey(ctx, params.id, params.passkeyId);
+    },
   }),
   op({
     id: 'auth.passkeyOptions',

@@ -458,6 +458,12 @@ describe('authorization', () => {
       assert.equal((await t.req('DELETE', one, { token })).status, 403);
     }
     assert.equal((await t.req('DELETE', one, { token: staffRead })).status, 403);
+    // a token limited to some store views reads staff accounts, which every store view shares, and changes none
+    const scoped = await t.tokens.apiUser(['all'], { allowedStoreIds: [1] });
+    assert.equal((await t.req('GET', list, { token: scoped })).status, 200);
+    const denied = await t.req('DELETE', one, { token: scoped });
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal(denied.body.error, 'forbidden');
 
     for (const token of [staffRead, apiAdmin, await t.tokens.apiUser(['admin-users/read'])]) {
       const r = await t.req('GET', list, { token });
