@@ -53,7 +53,7 @@ export interface BuildOptions {
   config: AppConfig;
   /** an open database; when omitted one is opened from the config (and closed with the app) */
   database?: Database;
-  /** how often store data and config are re-read from the database (ms) */
+  /** how often the store data's version is checked, reloading store data and config when it moved (ms) */
   storeRefreshMs?: number;
   logger?: FastifyServerOptions['logger'];
 }
@@ -95,7 +95,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const registry = new StoreRegistry(db, publicUrl);
   await registry.load();
-  registry.startRefresh(opts.storeRefreshMs ?? 5000);
+  registry.startRefresh(opts.storeRefreshMs ?? 1000);
 
   const app = Fastify({
     logger: withRequestRedaction(opts.logger ?? { level: config.logLevel }),

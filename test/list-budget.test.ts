@@ -100,6 +100,19 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
   'stores.list': async () => ({ budget: 1, read: () => ({ url: `${API}/stores` }) }),
   'stores.configs': async () => ({ budget: 1, read: () => ({ url: `${API}/store-configs` }) }),
   'stores.currencies': async () => ({ budget: 1, read: () => ({ url: `${API}/stores/currencies` }) }),
+  'configuration.sections': async () => ({ budget: 1, read: () => ({ url: `${API}/configuration/sections`, token: admin }) }),
+  'configuration.history': async () => ({
+    budget: 3,
+    add: async () =>
+      void ok(
+        await t.req('PUT', `${API}/configuration`, {
+          token: admin,
+          body: { scope: 'default', values: { 'general/store_information/name': uniq('Shop') } },
+        }),
+        200,
+      ),
+    read: () => ({ url: `${API}/configuration/history`, token: admin, query: { itemsPerPage: '100' } }),
+  }),
   'directory.countries': async () => ({ budget: 1, read: () => ({ url: `${API}/countries` }) }),
   'taxClasses.list': async () => ({
     budget: 3,

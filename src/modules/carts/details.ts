@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { getAddress } from '../customers/addresses.js';
 import { resolveAddressLocation } from '../directory/service.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
@@ -14,9 +14,10 @@ import { cartContext, priceCart, type CartRow, type PricedCart } from './pricing
 import type { AddressBodyT, CartDto } from './schemas.js';
 import { cartItems, carts, type CartAddress, type GiftMessage } from './tables.js';
 
-declareDefaults({
-  'sales/gift_options/allow_order': false,
-  'sales/gift_options/allow_items': false,
+declareConfigLabels({ sales: 'Sales', 'sales/gift_options': 'Gift Options' });
+declareConfig({
+  'sales/gift_options/allow_order': { type: 'boolean', default: false, label: 'Allow Gift Messages on Order Level' },
+  'sales/gift_options/allow_items': { type: 'boolean', default: false, label: 'Allow Gift Messages for Order Items' },
 });
 
 // ---- addresses and methods ----

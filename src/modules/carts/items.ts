@@ -9,15 +9,21 @@ import { badRequest } from '../../platform/errors.js';
 import type { Ctx } from '../../platform/context.js';
 import { dec, type Decimal } from '../../platform/money.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { configurableParentsOf, productIdBySku, productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { checkCustomOptionFile, type CheckedOptionFile } from '../catalog/product-extras/custom-options-service.js';
 import type { AddItemBodyT } from './schemas.js';
 import type { BuyRequest } from './tables.js';
 
-declareDefaults({
-  /** files a shopper may upload for file options, per IP, per hour */
-  'api/rate_limit/cart_option_upload': 20,
+declareConfig({
+  'api/rate_limit/cart_option_upload': {
+    type: 'integer',
+    default: 20,
+    label: 'Cart File Option Uploads',
+    comment: 'files a shopper may upload for file options, per IP, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 export interface NewLine {

@@ -9,7 +9,7 @@ import { hasPermission } from '../../platform/auth/access.js';
 import { mayRelaxCommit, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { readVersion } from '../../platform/read-cache.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { availabilityFrom, stockRulesAt, type StockRule } from '../inventory/service.js';
 import { productsForSale, type SaleProduct } from '../catalog/sale.js';
 import { cartDto } from './dto.js';
@@ -22,9 +22,9 @@ import type { AddItemBodyT, CartDto } from './schemas.js';
 import { insertCart } from './service.js';
 import { cartItems, carts } from './tables.js';
 
-declareDefaults({
-  /** most lines a cart may hold */
-  'checkout/cart/max_items': 100,
+declareConfigLabels({ checkout: 'Checkout', 'checkout/cart': 'Shopping Cart' });
+declareConfig({
+  'checkout/cart/max_items': { type: 'integer', default: 100, label: 'Most Lines in a Cart', min: 1, max: 10000 },
 });
 
 type StockCheckLine = Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number; lineKey?: string | null };

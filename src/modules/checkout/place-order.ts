@@ -19,7 +19,7 @@ import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { AppError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { mailQueued, outboxRow, type Mail } from '../../platform/outbox.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { mailOutbox } from '../../platform/tables.js';
 import { checkoutCart, closingCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
 import type { PricedCart } from '../carts/pricing.js';
@@ -49,9 +49,8 @@ import { DEFAULT_STATUS } from '../orders/state.js';
 import { paymentAction, paymentTitle } from '../payment/service.js';
 import type { PlaceOrderBodyT } from './schemas.js';
 
-declareDefaults({
-  /** send the order confirmation mail */
-  'sales_email/order/enabled': 1,
+declareConfig({
+  'sales_email/order/enabled': { type: 'boolean', default: true, label: 'Send Order Confirmation Emails' },
 });
 
 const s = (d: Decimal) => d.toFixed(4);

@@ -9,19 +9,40 @@ import { notFound, unprocessable } from '../../platform/errors.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import type { ContactConfigDto, ContactResultDto, ContactSubmitInput } from './schemas.js';
 import { deriveKey } from '../../platform/keys.js';
 
-declareDefaults({
-  'contacts/api/enabled': 1,
-  'contacts/email/recipient_email': 'owner@example.com',
-  'contacts/captcha/provider': 'none',
-  'contacts/captcha/site_key': '',
-  'contacts/captcha/secret_key': '',
-  'contacts/captcha/min_score': '0.5',
-  'contacts/honeypot/enabled': 1,
-  'api/rate_limit/contact': 5,
+declareConfigLabels({ contacts: 'Contacts', 'contacts/api': 'Contact Us', 'contacts/email': 'Email Options' });
+declareConfig({
+  'contacts/api/enabled': { type: 'boolean', default: true, label: 'Enable Contact Form through the API' },
+  'contacts/email/recipient_email': { type: 'email', default: 'owner@example.com', label: 'Send Emails To', required: true },
+  'contacts/captcha/provider': {
+    type: 'string',
+    default: 'none',
+    label: 'Captcha',
+    comment: 'none, turnstile, recaptcha_v3 or a provider id registered by a module',
+    pattern: /^[a-z0-9_]{1,32}$/,
+  },
+  'contacts/captcha/site_key': { type: 'string', default: '', label: 'Site Key' },
+  'contacts/captcha/secret_key': { type: 'secret', default: '', label: 'Secret Key' },
+  'contacts/captcha/min_score': {
+    type: 'decimal',
+    default: '0.5',
+    label: 'Minimum Score',
+    comment: 'reCAPTCHA v3: 0 to 1',
+    min: 0,
+    max: 1,
+  },
+  'contacts/honeypot/enabled': { type: 'boolean', default: true, label: 'Honeypot Field' },
+  'api/rate_limit/contact': {
+    type: 'integer',
+    default: 5,
+    label: 'Contact Form Posts',
+    comment: 'contact form posts per IP an hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 export const SUCCESS_MESSAGE = 'Your message has been sent. We will get back to you soon.';

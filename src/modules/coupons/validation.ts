@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { toWire } from '../../platform/money.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { wireDate } from '../../platform/format.js';
 import { NOT_LOGGED_IN_GROUP } from '../customers/groups-service.js';
 import { getMe } from '../customers/service.js';
@@ -16,9 +16,15 @@ import { findByCode, MESSAGES, toCartRule, TYPE_OF, type Joined } from './rows.j
 import type { CouponValidateInput, CouponValidationDto } from './schemas.js';
 import { couponUsages, coupons, salesRules } from './tables.js';
 
-declareDefaults({
-  /** validation attempts per IP (and per customer) a minute; also cart coupon applies of non-backend callers */
-  'api/rate_limit/coupon_validate': 20,
+declareConfig({
+  'api/rate_limit/coupon_validate': {
+    type: 'integer',
+    default: 20,
+    label: 'Coupon Checks',
+    comment: 'validation attempts per IP (and per customer) a minute; also cart coupon applies of non-backend callers; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 export interface CouponCaller {

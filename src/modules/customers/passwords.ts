@@ -10,21 +10,45 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { credentialsChanged } from '../../platform/auth/subjects.js';
 import { checkPassword, normEmail, requireFields } from './fields.js';
 import type { ForgotPasswordBody, PasswordChangeBody, ResetPasswordBody, SuccessReplyDto } from './schemas.js';
 import { selfId } from './service.js';
 import { customers, passwordResets } from './tables.js';
 
-declareDefaults({
-  'customer/password/reset_link_expiration_period_hours': 1,
-  /** per IP and per email, per hour */
-  'api/rate_limit/forgot_password': 5,
-  /** per IP, per hour */
-  'api/rate_limit/reset_password': 10,
-  /** per IP and per customer, per hour */
-  'api/rate_limit/change_password': 10,
+declareConfig({
+  'customer/password/reset_link_expiration_period_hours': {
+    type: 'integer',
+    default: 1,
+    label: 'Recovery Link Expiration Period (hours)',
+    min: 1,
+    max: 720,
+  },
+  'api/rate_limit/forgot_password': {
+    type: 'integer',
+    default: 5,
+    label: 'Password Reset Requests',
+    comment: 'per IP and per email, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
+  'api/rate_limit/reset_password': {
+    type: 'integer',
+    default: 10,
+    label: 'Password Resets',
+    comment: 'per IP, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
+  'api/rate_limit/change_password': {
+    type: 'integer',
+    default: 10,
+    label: 'Password Changes',
+    comment: 'per IP and per customer, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 const HOUR = 3600;

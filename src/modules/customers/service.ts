@@ -12,7 +12,7 @@ import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound 
 import { likeEscape } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { setSubjectBlocked } from '../../platform/auth/subjects.js';
 import { confirmCurrentPassword } from './current-password.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
@@ -22,11 +22,24 @@ import { linkSubscriptions, subscribedSql } from './subscription.js';
 import { customerAddresses, customerGroups, customers } from './tables.js';
 import { customerEvents } from './events.js';
 
-declareDefaults({
-  'customer/create_account/default_group': 1,
-  'customer/password/minimum_password_length': 7,
-  /** registrations per IP per hour by anonymous (and customer) callers */
-  'api/rate_limit/customer_register': 5,
+declareConfigLabels({
+  customer: 'Customer Configuration',
+  'customer/create_account': 'Create New Account Options',
+  'customer/password': 'Password Options',
+  api: 'API',
+  'api/rate_limit': 'Rate Limits',
+});
+declareConfig({
+  'customer/create_account/default_group': { type: 'integer', default: 1, label: 'Default Group', comment: 'a customer group id', min: 0 },
+  'customer/password/minimum_password_length': { type: 'integer', default: 7, label: 'Minimum Password Length', min: 1, max: 256 },
+  'api/rate_limit/customer_register': {
+    type: 'integer',
+    default: 5,
+    label: 'Registrations',
+    comment: 'registrations per IP per hour by anonymous (and customer) callers; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 export interface CustomerIdentity {

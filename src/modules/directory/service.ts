@@ -8,17 +8,32 @@
  */
 import type { Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { declareDefaults, parseList, type Settings } from '../../platform/settings.js';
+import { declareConfig, parseList, type Settings } from '../../platform/settings.js';
 import { COUNTRIES, REGIONS, type CountryRow, type RegionRow } from './data.js';
 import type { CountryDto, RegionDto } from './schemas.js';
 
 export type { CountryDto, RegionDto } from './schemas.js';
 
-declareDefaults({
-  'general/country/allow': COUNTRIES.map((c) => c.iso2).join(','),
-  'general/country/default': 'US',
-  /** countries where a region must be chosen from the list */
-  'general/region/state_required': 'US,CA,AU,AT,CH,DE,ES,FR,IT',
+declareConfig({
+  'general/country/allow': {
+    type: 'multiselect',
+    default: COUNTRIES.map((c) => c.iso2).join(','),
+    label: 'Allow Countries',
+    options: COUNTRIES.map((c) => ({ value: c.iso2, label: c.name })),
+  },
+  'general/country/default': {
+    type: 'select',
+    default: 'US',
+    label: 'Default Country',
+    options: COUNTRIES.map((c) => ({ value: c.iso2, label: c.name })),
+  },
+  'general/region/state_required': {
+    type: 'multiselect',
+    default: 'US,CA,AU,AT,CH,DE,ES,FR,IT',
+    label: 'State is Required for',
+    comment: 'countries where a region must be chosen from the list',
+    options: COUNTRIES.map((c) => ({ value: c.iso2, label: c.name })),
+  },
 });
 
 const MAX_REGION_TEXT = 255;

@@ -10,7 +10,7 @@ import { compact, wireDateTime } from '../../platform/format.js';
 import { Decimal, dec, toWire } from '../../platform/money.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import {
   cardNotFound,
   COMMENT_MAX,
@@ -38,11 +38,23 @@ import {
 import type { GiftcardBalanceDto, GiftcardCreateInput, GiftcardDto } from './schemas.js';
 import { giftcardHistory, giftcards } from './tables.js';
 
-declareDefaults({
-  /** days a new card is valid; 0: cards never expire */
-  'giftcard/general/lifetime_days': 365,
-  /** balance checks (GraphQL) and cart gift-card applies per IP, per minute */
-  'api/rate_limit/giftcard_balance': 10,
+declareConfigLabels({ giftcard: 'Gift Cards' });
+declareConfig({
+  'giftcard/general/lifetime_days': {
+    type: 'integer',
+    default: 365,
+    label: 'Lifetime (days)',
+    comment: 'days a new card is valid; 0: never expires',
+    min: 0,
+  },
+  'api/rate_limit/giftcard_balance': {
+    type: 'integer',
+    default: 10,
+    label: 'Gift Card Balance Checks',
+    comment: 'balance checks (GraphQL) and cart gift-card applies per IP, per minute; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 function storeName(ctx: Ctx): string {

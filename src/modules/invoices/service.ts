@@ -8,7 +8,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import {
   addStatusHistory,
   nextIncrementId,
@@ -27,9 +27,14 @@ import { invoiceComments, invoiceItems, invoices } from './tables.js';
 
 export { getInvoiceForOrder, invoicePdfForCaller, invoicesOfOrder, listInvoicesForCaller, type InvoiceRoute } from './read.js';
 
-declareDefaults({
-  /** an invoice mail goes to the customer for every invoice unless this is 0 */
-  'sales_email/invoice/enabled': 1,
+declareConfigLabels({ sales_email: 'Sales Emails', 'sales_email/invoice': 'Invoice' });
+declareConfig({
+  'sales_email/invoice/enabled': {
+    type: 'boolean',
+    default: true,
+    label: 'Send Invoice Emails',
+    comment: 'an invoice mail goes to the customer for every invoice',
+  },
 });
 
 /** Invoice states as stored (and shown as `state`). */

@@ -15,16 +15,24 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { checkRelativePath, mediaContentType, mediaRoot, resolveMediaPath, writeMediaFile } from '../../platform/files.js';
 import { sniffContentType } from '../../platform/file-types.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 
-declareDefaults({
-  /** webp, jpeg or png: the type uploads are converted to */
-  'media/image/format': 'webp',
-  /** 1 to 100 */
-  'media/image/quality': 85,
-  /** largest accepted upload, in megabytes */
-  'media/upload/max_size_mb': 10,
+declareConfigLabels({ media: 'Media Storage', 'media/image': 'Images', 'media/upload': 'Uploads' });
+declareConfig({
+  'media/image/format': {
+    type: 'select',
+    default: 'webp',
+    label: 'Upload Format',
+    comment: 'the type uploads are converted to',
+    options: [
+      { value: 'webp', label: 'WebP' },
+      { value: 'jpeg', label: 'JPEG' },
+      { value: 'png', label: 'PNG' },
+    ],
+  },
+  'media/image/quality': { type: 'integer', default: 85, label: 'Image Quality', min: 1, max: 100 },
+  'media/upload/max_size_mb': { type: 'integer', default: 10, label: 'Largest Upload (MB)', min: 1, max: 1024 },
 });
 
 /** The only folder (under the media root) this module works in. */

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { compact, isEmailAddress, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { customerIdByEmail, subscriberAccount } from '../customers/subscription.js';
 import { storeIdsOfWebsiteSql } from '../stores/service.js';
 import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
@@ -22,14 +22,31 @@ import { newsletterSubscribers } from './tables.js';
 import { newsletterEvents } from './events.js';
 import { deriveKey } from '../../platform/keys.js';
 
-declareDefaults({
-  'newsletter/subscription/allow_guest_subscribe': 1,
-  /** double opt-in: a new subscription stays not_active until the mailed code is confirmed */
-  'newsletter/subscription/confirm': 0,
-  /** per IP and per email, per hour */
-  'api/rate_limit/newsletter_subscribe': 5,
-  /** per IP, per hour */
-  'api/rate_limit/newsletter_unsubscribe': 10,
+declareConfigLabels({ newsletter: 'Newsletter', 'newsletter/subscription': 'Subscription Options' });
+declareConfig({
+  'newsletter/subscription/allow_guest_subscribe': { type: 'boolean', default: true, label: 'Allow Guest Subscription' },
+  'newsletter/subscription/confirm': {
+    type: 'boolean',
+    default: false,
+    label: 'Need to Confirm',
+    comment: 'double opt-in: a new subscription stays not active until the mailed code is confirmed',
+  },
+  'api/rate_limit/newsletter_subscribe': {
+    type: 'integer',
+    default: 5,
+    label: 'Newsletter Subscriptions',
+    comment: 'per IP and per email, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
+  'api/rate_limit/newsletter_unsubscribe': {
+    type: 'integer',
+    default: 10,
+    label: 'Newsletter Unsubscriptions',
+    comment: 'per IP, per hour; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 export const MESSAGES = {

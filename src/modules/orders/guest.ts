@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { customerEmailTaken } from '../customers/from-order.js';
 import { signAccountToken } from './account-token.js';
 import { findOrder, orderNotFound } from './core.js';
@@ -15,9 +15,15 @@ import { orderDetail } from './detail.js';
 import type { OrderDto } from './schemas.js';
 import { orders } from './tables.js';
 
-declareDefaults({
-  /** guest order lookups per IP an hour (every attempt, right or wrong) */
-  'api/rate_limit/guest_order_lookup': 30,
+declareConfig({
+  'api/rate_limit/guest_order_lookup': {
+    type: 'integer',
+    default: 30,
+    label: 'Guest Order Lookups',
+    comment: 'guest order lookups per IP an hour (every attempt, right or wrong); 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 const TOKEN_RE = /^[0-9a-fA-F]{64}$/;

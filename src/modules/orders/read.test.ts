@@ -32,6 +32,7 @@ before(async () => {
   theirs = await placeTestOrder(t, { customerToken: other });
   // paid by check and invoiced: processing
   await invoiceOrder(t, alpha.id);
+  await invoiceOrder(t, german.id);
   await invoiceOrder(t, theirs.id);
   customerId = mine.customerId!;
 });

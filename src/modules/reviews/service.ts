@@ -14,7 +14,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { inWriteScope, productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
 import {
   REVIEW_STATUSES,
@@ -29,11 +29,16 @@ import { reviewSummarySql } from './summary-sql.js';
 import { ratings, reviewVotes, reviews } from './tables.js';
 import { reviewEvents } from './events.js';
 
-declareDefaults({
-  /** 1: reviews posted through the API are approved at once */
-  'catalog/review/auto_approve': false,
-  /** review posts per hour per IP and per customer */
-  'api/rate_limit/review_submit': 10,
+declareConfig({
+  'catalog/review/auto_approve': { type: 'boolean', default: false, label: 'Approve Reviews Posted through the API at Once' },
+  'api/rate_limit/review_submit': {
+    type: 'integer',
+    default: 10,
+    label: 'Review Posts',
+    comment: 'review posts per hour per IP and per customer; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 // `catalog/review/active` (default on) is declared by the stores module, which reports it as reviewsEnabled.
 

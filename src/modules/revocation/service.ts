@@ -12,7 +12,7 @@ import { compact, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import type { RateRule } from '../../platform/rate-limit.js';
-import { declareDefaults, declaredDefault } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels, declaredDefault } from '../../platform/settings.js';
 import { findOrder, findOrderByIncrementId, type OrderRow } from '../orders/core.js';
 import { shipmentsForOrder } from '../shipments/service.js';
 import { PROCESSED_STATUSES, type RevocationListQueryT, type RevocationRequestDto, type RevocationUpdateInput } from './schemas.js';
@@ -20,14 +20,29 @@ import { revocationRequests } from './tables.js';
 import { revocationEvents } from './events.js';
 import { LOCKS } from '../../platform/locks.js';
 
-declareDefaults({
-  'revocation/general/enabled': 1,
-  /** days after the later of order creation and its latest shipment; 0 = no limit */
-  'revocation/general/cooling_off_days': 14,
-  /** where the store notice goes; empty: the contact form recipient */
-  'revocation/general/notify_email': '',
-  /** submissions per IP an hour; 0 disables */
-  'revocation/abuse/ip_rate_limit_per_hour': 5,
+declareConfigLabels({ revocation: 'Withdrawal (Revocation)', 'revocation/abuse': 'Abuse Protection' });
+declareConfig({
+  'revocation/general/enabled': { type: 'boolean', default: true, label: 'Enabled' },
+  'revocation/general/cooling_off_days': {
+    type: 'integer',
+    default: 14,
+    label: 'Withdrawal Period (days)',
+    comment: 'after the later of order creation and its latest shipment; 0: no limit',
+    min: 0,
+  },
+  'revocation/general/notify_email': {
+    type: 'email',
+    default: '',
+    label: 'Notify Email',
+    comment: 'where the store notice goes; empty: the contact form recipient',
+  },
+  'revocation/abuse/ip_rate_limit_per_hour': {
+    type: 'integer',
+    default: 5,
+    label: 'Submissions per IP an Hour',
+    comment: '0: no limit',
+    min: 0,
+  },
 });
 
 type Row = typeof revocationRequests.$inferSelect;

@@ -6,41 +6,73 @@
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { tableRates } from './tables.js';
 
-declareDefaults({
-  'carriers/flatrate/active': 1,
-  'carriers/flatrate/title': 'Flat Rate',
-  'carriers/flatrate/name': 'Fixed',
-  /** I: per item, O: per order */
-  'carriers/flatrate/type': 'I',
-  'carriers/flatrate/price': '5.00',
-  'carriers/flatrate/handling_fee': 0,
-  'carriers/flatrate/sallowspecific': 0,
-  'carriers/flatrate/specificcountry': '',
-  'carriers/flatrate/sort_order': 0,
+const COUNTRY = /^[A-Z]{2}$/;
 
-  'carriers/freeshipping/active': 0,
-  'carriers/freeshipping/title': 'Free Shipping',
-  'carriers/freeshipping/name': 'Free',
-  /** the subtotal (before discount, base currency) from which shipping is free; 0: always */
-  'carriers/freeshipping/free_shipping_subtotal': 0,
-  'carriers/freeshipping/sallowspecific': 0,
-  'carriers/freeshipping/specificcountry': '',
-  'carriers/freeshipping/sort_order': 0,
+declareConfigLabels({
+  carriers: 'Shipping Methods',
+  'carriers/flatrate': 'Flat Rate',
+  'carriers/freeshipping': 'Free Shipping',
+  'carriers/tablerate': 'Table Rates',
+});
+declareConfig({
+  'carriers/flatrate/active': { type: 'boolean', default: true, label: 'Enabled' },
+  'carriers/flatrate/title': { type: 'string', default: 'Flat Rate', label: 'Title' },
+  'carriers/flatrate/name': { type: 'string', default: 'Fixed', label: 'Method Name' },
+  'carriers/flatrate/type': {
+    type: 'select',
+    default: 'I',
+    label: 'Type',
+    options: [
+      { value: 'I', label: 'Per Item' },
+      { value: 'O', label: 'Per Order' },
+    ],
+  },
+  'carriers/flatrate/price': { type: 'decimal', default: '5.00', label: 'Price', min: 0 },
+  'carriers/flatrate/handling_fee': { type: 'decimal', default: 0, label: 'Handling Fee', min: 0 },
+  'carriers/flatrate/sallowspecific': { type: 'boolean', default: false, label: 'Ship to Specific Countries Only' },
+  'carriers/flatrate/specificcountry': { type: 'multiselect', default: '', label: 'Ship to Specific Countries', pattern: COUNTRY },
+  'carriers/flatrate/sort_order': { type: 'integer', default: 0, label: 'Sort Order' },
 
-  'carriers/tablerate/active': 0,
-  'carriers/tablerate/title': 'Best Way',
-  'carriers/tablerate/name': 'Table Rate',
-  /** package_weight, package_value or package_qty */
-  'carriers/tablerate/condition_name': 'package_weight',
-  'carriers/tablerate/handling_fee': 0,
-  /** whether virtual items count towards the package value (the cart applies it when it builds the request) */
-  'carriers/tablerate/include_virtual_price': 0,
-  'carriers/tablerate/sallowspecific': 0,
-  'carriers/tablerate/specificcountry': '',
-  'carriers/tablerate/sort_order': 0,
+  'carriers/freeshipping/active': { type: 'boolean', default: false, label: 'Enabled' },
+  'carriers/freeshipping/title': { type: 'string', default: 'Free Shipping', label: 'Title' },
+  'carriers/freeshipping/name': { type: 'string', default: 'Free', label: 'Method Name' },
+  'carriers/freeshipping/free_shipping_subtotal': {
+    type: 'decimal',
+    default: 0,
+    label: 'Minimum Order Amount',
+    comment: 'the subtotal (before discount, base currency) from which shipping is free; 0: always',
+    min: 0,
+  },
+  'carriers/freeshipping/sallowspecific': { type: 'boolean', default: false, label: 'Ship to Specific Countries Only' },
+  'carriers/freeshipping/specificcountry': { type: 'multiselect', default: '', label: 'Ship to Specific Countries', pattern: COUNTRY },
+  'carriers/freeshipping/sort_order': { type: 'integer', default: 0, label: 'Sort Order' },
+
+  'carriers/tablerate/active': { type: 'boolean', default: false, label: 'Enabled' },
+  'carriers/tablerate/title': { type: 'string', default: 'Best Way', label: 'Title' },
+  'carriers/tablerate/name': { type: 'string', default: 'Table Rate', label: 'Method Name' },
+  'carriers/tablerate/condition_name': {
+    type: 'select',
+    default: 'package_weight',
+    label: 'Condition',
+    options: [
+      { value: 'package_weight', label: 'Weight vs. Destination' },
+      { value: 'package_value', label: 'Price vs. Destination' },
+      { value: 'package_qty', label: '# of Items vs. Destination' },
+    ],
+  },
+  'carriers/tablerate/handling_fee': { type: 'decimal', default: 0, label: 'Handling Fee', min: 0 },
+  'carriers/tablerate/include_virtual_price': {
+    type: 'boolean',
+    default: false,
+    label: 'Include Virtual Products in Price Calculation',
+    comment: 'the cart applies it when it builds the request',
+  },
+  'carriers/tablerate/sallowspecific': { type: 'boolean', default: false, label: 'Ship to Specific Countries Only' },
+  'carriers/tablerate/specificcountry': { type: 'multiselect', default: '', label: 'Ship to Specific Countries', pattern: COUNTRY },
+  'carriers/tablerate/sort_order': { type: 'integer', default: 0, label: 'Sort Order' },
 });
 
 export type ConditionName = 'package_weight' | 'package_value' | 'package_qty';

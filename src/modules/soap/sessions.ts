@@ -8,18 +8,24 @@ import crypto from 'node:crypto';
 import { and, eq, gt, lte } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { apiUserStanding, verifyApiUser } from '../auth/service.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { clientFault, fault } from './faults.js';
 import { CONFIG } from './names.js';
 import { soapSessions } from './tables.js';
 
-declareDefaults({
-  [CONFIG.sessionTimeout]: 3600,
-  [CONFIG.wsi]: 0,
-  /** resource calls per API user a minute, each entry of a V1 multiCall counted (0: no limit) */
-  'api/rate_limit/soap_calls': 600,
+declareConfig({
+  [CONFIG.sessionTimeout]: { type: 'integer', default: 3600, label: 'Client Session Timeout (sec.)', min: 60, scopes: ['default'] },
+  [CONFIG.wsi]: { type: 'boolean', default: false, label: 'WS-I Compliance', scopes: ['default'] },
+  'api/rate_limit/soap_calls': {
+    type: 'integer',
+    default: 600,
+    label: 'SOAP Calls',
+    comment: 'resource calls per API user a minute, each entry of a V1 multiCall counted; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 /** Most calls one V1 multiCall may carry; a longer one is refused before any runs. */

@@ -12,20 +12,43 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { rows, statement } from '../../platform/db.js';
 import { dec, type Decimal } from '../../platform/money.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 
-declareDefaults({
-  'tax/calculation/based_on': 'shipping',
-  'tax/calculation/price_includes_tax': false,
-  'tax/calculation/shipping_includes_tax': false,
-  'tax/calculation/apply_after_discount': true,
-  'tax/classes/shipping_tax_class': 0,
-  'tax/defaults/country': 'US',
-  'tax/defaults/region': 0,
-  'tax/defaults/postcode': '*',
-  'shipping/origin/country_id': 'US',
-  'shipping/origin/region_id': 0,
-  'shipping/origin/postcode': '*',
+declareConfigLabels({
+  tax: 'Tax',
+  'tax/calculation': 'Calculation Settings',
+  'tax/classes': 'Tax Classes',
+  'tax/defaults': 'Default Tax Destination Calculation',
+  shipping: 'Shipping Settings',
+  'shipping/origin': 'Origin',
+});
+declareConfig({
+  'tax/calculation/based_on': {
+    type: 'select',
+    default: 'shipping',
+    label: 'Tax Calculation Based On',
+    options: [
+      { value: 'shipping', label: 'Shipping Address' },
+      { value: 'billing', label: 'Billing Address' },
+      { value: 'origin', label: 'Shipping Origin' },
+    ],
+  },
+  'tax/calculation/price_includes_tax': { type: 'boolean', default: false, label: 'Catalog Prices Include Tax' },
+  'tax/calculation/shipping_includes_tax': { type: 'boolean', default: false, label: 'Shipping Prices Include Tax' },
+  'tax/calculation/apply_after_discount': { type: 'boolean', default: true, label: 'Apply Customer Tax After Discount' },
+  'tax/classes/shipping_tax_class': {
+    type: 'integer',
+    default: 0,
+    label: 'Tax Class for Shipping',
+    comment: 'a tax class id; 0: none',
+    min: 0,
+  },
+  'tax/defaults/country': { type: 'string', default: 'US', label: 'Default Tax Destination Country', pattern: /^[A-Z]{2}$/ },
+  'tax/defaults/region': { type: 'integer', default: 0, label: 'Default State', comment: 'a region id; 0: any', min: 0 },
+  'tax/defaults/postcode': { type: 'string', default: '*', label: 'Default Post Code' },
+  'shipping/origin/country_id': { type: 'string', default: 'US', label: 'Origin Country', pattern: /^[A-Z]{2}$/ },
+  'shipping/origin/region_id': { type: 'integer', default: 0, label: 'Origin Region/State', comment: 'a region id; 0: any', min: 0 },
+  'shipping/origin/postcode': { type: 'string', default: '*', label: 'Origin ZIP/Postal Code' },
 });
 
 export interface TaxDestination {

@@ -6,13 +6,25 @@
 import type { Ctx } from '../context.js';
 import { AppError } from '../errors.js';
 import { configuredRule } from '../rate-limit.js';
-import { declareDefaults } from '../settings.js';
+import { declareConfig } from '../settings.js';
 
-declareDefaults({
-  /** failed /auth/token attempts per client IP per minute */
-  'api/rate_limit/auth_token_ip': 10,
-  /** failed /auth/token attempts per account (email, client_id, username) per minute */
-  'api/rate_limit/customer_login': 5,
+declareConfig({
+  'api/rate_limit/auth_token_ip': {
+    type: 'integer',
+    default: 10,
+    label: 'Failed Sign-ins per IP',
+    comment: 'failed /auth/token attempts per client IP per minute; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
+  'api/rate_limit/customer_login': {
+    type: 'integer',
+    default: 5,
+    label: 'Failed Sign-ins per Account',
+    comment: 'failed /auth/token attempts per account (email, client_id, username) per minute; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 /**

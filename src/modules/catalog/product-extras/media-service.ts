@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../../platform/errors.js';
 import { compact } from '../../../platform/format.js';
 import { deleteMediaFile, writeMediaFile } from '../../../platform/files.js';
 import { fetchRemoteFile } from '../../../platform/remote-file.js';
-import { declareDefaults } from '../../../platform/settings.js';
+import { declareConfig } from '../../../platform/settings.js';
 import { isCatalogReader, lockProduct, requireReadableProduct } from '../products/subresource-shared.js';
 import {
   MEDIA_ROLES,
@@ -29,15 +29,39 @@ import { PRODUCT_MEDIA_FOLDER, productImageUrl } from './media-urls.js';
 // the media root is named by other modules' pages (CMS, blog, media library) too
 export { baseMediaUrl } from './media-urls.js';
 
-declareDefaults({
-  /** webp, jpeg or png */
-  'catalog/media/format': 'webp',
-  /** longest side of a stored image, in pixels; larger images are scaled down */
-  'catalog/media/max_dimension': 2000,
-  /** largest accepted upload (decoded base64 or fetched file), in bytes */
-  'catalog/media/max_upload_bytes': 10 * 1024 * 1024,
-  /** 1 lets imageUrl reach private and loopback addresses (a local image server) */
-  'catalog/media/allow_private_urls': false,
+declareConfig({
+  'catalog/media/format': {
+    type: 'select',
+    default: 'webp',
+    label: 'Stored Image Format',
+    options: [
+      { value: 'webp', label: 'WebP' },
+      { value: 'jpeg', label: 'JPEG' },
+      { value: 'png', label: 'PNG' },
+    ],
+  },
+  'catalog/media/max_dimension': {
+    type: 'integer',
+    default: 2000,
+    label: 'Largest Image Side (pixels)',
+    comment: 'larger images are scaled down',
+    min: 1,
+    max: 20000,
+  },
+  'catalog/media/max_upload_bytes': {
+    type: 'integer',
+    default: 10 * 1024 * 1024,
+    label: 'Largest Image Upload (bytes)',
+    comment: 'a decoded base64 image or a fetched file',
+    min: 1,
+  },
+  'catalog/media/allow_private_urls': {
+    type: 'boolean',
+    default: false,
+    label: 'Fetch Images from Private Addresses',
+    comment: 'lets imageUrl reach private and loopback addresses (a local image server)',
+    scopes: ['default'],
+  },
 });
 
 const OUTPUT_FORMATS = { webp: 'webp', jpeg: 'jpg', png: 'png' } as const;

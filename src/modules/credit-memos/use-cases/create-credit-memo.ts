@@ -13,7 +13,7 @@
 import { backOffice, withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest, type AppError } from '../../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../../platform/money.js';
-import { declareDefaults } from '../../../platform/settings.js';
+import { declareConfig } from '../../../platform/settings.js';
 import { creditGiftcard } from '../../giftcards/spend.js';
 import { releaseStock, type StockLine } from '../../inventory/service.js';
 import { invoicesOfOrder } from '../../invoices/service.js';
@@ -46,8 +46,8 @@ import { MEMO_STATE, getCreditMemo, priorRefunds } from '../read.js';
 import { COMMENT_MAX, type CreditMemoCreateInput, type CreditMemoDto } from '../schemas.js';
 import { creditMemoComments, creditMemoItems, creditMemos } from '../tables.js';
 
-declareDefaults({
-  'sales_email/creditmemo/enabled': 1,
+declareConfig({
+  'sales_email/creditmemo/enabled': { type: 'boolean', default: true, label: 'Send Credit Memo Emails' },
 });
 
 const ZERO = dec(0);
