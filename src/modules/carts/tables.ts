@@ -91,7 +91,11 @@ export const carts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('carts_masked_id_uq').on(t.maskedId), index('carts_customer_idx').on(t.customerId, t.isActive)],
+  (t) => [
+    uniqueIndex('carts_masked_id_uq').on(t.maskedId),
+    index('carts_customer_idx').on(t.customerId, t.isActive),
+    index('carts_active_updated_idx').on(t.updatedAt).where(sql`is_active`),
+  ],
 );
 
 export const cartItems = pgTable(

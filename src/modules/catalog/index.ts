@@ -27,6 +27,7 @@ import { downloadableOperations } from './product-types/downloadable-rest.js';
 import { seedCatalogDemo } from './demo.js';
 import { layeredFilterOperations } from './layered/rest.js';
 import { productEvents } from './events.js';
+import { searchTermRecorder, searchTermsReportOperation } from './search-terms.js';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
@@ -45,7 +46,9 @@ export const catalogModule: AppModule = {
     ...downloadableOperations,
     ...categoryOperations,
     ...layeredFilterOperations,
+    searchTermsReportOperation,
   ],
+  background: [searchTermRecorder],
   // what cannot be a declaration: a multipart upload, a file download
   routes: (app) => {
     customOptionRoutes(app);

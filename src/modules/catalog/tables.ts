@@ -456,3 +456,20 @@ export const categoryProducts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.categoryId, t.productId] }), index('category_products_product_idx').on(t.productId)],
 );
+
+/**
+ * Storefront searches, one row per store view, normalised term (trimmed, lower case) and day (of the store view's
+ * time zone): how often it was searched that day, how many products the last search found, and when that was.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    storeId: integer('store_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    term: text('term').notNull(),
+    hits: integer('hits').notNull().default(0),
+    results: integer('results').notNull().default(0),
+    lastSearchedAt: timestamp('last_searched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.storeId, t.term] })],
+);

@@ -44,6 +44,7 @@ export const customers = pgTable(
   (t) => [
     uniqueIndex('customers_website_email_uq').on(t.websiteId, t.email),
     index('customers_email_idx').on(t.email),
+    index('customers_created_idx').on(t.createdAt),
     index('customers_name_idx').on(sql`lower(${t.lastname})`, sql`lower(${t.firstname})`),
   ],
 );

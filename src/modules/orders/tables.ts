@@ -149,6 +149,7 @@ export const orders = pgTable(
     uniqueIndex('orders_increment_id_uq').on(t.incrementId),
     index('orders_customer_idx').on(t.customerId, t.createdAt),
     index('orders_created_idx').on(t.createdAt),
+    index('orders_store_created_idx').on(t.storeId, t.createdAt),
     index('orders_email_idx').on(sql`lower(${t.customerEmail})`),
     index('orders_status_idx').on(t.status),
   ],

@@ -16,7 +16,8 @@ import { notFound } from '../../../platform/errors.js';
 import { ReadCache } from '../../../platform/read-cache.js';
 import { pageOf, type CollectionResult, type Page } from '../../../platform/pagination.js';
 import { products } from '../tables.js';
-import { isUnfiltered, listingOrder, listingParams, listingWhere, nameOrder, readValues, unfilteredWhere } from './listing.js';
+import { recordSearch } from '../search-terms.js';
+import { isUnfiltered, listingOrder, listingParams, listingWhere, nameOrder, readValues, searchText, unfilteredWhere } from './listing.js';
 import { detailFields, toProductDto } from './mapper.js';
 import { resolveDetail, type BaseRow, type DetailSqlRow } from './read-rows.js';
 import { readView } from './read-view.js';
@@ -135,11 +136,20 @@ function unfilteredStatement(p: ReadParams, dir: 'ASC' | 'DESC'): Statement<Base
  */
 export async function listProducts(ctx: Ctx, query: ProductListQueryT, page: Page = pageOf(query, PRODUCT_PAGE)): Promise<ListAnswer> {
   const shared = sharedReadKey(ctx);
-  if (!shared) return readList(ctx, query, page);
-  const params = Object.entries(query)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return listCache(ctx).get(ctx.db, `${shared}|${page.size}|${page.offset}|${JSON.stringify(params)}`, () => readList(ctx, query, page));
+  let answer: ListAnswer;
+  if (!shared) answer = await readList(ctx, query, page);
+  else {
+    const params = Object.entries(query)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    answer = await listCache(ctx).get(ctx.db, `${shared}|${page.size}|${page.offset}|${JSON.stringify(params)}`, () =>
+      readList(ctx, query, page),
+    );
+  }
+  // a shopper's search, counted for the search-terms report (in memory; written beside the requests)
+  const search = searchText(query);
+  if (search !== undefined && page.offset === 0 && !readView(ctx).backend) recordSearch(ctx, search, answer.result.total);
+  return answer;
 }
 
 async function readList(ctx: Ctx, query: ProductListQueryT, page: Page): Promise<ListAnswer> {
