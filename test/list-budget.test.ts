@@ -222,6 +222,8 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
   'products.tierPrices.list': async () => tierPrices('GET'),
   'products.tierPrices.replace': async () => tierPrices('POST'),
   'products.tierPrices.put': async () => tierPrices('PUT'),
+  'products.groupPrices.list': async () => groupPrices('GET'),
+  'products.groupPrices.replace': async () => groupPrices('PUT'),
   'products.bundleOptions.list': async () => {
     const p = await product({ type: 'bundle' });
     return {
@@ -572,6 +574,23 @@ async function tierPrices(method: 'GET' | 'POST' | 'PUT'): Promise<ListCase> {
     budget: method === 'GET' ? 3 : 10,
     tx: method !== 'GET',
     read: () => (method === 'GET' ? { url, token: admin } : { method, url, token: admin, body: { tierPrices: tiers } }),
+  };
+}
+
+/** Group prices: one per customer group (0 to 3, then all groups), so at most five. */
+async function groupPrices(method: 'GET' | 'PUT'): Promise<ListCase> {
+  const p = await product();
+  const rows: { customerGroupId: number | 'all'; price: number }[] = [];
+  const url = `${API}/products/${p.id}/group-prices`;
+  const add = async () => {
+    rows.push({ customerGroupId: rows.length < 4 ? rows.length : 'all', price: 9 - rows.length * 0.5 });
+    if (method === 'GET') ok(await t.req('PUT', url, { token: admin, body: rows }), 200);
+  };
+  return {
+    add,
+    budget: method === 'GET' ? 3 : 10,
+    tx: method !== 'GET',
+    read: () => (method === 'GET' ? { url, token: admin } : { method, url, token: admin, body: rows }),
   };
 }
 

@@ -191,6 +191,8 @@ const SCOPED: Record<string, Check> = {
   'products.tierPrices.replace': productOp('POST', '/tier-prices', [{ qty: 3, price: 1 }]),
   'products.tierPrices.put': productOp('PUT', '/tier-prices', [{ qty: 3, price: 1 }]),
   'products.tierPrices.clear': productOp('DELETE', '/tier-prices'),
+  'products.groupPrices.replace': productOp('PUT', '/group-prices', [{ price: 1 }]),
+  'products.groupPrices.clear': productOp('DELETE', '/group-prices'),
   'products.bundleOptions.create': productOp('POST', '/bundle-options', { title: 'More' }),
   'products.bundleOptions.updateById': productOp('PUT', '/bundle-options', { id: 1, title: 'Taken' }),
   'products.bundleOptions.deleteById': productOp('DELETE', '/bundle-options?id=1'),
@@ -277,6 +279,10 @@ const SCOPED: Record<string, Check> = {
   'giftcards.create': {
     data: 'gift cards of website A',
     check: () => forbidden('POST', '/giftcards', { initialBalance: 5, websiteIds: [1] }),
+  },
+  'giftcards.update': {
+    data: 'gift card A',
+    check: () => notFound('PUT', `/giftcards/${A.giftcard}`, { status: 'disabled' }, `/giftcards/${A.giftcard}`),
   },
 
   'carts.list': { data: 'carts of store A', check: () => listOmits('/carts', A.cart) },

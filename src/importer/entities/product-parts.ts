@@ -145,17 +145,24 @@ export const tierPricesImporter = productPart('tier prices', 'catalog_product_en
       )
     : [];
   stats.found += tiers.length + groups.length;
-  // group prices become tier prices for a qty of 1; ours are numbered anew on every run
-  const values = ([...tiers, ...groups.map((g) => ({ ...g, qty: '1' }))] as SourceRow[]).map((t) => ({
+  // group prices are kept as tier rows of qty 1 marked as group prices; ours are numbered anew on every run
+  const values = ([...tiers, ...groups.map((g) => ({ ...g, qty: '1', is_group_price: true }))] as SourceRow[]).map((t) => ({
     productId: Number(t.entity_id),
     customerGroupId: bool(t.all_groups) ? null : Number(t.customer_group_id),
     websiteId: Number(t.website_id ?? 0),
     qty: decimal(t.qty) ?? '1',
     price: decimal(t.value) ?? '0',
+    isGroupPrice: t.is_group_price === true,
   }));
   // no stable id: rows are matched on all their values
-  const keyOf = (t: { productId: number; customerGroupId: number | null; websiteId: number; qty: string; price: string }) =>
-    JSON.stringify([t.productId, t.customerGroupId, t.websiteId, Number(t.qty), Number(t.price)]);
+  const keyOf = (t: {
+    productId: number;
+    customerGroupId: number | null;
+    websiteId: number;
+    qty: string;
+    price: string;
+    isGroupPrice: boolean;
+  }) => JSON.stringify([t.productId, t.customerGroupId, t.websiteId, Number(t.qty), Number(t.price), t.isGroupPrice]);
   const existing = await ctx.db.select().from(tierPrices).where(inArray(tierPrices.productId, ids));
   const have = new Map(existing.map((e) => [keyOf(e), e.id]));
   const incoming = new Set(values.map(keyOf));

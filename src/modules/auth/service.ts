@@ -75,7 +75,7 @@ async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal, authTime?: number): 
   return tokenResponse(issued, { apiUser: { id: p.id, username: p.username }, permissions: p.permissions });
 }
 
-async function issueForCustomer(ctx: Ctx, c: { id: number; email: string; firstname: string; lastname: string }, authTime?: number) {
+export async function issueForCustomer(ctx: Ctx, c: { id: number; email: string; firstname: string; lastname: string }, authTime?: number) {
   const s = session(ctx, authTime);
   const issued = await ctx.app.tokens.issue(
     { sub: `customer_${c.id}`, type: 'customer', customer_id: c.id, email: c.email, roles: ['ROLE_CUSTOMER'], auth_time: s.authTime },

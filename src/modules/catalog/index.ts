@@ -19,6 +19,7 @@ import { productResolution } from './products/resolver.js';
 import { mediaOperations } from './product-extras/media-rest.js';
 import { customOptionOperations, customOptionRoutes } from './product-extras/custom-options-rest.js';
 import { tierPriceOperations } from './product-extras/tier-prices-rest.js';
+import { groupPriceOperations } from './product-extras/group-prices-rest.js';
 import { bundleOperations } from './product-types/bundle-rest.js';
 import { configurableOperations } from './product-types/configurable-rest.js';
 import { groupedOperations } from './product-types/grouped-rest.js';
@@ -39,6 +40,7 @@ export const catalogModule: AppModule = {
     ...mediaOperations,
     ...customOptionOperations,
     ...tierPriceOperations,
+    ...groupPriceOperations,
     ...bundleOperations,
     ...configurableOperations,
     ...groupedOperations,

@@ -90,7 +90,8 @@ export interface SaleProduct {
   links: { id: number; title: string; price: Decimal }[];
   /** grouped products: children with their default qty */
   groupedChildren: { productId: number; qty: Decimal }[];
-  tierPrices: { customerGroupId: number | null; websiteId: number; qty: Decimal; price: Decimal }[];
+  /** tier prices and group prices (`group`: a price for any quantity) */
+  tierPrices: { customerGroupId: number | null; websiteId: number; qty: Decimal; price: Decimal; group: boolean }[];
 }
 
 const num = (v: string | null): Decimal | null => (v === null || v === '' ? null : dec(v));
@@ -253,7 +254,13 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
       groupedChildren: grouped.filter((g) => g.parentId === r.id).map((g) => ({ productId: g.childId, qty: dec(g.qty) })),
       tierPrices: tiers
         .filter((t) => t.productId === r.id)
-        .map((t) => ({ customerGroupId: t.customerGroupId, websiteId: t.websiteId, qty: dec(t.qty), price: dec(t.price) })),
+        .map((t) => ({
+          customerGroupId: t.customerGroupId,
+          websiteId: t.websiteId,
+          qty: dec(t.qty),
+          price: dec(t.price),
+          group: t.isGroupPrice,
+        })),
     });
   }
   return out;
@@ -306,15 +313,15 @@ export async function productsForSale(ctx: Ctx, ids: readonly number[], version?
 }
 
 /**
- * The unit price of a product for a customer group and quantity: the lowest of its final price and the tier
- * prices that apply (the group's or all groups', this website's or all websites', for at most `qty`).
+ * The unit price of a product for a customer group and quantity: the lowest of its final price, the tier prices
+ * that apply (the group's or all groups', this website's or all websites', for at most `qty`) and the group price.
  */
 export function unitPriceFor(p: SaleProduct, opts: { customerGroupId: number; websiteId: number; qty: Decimal }): Decimal | null {
   let best = p.finalPrice;
   for (const t of p.tierPrices) {
     if (t.customerGroupId !== null && t.customerGroupId !== opts.customerGroupId) continue;
     if (t.websiteId !== 0 && t.websiteId !== opts.websiteId) continue;
-    if (t.qty.gt(opts.qty)) continue;
+    if (!t.group && t.qty.gt(opts.qty)) continue;
     if (best === null || t.price.lt(best)) best = t.price;
   }
   return best;

@@ -201,6 +201,8 @@ export const tierPrices = pgTable(
     websiteId: integer('website_id').notNull().default(0),
     qty: numeric('qty', { precision: 12, scale: 4 }).notNull(),
     price: money('price').notNull(),
+    /** a group price (Maho's group_price): a price per customer group and website, kept as a tier of qty 1 */
+    isGroupPrice: boolean('is_group_price').notNull().default(false),
   },
   (t) => [index('product_tier_prices_product_idx').on(t.productId)],
 );

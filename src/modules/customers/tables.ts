@@ -95,3 +95,30 @@ export const passwordResets = pgTable(
   },
   (t) => [index('customer_password_resets_customer_idx').on(t.customerId)],
 );
+
+/**
+ * Sign-in identities of other providers (OpenID Connect: Google, Apple, Microsoft, a configured issuer): the
+ * provider's subject linked to a customer of one website, as Maho's social_login_identity.
+ */
+export const customerSocialLogins = pgTable(
+  'customer_social_logins',
+  {
+    id: serial('id').primaryKey(),
+    provider: text('provider').notNull(),
+    /** the ID token's `sub` */
+    subject: text('subject').notNull(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** the address the provider last gave */
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('customer_social_logins_identity_uq').on(t.provider, t.subject, t.websiteId),
+    index('customer_social_logins_customer_idx').on(t.customerId),
+  ],
+);

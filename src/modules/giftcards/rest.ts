@@ -9,8 +9,17 @@ import { ListPageQuery } from '../../platform/connection.js';
 import { GraphqlId } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { cardNotFound } from './cards.js';
-import { Giftcard, GiftcardAdjust, GiftcardBalance, GiftcardBalanceQuery, GiftcardCreate, GiftcardParams } from './schemas.js';
+import {
+  Giftcard,
+  GiftcardAdjust,
+  GiftcardBalance,
+  GiftcardBalanceQuery,
+  GiftcardCreate,
+  GiftcardParams,
+  GiftcardUpdate,
+} from './schemas.js';
 import * as cards from './service.js';
+import { updateGiftcard } from './update.js';
 
 const tags = ['giftcards'];
 /** Maho's GraphQL type name (REST items carry no type name) */
@@ -116,5 +125,20 @@ export const operations: Operation[] = [
     status: 201,
     graphql: { around: nullsDropped },
     run: (ctx, { body }) => cards.createGiftcard(ctx, body),
+  }),
+  op({
+    id: 'giftcards.update',
+    method: 'PUT',
+    path: '/giftcards/:id',
+    tags,
+    summary:
+      'Update a gift card: status, balance (an adjustment recorded in its history, with comment), expiry and recipient fields; no mail is sent',
+    access: access.admin('giftcards', 'write'),
+    shortName,
+    params: GiftcardParams,
+    body: GiftcardUpdate,
+    response: Giftcard,
+    graphql: { around: nullsDropped },
+    run: (ctx, { params, body }) => updateGiftcard(ctx, params.id, body),
   }),
 ];

@@ -61,11 +61,33 @@ export const GiftcardCreate = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * PUT /giftcards/{id}: what the back office may change. Read-only keys a client echoes back (id, initialBalance,
+ * currencyCode, history, ...) are dropped; code and websiteIds may be echoed but not changed.
+ */
+export const GiftcardUpdate = Type.Object(
+  {
+    status: Type.Optional(Type.String({ description: 'active, used, expired or disabled' })),
+    balance: Type.Optional(Type.Number({ description: 'the balance to set, 0 to 10000; recorded in the history as an adjustment' })),
+    comment: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "the history entry's comment of a balance change" })),
+    expiresAt: OptText('YYYY-MM-DD (through that day, UTC) or YYYY-MM-DD HH:MM:SS (UTC), in the future; "" or null: never expires'),
+    recipientName: OptText('at most 255 characters; "" or null clears it'),
+    recipientEmail: OptText('an email address; "" or null clears it (no mail is sent on update)'),
+    senderName: OptText('at most 255 characters; "" or null clears it'),
+    senderEmail: OptText('an email address; "" or null clears it'),
+    message: OptText('at most 1000 characters; "" or null clears it'),
+    code: OptText("cannot be changed; accepted when it is the card's code"),
+    websiteIds: Type.Optional(Type.Array(Type.Integer(), { description: "cannot be changed; accepted when it is the card's set" })),
+  },
+  { additionalProperties: false },
+);
+
 export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
 
 export type GiftcardDto = Static<typeof Giftcard>;
 export type GiftcardHistoryDto = Static<typeof GiftcardHistoryEntry>;
 export type GiftcardCreateInput = Static<typeof GiftcardCreate>;
+export type GiftcardUpdateInput = Static<typeof GiftcardUpdate>;
 
 export interface GiftcardBalanceDto {
   code: string;

@@ -255,27 +255,36 @@ export async function adjustGiftcardBalance(ctx: Ctx, input: AdjustInput): Promi
         details: { field: target ? 'newBalance' : 'amount', constraint: 'range', balance: toWire(before) },
       });
     }
-    // setting the balance it already has changes nothing
-    if (after.eq(before)) return toDto(row, await historyOf(tx, row.id), ctx.now);
-    let status = row.status;
-    if (after.isZero() && status !== 'disabled') status = 'used';
-    else if (after.gt(0) && status === 'used') status = 'active';
-    const [updated] = await tx.db
-      .update(giftcards)
-      .set({ balance: after.toFixed(PLACES), status, updatedAt: ctx.now })
-      .where(eq(giftcards.id, row.id))
-      .returning();
-    await tx.db.insert(giftcardHistory).values({
-      giftcardId: row.id,
-      action: 'adjusted',
-      amount: after.minus(before).toFixed(PLACES),
-      balanceBefore: before.toFixed(PLACES),
-      balanceAfter: after.toFixed(PLACES),
-      comment,
-      createdAt: ctx.now,
-    });
+    const updated = await setBalance(tx, row, after, comment);
     return toDto(updated, await historyOf(tx, row.id), ctx.now);
   });
+}
+
+/**
+ * Sets the balance of a card locked in the open transaction, with its history row ("adjusted"). A card spent to
+ * 0 becomes used; a used card given a balance again becomes active. The balance it already has changes nothing.
+ */
+export async function setBalance(tx: Ctx, row: CardRow, after: Decimal, comment: string | null): Promise<CardRow> {
+  const before = dec(row.balance);
+  if (after.eq(before)) return row;
+  let status = row.status;
+  if (after.isZero() && status !== 'disabled') status = 'used';
+  else if (after.gt(0) && status === 'used') status = 'active';
+  const [updated] = await tx.db
+    .update(giftcards)
+    .set({ balance: after.toFixed(PLACES), status, updatedAt: tx.now })
+    .where(eq(giftcards.id, row.id))
+    .returning();
+  await tx.db.insert(giftcardHistory).values({
+    giftcardId: row.id,
+    action: 'adjusted',
+    amount: after.minus(before).toFixed(PLACES),
+    balanceBefore: before.toFixed(PLACES),
+    balanceAfter: after.toFixed(PLACES),
+    comment,
+    createdAt: tx.now,
+  });
+  return updated;
 }
 
 // ---- storefront ----

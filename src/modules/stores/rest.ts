@@ -1,6 +1,7 @@
 /** Store views, their configuration and currencies: REST, GraphQL and MCP from one declaration each. */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
+import { notFound } from '../../platform/errors.js';
 import type { RestApp } from '../../platform/module.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { Currency, Store, StoreCodeParams, StoreConfig, StoreSwitch } from './schemas.js';
@@ -84,6 +85,23 @@ export const operations: Operation[] = [
     run: async (ctx) => {
       const items = stores.listStores(ctx);
       return { items, total: items.length };
+    },
+  }),
+  op({
+    id: 'stores.get',
+    method: 'GET',
+    path: '/stores/:id',
+    tags,
+    summary: 'One active store view by id',
+    access: access.public,
+    publicCache: true,
+    shortName: 'Store',
+    params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'store view id' }) }),
+    response: Store,
+    run: async (ctx, { params }) => {
+      const store = stores.listStores(ctx).find((s) => s.id === params.id);
+      if (!store) throw notFound('Store not found', { reason: 'STORE_NOT_FOUND' });
+      return store;
     },
   }),
   op({

@@ -1,9 +1,10 @@
 /**
  * Tier prices: quantity discounts per customer group and website. The set of a product is read and replaced
  * as a whole. A row's customer group is null for every group (32000 or "all" on the wire) and its website 0 for
- * every website. No two rows may share group, website and quantity.
+ * every website. No two rows may share group, website and quantity. The group prices kept in the same table
+ * (`is_group_price`, group-prices-service.ts) are neither shown nor replaced here.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { badRequest } from '../../../platform/errors.js';
 import { dec, toWire } from '../../../platform/money.js';
@@ -19,6 +20,8 @@ export const ALL_GROUPS = 32000;
 
 type TierPriceRow = typeof tierPrices.$inferSelect;
 
+const tierRows = (productId: number) => and(eq(tierPrices.productId, productId), eq(tierPrices.isGroupPrice, false));
+
 function toDto(productId: number, row: TierPriceRow, index: number): TierPriceDto {
   return {
     id: `${productId}_${index}`,
@@ -33,7 +36,7 @@ async function rowsOf(ctx: Ctx, productId: number): Promise<TierPriceRow[]> {
   return ctx.db
     .select()
     .from(tierPrices)
-    .where(eq(tierPrices.productId, productId))
+    .where(tierRows(productId))
     .orderBy(asc(tierPrices.websiteId), sql`${tierPrices.customerGroupId} asc nulls first`, asc(tierPrices.qty), asc(tierPrices.id));
 }
 
@@ -101,7 +104,7 @@ export async function replaceTierPrices(ctx: Ctx, productId: number, body: TierP
   return withTx(ctx, async (tx) => {
     await lockProduct(tx, productId);
     const rows = await clean(tx, items, field);
-    await tx.db.delete(tierPrices).where(eq(tierPrices.productId, productId));
+    await tx.db.delete(tierPrices).where(tierRows(productId));
     if (rows.length) await tx.db.insert(tierPrices).values(rows.map((r) => ({ ...r, productId })));
     await touchProduct(tx, productId);
     await refreshPriceRanges(tx, [productId]);
@@ -113,7 +116,7 @@ export async function replaceTierPrices(ctx: Ctx, productId: number, body: TierP
 export async function clearTierPrices(ctx: Ctx, productId: number): Promise<void> {
   await withTx(ctx, async (tx) => {
     await lockProduct(tx, productId);
-    await tx.db.delete(tierPrices).where(eq(tierPrices.productId, productId));
+    await tx.db.delete(tierPrices).where(tierRows(productId));
     await touchProduct(tx, productId);
     await refreshPriceRanges(tx, [productId]);
   });

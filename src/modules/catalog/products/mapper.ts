@@ -30,10 +30,20 @@ export interface MapOptions {
   listItem?: boolean;
 }
 
+/**
+ * The final price of the caller: lowered to its customer group's price when that is lower, as Magento's final
+ * price is (simple, virtual and downloadable products; the others show the minimum of their price index).
+ */
+function callerFinal(view: ReadView, r: BaseRow): string | null {
+  const f = finalBase(view, r);
+  if (COMPOSITE.has(r.type) || r.groupPrice === null || r.groupPrice === undefined) return f;
+  return f === null || dec(r.groupPrice).lt(dec(f)) ? r.groupPrice : f;
+}
+
 /** The fields every product read has. */
 export function toProductDto(view: ReadView, r: BaseRow, opts: MapOptions = {}): ProductDto {
   const attrs = r.attributes ?? {};
-  const final = finalBase(view, r);
+  const final = callerFinal(view, r);
   const price = shownPrice(r, opts.listItem === true || !view.backend);
   const dto = {
     id: r.id,
@@ -157,7 +167,7 @@ const LINK_FIELDS: Record<string, 'relatedProducts' | 'crosssellProducts' | 'ups
 
 /** The detail-only fields (item GET, list items with fullDetail). */
 export function detailFields(view: ReadView, base: BaseRow, d: DetailRow): Partial<ProductDto> {
-  const final = finalBase(view, base);
+  const final = callerFinal(view, base);
   const percentOrMoney = (price: string | null, priceType: string) => (priceType === 'percent' ? num(price) : money(view, price));
   const links: Record<string, ReturnType<typeof linked>[]> = { relatedProducts: [], crosssellProducts: [], upsellProducts: [] };
   for (const l of d.links) {

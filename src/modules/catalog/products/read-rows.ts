@@ -80,6 +80,8 @@ export interface BaseRow extends PriceFields, StockFields {
   countryOfManufacture: string | null;
   roleImages: RoleImage[] | null;
   categoryIds: number[] | null;
+  /** the caller's group price (lowest of its group's and all groups'), when the product has one */
+  groupPrice: string | null;
 }
 
 export interface DetailRow {

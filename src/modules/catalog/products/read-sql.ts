@@ -146,6 +146,12 @@ function roleImagesJson(idCol: SQL | AnyColumn): SQL {
     FROM ${productMedia} m WHERE m.product_id = ${idCol} AND cardinality(m.types) > 0)`;
 }
 
+/** The lowest group price of the caller's customer group (or all groups) on the store view's website, as text. */
+function groupPriceSql(t: ProductTable, p: ReadParams): SQL {
+  return sql`(SELECT min(g.price)::text FROM ${tierPrices} g WHERE g.product_id = ${t.id} AND g.is_group_price
+    AND g.website_id IN (0, ${p.wid}) AND (g.customer_group_id IS NULL OR g.customer_group_id = ${customerGroupIdSql(p.cid)}))`;
+}
+
 /** The columns every product read has (list items and the detail). */
 export function baseColumns(t: ProductTable, p: ReadParams): SQL {
   // the store view's review summary: what its review list shows; back-office reads of the defaults count all
@@ -169,7 +175,7 @@ export function baseColumns(t: ProductTable, p: ReadParams): SQL {
     ${t.linksTitle} AS "linksTitle", ${t.linksPurchasedSeparately} AS "linksPurchasedSeparately",
     ${t.samplesTitle} AS "samplesTitle", ${t.attributes} AS "attributes",
     ${reviews.count} AS "reviewCount", ${reviews.average} AS "ratingSummary",
-    ${utc(t.createdAt)} AS "createdAt", ${utc(t.updatedAt)} AS "updatedAt",
+    ${utc(t.createdAt)} AS "createdAt", ${utc(t.updatedAt)} AS "updatedAt", ${groupPriceSql(t, p)} AS "groupPrice",
     (SELECT o.label FROM ${attributeOptions} o JOIN ${productAttributes} a ON a.id = o.attribute_id
       WHERE a.code = 'country_of_manufacture' AND o.id::text = ${t.attributes} ->> 'country_of_manufacture') AS "countryOfManufacture",
     ${p.parts.stockJson(t.id)} AS "stock", ${childInStock(t, p)} AS "childInStock", ${roleImagesJson(t.id)} AS "roleImages",
@@ -216,7 +222,7 @@ export function detailColumns(p: ReadParams): SQL {
   return sql`${childrenJson(p)},
     (SELECT ${jsonList(sql`json_agg(json_build_object('qty', tp.qty::text, 'price', tp.price::text) ORDER BY tp.qty)`)}
       FROM (SELECT x.qty, min(x.price) AS price FROM ${tierPrices} x
-        WHERE x.product_id = ${t.id} AND x.website_id IN (0, ${p.wid})
+        WHERE x.product_id = ${t.id} AND x.website_id IN (0, ${p.wid}) AND NOT x.is_group_price
           AND (x.customer_group_id IS NULL OR x.customer_group_id = ${group})
         GROUP BY x.qty) tp) AS "tierPrices",
     (SELECT ${jsonList(sql`json_agg(json_build_object('id', a.id, 'code', a.code, 'label', a.label, 'position', ca.position,
