@@ -13,11 +13,13 @@ import { DATA_COMMANDS } from './cli/data.js';
 import { openEnv } from './cli/env.js';
 import { IMPORT_COMMANDS } from './cli/import.js';
 import { demoSeedCommand, migrateCommand } from './cli/setup.js';
+import { USER_COMMANDS } from './cli/users.js';
 
 /** Every command, in the order help lists them (one file per group under cli/). */
 const commands: Record<string, Command> = {
   migrate: migrateCommand,
   ...ACCESS_COMMANDS,
+  ...USER_COMMANDS,
   ...CONFIG_COMMANDS,
   ...DATA_COMMANDS,
   ...IMPORT_COMMANDS,

@@ -520,6 +520,23 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
     add: async () => void (await post('/webhooks', { url: `https://example.com/${uniq('hook')}`, events: ['product.*'] })),
     read: () => ({ url: `${API}/webhooks`, token: admin, query: { itemsPerPage: '100' } }),
   }),
+  'adminRoles.list': async () => ({
+    budget: 3,
+    add: async () => void (await post('/admin-roles', { name: uniq('role'), permissions: ['orders/read'] })),
+    read: () => ({ url: `${API}/admin-roles`, token: admin, query: { itemsPerPage: '100' } }),
+  }),
+  'adminUsers.list': async () => {
+    const role = await post('/admin-roles', { name: uniq('staff-role'), permissions: ['orders/read'] });
+    const add = async () => {
+      const username = uniq('staff');
+      await post('/admin-users', { username, email: `${username}@example.com`, password: 'Secret123', roleId: role.id });
+    };
+    return {
+      budget: 3,
+      add,
+      read: () => ({ url: `${API}/admin-users`, token: admin, query: { roleId: String(role.id), itemsPerPage: '100' } }),
+    };
+  },
   'webhooks.deliveries': async () => {
     const hook = await post('/webhooks', { url: `https://example.com/${uniq('hook')}`, events: ['product.*'] });
     return {

@@ -522,12 +522,29 @@ const SCOPED: Record<string, Check> = {
   },
   'adminUsers.passkeyDelete': globalWrite('DELETE', () => '/admin-users/1/passkeys/1', undefined, "staff users' passkeys"),
 
+  'adminRoles.create': globalWrite('POST', () => '/admin-roles', { name: 'Scoped role', permissions: ['all'] }, 'staff roles'),
+  'adminRoles.update': globalWrite('PUT', () => '/admin-roles/1', { permissions: [] }, 'staff roles'),
+  'adminRoles.delete': globalWrite('DELETE', () => '/admin-roles/1', undefined, 'staff roles'),
+  'adminUsers.create': globalWrite(
+    'POST',
+    () => '/admin-users',
+    { username: 'scoped-staff', email: 'scoped-staff@example.com', password: 'Secret123', roleId: 1 },
+    'staff users',
+  ),
+  'adminUsers.update': globalWrite('PUT', () => '/admin-users/1', { allowedStoreIds: null }, 'staff users'),
+  'adminUsers.delete': globalWrite('DELETE', () => '/admin-users/1', undefined, 'staff users'),
+  'adminUsers.sendPasswordReset': globalWrite('POST', () => '/admin-users/1/password-reset', {}, 'staff users'),
+
   // last: a delete let through would leave nothing for the checks above
   'webhooks.delete': { data: 'subscription A', check: () => notFound('DELETE', `/webhooks/${A.hook}`, undefined, `/webhooks/${A.hook}`) },
 };
 
 /** Operations with no data of one store view or website, and why. */
 const NOT_SCOPED: Record<string, string> = {
+  'adminRoles.list': 'staff roles belong to no store view (readable; writes refused above)',
+  'adminRoles.get': 'staff roles belong to no store view (readable; writes refused above)',
+  'adminUsers.list': 'staff users belong to no store view (readable; writes refused above)',
+  'adminUsers.get': 'staff users belong to no store view (readable; writes refused above)',
   'taxClasses.list': 'tax classes are shared by every store view (readable; writes refused above)',
   'taxClasses.get': 'tax classes are shared by every store view (readable; writes refused above)',
   'taxRates.list': 'tax rates are shared by every store view (readable; writes refused above)',

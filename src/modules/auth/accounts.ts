@@ -1,5 +1,6 @@
 /**
- * API roles, API users and OAuth clients: what operators manage (CLI), the install role and the demo accounts.
+ * API roles, API users and OAuth clients: what operators manage (CLI), the install roles and the demo accounts
+ * (an API user, an OAuth client and the staff user `admin`).
  * Secrets are stored as scrypt hashes only; a generated one is shown once by the caller.
  */
 import { eq } from 'drizzle-orm';
@@ -9,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { hashSecret, randomToken } from '../../platform/auth/secrets.js';
 import { isValidPermission } from '../../platform/auth/access.js';
 import { credentialsChanged } from '../../platform/auth/subjects.js';
-import { apiRoles, apiUsers, oauthClients } from './tables.js';
+import { adminRoles, adminUsers, apiRoles, apiUsers, oauthClients } from './tables.js';
 
 function checkPermissions(permissions: string[]): void {
   const bad = permissions.filter((p) => !isValidPermission(p));
@@ -181,10 +182,14 @@ export async function listOauthClients(db: Db) {
     .orderBy(oauthClients.clientId);
 }
 
-/** Install data: the Administrators role (every permission). */
+/** Install data: the Administrators roles (every permission), of API users and of staff users. */
 export async function install(db: Db): Promise<void> {
   await db
     .insert(apiRoles)
+    .values({ name: 'Administrators', permissions: ['all'] })
+    .onConflictDoNothing();
+  await db
+    .insert(adminRoles)
     .values({ name: 'Administrators', permissions: ['all'] })
     .onConflictDoNothing();
 }
@@ -192,9 +197,18 @@ export async function install(db: Db): Promise<void> {
 export const DEMO_CREDENTIALS = {
   apiUser: { username: 'demo-admin', apiKey: 'demo-admin-key' },
   oauthClient: { clientId: 'demo-client', secret: 'demo-client-secret' },
+  staffUser: { username: 'admin', password: 'Admin123!', email: 'admin@example.com' },
 };
 
 export async function seedDemo(ctx: Ctx): Promise<void> {
   await createApiUser(ctx.db, { ...DEMO_CREDENTIALS.apiUser, role: 'Administrators', email: 'admin@example.com' });
   await createOauthClient(ctx.db, { ...DEMO_CREDENTIALS.oauthClient, role: 'Administrators', name: 'Demo integration' });
+  const [role] = await ctx.db.select({ id: adminRoles.id }).from(adminRoles).where(eq(adminRoles.name, 'Administrators'));
+  if (role) {
+    const { username, password, email } = DEMO_CREDENTIALS.staffUser;
+    await ctx.db
+      .insert(adminUsers)
+      .values({ username, email, passwordHash: await hashSecret(password), firstName: 'Demo', lastName: 'Admin', roleId: role.id })
+      .onConflictDoNothing();
+  }
 }

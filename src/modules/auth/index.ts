@@ -1,12 +1,14 @@
 import type { AppModule } from '../../platform/module.js';
-import { operations } from './rest.js';
+import { operations, routes } from './rest.js';
+import { staffOperations } from './staff-ops.js';
 import { passkeyOperations } from './passkey-ops.js';
 import { socialOperations } from './social-ops.js';
 import { install, seedDemo } from './accounts.js';
 
 export const authModule: AppModule = {
   name: 'auth',
-  operations: [...operations, ...passkeyOperations, ...socialOperations],
-  install: { version: 1, run: install },
+  operations: [...operations, ...staffOperations, ...passkeyOperations, ...socialOperations],
+  routes,
+  install: { version: 2, run: install },
   demo: seedDemo,
 };

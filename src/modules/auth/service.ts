@@ -4,7 +4,7 @@
  * of API roles, API users and OAuth clients is in accounts.ts, re-exported here.
  */
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
-import type { Actor, Ctx } from '../../platform/context.js';
+import { withTx, type Actor, type Ctx } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { statement } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
@@ -16,6 +16,8 @@ import { guardAttempt } from '../../platform/auth/attempts.js';
 import { subjectValidAfter } from '../../platform/tables.js';
 import { apiRoles, apiUsers, oauthClients, revokedTokens } from './tables.js';
 import type { TokenRequest, TokenResponse } from './schemas.js';
+import { authenticateStaff, staffStanding, type StaffPrincipal } from './staff-signin.js';
+import { endStaffSessions, selfStaffId } from './staff-service.js';
 
 const authError = (message: string) =>
   new AppError('authentication_error', message, { reason: 'INVALID_TOKEN', headers: { 'www-authenticate': 'Bearer' } });
@@ -72,7 +74,29 @@ async function issueForPrincipal(ctx: Ctx, p: ApiPrincipal, authTime?: number): 
   else claims.admin_user_id = p.id;
   if (p.allowedStoreIds) claims.allowed_store_ids = p.allowedStoreIds;
   const issued = await ctx.app.tokens.issue(claims, ctx.now, { notAfter: s.notAfter });
-  return tokenResponse(issued, { apiUser: { id: p.id, username: p.username }, permissions: p.permissions });
+  const who = 'profile' in p ? { adminUser: (p as StaffPrincipal).profile } : { apiUser: { id: p.id, username: p.username } };
+  return tokenResponse(issued, { ...who, permissions: p.permissions });
+}
+
+/**
+ * A token for a staff user, signed in now or continuing a session begun at `authTime` (seconds): read afresh, so
+ * that a refresh carries the current role; 401 when the user is gone or inactive.
+ */
+export async function issueForStaff(ctx: Ctx, id: number, authTime?: number): Promise<TokenResponse> {
+  const p = await staffStanding(ctx, id);
+  if (!p) throw authError('Account is inactive');
+  return issueForPrincipal(ctx, p, authTime);
+}
+
+/** The staff sign-in (user name, password, second factor): the user, signed in now. */
+export async function signInStaff(ctx: Ctx, body: TokenRequest): Promise<{ principal: StaffPrincipal; token: TokenResponse }> {
+  const principal = await authenticateStaff(ctx, {
+    username: str(body.username),
+    password: str(body.password),
+    twofaCode: str(body.twofa_code) ?? str(body.twofaCode),
+    passkey: body.passkey,
+  });
+  return { principal, token: await issueForPrincipal(ctx, principal) };
 }
 
 export async function issueForCustomer(ctx: Ctx, c: { id: number; email: string; firstname: string; lastname: string }, authTime?: number) {
@@ -139,6 +163,8 @@ export async function issueToken(ctx: Ctx, body: TokenRequest, authorization?: s
       );
       return issueForPrincipal(ctx, principal);
     }
+    case 'admin_user':
+      return (await signInStaff(ctx, body)).token;
     case 'api_user': {
       const username = str(body.username);
       const apiKey = str(body.api_key) ?? str(body.apiKey);
@@ -282,6 +308,7 @@ export async function refreshToken(ctx: Ctx): Promise<TokenResponse> {
     return issueForCustomer(ctx, c, authTime);
   }
   if (!(await revoke(ctx, a.jti, a.exp))) throw authError('Token has been revoked');
+  if (a.principal === 'admin_user') return issueForStaff(ctx, a.id, authTime);
   const principal = {
     principal: a.principal,
     id: a.id,
@@ -297,6 +324,20 @@ export async function logout(ctx: Ctx): Promise<{ success: boolean; message: str
   if (a.kind === 'anonymous') throw authError('Authentication required');
   await revoke(ctx, a.jti, a.exp);
   return { success: true, message: 'Successfully logged out' };
+}
+
+/**
+ * Ends every token and back-office session of the signed-in staff user, in every process: the tokens issued
+ * before now are stale, the sessions are deleted, and the token of this request is revoked with them.
+ */
+export async function signOutEverywhere(ctx: Ctx): Promise<{ success: boolean; message: string }> {
+  const id = selfStaffId(ctx);
+  const a = ctx.actor;
+  await withTx(ctx, async (tx) => {
+    await endStaffSessions(tx.db, id, ctx.now);
+    if (a.kind === 'admin') await revoke(tx, a.jti, a.exp);
+  });
+  return { success: true, message: 'Every session of the account has ended' };
 }
 
 interface PrincipalRow extends Record<string, unknown> {
@@ -343,9 +384,17 @@ const adminTokenState = (name: string, table: SQL, nameCol: SQL) =>
   );
 const apiUserTokenState = adminTokenState('auth_api_user_token_state', sql`api_users`, sql`p.username`);
 const oauthClientTokenState = adminTokenState('auth_oauth_client_token_state', sql`oauth_clients`, sql`p.client_id`);
+const staffTokenState = statement<PrincipalRow>(
+  'auth_admin_user_token_state',
+  () => sql`SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder('jti')}) AS revoked, false AS blocked,
+                   ${stale()} AS stale, p.username, p.is_active, r.permissions, p.allowed_store_ids
+              FROM admin_users p JOIN admin_roles r ON r.id = p.role_id WHERE p.id = ${sql.placeholder('id')}`,
+  { memo: true },
+);
+const tokenState = { api_user: apiUserTokenState, oauth_client: oauthClientTokenState, admin_user: staffTokenState };
 
 export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Actor> {
-  const m = /^(customer|api_user|oauth_client)_(\d+)$/.exec(claims.sub);
+  const m = /^(customer|api_user|oauth_client|admin_user)_(\d+)$/.exec(claims.sub);
   if (!m) throw authError('Invalid or expired token');
   const kind = m[1];
   const id = Number(m[2]);
@@ -365,7 +414,8 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
     };
   }
   if (claims.type !== 'api_user') throw authError('Invalid or expired token');
-  const [r] = await (kind === 'api_user' ? apiUserTokenState : oauthClientTokenState).run(db, {
+  const principal = kind as keyof typeof tokenState;
+  const [r] = await tokenState[principal].run(db, {
     jti: claims.jti,
     sub: claims.sub,
     iat: claims.iat,
@@ -377,7 +427,7 @@ export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Act
   if (r.stale) throw authError('Token has been revoked: the credentials have changed');
   return {
     kind: 'admin',
-    principal: kind === 'api_user' ? 'api_user' : 'oauth_client',
+    principal,
     id,
     username: String(r.username),
     permissions: r.permissions ?? [],

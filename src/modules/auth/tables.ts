@@ -82,6 +82,10 @@ export const adminUsers = pgTable(
     /** TOTP (RFC 6238) secret, encrypted with the server's key; required at sign-in once enabled */
     twofaSecret: text('twofa_secret'),
     twofaEnabled: boolean('twofa_enabled').notNull().default(false),
+    /** a new secret (sealed) waiting for its first code before it replaces `twofa_secret` */
+    twofaPendingSecret: text('twofa_pending_secret'),
+    /** the 30-second step of the last TOTP code accepted: a code is accepted once */
+    twofaLastStep: bigint('twofa_last_step', { mode: 'number' }),
     /** sha-256 of the one-time password reset token, and when it stops working */
     resetTokenHash: text('reset_token_hash'),
     resetTokenExpiresAt: timestamp('reset_token_expires_at', { withTimezone: true }),
@@ -125,6 +129,30 @@ export const adminPasskeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('admin_passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * Web back-office sessions: a refresh token kept in an HttpOnly cookie (stored as its sha-256) with the CSRF
+ * token its refreshes must present (sha-256 too). A refresh rotates the token; a session ends at `expires_at`
+ * (its absolute lifetime from the sign-in), on sign-out, and on every credential change of its user.
+ */
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    csrfHash: text('csrf_hash').notNull(),
+    userAgent: text('user_agent'),
+    /** the sign-in the session began with: its tokens carry it as `auth_time` */
+    authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('admin_sessions_user_idx').on(t.userId)],
 );
 
 /**
