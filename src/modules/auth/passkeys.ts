@@ -19,19 +19,43 @@ import { and, asc, count, eq, lt, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { wireDateTime } from '../../platform/format.js';
 import { adminPasskeys, adminUsers, adminWebauthnChallenges } from './tables.js';
 
-declareDefaults({
-  /** the WebAuthn relying party id (a host name); empty: the host of the origin */
-  'admin/security/webauthn_rp_id': '',
-  /** the origins (comma-separated) passkey ceremonies may come from; empty: the server's public URL */
-  'admin/security/webauthn_origin': '',
-  /** the name authenticators show for the relying party; empty: its id */
-  'admin/security/webauthn_rp_name': '',
-  /** passkey sign-in options a client address may ask for, per minute */
-  'api/rate_limit/passkey_options': 30,
+declareConfig({
+  'admin/security/webauthn_rp_id': {
+    type: 'string',
+    default: '',
+    label: 'Passkey Relying Party ID',
+    comment: 'the host name passkeys are registered for (the origin host or a parent domain of it); empty: the host of the origin',
+    pattern: /^([a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)?$/i,
+    scopes: ['default'],
+  },
+  'admin/security/webauthn_origin': {
+    type: 'string',
+    default: '',
+    label: 'Passkey Origins',
+    comment:
+      'the origins (comma-separated, as https://admin.example.com) the back office runs passkey ceremonies on; empty: the public URL',
+    pattern: /^(https?:\/\/[^\s,/]+\/?(\s*,\s*https?:\/\/[^\s,/]+\/?)*)?$/,
+    scopes: ['default'],
+  },
+  'admin/security/webauthn_rp_name': {
+    type: 'string',
+    default: '',
+    label: 'Passkey Relying Party Name',
+    comment: 'the name authenticators show for the back office; empty: the relying party ID',
+    scopes: ['default'],
+  },
+  'api/rate_limit/passkey_options': {
+    type: 'integer',
+    default: 30,
+    label: 'Passkey Sign-in Options',
+    comment: 'passkey sign-in options a client address may ask for, per minute; 0: no limit',
+    min: 0,
+    scopes: ['default'],
+  },
 });
 
 /** how long a ceremony may take, from its options to the answer */
@@ -50,12 +74,22 @@ export interface RelyingParty {
   origins: string[];
 }
 
+/** The origin (scheme, host, port) of an http(s) URL; undefined for anything else. */
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The relying party of the back office: the configured one, else the server's public URL's origin and host. */
 export function relyingParty(ctx: Ctx): RelyingParty {
   const settings = ctx.app.settings;
-  let origins = settings.getList('admin/security/webauthn_origin').map((o) => o.replace(/\/+$/, ''));
-  if (!origins.length) origins = [new URL(ctx.app.config.publicUrl ?? settings.baseUrl()).origin];
-  const id = settings.get('admin/security/webauthn_rp_id')?.trim() || new URL(origins[0]).hostname;
+  let origins = settings.getList('admin/security/webauthn_origin').flatMap((o) => originOf(o) ?? []);
+  if (!origins.length) origins = [originOf(ctx.app.config.publicUrl ?? settings.baseUrl()) ?? 'http://localhost'];
+  const id = settings.get('admin/security/webauthn_rp_id')?.trim().toLowerCase() || new URL(origins[0]).hostname;
   const name = settings.get('admin/security/webauthn_rp_name')?.trim() || id;
   return { id, name, origins };
 }
