@@ -38,6 +38,7 @@ import {
   TOTALS_CART_ITEMS,
   type Scenario,
 } from './scenarios.js';
+import { REPORT_SCENARIOS } from './report-scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -167,6 +168,17 @@ async function generateCatalog(dbEnv: Record<string, string>): Promise<void> {
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   if (code !== 0) throw new Error(`generating the catalog failed (exit code ${code})`);
+}
+
+/** The report scenarios' orders, customers and search terms (bench/report-seed.ts), before the server starts. */
+async function seedReports(dbEnv: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/report-seed.ts'], {
+    cwd: ROOT,
+    env: serverEnv(0, dbEnv),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  if (code !== 0) throw new Error(`seeding the report data failed (exit code ${code})`);
 }
 
 function startServer(port: number, dbEnv: Record<string, string>): Server {
@@ -454,6 +466,7 @@ async function main(): Promise<number> {
     );
     console.log(`Catalog:     ${productCount} generated products plus the demo catalog`);
     await generateCatalog(database.env);
+    if (scenariosToRun.some((s) => REPORT_SCENARIOS.includes(s.name))) await seedReports(database.env);
     server = startServer(port, database.env);
     await waitReady(base, server);
     const run = await runContext(base);

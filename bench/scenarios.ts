@@ -3,6 +3,8 @@
  * when the scenario has a natural ceiling to compare with (a bare route, a primary-key SELECT).
  */
 
+import { reportScenarios } from './report-scenarios.js';
+
 export interface Scenario {
   /** short name, shown in the table and used by ratios */
   name: string;
@@ -109,6 +111,7 @@ export const scenarios: Scenario[] = [
       variables: { m: '{guestCart}', sku: cartSku() },
     }),
   },
+  ...reportScenarios,
 ];
 
 export const ratios: Ratio[] = [

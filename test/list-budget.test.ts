@@ -367,6 +367,11 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
       read: () => ({ url: `${API}/carts`, token }),
     };
   },
+  'reports.lowStock': async () => ({
+    budget: 2,
+    add: async () => void (await product({ stockData: { qty: 0, isInStock: false, notifyStockQty: 5 } })),
+    read: () => ({ url: `${API}/reports/low-stock`, token: admin, query: { itemsPerPage: '100' } }),
+  }),
   'orders.list': async () => {
     const token = await newCustomerToken();
     const me = ok(await t.req('GET', `${API}/customers/me`, { token }), 200).body;

@@ -129,6 +129,13 @@ const ADDRESS = {
 
 /** Operations with data of a store view or website, and how the limited token is kept to its own. */
 const SCOPED: Record<string, Check> = {
+  // every report refuses another store view's figures (its own are checked in each report's tests)
+  ...Object.fromEntries(
+    ['sales', 'bestsellers', 'coupons', 'tax', 'new-customers', 'low-stock', 'abandoned-carts', 'search-terms'].map((r) => [
+      `reports.${r.replace(/-(\w)/g, (_m: string, c: string) => c.toUpperCase())}`,
+      { data: `the ${r} report of store A`, check: () => refused(403, 'GET', `/reports/${r}?storeId=1`) },
+    ]),
+  ),
   'taxClasses.create': globalWrite('POST', () => '/tax-classes', { className: 'Scoped class' }, 'tax classes'),
   'taxClasses.update': globalWrite('PUT', () => `/tax-classes/${A.taxClass}`, { className: 'Renamed' }, 'tax classes'),
   'taxClasses.delete': globalWrite('DELETE', () => `/tax-classes/${A.taxClass}`, undefined, 'tax classes'),
