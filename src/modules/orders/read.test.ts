@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { invoiceOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { invoiceOrder, placeInvoicedOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { registerCustomer } from '../customers/service.js';
 import type { OrderDto } from './schemas.js';
 
@@ -239,7 +239,7 @@ describe('GET /orders/{id}', () => {
 describe('GET /customers/me/orders', () => {
   test('the customer sees only their own orders, newest first, 10 a page, filtered by status', async () => {
     const extra: number[] = [];
-    for (let i = 0; i < 10; i++) extra.push((await placeTestOrder(t, { customerToken: customer })).id);
+    for (let i = 0; i < 10; i++) extra.push((await placeInvoicedOrder(t, { customerToken: customer })).id);
     const r = await t.req('GET', `${API}/customers/me/orders`, { token: customer });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.totalItems, 11);
