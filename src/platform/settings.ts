@@ -221,9 +221,12 @@ export function validateConfigValue(path: string, value: unknown, scope: ConfigS
       if (FALSE.test(text)) return { ok: true, value: '0' };
       return { ok: false, reason: 'must be a boolean (true, false, 1 or 0)' };
     case 'integer':
+      // a path whose default is empty (no limit, say) may be set empty again
+      if (text === '' && d.default === '') return { ok: true, value: '' };
       if (!INTEGER.test(text)) return { ok: false, reason: 'must be a whole number' };
       return bounds(d, String(parseInt(text, 10)));
     case 'decimal':
+      if (text === '' && d.default === '') return { ok: true, value: '' };
       if (!DECIMAL.test(text)) return { ok: false, reason: 'must be a decimal number' };
       return bounds(d, text);
     case 'select':

@@ -6,48 +6,60 @@
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, type Decimal } from '../../platform/money.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels, type ConfigSpec } from '../../platform/settings.js';
 
-const limits = (code: string) => ({
-  [`payment/${code}/min_order_total`]: '',
-  [`payment/${code}/max_order_total`]: '',
-  [`payment/${code}/allowspecific`]: 0,
-  [`payment/${code}/specificcountry`]: '',
+const PAYMENT_ACTION: ConfigSpec = {
+  type: 'select',
+  default: 'authorize',
+  label: 'Payment Action',
+  options: [
+    { value: 'authorize', label: 'Authorize Only' },
+    { value: 'authorize_capture', label: 'Authorize and Capture' },
+  ],
+};
+
+/** What every method but the zero-total one declares alike. */
+const method = (code: string, title: string, active: boolean, sortOrder: number): Record<string, ConfigSpec> => ({
+  [`payment/${code}/active`]: { type: 'boolean', default: active, label: 'Enabled' },
+  [`payment/${code}/title`]: { type: 'string', default: title, label: 'Title' },
+  [`payment/${code}/sort_order`]: { type: 'integer', default: sortOrder, label: 'Sort Order' },
+  [`payment/${code}/min_order_total`]: { type: 'decimal', default: '', label: 'Minimum Order Total', comment: 'empty: no minimum', min: 0 },
+  [`payment/${code}/max_order_total`]: { type: 'decimal', default: '', label: 'Maximum Order Total', comment: 'empty: no maximum', min: 0 },
+  [`payment/${code}/allowspecific`]: { type: 'boolean', default: false, label: 'Payment from Specific Countries Only' },
+  [`payment/${code}/specificcountry`]: {
+    type: 'multiselect',
+    default: '',
+    label: 'Payment from Specific Countries',
+    pattern: /^[A-Z]{2}$/,
+  },
+  [`payment/${code}/payment_action`]: PAYMENT_ACTION,
 });
 
-declareDefaults({
-  'payment/checkmo/active': 1,
-  'payment/checkmo/title': 'Check / Money order',
-  'payment/checkmo/sort_order': 1,
-  'payment/checkmo/payable_to': '',
-  'payment/checkmo/mailing_address': '',
-  ...limits('checkmo'),
-  'payment/checkmo/payment_action': 'authorize',
+declareConfigLabels({
+  payment: 'Payment Methods',
+  'payment/checkmo': 'Check / Money Order',
+  'payment/banktransfer': 'Bank Transfer Payment',
+  'payment/cashondelivery': 'Cash On Delivery Payment',
+  'payment/purchaseorder': 'Purchase Order',
+  'payment/free': 'Zero Subtotal Checkout',
+});
+declareConfig({
+  ...method('checkmo', 'Check / Money order', true, 1),
+  'payment/checkmo/payable_to': { type: 'string', default: '', label: 'Make Check Payable to' },
+  'payment/checkmo/mailing_address': { type: 'text', default: '', label: 'Send Check to' },
 
-  'payment/banktransfer/active': 0,
-  'payment/banktransfer/title': 'Bank Transfer Payment',
-  'payment/banktransfer/instructions': '',
-  'payment/banktransfer/sort_order': 2,
-  ...limits('banktransfer'),
-  'payment/banktransfer/payment_action': 'authorize',
+  ...method('banktransfer', 'Bank Transfer Payment', false, 2),
+  'payment/banktransfer/instructions': { type: 'text', default: '', label: 'Instructions' },
 
-  'payment/cashondelivery/active': 0,
-  'payment/cashondelivery/title': 'Cash On Delivery',
-  'payment/cashondelivery/instructions': '',
-  'payment/cashondelivery/sort_order': 3,
-  ...limits('cashondelivery'),
-  'payment/cashondelivery/payment_action': 'authorize',
+  ...method('cashondelivery', 'Cash On Delivery', false, 3),
+  'payment/cashondelivery/instructions': { type: 'text', default: '', label: 'Instructions' },
 
-  'payment/purchaseorder/active': 0,
-  'payment/purchaseorder/title': 'Purchase Order',
-  'payment/purchaseorder/sort_order': 4,
-  ...limits('purchaseorder'),
-  'payment/purchaseorder/payment_action': 'authorize',
+  ...method('purchaseorder', 'Purchase Order', false, 4),
 
-  'payment/free/active': 1,
-  'payment/free/title': 'No Payment Information Required',
-  'payment/free/sort_order': 0,
-  'payment/free/payment_action': 'authorize',
+  'payment/free/active': { type: 'boolean', default: true, label: 'Enabled' },
+  'payment/free/title': { type: 'string', default: 'No Payment Information Required', label: 'Title' },
+  'payment/free/sort_order': { type: 'integer', default: 0, label: 'Sort Order' },
+  'payment/free/payment_action': PAYMENT_ACTION,
 });
 
 /** Every method code this service knows; all are offline. */
