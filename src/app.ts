@@ -25,6 +25,7 @@ import {
   lazySerializers,
 } from './platform/http.js';
 import { installIdempotency, purgeIdempotency } from './platform/idempotency.js';
+import { installActivityLog, purgeActivityLog } from './platform/activity-log.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { installGraphiql } from './platform/graphiql.js';
 import { installMcp } from './platform/mcp.js';
@@ -217,6 +218,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   installContext(app, { db, services, resolvePrincipal, resolveStore: (s, c) => registry.resolveStore(s, c) });
   installHttpCache(app);
   installIdempotency(app, db);
+  installActivityLog(app, API_PREFIX);
 
   await app.register(
     async (api) => {
@@ -261,6 +263,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     () => {
       purgeExpiredRevocations(db).catch(() => undefined);
       purgeIdempotency(db).catch(() => undefined);
+      purgeActivityLog(db, registry).catch((err: unknown) => app.log.error({ err }, 'activity log pruning failed'));
       for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
       purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
       void refreshPriceIndex();

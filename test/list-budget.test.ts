@@ -45,7 +45,7 @@ interface ListCase {
   add?: () => Promise<void>;
   /** statements the request may send, besides its transaction's BEGIN and COMMIT on PostgreSQL */
   budget: number;
-  /** the request writes in a transaction (a replace) */
+  /** the request writes in a transaction (a replace, by an admin: its activity log row is one statement more) */
   tx?: boolean;
   /** what `add` makes is read by the list, not listed by it (the products a category's filters count) */
   notListed?: boolean;
@@ -525,6 +525,11 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
     add: async () => void (await post('/webhooks', { url: `https://example.com/${uniq('hook')}`, events: ['product.*'] })),
     read: () => ({ url: `${API}/webhooks`, token: admin, query: { itemsPerPage: '100' } }),
   }),
+  'activityLog.list': async () => ({
+    budget: 2,
+    add: async () => void (await post('/cms-blocks', { identifier: uniq('logged'), title: 'Logged' })),
+    read: () => ({ url: `${API}/activity-log`, token: admin, query: { operation: 'cmsBlocks.create', itemsPerPage: '100' } }),
+  }),
   'adminRoles.list': async () => ({
     budget: 3,
     add: async () => void (await post('/admin-roles', { name: uniq('role'), permissions: ['orders/read'] })),
@@ -643,7 +648,8 @@ const EVERYTHING = new Set(['inventory.list', 'giftcards.list', 'shipments.list'
 
 /** Reads the list with one item, then with five: no more statements, and within the budget. */
 async function measureList(id: string, c: ListCase): Promise<void> {
-  const tx = c.tx && t.database.kind === 'postgres' ? 2 : 0;
+  // a replace is a back-office write: besides BEGIN and COMMIT on PostgreSQL, it writes its activity log row
+  const tx = c.tx ? 1 + (t.database.kind === 'postgres' ? 2 : 0) : 0;
   if (!c.add) {
     const { n } = await measure(c);
     assert.ok(n <= c.budget + tx, `${id}: ${n} statements, budget ${c.budget + tx}`);

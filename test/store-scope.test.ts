@@ -542,9 +542,22 @@ const SCOPED: Record<string, Check> = {
   'adminUsers.delete': globalWrite('DELETE', () => '/admin-users/1', undefined, 'staff users'),
   'adminUsers.sendPasswordReset': globalWrite('POST', () => '/admin-users/1/password-reset', {}, 'staff users'),
 
+  'activityLog.list': {
+    data: 'the writes made in store A',
+    check: async () => listOmits('/activity-log', await lastWriteInA()),
+  },
+  'activityLog.get': { data: 'a write made in store A', check: async () => notFound('GET', `/activity-log/${await lastWriteInA()}`) },
+
   // last: a delete let through would leave nothing for the checks above
   'webhooks.delete': { data: 'subscription A', check: () => notFound('DELETE', `/webhooks/${A.hook}`, undefined, `/webhooks/${A.hook}`) },
 };
+
+/** The newest activity log row of a write the admin made in store A. */
+async function lastWriteInA(): Promise<number> {
+  const r = await asAdmin('GET', '/activity-log?storeId=1');
+  assert.equal(r.status, 200, r.text);
+  return r.body[0].id;
+}
 
 /** Operations with no data of one store view or website, and why. */
 const NOT_SCOPED: Record<string, string> = {

@@ -209,6 +209,14 @@ export interface Ctx {
   app: AppServices;
   /** Set while a transaction opened by withTx is running. */
   tx?: TxState;
+  /** Set while a back-office write runs: its activity log row (activity-log.ts), written in its transaction if it opens one. */
+  activity?: ActivityRecorder;
+}
+
+/** The pending activity log row of a write: written once, by the write's outermost transaction or after the write. */
+export interface ActivityRecorder {
+  /** writes the row on `tx` (inside the transaction, before its commit) unless it was written; `out` is what the transaction answered */
+  write(tx: Ctx, out?: unknown): Promise<void>;
 }
 
 interface TxState {
@@ -233,8 +241,11 @@ export async function withTx<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>, opts: { r
   const state: TxState = { afterCommit: [], beforeCommit: [] };
   const result = await ctx.db.transaction(async (db) => {
     if (opts.relaxed && !ctx.app.config.durableCartWrites) await db.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-    const out = await fn({ ...ctx, db: db as unknown as Db, tx: state });
+    const inTx: Ctx = { ...ctx, db: db as unknown as Db, tx: state };
+    const out = await fn(inTx);
     while (state.beforeCommit.length) for (const cb of state.beforeCommit.splice(0)) await cb();
+    // a back-office write's activity log row commits, or rolls back, with the write
+    if (ctx.activity) await ctx.activity.write(inTx, out);
     return out;
   });
   for (const cb of state.afterCommit) cb();

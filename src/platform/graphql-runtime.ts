@@ -10,7 +10,7 @@ import type { Ctx } from './context.js';
 import { AppError } from './errors.js';
 import type { GqlContext } from './graphql.js';
 import { checkBody, checkParams } from './http.js';
-import { kindOf, restPage, type GraphqlAlias, type Operation, type OpInput } from './operations.js';
+import { kindOf, restPage, runOperation, type GraphqlAlias, type Operation, type OpInput } from './operations.js';
 import type { CollectionResult, Page } from './pagination.js';
 
 type Js = Record<string, any>;
@@ -102,7 +102,7 @@ function call(
   let input: Omit<OpInput, 'page'> = { params: {}, query: {}, body: undefined, headers: {} };
   const next = async (a: Js) => {
     input = inputOf(target, t, a, mappingOf(target, o, field));
-    return target.run(ctx, { ...input, page: restPage(target, input.query) });
+    return runOperation(target, ctx, { ...input, page: restPage(target, input.query) }, 'graphql');
   };
   const g = target.graphql || o.graphql;
   const wrapped = !!(g && g.around);

@@ -18,7 +18,7 @@ import {
   type IdemRecord,
   type StoredReply,
 } from './idempotency.js';
-import { kindOf, restPage, type Operation, type OpInput } from './operations.js';
+import { kindOf, restPage, runOperation, type Operation, type OpInput } from './operations.js';
 import { collectionDocument, collectionResponse, type CollectionResult, type Page } from './pagination.js';
 
 type Js = Record<string, any>;
@@ -346,7 +346,7 @@ export async function callTool(t: ToolDef, ctx: Ctx, args: Js, opts: CallOptions
     }
     let text: string;
     try {
-      const result = await t.op.run(ctx, { ...input, page });
+      const result = await runOperation(t.op, ctx, { ...input, page }, 'mcp');
       text = resultText(t, result, path, args, page);
     } catch (err) {
       // only a success is kept: the retry that fixes a refused call runs

@@ -6,6 +6,7 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import { operationActivity, recordActivity, recordsActivity, type ActivityProtocol } from './activity-log.js';
 import type { Access } from './auth/access.js';
 import type { Ctx } from './context.js';
 import type { RestApp } from './rest-app.js';
@@ -106,6 +107,11 @@ export interface Operation<P = any, Q = any, B = any, H = any, R = any> {
   graphql?: GraphqlOp | false;
   /** MCP tool; `false` for what an agent has no business calling (issuing tokens, the contact form) */
   mcp?: McpOp | false;
+  /**
+   * `false`: an admin principal's call is not recorded in the activity log, though a write under a back-office or
+   * `authenticated` rule (see `recordsActivity`): session housekeeping such as a token refresh or a logout
+   */
+  activity?: false;
   run(ctx: Ctx, input: OpInput<P, Q, B, H>): Promise<R>;
 }
 
@@ -131,6 +137,15 @@ export function op<
 
 export function kindOf(o: Operation): OpKind {
   return o.kind ?? (o.status === 204 ? 'none' : 'item');
+}
+
+/**
+ * Runs a declaration's service call for an adapter: the one place every REST, GraphQL and MCP call passes, where
+ * a back-office write is recorded in the activity log (in its transaction when it opens one).
+ */
+export function runOperation(o: Operation, ctx: Ctx, input: OpInput, protocol: ActivityProtocol): Promise<unknown> {
+  if (!recordsActivity(ctx, o.method, o.access, o.activity)) return o.run(ctx, input);
+  return recordActivity(ctx, operationActivity(o, input, protocol), (recorded) => o.run(recorded, input));
 }
 
 const noContent = Type.Null({ description: 'No content' });
@@ -205,10 +220,11 @@ export function restOperations(rest: RestApp, ops: readonly Operation[]): void {
       ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       // a DELETE's body is optional: none reads as an empty one
       ...(o.method === 'DELETE' && o.body ? { preValidation: emptyBody } : {}),
-      config: { access: o.access, ...(o.publicCache ? { publicCache: true } : {}) },
+      config: { access: o.access, operation: o.id, ...(o.publicCache ? { publicCache: true } : {}) },
       handler: async (req, reply: FastifyReply) => {
         const page = restPage(o, req.query);
-        const result = await o.run(req.ctx, { params: req.params, query: req.query ?? {}, body: req.body, headers: req.headers, page });
+        const input = { params: req.params, query: req.query ?? {}, body: req.body, headers: req.headers, page };
+        const result = await runOperation(o, req.ctx, input, 'rest');
         if (o.restHeaders) reply.headers(o.restHeaders);
         if (kind === 'collection') {
           if (status !== 200) reply.code(status);

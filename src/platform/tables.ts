@@ -1,8 +1,8 @@
 /**
- * Tables that belong to the platform itself: install state, mail outbox, idempotency records, and what token
- * checks read of every subject (blocked subjects, credential changes).
+ * Tables that belong to the platform itself: install state, mail outbox, idempotency records, what token
+ * checks read of every subject (blocked subjects, credential changes), and the activity log of back-office writes.
  */
-import { bigserial, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const installState = pgTable('install_state', {
   module: text('module').primaryKey(),
@@ -63,3 +63,41 @@ export const subjectValidAfter = pgTable('auth_subject_valid_after', {
   subject: text('subject').primaryKey(),
   validAfter: timestamp('valid_after', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Every back-office write (by an API user, OAuth client or staff user) that succeeded: who, what, where, when and
+ * the fields sent (secrets redacted, large values cut). Written by the operation runtime (activity-log.ts), in the
+ * write's own transaction when it has one; rows older than `admin/activity_log/retention_days` are pruned.
+ */
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** api_user | oauth_client | admin_user */
+    principalType: text('principal_type').notNull(),
+    principalId: integer('principal_id').notNull(),
+    username: text('username').notNull(),
+    /** the operation id (`products.update`), or the legacy method of a SOAP call (`customer_address.create`) */
+    operation: text('operation').notNull(),
+    /** rest | graphql | mcp | soap */
+    protocol: text('protocol').notNull(),
+    method: text('method').notNull(),
+    /** the REST path the call stands for (GraphQL and MCP calls too); none for SOAP */
+    path: text('path'),
+    /** what was changed: the first segment of the path (`products`), and its id when known */
+    resource: text('resource'),
+    resourceId: text('resource_id'),
+    storeId: integer('store_id'),
+    ip: text('ip'),
+    /** the fields sent, redacted and truncated; null when the write took none */
+    fields: jsonb('fields').$type<unknown>(),
+  },
+  (t) => [
+    index('activity_log_created_idx').on(t.createdAt),
+    index('activity_log_principal_idx').on(t.principalType, t.principalId, t.id),
+    index('activity_log_operation_idx').on(t.operation, t.id),
+    index('activity_log_resource_idx').on(t.resource, t.resourceId, t.id),
+    index('activity_log_store_idx').on(t.storeId, t.id),
+  ],
+);

@@ -4,6 +4,7 @@
  * decodes its arguments and encodes the plain results returned here.
  */
 import { Value } from 'typebox/value';
+import { recordActivity, type ActivityEntry } from '../../platform/activity-log.js';
 import type { Ctx } from '../../platform/context.js';
 import { hasPermission, type Operation } from '../../platform/auth/access.js';
 import { AppError } from '../../platform/errors.js';
@@ -273,12 +274,26 @@ export async function runMethod(
     case 'list':
       return listOp(ctx, args[0]);
     case 'create':
-      return createOp(ctx, args[0], args[1]);
+      return recordActivity(ctx, soapActivity(method, undefined, args[1]), (c) => createOp(c, args[0], args[1]));
     case 'info':
       return infoOp(ctx, args[0]);
     case 'update':
-      return updateOp(ctx, args[0], args[1]);
+      return recordActivity(ctx, soapActivity(method, args[0], args[1]), (c) => updateOp(c, args[0], args[1]));
     case 'delete':
-      return deleteOp(ctx, args[0]);
+      return recordActivity(ctx, soapActivity(method, args[0]), (c) => deleteOp(c, args[0]));
   }
+}
+
+/** The activity log entry of a SOAP address write: the address (a create's from its answer, the new id) and the data sent. */
+function soapActivity(method: Method, addressId: SoapValue | undefined, data?: SoapValue): ActivityEntry {
+  const id = idArg(addressId);
+  return {
+    operation: `customer_address.${method}`,
+    protocol: 'soap',
+    method: method === 'delete' ? 'DELETE' : method === 'update' ? 'PUT' : 'POST',
+    resource: 'addresses',
+    ...(id !== undefined ? { resourceId: id } : {}),
+    fields: data === '' ? undefined : data,
+    idOfResult: method === 'create',
+  };
 }
