@@ -16,7 +16,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { guardAttempt } from '../../platform/auth/attempts.js';
 import { fetchRemoteFile } from '../../platform/remote-file.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig, declareConfigLabels, type ConfigSpec } from '../../platform/settings.js';
 import { customerForSocialLogin, type SocialIdentity } from '../customers/social-logins.js';
 import { issueForCustomer } from './service.js';
 import type { SocialAuthBodyT, SocialAuthResponseT } from './social-schemas.js';
@@ -38,23 +38,47 @@ const PROVIDERS: Record<string, { issuers: string[]; jwksUrl: string }> = {
 
 export const SOCIAL_PROVIDERS = Object.keys(PROVIDERS);
 
-declareDefaults({
+const LABELS: Record<string, string> = { google: 'Google', apple: 'Apple', microsoft: 'Microsoft', oidc: 'OpenID Connect Provider' };
+
+declareConfigLabels({ 'customer/social_login': 'Social Login' });
+declareConfig({
   ...Object.fromEntries(
-    SOCIAL_PROVIDERS.flatMap((p) => [
-      [`${PREFIX}/${p}_enabled`, false],
-      /** the audience the ID tokens are issued for (Google's client id, Apple's service id, ...) */
-      [`${PREFIX}/${p}_client_id`, ''],
-      /** blank: the provider's own */
-      [`${PREFIX}/${p}_issuer`, ''],
-      [`${PREFIX}/${p}_jwks_url`, ''],
+    SOCIAL_PROVIDERS.flatMap((p): [string, ConfigSpec][] => [
+      [`${PREFIX}/${p}_enabled`, { type: 'boolean', default: false, label: `${LABELS[p]}: Enabled` }],
+      [
+        `${PREFIX}/${p}_client_id`,
+        {
+          type: 'string',
+          default: '',
+          label: `${LABELS[p]}: Client ID`,
+          comment: "the audience of the ID tokens (Google's client id, Apple's service id, ...)",
+        },
+      ],
+      [`${PREFIX}/${p}_issuer`, { type: 'string', default: '', label: `${LABELS[p]}: Issuer`, comment: "blank: the provider's own" }],
+      [`${PREFIX}/${p}_jwks_url`, { type: 'url', default: '', label: `${LABELS[p]}: JWKS URL`, comment: "blank: the provider's own" }],
     ]),
   ),
-  /** whether a sign-in with no matching customer creates one */
-  [`${PREFIX}/allow_registration`]: true,
-  /** whether a JWKS URL may point to a private or loopback address (an identity provider in the operator's network) */
-  [`${PREFIX}/allow_private_jwks_urls`]: false,
-  /** seconds a provider's keys are kept before they are fetched again */
-  [`${PREFIX}/jwks_cache_seconds`]: 600,
+  [`${PREFIX}/allow_registration`]: {
+    type: 'boolean',
+    default: true,
+    label: 'Allow Registration',
+    comment: 'whether a sign-in with no matching customer creates one',
+  },
+  [`${PREFIX}/allow_private_jwks_urls`]: {
+    type: 'boolean',
+    default: false,
+    label: 'Allow Private JWKS URLs',
+    comment: "whether a JWKS URL may point to a private or loopback address (an identity provider in the operator's network)",
+    scopes: ['default'],
+  },
+  [`${PREFIX}/jwks_cache_seconds`]: {
+    type: 'integer',
+    default: 600,
+    label: 'Key Cache (seconds)',
+    comment: "how long a provider's keys are kept before they are fetched again",
+    min: 60,
+    scopes: ['default'],
+  },
 });
 
 const JWKS_TIMEOUT_MS = 5000;

@@ -311,8 +311,8 @@ describe('GET /giftcards/{id}', () => {
     assert.equal((await t.req('GET', url, { token: tok.read })).status, 200);
   });
 
-  test('there is no PUT', async () => {
-    assert.equal((await t.req('PUT', `${API}/giftcards/1`, { token: admin, body: { balance: 5 } })).status, 404);
+  test('PUT updates a card (update.test.ts); an unknown one is a 404', async () => {
+    assert.equal((await t.req('PUT', `${API}/giftcards/999999`, { token: admin, body: { balance: 5 } })).status, 404);
   });
 });
 
