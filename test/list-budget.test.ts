@@ -13,7 +13,7 @@ import { allOperations } from '../src/modules/index.js';
 import { countStatements } from '../src/platform/db.js';
 import { kindOf } from '../src/platform/operations.js';
 import { createTestProduct } from './fixtures/catalog.js';
-import { placeTestOrder, TEST_ADDRESS } from './fixtures/checkout.js';
+import { placeInvoicedOrder, placeTestOrder, TEST_ADDRESS } from './fixtures/checkout.js';
 import { staffPasskeys } from './fixtures/webauthn.js';
 import { API, buildTestApp, type Res, type TestApp } from './helpers.js';
 
@@ -317,7 +317,7 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
   'creditMemos.listAll': async () => ({
     budget: 5,
     add: async () => {
-      const order = await placeTestOrder(t);
+      const order = await placeInvoicedOrder(t);
       await post(`/orders/${order.id}/credit-memos`, {});
     },
     read: () => ({ url: `${API}/credit-memos`, token: admin, query: { itemsPerPage: '100' } }),
