@@ -104,6 +104,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/stores/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One active store view by id */
+        get: operations["stores.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/stores/currencies": {
         parameters: {
             query?: never;
@@ -113,6 +130,58 @@ export interface paths {
         };
         /** Allowed currencies of the current store */
         get: operations["stores.currencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Store configuration at a scope (default, websites or stores with scopeId): every declared path by section and group, with label, type, allowed values, default, the value in effect and where it comes from; secrets are never shown, only whether one is set */
+        get: operations["configuration.get"];
+        /** Sets (or with null removes) values at one scope: all are checked first and one invalid value writes nothing; each change is audited, and every server applies it within a second */
+        put: operations["configuration.update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/configuration/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sections of the store configuration with their groups (unpaginated) */
+        get: operations["configuration.sections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/configuration/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes made to the store configuration, newest first: who, when, scope, path, the value before and after; filters path, from, to */
+        get: operations["configuration.history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -501,6 +570,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/reports/new-customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customer accounts created per period (store time zone) and per store view they registered in */
+        get: operations["reports.newCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/auth/token": {
         parameters: {
             query?: never;
@@ -510,7 +596,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Get an access token (grants: customer, client_credentials, api_user); JSON or form-urlencoded; clients may use HTTP Basic */
+        /** Get an access token (grants: customer, client_credentials, api_user, admin_user with twofa_code or passkey); JSON or form-urlencoded; clients may use HTTP Basic */
         post: operations["auth.token"];
         delete?: never;
         options?: never;
@@ -546,6 +632,439 @@ export interface paths {
         put?: never;
         /** Revoke the current bearer token */
         post: operations["auth.logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Back-office (staff) roles, by name, with the number of users holding each */
+        get: operations["adminRoles.list"];
+        put?: never;
+        /** Create a back-office role (permissions: `all`, `<resource>/all` or `<resource>/<read|write|create|delete>`); a taken name is 409 */
+        post: operations["adminRoles.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-roles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A back-office role */
+        get: operations["adminRoles.get"];
+        /** Rename a back-office role or replace its permissions (its users' tokens carry the new ones at once) */
+        put: operations["adminRoles.update"];
+        post?: never;
+        /** Delete a back-office role no user holds (409 while one does) */
+        delete: operations["adminRoles.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Back-office (staff) users, by user name; filters username, email (exact), search (part of name/email), roleId, isActive */
+        get: operations["adminUsers.list"];
+        put?: never;
+        /** Create a back-office user (password: 8+ characters with letters and digits); a taken user name or email is 409 */
+        post: operations["adminUsers.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in staff user's own account (403 for any other token) */
+        get: operations["adminUsers.me"];
+        /** Change your own name, email, locale or password (the password and the email need currentPassword; a new password ends your other sessions) */
+        put: operations["adminUsers.updateMe"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A back-office user (never a password hash or a secret) */
+        get: operations["adminUsers.get"];
+        /** Change a back-office user; a new password or a deactivation ends their sessions; `unlock` clears a lockout; nobody deactivates themselves (409) */
+        put: operations["adminUsers.update"];
+        post?: never;
+        /** Delete a back-office user (their sessions end); nobody deletes themselves (409) */
+        delete: operations["adminUsers.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every token and back-office session of your account, in every process (this token included) */
+        post: operations["adminUsers.signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/twofa/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new TOTP secret and its otpauth:// URI for your authenticator app, pending until enabled with a code */
+        post: operations["adminUsers.twofaSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/twofa/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn on TOTP sign-in with a current code of the pending secret; answers ten recovery codes, once */
+        post: operations["adminUsers.twofaEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/twofa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn off TOTP sign-in, with your current password or a code */
+        post: operations["adminUsers.twofaDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/twofa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new set of ten recovery codes (the old ones stop working), answered once */
+        post: operations["adminUsers.recoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a back-office user a password reset link, by user name or email (the answer is the same whether or not the account exists) */
+        post: operations["adminUsers.passwordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new back-office password with a reset link's token (works once; unlocks the account and ends its sessions) */
+        post: operations["adminUsers.passwordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a back-office user a password reset link */
+        post: operations["adminUsers.sendPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/activity-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Back-office writes (API users, OAuth clients, staff), newest first: who, what, when, where from and the fields sent; filters principal, principalId, username, operation, protocol, resource, resourceId, storeId, from, to */
+        get: operations["activityLog.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/activity-log/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One back-office write of the activity log */
+        get: operations["activityLog.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options to register a new passkey (navigator.credentials.create()); its challenge is good for one registration, 5 minutes */
+        post: operations["adminUsers.passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys, oldest first: name, when registered and last used, transports (never a key) */
+        get: operations["adminUsers.passkeysMine"];
+        put?: never;
+        /** Register a passkey from the browser’s answer to the registration options (user verification required); one already registered is 409 */
+        post: operations["adminUsers.passkeyRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/me/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of your passkeys */
+        delete: operations["adminUsers.passkeyDeleteMine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/{id}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A back-office user's passkeys, oldest first (never a key) */
+        get: operations["adminUsers.passkeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/admin-users/{id}/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a back-office user's passkey (a lost device) */
+        delete: operations["adminUsers.passkeyDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options of a staff passkey sign-in (navigator.credentials.get()): with a user name its passkeys, without one a discoverable credential; rate limited */
+        post: operations["auth.passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/customers/social-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with an OpenID Connect ID token of a configured provider (Google, Apple, Microsoft, oidc); answers a customer token, creating or linking the account */
+        post: operations["auth.socialAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/admin/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff sign-in opening a web back-office session: the admin_user grant, plus an HttpOnly refresh cookie (Path=/api/rest/v2/auth/admin) and the csrfToken its refreshes send as X-CSRF-Token */
+        post: operations["auth.adminLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/admin/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new access token from the back-office session's cookie and its X-CSRF-Token header (401 without a live session, 403 without the matching header); the refresh cookie is rotated */
+        post: operations["auth.adminRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/auth/admin/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the back-office session of the cookie (with its X-CSRF-Token header) and clear the cookie; 204 also when there was none */
+        post: operations["auth.adminLogout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -779,6 +1298,25 @@ export interface paths {
         post: operations["products.tierPrices.replace"];
         /** Remove all of the product's tier prices */
         delete: operations["products.tierPrices.clear"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/products/{productId}/group-prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product's group prices (unpaginated); storefront callers see those of their customer group and website */
+        get: operations["products.groupPrices.list"];
+        /** Replace all of the product's group prices with the given set (an array, or {groupPrices: [...]}) */
+        put: operations["products.groupPrices.replace"];
+        post?: never;
+        /** Remove all of the product's group prices */
+        delete: operations["products.groupPrices.clear"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1144,6 +1682,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/reports/search-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The terms shoppers searched most in the range (storefront product searches, first page), with how often and how many products the last search found */
+        get: operations["reports.searchTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/custom-option-file/{optionId}/{key}": {
         parameters: {
             query?: never;
@@ -1205,6 +1760,23 @@ export interface paths {
         };
         /** The stock of a product by SKU (any case); 404 when no product has it or it keeps no stock row */
         get: operations["inventory.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/reports/low-stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products with managed stock under their notify threshold (cataloginventory/item_options/notify_stock_qty by default), lowest quantity first; storeId limits it to the products of that store view's website */
+        get: operations["reports.lowStock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1398,7 +1970,8 @@ export interface paths {
         };
         /** One gift card with its balance history (newest first) */
         get: operations["giftcards.get"];
-        put?: never;
+        /** Update a gift card: status, balance (an adjustment recorded in its history, with comment), expiry and recipient fields; no mail is sent */
+        put: operations["giftcards.update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2011,6 +2584,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/reports/abandoned-carts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active carts with items untouched for `hours` (default reports/abandoned_carts/hours, 24): count, estimated value, and a page of them (page, itemsPerPage up to 100) */
+        get: operations["reports.abandonedCarts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/orders": {
         parameters: {
             query?: never;
@@ -2165,6 +2755,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/reports/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sales per period (day, week or month in the store time zone): orders, revenue, subtotal, tax, shipping, discounts, refunds, average order value, and the range total; canceled orders excluded */
+        get: operations["reports.sales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/reports/bestsellers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products ordered most in the range (quantity), with their revenue; canceled orders excluded */
+        get: operations["reports.bestsellers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/reports/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coupon codes used in the range: uses, discount and revenue of the orders, per code and per period */
+        get: operations["reports.coupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/reports/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tax charged per rate (percent), per period and over the range */
+        get: operations["reports.tax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/orders/{orderId}/invoices": {
         parameters: {
             query?: never;
@@ -2175,7 +2833,8 @@ export interface paths {
         /** Every invoice of an order, oldest first (unpaginated); a customer token on another's or a guest order is 403 */
         get: operations["invoices.list"];
         put?: never;
-        post?: never;
+        /** Invoice an order (items omitted or empty: everything left to invoice). capture offline (default) pays the invoice, not_capture leaves it open, online is refused (every payment method here is offline); notifyCustomer mails the invoice; the order moves to processing (complete once also fully shipped) */
+        post: operations["invoices.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2193,6 +2852,57 @@ export interface paths {
         get: operations["invoices.listOwn"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/invoices/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Capture an open invoice: it becomes paid and the order's paid totals grow by its grand total */
+        post: operations["invoices.capture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void an invoice paid through its capture: it becomes canceled, the order's paid and invoiced totals shrink and its items can be invoiced again (an invoice paid when it was created cannot be voided) */
+        post: operations["invoices.void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/invoices/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an open invoice: it becomes canceled, the order items' invoiced quantities and the order's invoiced totals go back, so the items can be invoiced again */
+        post: operations["invoices.cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2260,7 +2970,7 @@ export interface paths {
         /** Every shipment of an order, oldest first (unpaginated) */
         get: operations["shipments.listOfOrder"];
         put?: never;
-        /** Ship items of an order (items omitted: everything left), with tracking numbers and a comment; the order moves to processing or complete. Orders paid on shipment (payment action authorize) are invoiced once fully shipped. */
+        /** Ship items of an order (items omitted: everything left), with tracking numbers and a comment; the order moves to processing, or complete once fully shipped and invoiced. A shipment never invoices (invoices are created with POST /orders/{orderId}/invoices). */
         post: operations["shipments.create"];
         delete?: never;
         options?: never;
@@ -3227,6 +3937,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invoice was captured (now paid), voided or canceled (now canceled)
+         * @description Sent to subscriptions whose events name `invoice.updated` (or a wildcard covering it). Any 2xx answer acknowledges it; anything else, or no answer within the timeout, is retried with exponential backoff for 24 hours.
+         */
+        post: operations["webhook.invoice.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "shipment.created": {
         parameters: {
             query?: never;
@@ -3747,6 +4477,50 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "stores.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description store view id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        code: string;
+                        name: string;
+                        websiteId: number;
+                        websiteCode: string;
+                        websiteName: string;
+                        groupId: number;
+                        groupName: string;
+                        rootCategoryId: number;
+                        isActive: boolean;
+                        isDefault: boolean;
+                        baseUrl: string;
+                        baseLinkUrl: string;
+                        baseMediaUrl: string;
+                        locale: string;
+                        currency: {
+                            base: string;
+                            default: string;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "stores.currencies": {
         parameters: {
             query?: never;
@@ -3792,6 +4566,264 @@ export interface operations {
                         exchangeRate: number;
                         isBase: boolean;
                         isDefault: boolean;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "configuration.get": {
+        parameters: {
+            query?: {
+                /** @description default, websites or stores */
+                scope?: "default" | "websites" | "stores";
+                /** @description the website or store view id; 0 (or omitted) at the default scope */
+                scopeId?: number;
+                /** @description only this section (payment, carriers, ...) */
+                section?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scope: string;
+                        scopeId: number;
+                        sections: {
+                            id: string;
+                            label: string;
+                            groups: {
+                                id: string;
+                                label: string;
+                                fields: {
+                                    path: string;
+                                    label: string;
+                                    /** @description string, text, boolean, integer, decimal, select, multiselect, email, url, secret or json */
+                                    type: string;
+                                    comment?: string;
+                                    options?: {
+                                        value: string;
+                                        label: string;
+                                    }[];
+                                    /** @description the declared default (never given for a secret) */
+                                    default?: string;
+                                    /** @description the scopes a value may be set at */
+                                    scopes: string[];
+                                    min?: number;
+                                    max?: number;
+                                    /** @description the value in effect at the scope asked (never given for a secret) */
+                                    value?: string;
+                                    /** @description where the value in effect comes from: stores, websites, default (a stored value) or declared */
+                                    source: string;
+                                    /** @description whether the value in effect comes from another scope than the one asked */
+                                    inherited: boolean;
+                                    /** @description whether a value is stored at the scope asked or one it inherits from (else the declared default applies) */
+                                    isSet: boolean;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "configuration.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default, websites or stores */
+                    scope: "default" | "websites" | "stores";
+                    scopeId?: number;
+                    /** @description path → value (string, number, boolean, a list for a multiselect); null removes the value set at this scope */
+                    values: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scope: string;
+                        scopeId: number;
+                        /** @description the paths whose stored value changed (a value equal to the stored one changes nothing) */
+                        changed: string[];
+                        /** @description the paths written, as they read now */
+                        fields: {
+                            path: string;
+                            label: string;
+                            /** @description string, text, boolean, integer, decimal, select, multiselect, email, url, secret or json */
+                            type: string;
+                            comment?: string;
+                            options?: {
+                                value: string;
+                                label: string;
+                            }[];
+                            /** @description the declared default (never given for a secret) */
+                            default?: string;
+                            /** @description the scopes a value may be set at */
+                            scopes: string[];
+                            min?: number;
+                            max?: number;
+                            /** @description the value in effect at the scope asked (never given for a secret) */
+                            value?: string;
+                            /** @description where the value in effect comes from: stores, websites, default (a stored value) or declared */
+                            source: string;
+                            /** @description whether the value in effect comes from another scope than the one asked */
+                            inherited: boolean;
+                            /** @description whether a value is stored at the scope asked or one it inherits from (else the declared default applies) */
+                            isSet: boolean;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "configuration.sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: string;
+                            label: string;
+                            groups: {
+                                id: string;
+                                label: string;
+                            }[];
+                            fieldCount: number;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: string;
+                        label: string;
+                        groups: {
+                            id: string;
+                            label: string;
+                        }[];
+                        fieldCount: number;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "configuration.history": {
+        parameters: {
+            query?: {
+                path?: string;
+                /** @description changes at or after this time: YYYY-MM-DD[ HH:MM:SS] (UTC) or ISO 8601 */
+                from?: string;
+                /** @description changes before this time: YYYY-MM-DD[ HH:MM:SS] (UTC) or ISO 8601 */
+                to?: string;
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            changedAt: string;
+                            /** @description api_user, oauth_client, admin_user or cli */
+                            actorKind: string;
+                            actorId?: number;
+                            actorUsername?: string;
+                            scope: string;
+                            scopeId: number;
+                            path: string;
+                            /** @description omitted when no value was set at that scope; [secret] for a secret */
+                            oldValue?: string;
+                            /** @description omitted when the value was removed; [secret changed] for a secret */
+                            newValue?: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        changedAt: string;
+                        /** @description api_user, oauth_client, admin_user or cli */
+                        actorKind: string;
+                        actorId?: number;
+                        actorUsername?: string;
+                        scope: string;
+                        scopeId: number;
+                        path: string;
+                        /** @description omitted when no value was set at that scope; [secret] for a secret */
+                        oldValue?: string;
+                        /** @description omitted when the value was removed; [secret changed] for a secret */
+                        newValue?: string;
                     }[];
                 };
             };
@@ -6567,6 +7599,63 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "reports.newCustomers": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description per period that has new accounts, oldest first */
+                        rows: {
+                            /** @description first day of the period */
+                            period: string;
+                            customers: number;
+                        }[];
+                        /** @description per store view over the range */
+                        stores: {
+                            /** @description the store view registered in; omitted for accounts made elsewhere */
+                            storeId?: number;
+                            customers: number;
+                        }[];
+                        /** @description new accounts over the range */
+                        total: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "auth.token": {
         parameters: {
             query?: never;
@@ -6577,12 +7666,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description customer (default), client_credentials or api_user */
+                    /** @description customer (default), client_credentials, api_user or admin_user */
                     grant_type?: string;
                     /** @description alias of grant_type */
                     grantType?: string;
                     email?: string;
-                    /** @description customer grant: alias of email; api_user grant: the API user name */
+                    /** @description customer grant: alias of email; api_user and admin_user grants: the user name */
                     username?: string;
                     password?: string;
                     client_id?: string;
@@ -6590,6 +7679,14 @@ export interface operations {
                     api_key?: string;
                     /** @description alias of api_key */
                     apiKey?: string;
+                    /** @description admin_user grant: the 6-digit TOTP code, or one of the recovery codes */
+                    twofa_code?: string;
+                    /** @description alias of twofa_code */
+                    twofaCode?: string;
+                    /** @description admin_user grant: a WebAuthn assertion (the JSON a browser gives) as the second factor */
+                    passkey?: unknown;
+                    /** @description admin_user grant: `cookie` also opens a back-office session (refresh cookie; the body carries its csrfToken) */
+                    session?: string;
                 };
             };
         };
@@ -6622,6 +7719,17 @@ export interface operations {
                             id: number;
                             username: string;
                         };
+                        adminUser?: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            locale: string;
+                            role: string;
+                        };
+                        /** @description a back-office session: the X-CSRF-Token header POST /auth/admin/refresh must carry */
+                        csrfToken?: string;
                         /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
                         permissions?: string[];
                     };
@@ -6671,6 +7779,17 @@ export interface operations {
                             id: number;
                             username: string;
                         };
+                        adminUser?: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            locale: string;
+                            role: string;
+                        };
+                        /** @description a back-office session: the X-CSRF-Token header POST /auth/admin/refresh must carry */
+                        csrfToken?: string;
                         /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
                         permissions?: string[];
                     };
@@ -6703,6 +7822,1530 @@ export interface operations {
                         message: string;
                     };
                 };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminRoles.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            permissions: string[];
+                            /** @description staff users holding the role */
+                            userCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description staff users holding the role */
+                        userCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminRoles.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                    permissions: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description staff users holding the role */
+                        userCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminRoles.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description staff users holding the role */
+                        userCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminRoles.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                    permissions?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description staff users holding the role */
+                        userCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminRoles.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description exact user name */
+                username?: string;
+                /** @description exact email */
+                email?: string;
+                /** @description part of the user name, email or name */
+                search?: string;
+                roleId?: number;
+                isActive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            isActive: boolean;
+                            locale: string;
+                            roleId: number;
+                            /** @description the role name */
+                            role: string;
+                            /** @description store views the user is limited to; absent: every one */
+                            allowedStoreIds?: number[];
+                            /** @description a TOTP code is asked at sign-in */
+                            twofaEnabled: boolean;
+                            /** @description passkeys registered (each may serve as the second factor) */
+                            passkeys: number;
+                            /** @description locked after too many failed sign-ins */
+                            locked: boolean;
+                            lockedUntil?: string;
+                            failedLogins: number;
+                            lastLoginAt?: string;
+                            loginCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    email: string;
+                    /** @description at least 8 characters, with letters and digits */
+                    password: string;
+                    firstName?: string;
+                    lastName?: string;
+                    isActive?: boolean;
+                    /** @description e.g. en_US */
+                    locale?: string;
+                    roleId: number;
+                    allowedStoreIds?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.updateMe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                    firstName?: string;
+                    lastName?: string;
+                    /** @description e.g. en_US */
+                    locale?: string;
+                    /** @description at least 8 characters, with letters and digits */
+                    password?: string;
+                    /** @description required to change the password or the email */
+                    currentPassword?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username?: string;
+                    email?: string;
+                    /** @description at least 8 characters, with letters and digits */
+                    password?: string;
+                    firstName?: string;
+                    lastName?: string;
+                    isActive?: boolean;
+                    /** @description e.g. en_US */
+                    locale?: string;
+                    roleId?: number;
+                    allowedStoreIds?: number[] | null;
+                    /** @description true clears a lockout and the failed sign-in count */
+                    unlock?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        isActive: boolean;
+                        locale: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description a TOTP code is asked at sign-in */
+                        twofaEnabled: boolean;
+                        /** @description passkeys registered (each may serve as the second factor) */
+                        passkeys: number;
+                        /** @description locked after too many failed sign-ins */
+                        locked: boolean;
+                        lockedUntil?: string;
+                        failedLogins: number;
+                        lastLoginAt?: string;
+                        loginCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.signOutEverywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.twofaSetup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description base32; enter it in an authenticator app, or scan the URI */
+                        secret: string;
+                        /** @description otpauth://totp/... */
+                        uri: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.twofaEnable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the current 6-digit code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown once: each works once in place of a code */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.twofaDisable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword?: string;
+                    /** @description a current 6-digit code or a recovery code */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        twofaEnabled: boolean;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.recoveryCodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown once: each works once in place of a code */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passwordReset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username?: string;
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passwordResetConfirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /** @description at least 8 characters, with letters and digits */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.sendPasswordReset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "activityLog.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                principal?: "api_user" | "oauth_client" | "admin_user";
+                principalId?: number;
+                username?: string;
+                /** @description an operation id, e.g. products.update */
+                operation?: string;
+                protocol?: "rest" | "graphql" | "mcp" | "soap";
+                /** @description e.g. products */
+                resource?: string;
+                resourceId?: string;
+                storeId?: number;
+                /** @description written at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                from?: string;
+                /** @description written at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            /** @description when the write was made, YYYY-MM-DD HH:MM:SS UTC */
+                            createdAt: string;
+                            /** @description who: api_user, oauth_client or admin_user */
+                            principal: string;
+                            principalId: number;
+                            /** @description the API user, client id or staff user name at the time */
+                            username: string;
+                            /** @description the operation id (products.update), or the legacy method of a SOAP call */
+                            operation: string;
+                            /** @description rest, graphql, mcp or soap */
+                            protocol: string;
+                            /** @description the HTTP method of the operation */
+                            method: string;
+                            /** @description the REST path under /api/rest/v2 the call stands for (none for SOAP) */
+                            path?: string;
+                            /** @description what was changed: the first segment of the path (products) */
+                            resource?: string;
+                            /** @description its id, when known */
+                            resourceId?: string;
+                            /** @description the store view of the request */
+                            storeId?: number;
+                            /** @description the client address */
+                            ip?: string;
+                            /** @description the fields sent, with their new values: secrets (passwords, keys, tokens, codes) as [redacted], long texts and lists cut */
+                            fields?: unknown;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        /** @description when the write was made, YYYY-MM-DD HH:MM:SS UTC */
+                        createdAt: string;
+                        /** @description who: api_user, oauth_client or admin_user */
+                        principal: string;
+                        principalId: number;
+                        /** @description the API user, client id or staff user name at the time */
+                        username: string;
+                        /** @description the operation id (products.update), or the legacy method of a SOAP call */
+                        operation: string;
+                        /** @description rest, graphql, mcp or soap */
+                        protocol: string;
+                        /** @description the HTTP method of the operation */
+                        method: string;
+                        /** @description the REST path under /api/rest/v2 the call stands for (none for SOAP) */
+                        path?: string;
+                        /** @description what was changed: the first segment of the path (products) */
+                        resource?: string;
+                        /** @description its id, when known */
+                        resourceId?: string;
+                        /** @description the store view of the request */
+                        storeId?: number;
+                        /** @description the client address */
+                        ip?: string;
+                        /** @description the fields sent, with their new values: secrets (passwords, keys, tokens, codes) as [redacted], long texts and lists cut */
+                        fields?: unknown;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "activityLog.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description when the write was made, YYYY-MM-DD HH:MM:SS UTC */
+                        createdAt: string;
+                        /** @description who: api_user, oauth_client or admin_user */
+                        principal: string;
+                        principalId: number;
+                        /** @description the API user, client id or staff user name at the time */
+                        username: string;
+                        /** @description the operation id (products.update), or the legacy method of a SOAP call */
+                        operation: string;
+                        /** @description rest, graphql, mcp or soap */
+                        protocol: string;
+                        /** @description the HTTP method of the operation */
+                        method: string;
+                        /** @description the REST path under /api/rest/v2 the call stands for (none for SOAP) */
+                        path?: string;
+                        /** @description what was changed: the first segment of the path (products) */
+                        resource?: string;
+                        /** @description its id, when known */
+                        resourceId?: string;
+                        /** @description the store view of the request */
+                        storeId?: number;
+                        /** @description the client address */
+                        ip?: string;
+                        /** @description the fields sent, with their new values: secrets (passwords, keys, tokens, codes) as [redacted], long texts and lists cut */
+                        fields?: unknown;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeyRegistrationOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description the options for navigator.credentials.create() (@simplewebauthn/browser startRegistration) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description base64url */
+                        challenge: string;
+                        rp: {
+                            id?: string;
+                            name: string;
+                        };
+                        user: {
+                            /** @description user handle, base64url */
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        pubKeyCredParams: {
+                            alg: number;
+                            type: string;
+                        }[];
+                        /** @description milliseconds */
+                        timeout?: number;
+                        excludeCredentials?: {
+                            /** @description credential id, base64url */
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            authenticatorAttachment?: string;
+                            residentKey?: string;
+                            requireResidentKey?: boolean;
+                            userVerification?: string;
+                        };
+                        attestation?: string;
+                        extensions?: {
+                            credProps?: boolean;
+                        };
+                        hints?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeysMine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createdAt: string;
+                            /** @description the last sign-in with it; absent: never used */
+                            lastUsedAt?: string;
+                            /** @description how the browser reaches the authenticator (internal, hybrid, usb, ...) */
+                            transports?: string[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createdAt: string;
+                        /** @description the last sign-in with it; absent: never used */
+                        lastUsedAt?: string;
+                        /** @description how the browser reaches the authenticator (internal, hybrid, usb, ...) */
+                        transports?: string[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeyRegister": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a label to tell the passkeys apart */
+                    name: string;
+                    /** @description what navigator.credentials.create() answered, as JSON (@simplewebauthn/browser startRegistration) */
+                    response: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createdAt: string;
+                        /** @description the last sign-in with it; absent: never used */
+                        lastUsedAt?: string;
+                        /** @description how the browser reaches the authenticator (internal, hybrid, usb, ...) */
+                        transports?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeyDeleteMine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createdAt: string;
+                            /** @description the last sign-in with it; absent: never used */
+                            lastUsedAt?: string;
+                            /** @description how the browser reaches the authenticator (internal, hybrid, usb, ...) */
+                            transports?: string[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createdAt: string;
+                        /** @description the last sign-in with it; absent: never used */
+                        lastUsedAt?: string;
+                        /** @description how the browser reaches the authenticator (internal, hybrid, usb, ...) */
+                        transports?: string[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "adminUsers.passkeyDelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                passkeyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.passkeyOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description omit for a discoverable credential (the passkey names the user) */
+                    username?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the options for navigator.credentials.get() (@simplewebauthn/browser startAuthentication) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description base64url */
+                        challenge: string;
+                        rpId?: string;
+                        /** @description milliseconds */
+                        timeout?: number;
+                        userVerification?: string;
+                        allowCredentials?: {
+                            /** @description credential id, base64url */
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        hints?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.socialAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description google, apple, microsoft or oidc (a configured OpenID Connect issuer) */
+                    provider: string;
+                    /** @description the provider's ID token (a JWT) */
+                    providerToken?: string;
+                    /** @description alias of providerToken */
+                    idToken?: string;
+                    /** @description the nonce the client passed to the provider; when given, the ID token must carry it */
+                    nonce?: string;
+                    /** @description used only when a new account is created and the token has no name */
+                    firstName?: string;
+                    /** @description as firstName */
+                    lastName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT */
+                        token: string;
+                        tokenType: string;
+                        /** @description seconds */
+                        expiresIn: number;
+                        /** @description OAuth 2.0 name of token */
+                        access_token: string;
+                        /** @description OAuth 2.0 name of tokenType */
+                        token_type: string;
+                        /** @description OAuth 2.0 name of expiresIn */
+                        expires_in: number;
+                        customer?: {
+                            id: number;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                        };
+                        apiUser?: {
+                            id: number;
+                            username: string;
+                        };
+                        adminUser?: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            locale: string;
+                            role: string;
+                        };
+                        /** @description a back-office session: the X-CSRF-Token header POST /auth/admin/refresh must carry */
+                        csrfToken?: string;
+                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                        permissions?: string[];
+                    } & {
+                        provider: string;
+                        /** @description whether the sign-in created the account */
+                        isNewCustomer: boolean;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.adminLogin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    password: string;
+                    /** @description the 6-digit TOTP code, or a recovery code */
+                    twofa_code?: string;
+                    /** @description alias of twofa_code */
+                    twofaCode?: string;
+                    /** @description a WebAuthn assertion as the second factor */
+                    passkey?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT */
+                        token: string;
+                        tokenType: string;
+                        /** @description seconds */
+                        expiresIn: number;
+                        /** @description OAuth 2.0 name of token */
+                        access_token: string;
+                        /** @description OAuth 2.0 name of tokenType */
+                        token_type: string;
+                        /** @description OAuth 2.0 name of expiresIn */
+                        expires_in: number;
+                        customer?: {
+                            id: number;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                        };
+                        apiUser?: {
+                            id: number;
+                            username: string;
+                        };
+                        adminUser?: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            locale: string;
+                            role: string;
+                        };
+                        /** @description a back-office session: the X-CSRF-Token header POST /auth/admin/refresh must carry */
+                        csrfToken?: string;
+                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                        permissions?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.adminRefresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT */
+                        token: string;
+                        tokenType: string;
+                        /** @description seconds */
+                        expiresIn: number;
+                        /** @description OAuth 2.0 name of token */
+                        access_token: string;
+                        /** @description OAuth 2.0 name of tokenType */
+                        token_type: string;
+                        /** @description OAuth 2.0 name of expiresIn */
+                        expires_in: number;
+                        customer?: {
+                            id: number;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                        };
+                        apiUser?: {
+                            id: number;
+                            username: string;
+                        };
+                        adminUser?: {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            locale: string;
+                            role: string;
+                        };
+                        /** @description a back-office session: the X-CSRF-Token header POST /auth/admin/refresh must carry */
+                        csrfToken?: string;
+                        /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                        permissions?: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "auth.adminLogout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
         };
@@ -10196,6 +12839,169 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "products.groupPrices.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            /** @description "<productId>_<index>" */
+                            id: string;
+                            /** @description a customer group id, or "all" */
+                            customerGroupId: number | "all";
+                            /** @description 0: all websites */
+                            websiteId: number;
+                            price: number;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description "<productId>_<index>" */
+                        id: string;
+                        /** @description a customer group id, or "all" */
+                        customerGroupId: number | "all";
+                        /** @description 0: all websites */
+                        websiteId: number;
+                        price: number;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "products.groupPrices.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        /** @description the new set: an array of group prices, or {groupPrices: [...]} */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an existing customer group id; "all", 32000 or omitted: every group */
+                    customerGroupId?: number | "all" | null;
+                    /** @description an existing customer group id; "all", 32000 or omitted: every group */
+                    customer_group_id?: number | "all" | null;
+                    /** @description 0 or omitted: all websites; else an existing website */
+                    websiteId?: number;
+                    /** @description as websiteId */
+                    website_id?: number;
+                    /** @description at least 0 */
+                    price: number;
+                }[] | {
+                    groupPrices: {
+                        /** @description an existing customer group id; "all", 32000 or omitted: every group */
+                        customerGroupId?: number | "all" | null;
+                        /** @description an existing customer group id; "all", 32000 or omitted: every group */
+                        customer_group_id?: number | "all" | null;
+                        /** @description 0 or omitted: all websites; else an existing website */
+                        websiteId?: number;
+                        /** @description as websiteId */
+                        website_id?: number;
+                        /** @description at least 0 */
+                        price: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            /** @description "<productId>_<index>" */
+                            id: string;
+                            /** @description a customer group id, or "all" */
+                            customerGroupId: number | "all";
+                            /** @description 0: all websites */
+                            websiteId: number;
+                            price: number;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description "<productId>_<index>" */
+                        id: string;
+                        /** @description a customer group id, or "all" */
+                        customerGroupId: number | "all";
+                        /** @description 0: all websites */
+                        websiteId: number;
+                        price: number;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "products.groupPrices.clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "products.bundleOptions.list": {
         parameters: {
             query?: never;
@@ -12639,6 +15445,62 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "reports.searchTerms": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+                /** @description how many terms (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description most searched first */
+                        rows: {
+                            /** @description trimmed, lower case */
+                            term: string;
+                            /** @description times searched in the range */
+                            hits: number;
+                            /** @description products the last search found */
+                            results: number;
+                            /** @description UTC */
+                            lastSearchedAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "customOptionFiles.download": {
         parameters: {
             query?: never;
@@ -12937,6 +15799,72 @@ export interface operations {
                         enableQtyIncrements: boolean;
                         success: boolean;
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "reports.lowStock": {
+        parameters: {
+            query?: {
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            productId: number;
+                            sku: string;
+                            /** @description the default name */
+                            name: string;
+                            /** @description quantity in stock */
+                            qty: number;
+                            /** @description the threshold it is under (its own, or the configured default) */
+                            notifyStockQty: number;
+                            isInStock: boolean;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        productId: number;
+                        sku: string;
+                        /** @description the default name */
+                        name: string;
+                        /** @description quantity in stock */
+                        qty: number;
+                        /** @description the threshold it is under (its own, or the configured default) */
+                        notifyStockQty: number;
+                        isInStock: boolean;
+                    }[];
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -14162,6 +17090,91 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        code: string;
+                        balance: number;
+                        initialBalance: number;
+                        /** @description active, used, expired or disabled (expired once expiresAt has passed) */
+                        status: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC); absent when the card never expires */
+                        expiresAt?: string;
+                        currencyCode: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        purchaseOrderId?: number;
+                        purchaseOrderItemId?: number;
+                        emailScheduledAt?: string;
+                        emailSentAt?: string;
+                        recipientName?: string;
+                        recipientEmail?: string;
+                        senderName?: string;
+                        senderEmail?: string;
+                        message?: string;
+                        websiteIds: number[];
+                        /** @description newest first */
+                        history: {
+                            /** @description created, used, refunded, adjusted or expired */
+                            action: string;
+                            /** @description signed change of the balance */
+                            amount: number;
+                            balanceBefore: number;
+                            balanceAfter: number;
+                            orderId?: number;
+                            comment?: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "giftcards.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description active, used, expired or disabled */
+                    status?: string;
+                    /** @description the balance to set, 0 to 10000; recorded in the history as an adjustment */
+                    balance?: number;
+                    /** @description the history entry's comment of a balance change */
+                    comment?: string | null;
+                    /** @description YYYY-MM-DD (through that day, UTC) or YYYY-MM-DD HH:MM:SS (UTC), in the future; "" or null: never expires */
+                    expiresAt?: string | null;
+                    /** @description at most 255 characters; "" or null clears it */
+                    recipientName?: string | null;
+                    /** @description an email address; "" or null clears it (no mail is sent on update) */
+                    recipientEmail?: string | null;
+                    /** @description at most 255 characters; "" or null clears it */
+                    senderName?: string | null;
+                    /** @description an email address; "" or null clears it */
+                    senderEmail?: string | null;
+                    /** @description at most 1000 characters; "" or null clears it */
+                    message?: string | null;
+                    /** @description cannot be changed; accepted when it is the card's code */
+                    code?: string | null;
+                    /** @description cannot be changed; accepted when it is the card's set */
+                    websiteIds?: number[];
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -21162,6 +24175,66 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "reports.abandonedCarts": {
+        parameters: {
+            query?: {
+                /** @description hours untouched (1 to 8760) */
+                hours?: number;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description carts untouched for at least this many hours */
+                        hours: number;
+                        storeId?: number;
+                        /** @description the base currency */
+                        currency: string;
+                        /** @description abandoned carts in all */
+                        count: number;
+                        /** @description their estimated value: quantities at today's catalog prices, before discounts and tax */
+                        value: string;
+                        page: number;
+                        itemsPerPage: number;
+                        /** @description this page, most recently left first */
+                        carts: {
+                            cartId: number;
+                            storeId: number;
+                            customerId?: number;
+                            /** @description the customer's, or the one given at checkout */
+                            email?: string;
+                            /** @description lines */
+                            items: number;
+                            /** @description units, a decimal */
+                            qty: string;
+                            /** @description estimated, as value */
+                            subtotal: string;
+                            /** @description last change (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "orders.list": {
         parameters: {
             query?: {
@@ -23494,6 +26567,280 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "reports.sales": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description one per period that has orders, oldest first */
+                        rows: {
+                            /** @description first day of the period (YYYY-MM-DD) */
+                            period: string;
+                            /** @description orders placed (canceled and unpaid pending_payment orders left out) */
+                            orders: number;
+                            /** @description grand totals, less what was canceled of them, a decimal in the base currency */
+                            revenue: string;
+                            /** @description subtotals, less what was canceled of them, a decimal in the base currency */
+                            subtotal: string;
+                            /** @description tax, a decimal in the base currency */
+                            tax: string;
+                            /** @description shipping, tax excluded, a decimal in the base currency */
+                            shipping: string;
+                            /** @description discounts given, a decimal in the base currency */
+                            discounts: string;
+                            /** @description refunded so far, a decimal in the base currency */
+                            refunds: string;
+                            /** @description revenue per order, a decimal in the base currency */
+                            averageOrderValue: string;
+                        }[];
+                        total: {
+                            /** @description orders placed (canceled and unpaid pending_payment orders left out) */
+                            orders: number;
+                            /** @description grand totals, less what was canceled of them, a decimal in the base currency */
+                            revenue: string;
+                            /** @description subtotals, less what was canceled of them, a decimal in the base currency */
+                            subtotal: string;
+                            /** @description tax, a decimal in the base currency */
+                            tax: string;
+                            /** @description shipping, tax excluded, a decimal in the base currency */
+                            shipping: string;
+                            /** @description discounts given, a decimal in the base currency */
+                            discounts: string;
+                            /** @description refunded so far, a decimal in the base currency */
+                            refunds: string;
+                            /** @description revenue per order, a decimal in the base currency */
+                            averageOrderValue: string;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "reports.bestsellers": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+                /** @description how many products (default 10, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description most sold first */
+                        rows: {
+                            productId: number;
+                            sku: string;
+                            /** @description the name on its latest order line */
+                            name: string;
+                            /** @description quantity ordered, a decimal */
+                            qty: string;
+                            /** @description row totals less line discounts, tax excluded, a decimal in the base currency */
+                            revenue: string;
+                            /** @description orders it was on */
+                            orders: number;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "reports.coupons": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description per code over the range, most used first */
+                        coupons: {
+                            /** @description the coupon code, upper case */
+                            code: string;
+                            /** @description the name of its rule */
+                            ruleName?: string;
+                            /** @description orders that used it */
+                            uses: number;
+                            /** @description discounts of those orders, a decimal in the base currency */
+                            discount: string;
+                            /** @description grand totals of those orders, a decimal in the base currency */
+                            revenue: string;
+                        }[];
+                        /** @description per period and code */
+                        rows: {
+                            /** @description first day of the period (YYYY-MM-DD) */
+                            period: string;
+                            /** @description the coupon code, upper case */
+                            code: string;
+                            /** @description the name of its rule */
+                            ruleName?: string;
+                            /** @description orders that used it */
+                            uses: number;
+                            /** @description discounts of those orders, a decimal in the base currency */
+                            discount: string;
+                            /** @description grand totals of those orders, a decimal in the base currency */
+                            revenue: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "reports.tax": {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD in the report time zone (default: 29 days before to) */
+                from?: string;
+                /** @description last day, YYYY-MM-DD in the report time zone, included (default: today) */
+                to?: string;
+                /** @description day (default), week (starting Monday) or month */
+                period?: string;
+                /** @description one store view; omitted: every store view the caller may see */
+                storeId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first day of the range (YYYY-MM-DD) */
+                        from: string;
+                        /** @description last day of the range, included (YYYY-MM-DD) */
+                        to: string;
+                        /** @description day, week or month */
+                        period: string;
+                        /** @description the time zone days are counted in */
+                        timezone: string;
+                        /** @description the store view reported on; omitted for several */
+                        storeId?: number;
+                        /** @description the base currency amounts are in */
+                        currency: string;
+                        /** @description per rate over the range */
+                        rates: {
+                            /** @description the rate, in percent (omitted for shipping tax on free shipping) */
+                            percent?: string;
+                            /** @description tax charged, a decimal in the base currency */
+                            tax: string;
+                            /** @description orders charged at this rate */
+                            orders: number;
+                        }[];
+                        /** @description per period and rate */
+                        rows: {
+                            /** @description first day of the period (YYYY-MM-DD) */
+                            period: string;
+                            /** @description the rate, in percent (omitted for shipping tax on free shipping) */
+                            percent?: string;
+                            /** @description tax charged, a decimal in the base currency */
+                            tax: string;
+                            /** @description orders charged at this rate */
+                            orders: number;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "invoices.list": {
         parameters: {
             query?: never;
@@ -23667,6 +27014,114 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "invoices.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description omitted or empty: everything left to invoice */
+                    items?: {
+                        /** @description an item of the order (> 0) */
+                        orderItemId: number;
+                        /** @description > 0, at most what is left to invoice; whole units unless the item takes decimals */
+                        qty: number;
+                    }[];
+                    /** @description offline (the default): the invoice is paid at once; not_capture: it stays open until captured (POST /invoices/{id}/capture); online: capture through a payment gateway, refused with a 400 because every method here is offline */
+                    capture?: "online" | "offline" | "not_capture";
+                    /** @description kept on the invoice and in the order history */
+                    comment?: string;
+                    /** @description mail the invoice to the customer (default false, as Maho) */
+                    notifyCustomer?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "invoices.listOwn": {
         parameters: {
             query?: never;
@@ -23835,6 +27290,276 @@ export interface operations {
                             isVisibleOnFront: boolean;
                         }[];
                     }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "invoices.capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "invoices.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "invoices.cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -30643,6 +34368,114 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "invoice.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description the store view of the resource; null for what every store view shares (products, stock) */
+                    storeCode: string | null;
+                    /** @description grows with every event: of two events of one resource, the higher is the later change */
+                    sequence: number;
+                    data: {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.invoice.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id */
+                "webhook-id": string;
+                /** @description seconds since the epoch when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the subscription secret>; two space-separated entries while a rotated-out secret is still valid */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event id (evt_<sequence>), also the webhook-id header; the same on every retry */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.updated";
                     /** Format: date-time */
                     createdAt: string;
                     /** @description the store view of the resource; null for what every store view shares (products, stock) */
