@@ -548,6 +548,35 @@ const SCOPED: Record<string, Check> = {
   },
   'activityLog.get': { data: 'a write made in store A', check: async () => notFound('GET', `/activity-log/${await lastWriteInA()}`) },
 
+  'configuration.get': {
+    data: "store A's configuration",
+    check: () => forbidden('GET', '/configuration?scope=stores&scopeId=1'),
+  },
+  'configuration.update': {
+    data: "store A's configuration",
+    check: () =>
+      forbidden(
+        'PUT',
+        '/configuration',
+        { scope: 'stores', scopeId: 1, values: { 'general/store_information/name': 'Not yours' } },
+        '/configuration?scope=stores&scopeId=1&section=general',
+      ),
+  },
+  'configuration.history': {
+    data: "the changes to store A's configuration",
+    check: async () => {
+      const put = await asAdmin('PUT', '/configuration', {
+        scope: 'stores',
+        scopeId: 1,
+        values: { 'general/store_information/name': 'Store A' },
+      });
+      assert.equal(put.status, 200, put.text);
+      const mine = await asAdmin('GET', '/configuration/history?path=general/store_information/name');
+      assert.equal(mine.status, 200, mine.text);
+      await listOmits('/configuration/history', mine.body[0].id);
+    },
+  },
+
   // last: a delete let through would leave nothing for the checks above
   'webhooks.delete': { data: 'subscription A', check: () => notFound('DELETE', `/webhooks/${A.hook}`, undefined, `/webhooks/${A.hook}`) },
 };
@@ -578,6 +607,7 @@ const NOT_SCOPED: Record<string, string> = {
   'attributeSets.list': 'attribute sets are global',
   'attributeSets.get': 'attribute sets are global',
   'media.list': 'the media library: files every store view’s content links to, not rows of a store',
+  'configuration.sections': 'the declared sections and groups: the same for every store view',
   'adminUsers.passkeys': 'staff accounts are shared by every store view (readable; removing a passkey refused above)',
 };
 

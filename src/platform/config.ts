@@ -37,6 +37,8 @@ export interface AppConfig {
   smtpUrl?: string;
   mailFrom: string;
   publicUrl?: string;
+  /** where the web back office is served (ADMIN_PATH): `/admin` by default, always one leading slash, no trailing one */
+  adminPath: string;
   corsOrigins: string[];
   bodyLimit: number;
   logLevel: string;
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),
     mailFrom: env.MAIL_FROM || 'Store <no-reply@example.com>',
     publicUrl: publicUrl?.replace(/\/+$/, ''),
+    adminPath: adminPath(env, problems),
     corsOrigins: origins(env, 'CORS_ORIGINS', problems),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 104_857_600, problems),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -304,4 +307,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push('WEBHOOK_ALLOW_PRIVATE cannot be enabled in production: receivers on private addresses would reach the internal network');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** ADMIN_PATH: one or more path segments of letters, digits, `-` and `_` (`/admin`, `/backoffice`, `/shop/admin`). */
+function adminPath(env: Env, problems: string[]): string {
+  const raw = (env.ADMIN_PATH ?? '/admin').trim();
+  const segments = raw.split('/').filter(Boolean);
+  if (!segments.length || segments.some((s) => !/^[A-Za-z0-9_-]+$/.test(s)) || segments[0] === 'api') {
+    problems.push('ADMIN_PATH is a path such as /admin (letters, digits, - and _; not under /api)');
+    return '/admin';
+  }
+  return `/${segments.join('/')}`;
 }

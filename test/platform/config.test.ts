@@ -232,3 +232,15 @@ describe('production', () => {
     assert.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: STRONG, GRAPHQL_INTROSPECTION: '1' }).graphqlIntrospection, true);
   });
 });
+
+describe('ADMIN_PATH', () => {
+  test('the back office is at /admin unless told otherwise; slashes are normalised', () => {
+    assert.equal(loadConfig({}).adminPath, '/admin');
+    assert.equal(loadConfig({ ADMIN_PATH: 'backoffice/' }).adminPath, '/backoffice');
+    assert.equal(loadConfig({ ADMIN_PATH: '//shop//staff' }).adminPath, '/shop/staff');
+  });
+
+  test('a path with other characters, the root or one under /api is refused', () => {
+    for (const bad of ['/', '/ad min', '/../x', '/api/admin', '/admin?x=1']) refuses({ ADMIN_PATH: bad }, /ADMIN_PATH/);
+  });
+});

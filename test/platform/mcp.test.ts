@@ -33,6 +33,19 @@ const OPTED_OUT: Record<string, string> = {
   'adminUsers.passkeyDeleteMine': "a staff user's own passkeys: an agent's token is no staff user",
   'adminUsers.passkeys': "staff users' second factors are no business of an agent",
   'adminUsers.passkeyDelete': "staff users' second factors are no business of an agent",
+  'adminUsers.create': 'staff accounts carry passwords: people manage them, not agents',
+  'adminUsers.update': 'staff accounts carry passwords: people manage them, not agents',
+  'adminUsers.delete': 'staff accounts: people manage them, not agents',
+  'adminUsers.updateMe': "a staff user's own account: an agent's token is no staff user",
+  'adminUsers.signOutEverywhere': "a staff user's own sessions: an agent's token is no staff user",
+  'adminUsers.twofaSetup': 'a second factor is set up by a person at an authenticator',
+  'adminUsers.twofaEnable': 'a second factor is set up by a person at an authenticator',
+  'adminUsers.twofaDisable': "a staff user's second factor is no business of an agent",
+  'adminUsers.recoveryCodes': "a staff user's recovery codes are no business of an agent",
+  'adminUsers.passwordReset': 'a password reset is asked for by a person',
+  'adminUsers.passwordResetConfirm': 'a password reset is completed by a person from the mail',
+  'adminUsers.sendPasswordReset': 'staff passwords: people manage them, not agents',
+  'auth.socialAuth': 'signs a person in with their identity provider',
 };
 
 let t: TestApp;

@@ -10,18 +10,36 @@ import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js'
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { adminUsers } from './tables.js';
 import { checkStaffPassword, endStaffSessions } from './staff-service.js';
 import type { PasswordResetConfirm, PasswordResetRequest, StaffReplyDto } from './staff-schemas.js';
 
-declareDefaults({
-  /** hours a staff password reset link works (Maho's default) */
-  'admin/emails/password_reset_link_expiration_period': 2,
-  /** staff password reset mails asked for, per client address and per account, per hour */
-  'api/rate_limit/admin_forgot_password': 5,
-  /** staff password reset confirmations, per client address, per hour */
-  'api/rate_limit/admin_reset_password': 10,
+declareConfig({
+  'admin/emails/password_reset_link_expiration_period': {
+    type: 'integer',
+    default: 2,
+    label: 'Recovery Link Expiration Period (hours)',
+    min: 1,
+    max: 168,
+    scopes: ['default'],
+  },
+  'api/rate_limit/admin_forgot_password': {
+    type: 'integer',
+    default: 5,
+    label: 'Staff Password Reset Requests',
+    comment: 'per client address and per account, per hour',
+    min: 1,
+    scopes: ['default'],
+  },
+  'api/rate_limit/admin_reset_password': {
+    type: 'integer',
+    default: 10,
+    label: 'Staff Password Resets',
+    comment: 'per client address, per hour',
+    min: 1,
+    scopes: ['default'],
+  },
 });
 
 const HOUR = 3600;
@@ -29,10 +47,8 @@ const SENT: StaffReplyDto = { success: true, message: 'If the account exists, a 
 
 /** The back office's address: the public URL and the path it is served under (ADMIN_PATH, `/admin` by default). */
 function backOfficeUrl(ctx: Ctx): string {
-  const config = ctx.app.config as typeof ctx.app.config & { adminPath?: string };
-  const base = (config.publicUrl ?? ctx.app.settings.baseUrl()).replace(/\/+$/, '');
-  const path = `/${(config.adminPath ?? '/admin').replace(/^\/+|\/+$/g, '')}`;
-  return `${base}${path === '/' ? '' : path}`;
+  const base = (ctx.app.config.publicUrl ?? ctx.app.settings.baseUrl()).replace(/\/+$/, '');
+  return `${base}${ctx.app.config.adminPath}`;
 }
 
 async function mailResetLink(ctx: Ctx, u: { id: number; email: string; firstName: string; lastName: string; username: string }) {

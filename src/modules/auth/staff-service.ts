@@ -17,7 +17,7 @@ import type { Db } from '../../platform/db.js';
 import { compact, isEmailAddress, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { adminRoles, adminSessions, adminUsers } from './tables.js';
 import type {
   AdminRoleCreate,
@@ -30,11 +30,24 @@ import type {
   MyAccountUpdate,
 } from './staff-schemas.js';
 
-declareDefaults({
-  /** shortest staff password (never below 8); Maho's own default is 14 */
-  'admin/security/min_admin_password_length': 8,
-  /** checks of a staff user's current password (account changes, turning off TOTP), per user, per hour */
-  'api/rate_limit/admin_current_password': 10,
+declareConfig({
+  'admin/security/min_admin_password_length': {
+    type: 'integer',
+    default: 8,
+    label: 'Minimum Admin Password Length',
+    comment: 'never below 8',
+    min: 8,
+    max: 256,
+    scopes: ['default'],
+  },
+  'api/rate_limit/admin_current_password': {
+    type: 'integer',
+    default: 10,
+    label: 'Staff Current-Password Checks',
+    comment: "checks of a staff user's current password (account changes, turning off TOTP), per user, per hour",
+    min: 1,
+    scopes: ['default'],
+  },
 });
 
 /** The subject of a staff user's tokens, as `auth_subject_valid_after` and the token's `sub` name it. */

@@ -12,15 +12,28 @@ import { openTotpSecret, verifyTotp } from '../../platform/auth/totp.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { wireDateTime } from '../../platform/format.js';
-import { declareDefaults } from '../../platform/settings.js';
+import { declareConfig } from '../../platform/settings.js';
 import { verifyStaffPasskey } from './passkeys.js';
 import { adminRecoveryCodes, adminRoles, adminUsers } from './tables.js';
 
-declareDefaults({
-  /** failed staff sign-ins in a row that lock the account (0: never) */
-  'admin/security/lockout_failures': 6,
-  /** minutes a locked staff account stays locked */
-  'admin/security/lockout_threshold': 30,
+declareConfig({
+  'admin/security/lockout_failures': {
+    type: 'integer',
+    default: 6,
+    label: 'Maximum Login Failures to Lock Account',
+    comment: 'failed staff sign-ins in a row that lock the account; 0: never',
+    min: 0,
+    max: 100,
+    scopes: ['default'],
+  },
+  'admin/security/lockout_threshold': {
+    type: 'integer',
+    default: 30,
+    label: 'Lockout Time (minutes)',
+    min: 1,
+    max: 10_080,
+    scopes: ['default'],
+  },
 });
 
 export interface StaffProfile {

@@ -119,7 +119,7 @@ function leftToInvoice(i: OrderItemRow): Decimal {
 
 /**
  * What a cancellation takes of an item: what is left to invoice, but never what has already left the
- * warehouse (shipped, not yet invoiced: cash on delivery invoices once everything is shipped), as Maho's
+ * warehouse (shipped, not yet invoiced: an offline payment is invoiced by staff, often after shipping), as Maho's
  * min(qty to invoice, qty to ship). Virtual items are never shipped.
  */
 function qtyToCancel(i: OrderItemRow): Decimal {
