@@ -13,3 +13,7 @@ CREATE INDEX "orders_store_created_idx" ON "orders" USING btree ("store_id","cre
 CREATE INDEX "customers_created_idx" ON "customers" USING btree ("created_at");
 --> statement-breakpoint
 CREATE INDEX "carts_active_updated_idx" ON "carts" USING btree ("updated_at") WHERE is_active;
+--> statement-breakpoint
+DROP INDEX IF EXISTS "order_items_order_idx";
+--> statement-breakpoint
+CREATE INDEX "order_items_order_report_idx" ON "order_items" USING btree ("order_id","product_id","qty_ordered","base_row_total","base_discount_amount","tax_percent","base_tax_amount");

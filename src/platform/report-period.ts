@@ -133,20 +133,53 @@ export function reportRange(ctx: Ctx, q: ReportRangeQueryT): ReportRange {
   return { ...scope, from, to, period: p };
 }
 
-/** `col` (a timestamptz) within the range's days, in its zone: a plain range over the column, so its index serves. */
+/*
+ * The range, period, zone and store views go into a report's SQL as literals, not parameters: the pool plans
+ * every parameterized statement generically (`plan_cache_mode=force_generic_plan`, see platform/db.ts), and a
+ * generic plan guesses any range at half a percent of the table, so a year of orders was read through nested
+ * loops and sorts sized for a few hundred rows. With the values in the text the planner sees the real range.
+ * Each is checked here before it is written: a date YYYY-MM-DD, a period of PERIODS, a zone name of letters,
+ * digits and `_+-/` (UTC otherwise), integers.
+ */
+const dateLiteral = (d: string): SQL => {
+  if (!isValidDate(d)) throw new Error(`not a date: ${d}`);
+  return sql.raw(`'${d}'::date`);
+};
+const zoneLiteral = (zone: string): SQL => sql.raw(`'${/^[A-Za-z0-9_+\-/]{1,64}$/.test(zone) ? zone : 'UTC'}'::text`);
+const periodLiteral = (p: ReportPeriod): SQL => {
+  if (!(PERIODS as readonly string[]).includes(p)) throw new Error(`not a period: ${p}`);
+  return sql.raw(`'${p}'::text`);
+};
+
+/**
+ * `col` (a timestamptz) within the range's days, in its zone: a plain range over the column between two
+ * instants the planner computes once, so an index on the column serves.
+ */
 export function inRange(col: AnyColumn | SQL, r: Pick<ReportRange, 'from' | 'to' | 'timezone'>): SQL {
-  return sql`${col} >= (${r.from}::date::timestamp AT TIME ZONE ${r.timezone}::text)
-    AND ${col} < ((${r.to}::date + 1)::timestamp AT TIME ZONE ${r.timezone}::text)`;
+  const zone = zoneLiteral(r.timezone);
+  return sql`${col} >= (${dateLiteral(r.from)}::timestamp AT TIME ZONE ${zone})
+    AND ${col} < ((${dateLiteral(r.to)} + 1)::timestamp AT TIME ZONE ${zone})`;
 }
 
-/** The first day (YYYY-MM-DD) of the period `col` falls in, in the range's zone; weeks start on Monday. */
+/**
+ * The start of the period `col` falls in, as a local timestamp of the range's zone (weeks start on Monday):
+ * the grouping key. Group on it and show it with `periodKey` (sorting and hashing a timestamp is cheaper than
+ * the text it is shown as).
+ */
 export function periodOf(col: AnyColumn | SQL, r: Pick<ReportRange, 'period' | 'timezone'>): SQL {
-  return sql`to_char(date_trunc(${r.period}::text, ${col} AT TIME ZONE ${r.timezone}::text), 'YYYY-MM-DD')`;
+  return sql`date_trunc(${periodLiteral(r.period)}, ${col} AT TIME ZONE ${zoneLiteral(r.timezone)})`;
+}
+
+/** A period start of `periodOf` as the report shows it: its first day, YYYY-MM-DD. */
+export function periodKey(start: SQL): SQL {
+  return sql`to_char(${start}, 'YYYY-MM-DD')`;
 }
 
 /** `col` (a store view id) among the report's store views; TRUE for every store view. */
 export function inStores(col: AnyColumn | SQL, s: Pick<ReportScope, 'storeIds'>): SQL {
-  return s.storeIds ? sql`${col} = ANY(${`{${s.storeIds.join(',')}}`}::int[])` : sql`TRUE`;
+  if (!s.storeIds) return sql`TRUE`;
+  const ids = s.storeIds.filter((id) => Number.isSafeInteger(id));
+  return ids.length ? sql`${col} IN (${sql.raw(ids.join(', '))})` : sql`FALSE`;
 }
 
 /** The meta part of a periodic report's answer. */

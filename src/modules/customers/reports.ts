@@ -6,13 +6,13 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { rows } from '../../platform/db.js';
-import { inRange, inStores, periodOf, reportMeta, type ReportRange } from '../../platform/report-period.js';
+import { inRange, inStores, periodKey, periodOf, reportMeta, type ReportRange } from '../../platform/report-period.js';
 import { customers } from './tables.js';
 
 export async function newCustomersReport(ctx: Ctx, r: ReportRange) {
   const found = await rows<{ period: string | null; storeId: number | null; customers: number; byPeriod: number; byStore: number }>(
     ctx.db,
-    sql`SELECT c.p AS period, c.store_id AS "storeId", count(*)::int AS customers,
+    sql`SELECT ${periodKey(sql`c.p`)} AS period, c.store_id AS "storeId", count(*)::int AS customers,
         GROUPING(c.p)::int AS "byStore", GROUPING(c.store_id)::int AS "byPeriod"
       FROM (SELECT ${periodOf(customers.createdAt, r)} AS p, ${customers.storeId} AS store_id FROM ${customers}
         WHERE ${inRange(customers.createdAt, r)} AND ${inStores(customers.storeId, r)}) c
