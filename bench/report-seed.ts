@@ -1,7 +1,8 @@
 /**
  * Seeds the report benchmark's data straight into the tables, with a few set-based statements (generate_series):
  * BENCH_REPORT_ORDERS orders (default 100,000) over the last year in both demo store views, two lines each,
- * one in ten with a coupon, one in twenty canceled; customers, abandoned carts and search terms in proportion.
+ * one in ten with a coupon, one in twenty canceled; customers, abandoned carts (two lines each), search terms in
+ * proportion, and one generated product in ten out of stock (the low-stock report).
  * Run by bench/run.ts before the server starts, with the server's database environment (DATABASE_URL or DATA_DIR).
  */
 import { sql } from 'drizzle-orm';
@@ -46,7 +47,19 @@ async function main(): Promise<void> {
         now() - (g % 365) * interval '1 day'
       FROM generate_series(1, ${Math.floor(orders / 2)}) g
       ON CONFLICT DO NOTHING`);
-    await db.execute(sql`ANALYZE`);
+    // abandoned carts: one per ten orders, two lines each, left between an hour and a month ago
+    await db.execute(sql`INSERT INTO carts (store_id, is_active, currency, customer_email, created_at, updated_at)
+      SELECT 1 + g % 2, true, 'USD', 'bench-cart-' || g || '@example.com', now() - interval '1 hour' - g * interval '4 minutes',
+        now() - interval '1 hour' - g * interval '4 minutes'
+      FROM generate_series(1, ${Math.floor(orders / 10)}) g`);
+    await db.execute(sql`INSERT INTO cart_items (cart_id, product_id, qty, line_key)
+      SELECT c.id, (SELECT min(id) FROM products) + (c.id * 7 + k) % 500, 1 + k, 'bench-' || k
+      FROM carts c CROSS JOIN generate_series(0, 1) k WHERE c.customer_email LIKE 'bench-cart-%'`);
+    // low stock: one generated product in ten past the first thousand (the cart and order scenarios buy earlier ones)
+    await db.execute(sql`UPDATE stock_items SET qty = 0, is_in_stock = false
+      WHERE product_id IN (SELECT id FROM products WHERE sku >= 'GEN-001000' AND id % 10 = 3)`);
+    // as autovacuum leaves a settled table: statistics, and the visibility map that lets index-only scans skip the table
+    await db.execute(sql`VACUUM ANALYZE`);
     console.log(`Reports:     ${orders} orders, ${orders * 2} lines, customers and search terms seeded in ${Date.now() - started} ms`);
   } finally {
     await database.close();

@@ -10,6 +10,7 @@
  *                      there; without it the server runs on embedded PGlite in a temporary directory
  *   BENCH_DURATION     seconds per scenario (default 10)
  *   BENCH_CONNECTIONS  concurrent connections (default 50)
+ *   BENCH_REPORT_CONNECTIONS  concurrent connections of the report scenarios (default 2: their latency is the measure)
  *   BENCH_WARMUP       seconds of unmeasured load before each scenario (default 2; 0 for none)
  *   BENCH_PRODUCTS     products generated into the catalog before the server starts (default 10000)
  *   BENCH_ONLY         comma-separated scenario names to run (the routes their ratios compare with are added)
@@ -73,6 +74,7 @@ function selectedScenarios(): Scenario[] {
 interface Row {
   name: string;
   request: string;
+  connections: number;
   rps: number;
   /** SQL statements per request (the server's counter over the timed run; background work such as mail included) */
   stmts?: number;
@@ -366,7 +368,7 @@ async function measure(base: string, s: Scenario, run: RunContext, seconds: numb
   const { method, headers, body } = requestOptions(s, run);
   const result = await autocannon({
     url: `${base}${pathOf(s, run)}`,
-    connections,
+    connections: s.connections ?? connections,
     duration: seconds,
     method,
     headers,
@@ -412,10 +414,11 @@ function pad(cells: string[], widths: number[]): string {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['scenario', 'request', 'req/s', 'p50 ms', 'p99 ms', 'stmts/req', 'errors', 'non-2xx'];
+  const header = ['scenario', 'request', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'stmts/req', 'errors', 'non-2xx'];
   const cells = rows.map((r) => [
     r.name,
     r.request,
+    String(r.connections),
     r.rps.toFixed(0),
     r.p50.toFixed(1),
     r.p99.toFixed(1),
@@ -462,7 +465,7 @@ async function main(): Promise<number> {
     const base = `http://127.0.0.1:${port}`;
     console.log(`Database:    ${database.describe}`);
     console.log(
-      `Load:        ${connections} connections, ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`,
+      `Load:        ${connections} connections (reports: their own, see conns), ${duration} s per scenario (+${warmup} s warm-up), node ${process.version}, ${os.cpus().length} CPUs`,
     );
     console.log(`Catalog:     ${productCount} generated products plus the demo catalog`);
     await generateCatalog(database.env);
@@ -485,6 +488,7 @@ async function main(): Promise<number> {
       rows.push({
         name: s.name,
         request: `${s.method} ${pathOf(s, run)}`,
+        connections: s.connections ?? connections,
         rps: r.requests.average,
         stmts: before === undefined || after === undefined ? undefined : (after - before) / served,
         p50: r.latency.p50,

@@ -15,6 +15,8 @@ export interface Scenario {
   /** JSON body (sent with Content-Type: application/json); a function makes a new body for every request */
   body?: unknown | (() => unknown);
   headers?: Record<string, string>;
+  /** concurrent connections for this scenario instead of BENCH_CONNECTIONS (the reports measure one request's latency) */
+  connections?: number;
 }
 
 /**
