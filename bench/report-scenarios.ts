@@ -1,13 +1,13 @@
 /**
  * The dashboard reports, read by the demo API user over data bench/report-seed.ts writes (100,000 orders over a
  * year). A report is a back-office page a few people open, not storefront traffic: what matters is how long one
- * takes, so these run with a few connections (BENCH_REPORT_CONNECTIONS, default 2) whatever BENCH_CONNECTIONS
+ * takes, so these run with a few connections (BENCH_REPORT_CONNECTIONS, default 1) whatever BENCH_CONNECTIONS
  * says, and their p50/p99 is the latency of one report (target: under 200 ms on 100,000 orders).
  */
 import type { Scenario } from './scenarios.js';
 
 const raw = process.env.BENCH_REPORT_CONNECTIONS;
-const connections = raw ? Number(raw) : 2;
+const connections = raw ? Number(raw) : 1;
 if (!Number.isInteger(connections) || connections < 1)
   throw new Error(`BENCH_REPORT_CONNECTIONS must be a whole number of at least 1, got "${raw}"`);
 

@@ -10,7 +10,7 @@
  *                      there; without it the server runs on embedded PGlite in a temporary directory
  *   BENCH_DURATION     seconds per scenario (default 10)
  *   BENCH_CONNECTIONS  concurrent connections (default 50)
- *   BENCH_REPORT_CONNECTIONS  concurrent connections of the report scenarios (default 2: their latency is the measure)
+ *   BENCH_REPORT_CONNECTIONS  concurrent connections of the report scenarios (default 1: their latency is the measure)
  *   BENCH_WARMUP       seconds of unmeasured load before each scenario (default 2; 0 for none)
  *   BENCH_PRODUCTS     products generated into the catalog before the server starts (default 10000)
  *   BENCH_ONLY         comma-separated scenario names to run (the routes their ratios compare with are added)
