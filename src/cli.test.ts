@@ -3,36 +3,19 @@
  * database opened by the app: what the CLI made works through the HTTP API. Each start costs seconds, so the
  * commands are few.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from './app.js';
 import { listApiUsers } from './modules/auth/accounts.js';
 import { API, testConfig } from '../test/helpers.js';
+import { runCli } from '../test/fixtures/cli.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let dataDir: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => runCli(args, { dataDir });
 
 before(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-cli-'));

@@ -3,34 +3,19 @@
  * that database opened by the app: a user made with the CLI signs in over HTTP; a reset password ends the
  * sessions and unlocks; a disabled user's token is refused.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp, type BuiltApp } from '../app.js';
 import { API, testConfig } from '../../test/helpers.js';
+import { runCli } from '../../test/fixtures/cli.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let dataDir: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: 600_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+// the first start of a fresh embedded database may be slow on a busy machine
+const cli = (...args: string[]) => runCli(args, { dataDir, timeoutMs: 600_000 });
 
 /** The app on the CLI's database, for one request series (the embedded database takes one process at a time). */
 async function withApp<T>(fn: (app: BuiltApp) => Promise<T>): Promise<T> {

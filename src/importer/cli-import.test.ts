@@ -2,28 +2,14 @@
  * `npm run cli -- import magento` as an operator runs it: a child process on an embedded database in a temporary
  * DATA_DIR, reading a generated shop in MariaDB. Refusals exit 1 with one line; an import prints its report.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import mysql from 'mysql2/promise';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { createSourceDatabase, type SourceDatabase, mariadbAvailable } from '../../test/fixtures/importer/database.js';
 import { generateShop } from '../../test/fixtures/importer/generate.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function mariadbAvailable(): Promise<boolean> {
-  try {
-    await (await mysql.createConnection({ ...SOURCE_SERVER, connectTimeout: 2000 })).end();
-    return true;
-  } catch {
-    if (process.env.CI) throw new Error('MariaDB is not reachable on 127.0.0.1:3306 (CI must have it)');
-    return false;
-  }
-}
+import { runCli } from '../../test/fixtures/cli.js';
 
 const available = await mariadbAvailable();
 
@@ -31,20 +17,7 @@ describe('import magento from the command line', { skip: !available }, () => {
   let dataDir: string;
   let source: SourceDatabase;
 
-  const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli.ts', ...args],
-        { cwd: ROOT, env, timeout: 180_000 },
-        (err, stdout, stderr) => {
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-        },
-      );
-    });
-  };
+  const cli = (...args: string[]) => runCli(args, { dataDir, timeoutMs: 180_000 });
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-import-'));

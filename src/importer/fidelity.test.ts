@@ -9,26 +9,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import mysql from 'mysql2/promise';
 import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { rows } from '../platform/db.js';
 import type { Group } from './context.js';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { createSourceDatabase, type SourceDatabase, mariadbAvailable } from '../../test/fixtures/importer/database.js';
 import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
-
-async function mariadbAvailable(): Promise<boolean> {
-  try {
-    const c = await mysql.createConnection({ ...SOURCE_SERVER, connectTimeout: 2000 });
-    await c.end();
-    return true;
-  } catch {
-    if (process.env.CI) throw new Error('MariaDB is not reachable on 127.0.0.1:3306 (CI must have it)');
-    return false;
-  }
-}
 
 const available = await mariadbAvailable();
 

@@ -7,18 +7,15 @@
  * under CI).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import mysql from 'mysql2/promise';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
-import { createSourceDatabase, SOURCE_SERVER, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { createSourceDatabase, type SourceDatabase, mariadbAvailable } from '../../test/fixtures/importer/database.js';
 import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.js';
 import { mahoEncrypt, STAFF_CRYPT_KEY, type StaffUserSample } from '../../test/fixtures/importer/staff.js';
 import { openTotpSecret } from '../platform/auth/totp.js';
@@ -29,16 +26,7 @@ import { coseKeyOfPem, mahoTotpSecret, openMahoEncrypted, parseCryptKey } from '
 import { ImportRefused } from './refused.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
-
-async function mariadbAvailable(): Promise<boolean> {
-  try {
-    await (await mysql.createConnection({ ...SOURCE_SERVER, connectTimeout: 2000 })).end();
-    return true;
-  } catch {
-    if (process.env.CI) throw new Error('MariaDB is not reachable on 127.0.0.1:3306 (CI must have it)');
-    return false;
-  }
-}
+import { runCli } from '../../test/fixtures/cli.js';
 
 const available = await mariadbAvailable();
 const SIZES = { products: 6, customers: 2, orders: 2 };
@@ -107,18 +95,11 @@ describe('Maho encryption and the crypt key', () => {
 });
 
 test('`import magento --crypt-key` with a malformed key exits 1 with one line, before reading the source', async () => {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-import-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
   try {
-    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli.ts', 'import', 'magento', '--source', 'mysql://root@127.0.0.1:1/nothing', '--crypt-key', 'abc'],
-        { cwd: root, env, timeout: 180_000 },
-        (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }),
-      );
+    const r = await runCli(['import', 'magento', '--source', 'mysql://root@127.0.0.1:1/nothing', '--crypt-key', 'abc'], {
+      dataDir,
+      timeoutMs: 180_000,
     });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /--crypt-key is the 64 hexadecimal characters/);

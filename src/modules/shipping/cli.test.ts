@@ -2,11 +2,9 @@
  * `tablerates:import` run as an operator would: the CLI in a child process on a temporary DATA_DIR, then the
  * same database opened by the app, where the imported rates price a package.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../app.js';
@@ -15,20 +13,12 @@ import { dec } from '../../platform/money.js';
 import { setConfig } from '../stores/service.js';
 import { shippingRates } from './service.js';
 import { exportTableRates } from './tablerates.js';
+import { runCli } from '../../../test/fixtures/cli.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let dir: string;
 let dataDir: string;
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => runCli(args, { dataDir });
 
 function file(name: string, text: string): string {
   const p = path.join(dir, name);

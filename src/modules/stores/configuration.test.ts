@@ -3,11 +3,9 @@
  * all-or-nothing validated writes with their audit rows, a second process seeing a change within a second,
  * access, and config:set refusing what the API refuses.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eq, sql } from 'drizzle-orm';
@@ -17,6 +15,7 @@ import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/h
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { CONFIG_COMMANDS } from '../../cli/config.js';
 import { configChanges, configValues } from './tables.js';
+import { runCli } from '../../../test/fixtures/cli.js';
 
 let t: TestApp;
 let admin: string;
@@ -374,22 +373,12 @@ describe('config:set', () => {
   });
 
   test('the command refuses an invalid value: exit code 1 and the reason', async () => {
-    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'DEMO', 'PUBLIC_URL']) delete env[name];
     // the test database itself on PostgreSQL; an embedded one of its own otherwise
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-config-cli-'));
-    if (t.databaseUrl) env.DATABASE_URL = t.databaseUrl;
-    else env.DATA_DIR = dataDir;
     const rows = await storedRows();
     try {
-      const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          ['--import', 'tsx', 'src/cli.ts', 'config:set', 'payment/checkmo/sort_order', 'first'],
-          { cwd: root, env, timeout: 120_000 },
-          (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }),
-        );
+      const run = await runCli(['config:set', 'payment/checkmo/sort_order', 'first'], {
+        ...(t.databaseUrl ? { env: { DATABASE_URL: t.databaseUrl } } : { dataDir }),
       });
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /payment\/checkmo\/sort_order must be a whole number/);
