@@ -200,7 +200,9 @@ export async function buildTestApp(opts: { env?: Record<string, string>; storeRe
       config: testConfig(opts.env),
       database: testDb.database,
       logger: false,
-      storeRefreshMs: opts.storeRefreshMs,
+      // the app applies its own configuration writes at once; the once-a-second version probe (for other
+      // processes' writes) would only land in the statement counts of tests measuring a request
+      storeRefreshMs: opts.storeRefreshMs ?? 3_600_000,
     });
   } catch (err) {
     await testDb.drop();
