@@ -410,7 +410,7 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
   },
   'creditMemos.list': async () => {
     const items = await Promise.all(Array.from({ length: 5 }, () => product()));
-    const order = await placeTestOrder(t, { items: items.map((p) => ({ sku: p.sku, qty: 1 })) });
+    const order = await placeInvoicedOrder(t, { items: items.map((p) => ({ sku: p.sku, qty: 1 })) });
     let refunded = 0;
     return {
       budget: 6,
