@@ -16,7 +16,10 @@ async function cart(storeId: number, lines: { sku: string; qty: number }[], hour
   assert.equal(created.status, 201, created.text);
   const masked = created.body.maskedId;
   for (const l of lines) {
-    const r = await t.req('POST', `${API}/guest-carts/${masked}/items`, { body: l, query: storeId === 2 ? { store: 'german' } : undefined });
+    const r = await t.req('POST', `${API}/guest-carts/${masked}/items`, {
+      body: l,
+      query: storeId === 2 ? { store: 'german' } : undefined,
+    });
     assert.equal(r.status, 200, r.text);
   }
   const id = Number(created.body.id);
@@ -30,10 +33,33 @@ before(async () => {
   admin = await t.tokens.admin();
   const a = await createTestProduct(t, { price: 12.5, stockData: { qty: 100, isInStock: true } });
   const b = await createTestProduct(t, { price: 3, stockData: { qty: 100, isInStock: true } });
-  const add = async (storeId: number, lines: { sku: string; qty: number }[], hoursAgo: number, value: string, active = true, email?: string) =>
-    made.push({ id: await cart(storeId, lines, hoursAgo, active, email), hoursAgo, active, items: lines.length > 0, value, email, storeId });
+  const add = async (
+    storeId: number,
+    lines: { sku: string; qty: number }[],
+    hoursAgo: number,
+    value: string,
+    active = true,
+    email?: string,
+  ) =>
+    made.push({
+      id: await cart(storeId, lines, hoursAgo, active, email),
+      hoursAgo,
+      active,
+      items: lines.length > 0,
+      value,
+      email,
+      storeId,
+    });
   await add(1, [{ sku: a.sku, qty: 2 }], 30, '25.00', true, 'left@example.com');
-  await add(1, [{ sku: a.sku, qty: 1 }, { sku: b.sku, qty: 3 }], 50, '21.50');
+  await add(
+    1,
+    [
+      { sku: a.sku, qty: 1 },
+      { sku: b.sku, qty: 3 },
+    ],
+    50,
+    '21.50',
+  );
   await add(2, [{ sku: b.sku, qty: 1 }], 100, '3.00');
   await add(1, [{ sku: b.sku, qty: 1 }], 2, '3.00'); // recent
   await add(1, [{ sku: a.sku, qty: 1 }], 40, '12.50', false); // ordered (inactive)

@@ -94,7 +94,9 @@ export const carts = pgTable(
   (t) => [
     uniqueIndex('carts_masked_id_uq').on(t.maskedId),
     index('carts_customer_idx').on(t.customerId, t.isActive),
-    index('carts_active_updated_idx').on(t.updatedAt).where(sql`is_active`),
+    index('carts_active_updated_idx')
+      .on(t.updatedAt)
+      .where(sql`is_active`),
   ],
 );
 
