@@ -238,22 +238,7 @@ export async function authenticateStaff(ctx: Ctx, cred: StaffCredentials): Promi
             : {}),
         })
         .where(eq(adminUsers.id, u.id));
-      return {
-        principal: 'admin_user' as const,
-        id: u.id,
-        username: u.username,
-        permissions: u.permissions,
-        allowedStoreIds: u.allowedStoreIds,
-        profile: {
-          id: u.id,
-          username: u.username,
-          email: u.email,
-          firstName: u.firstName,
-          lastName: u.lastName,
-          locale: u.locale,
-          role: u.role,
-        },
-      };
+      return principalOf(u);
     },
     () => failure ?? invalidCredentials(),
   );
@@ -263,20 +248,18 @@ export async function authenticateStaff(ctx: Ctx, cred: StaffCredentials): Promi
 export async function staffStanding(ctx: Ctx, id: number): Promise<StaffPrincipal | undefined> {
   const [u] = await staffRow(ctx).where(eq(adminUsers.id, id));
   if (!u || !u.isActive) return undefined;
+  return principalOf(u);
+}
+
+/** The principal a staff row signs in as, with the profile the token answer carries. */
+function principalOf(u: StaffRow): StaffPrincipal {
+  const { id, username, email, firstName, lastName, locale, role } = u;
   return {
     principal: 'admin_user',
-    id: u.id,
-    username: u.username,
+    id,
+    username,
     permissions: u.permissions,
     allowedStoreIds: u.allowedStoreIds,
-    profile: {
-      id: u.id,
-      username: u.username,
-      email: u.email,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      locale: u.locale,
-      role: u.role,
-    },
+    profile: { id, username, email, firstName, lastName, locale, role },
   };
 }
