@@ -19,6 +19,9 @@ const HTTP_ONLY: Record<string, string> = {
   'customOptionFiles.download': 'answers the bytes of an uploaded file',
   'invoices.pdf': 'answers a PDF',
   'invoices.pdfOwn': 'answers a PDF',
+  'auth.adminLogin': 'the back office sign-in: sets the refresh cookie, which only a browser holds',
+  'auth.adminRefresh': 'reads the refresh cookie and its CSRF header, which only a browser sends',
+  'auth.adminLogout': 'clears the refresh cookie',
 };
 
 let t: TestApp;
