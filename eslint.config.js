@@ -63,10 +63,10 @@ const structure = {
 };
 
 export default [
-  { ignores: ['dist/**', 'node_modules/**', 'test/generated/**', 'admin/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'admin/src/api/openapi.d.ts', 'admin/src/routeTree.gen.ts', 'admin/dist/**'] },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
-    languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module' },
+    languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
     plugins: { 'import-x': importX, structure },
     settings: {
       // the modules an import reaches are parsed to follow their imports: TypeScript too

@@ -57,3 +57,15 @@ if (/[^\x00-\x7f]/.test(source)) {
 }
 
 fs.copyFileSync('src/platform/pglite-thread.mjs', path.join(path.dirname(outfile), 'pglite-thread.mjs'));
+
+// The web back office (admin/), built by Vite into dist/admin. Its build tools are development dependencies: an
+// install without them (npm ci --omit=dev) leaves the server without a back office, and says so.
+if (outfile === 'dist/main.js' || process.env.BUILD_ADMIN === '1') {
+  let vite;
+  try {
+    vite = await import('vite');
+  } catch {
+    console.warn('The back office is not built: its build tools (development dependencies) are not installed.');
+  }
+  if (vite) await vite.build({ configFile: 'admin/vite.config.ts', logLevel: 'warn' });
+}

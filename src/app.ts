@@ -28,6 +28,7 @@ import { installIdempotency, purgeIdempotency } from './platform/idempotency.js'
 import { installActivityLog, purgeActivityLog } from './platform/activity-log.js';
 import { GRAPHQL_PATH, installGraphql } from './platform/graphql.js';
 import { installGraphiql } from './platform/graphiql.js';
+import { installAdminApp } from './platform/admin-app.js';
 import { installMcp } from './platform/mcp.js';
 import { restOperations } from './platform/operations.js';
 import { openapiOptions } from './platform/openapi.js';
@@ -247,6 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const health = config.env === 'production' ? { status: 'ok' } : { status: 'ok', process: process.pid };
   app.get('/health', { schema: { hide: true } }, async () => health);
   mediaFileRoutes(app, config);
+  await installAdminApp(app, config.adminPath);
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await db.execute(sql`SELECT 1`);

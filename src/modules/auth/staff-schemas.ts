@@ -42,6 +42,9 @@ export const AdminUser = Type.Object({
   locale: Type.String(),
   roleId: Type.Integer(),
   role: Type.String({ description: 'the role name' }),
+  permissions: Type.Array(Type.String(), {
+    description: "the role's permissions (`all`: every one), which the back office shows its screens by",
+  }),
   allowedStoreIds: Type.Optional(Type.Array(Type.Integer(), { description: 'store views the user is limited to; absent: every one' })),
   twofaEnabled: Type.Boolean({ description: 'a TOTP code is asked at sign-in' }),
   passkeys: Type.Integer({ description: 'passkeys registered (each may serve as the second factor)' }),

@@ -183,6 +183,7 @@ const userColumns = {
   locale: adminUsers.locale,
   roleId: adminUsers.roleId,
   role: adminRoles.name,
+  permissions: adminRoles.permissions,
   allowedStoreIds: adminUsers.allowedStoreIds,
   twofaEnabled: adminUsers.twofaEnabled,
   failedLogins: adminUsers.failedLogins,
@@ -204,6 +205,7 @@ interface UserRow {
   locale: string;
   roleId: number;
   role: string;
+  permissions: string[];
   allowedStoreIds: number[] | null;
   twofaEnabled: boolean;
   failedLogins: number;

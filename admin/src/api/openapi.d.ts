@@ -8061,6 +8061,8 @@ export interface operations {
                             roleId: number;
                             /** @description the role name */
                             role: string;
+                            /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                            permissions: string[];
                             /** @description store views the user is limited to; absent: every one */
                             allowedStoreIds?: number[];
                             /** @description a TOTP code is asked at sign-in */
@@ -8096,6 +8098,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
@@ -8158,6 +8162,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
@@ -8204,6 +8210,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
@@ -8264,6 +8272,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
@@ -8312,6 +8322,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
@@ -8378,6 +8390,8 @@ export interface operations {
                         roleId: number;
                         /** @description the role name */
                         role: string;
+                        /** @description the role's permissions (`all`: every one), which the back office shows its screens by */
+                        permissions: string[];
                         /** @description store views the user is limited to; absent: every one */
                         allowedStoreIds?: number[];
                         /** @description a TOTP code is asked at sign-in */
