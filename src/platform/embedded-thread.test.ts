@@ -235,7 +235,8 @@ describe('the thread and its process', () => {
       console.log('answer', rows[0].answer);
     `,
     );
-    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    // a child process starting tsx and a database thread: slow on a busy machine, so the limit is generous
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /answer 42/);
