@@ -6,8 +6,10 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -260,4 +262,123 @@ export const salesSequences = pgTable(
     lastValue: integer('last_value').notNull(),
   },
   (t) => [primaryKey({ columns: [t.entity, t.storeId] })],
+);
+
+/*
+ * The sales reports' daily aggregates (report-aggregates.ts): per time zone and report day (the local day in that
+ * zone), per store view, what the reports sum. Built in the background from orders; a report reads them for the
+ * days that are built and have no mark, and the orders themselves for the other days.
+ */
+const sum = (name: string) => numeric(name).notNull();
+
+/**
+ * When an order changed (its creation instant): filled by statement triggers on orders and order_items, emptied by
+ * the aggregates pass. Append-only with no unique key, so placing orders never waits on another placement.
+ */
+export const reportMarks = pgTable('report_marks', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** The days whose aggregates are built, per zone (days without orders too). */
+export const reportDays = pgTable(
+  'report_days',
+  {
+    zone: text('zone').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.zone, t.day] })],
+);
+
+/** One row every aggregates pass updates first: passes of several processes run one after the other. */
+export const reportAggregateState = pgTable('report_aggregate_state', {
+  id: integer('id').primaryKey(),
+  passes: bigint('passes', { mode: 'number' }).notNull().default(0),
+  passedAt: timestamp('passed_at', { withTimezone: true }),
+});
+
+/** Sales per day: `local_day` is the date the orders show in the zone (the report day but for a DST change at midnight). */
+export const reportSalesDays = pgTable(
+  'report_sales_days',
+  {
+    zone: text('zone').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    localDay: date('local_day', { mode: 'string' }).notNull(),
+    storeId: integer('store_id').notNull(),
+    orders: integer('orders').notNull(),
+    revenue: sum('revenue'),
+    subtotal: sum('subtotal'),
+    tax: sum('tax'),
+    shipping: sum('shipping'),
+    discounts: sum('discounts'),
+    refunds: sum('refunds'),
+  },
+  (t) => [index('report_sales_days_zone_day_idx').on(t.zone, t.day)],
+);
+
+/** Coupon use per day and code (upper case). */
+export const reportCouponDays = pgTable(
+  'report_coupon_days',
+  {
+    zone: text('zone').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    localDay: date('local_day', { mode: 'string' }).notNull(),
+    storeId: integer('store_id').notNull(),
+    code: text('code').notNull(),
+    ruleName: text('rule_name'),
+    uses: integer('uses').notNull(),
+    discount: sum('discount'),
+    revenue: sum('revenue'),
+  },
+  (t) => [index('report_coupon_days_zone_day_idx').on(t.zone, t.day)],
+);
+
+/** Tax per day and percent (rounded to 4 places; null for shipping tax on free shipping), with the orders charged. */
+export const reportTaxDays = pgTable(
+  'report_tax_days',
+  {
+    zone: text('zone').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    localDay: date('local_day', { mode: 'string' }).notNull(),
+    storeId: integer('store_id').notNull(),
+    percent: numeric('percent'),
+    tax: sum('tax'),
+    orders: integer('orders').notNull(),
+  },
+  (t) => [index('report_tax_days_zone_day_idx').on(t.zone, t.day)],
+);
+
+/** Products sold per day: quantity, revenue, orders, and the latest line (its name and SKU are the report's). */
+export const reportBestsellerDays = pgTable(
+  'report_bestseller_days',
+  {
+    zone: text('zone').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    storeId: integer('store_id').notNull(),
+    productId: integer('product_id').notNull(),
+    qty: sum('qty'),
+    revenue: sum('revenue'),
+    orders: integer('orders').notNull(),
+    lastItemId: integer('last_item_id').notNull(),
+  },
+  (t) => [index('report_bestseller_days_zone_day_idx').on(t.zone, t.day)],
+);
+
+/**
+ * The same per month (first day), for months whose days are all built: a product sold on most days has one row
+ * a month instead of thirty (a year of bestsellers reads twelve months, not every sale).
+ */
+export const reportBestsellerMonths = pgTable(
+  'report_bestseller_months',
+  {
+    zone: text('zone').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    storeId: integer('store_id').notNull(),
+    productId: integer('product_id').notNull(),
+    qty: sum('qty'),
+    revenue: sum('revenue'),
+    orders: integer('orders').notNull(),
+    lastItemId: integer('last_item_id').notNull(),
+  },
+  (t) => [index('report_bestseller_months_zone_month_idx').on(t.zone, t.month)],
 );
