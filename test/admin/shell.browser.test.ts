@@ -3,14 +3,21 @@
  * the menu cut to the role, the language of the user, a tablet's width, signing out; axe-core on each screen.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible, browserSkip, createStaff, signIn, startBackOffice, totpCode, type BackOffice } from '../fixtures/browser.js';
 import { placeTestOrder } from '../fixtures/checkout.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('the back office in Chromium: sign-in, dashboard, orders grid', { skip: browserSkip }, () => {
   let bo: BackOffice;
   before(async () => {
     bo = await startBackOffice();
+    // orders of today for the dashboard to show
+    for (let i = 0; i < 3; i++) await placeTestOrder(bo.t);
   });
   after(() => bo?.close());
 
@@ -31,7 +38,16 @@ describe('the back office in Chromium: sign-in, dashboard, orders grid', { skip:
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Revenue per period' }).waitFor();
+    await page.getByRole('heading', { name: 'Latest orders' }).waitFor();
+    await page.getByRole('definition').filter({ hasText: /^3$/ }).waitFor();
     await assertAccessible(page, 'dashboard');
+    // the README's picture of the back office: UPDATE_SCREENSHOTS=1 writes it
+    const shot = await page.screenshot({ fullPage: false });
+    assert.equal(shot.subarray(1, 4).toString(), 'PNG');
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      fs.mkdirSync(path.join(ROOT, 'docs/images'), { recursive: true });
+      fs.writeFileSync(path.join(ROOT, 'docs/images/back-office.png'), shot);
+    }
 
     // a reload keeps the session (the refresh cookie and this tab's CSRF token), without asking again
     await page.reload();

@@ -63,8 +63,16 @@ export function Dashboard() {
 
   const currency = sales.data?.currency ?? 'USD';
   const money = useMemo(() => (v: number) => formatMoney(v, currency), [currency]);
-  const periods = useMemo(() => sales.data?.rows.map((r) => r.period) ?? [], [sales.data]);
-  const revenue = useMemo(() => sales.data?.rows.map((r) => Number(r.revenue)) ?? [], [sales.data]);
+  // every day of the range, those without orders at 0 (the report lists only days with orders)
+  const [periods, revenue] = useMemo(() => {
+    const rows = sales.data?.rows ?? [];
+    if (range.period !== 'day') return [rows.map((r) => r.period), rows.map((r) => Number(r.revenue))];
+    const byDay = new Map(rows.map((r) => [r.period, Number(r.revenue)]));
+    const days: string[] = [];
+    for (let d = Date.parse(`${range.from}T00:00:00Z`); d <= Date.parse(`${range.to}T00:00:00Z`); d += 86_400_000)
+      days.push(isoDay(new Date(d)));
+    return [days, days.map((d) => byDay.get(d) ?? 0)];
+  }, [sales.data, range]);
   const lowStockRows =
     (lowStock.data as { member?: { productId: number; sku: string; name: string; qty: number }[] } | undefined)?.member ?? [];
   const latestRows =
