@@ -1115,7 +1115,8 @@ export interface paths {
         /** Product attributes by code, with their options (paginated, 20 a page by default) */
         get: operations["productAttributes.list"];
         put?: never;
-        post?: never;
+        /** Create a store's own attribute (with its options for select and multiselect inputs) */
+        post: operations["productAttributes.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1131,9 +1132,11 @@ export interface paths {
         };
         /** One product attribute with its options */
         get: operations["productAttributes.get"];
-        put?: never;
+        /** Change an attribute (the fields sent); options replaces the list of a select or multiselect (options in use stay) */
+        put: operations["productAttributes.update"];
         post?: never;
-        delete?: never;
+        /** Delete a store's own attribute (not one a configurable product is built on); products lose its values */
+        delete: operations["productAttributes.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1149,7 +1152,8 @@ export interface paths {
         /** Attribute sets by name, with their groups and attribute codes (paginated, 20 a page by default) */
         get: operations["attributeSets.list"];
         put?: never;
-        post?: never;
+        /** Create an attribute set: the groups given, else those of skeletonSetId, else those of the Default set */
+        post: operations["attributeSets.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1165,9 +1169,11 @@ export interface paths {
         };
         /** One attribute set with its groups and attribute codes */
         get: operations["attributeSets.get"];
-        put?: never;
+        /** Rename an attribute set and/or replace its groups and their attributes */
+        put: operations["attributeSets.update"];
         post?: never;
-        delete?: never;
+        /** Delete an attribute set no product uses (not the Default set) */
+        delete: operations["attributeSets.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1827,7 +1833,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The moderation queue: every review, newest first (10 per page); filters status, productId, createdFrom, createdTo */
+        /** The moderation queue: every review, newest first (10 per page); filters status, productId, storeId, search, createdFrom, createdTo; sortBy, sortDir */
         get: operations["reviews.list"];
         put?: never;
         post?: never;
@@ -9587,6 +9593,108 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "productAttributes.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description lower-case letters, digits, _ */
+                    attributeCode: string;
+                    /** @enum {unknown} */
+                    frontendInput: "text" | "textarea" | "select" | "multiselect" | "boolean" | "date" | "price" | "weight";
+                    frontendLabel: string;
+                    /** @enum {unknown} */
+                    scope?: "global" | "website" | "store";
+                    isRequired?: boolean;
+                    isUnique?: boolean;
+                    isSearchable?: boolean;
+                    /** @description 0 no, 1 with results, 2 without results */
+                    isFilterable?: number;
+                    isFilterableInSearch?: boolean;
+                    isComparable?: boolean;
+                    isVisibleOnFront?: boolean;
+                    isHtmlAllowedOnFront?: boolean;
+                    isUsedForPriceRules?: boolean;
+                    usedInProductListing?: boolean;
+                    usedForSortBy?: boolean;
+                    isVisibleInAdvancedSearch?: boolean;
+                    isWysiwygEnabled?: boolean;
+                    /** @description may be a super attribute (global select attributes only) */
+                    isConfigurable?: boolean;
+                    defaultValue?: string | null;
+                    /** @description product types; empty: all */
+                    applyTo?: ("simple" | "virtual" | "configurable" | "bundle" | "grouped" | "downloadable")[];
+                    frontendClass?: string | null;
+                    note?: string | null;
+                    position?: number;
+                    /** @description select and multiselect: the options in their order; replaces the list (an option left out is removed) */
+                    options?: {
+                        /** @description the id of an existing option (as read); absent for a new one */
+                        value?: string;
+                        label: string;
+                        swatchType?: string | null;
+                        swatchValue?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        attributeCode: string;
+                        frontendLabel: string;
+                        /** @description text, textarea, select, multiselect, boolean, date, price, weight, media_image, gallery */
+                        frontendInput: string;
+                        /** @description varchar, text, int, decimal, datetime, static */
+                        backendType: string;
+                        /** @description global, website or store */
+                        scope: string;
+                        /** @description 0 store, 1 global, 2 website */
+                        isGlobal: number;
+                        /** @description 0 no, 1 filterable with results, 2 filterable without results */
+                        isFilterable: number;
+                        defaultValue?: string;
+                        /** @description product types; empty: all */
+                        applyTo: string[];
+                        frontendClass?: string;
+                        note?: string;
+                        position: number;
+                        options: {
+                            label: string;
+                            /** @description the option id (or the fixed value of a built-in list), as a string */
+                            value: string;
+                        }[];
+                        isRequired: boolean;
+                        isUserDefined: boolean;
+                        isUnique: boolean;
+                        isSearchable: boolean;
+                        isFilterableInSearch: boolean;
+                        isComparable: boolean;
+                        isVisibleOnFront: boolean;
+                        isHtmlAllowedOnFront: boolean;
+                        isUsedForPriceRules: boolean;
+                        usedInProductListing: boolean;
+                        usedForSortBy: boolean;
+                        isVisibleInAdvancedSearch: boolean;
+                        isWysiwygEnabled: boolean;
+                        isConfigurable: boolean;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "productAttributes.get": {
         parameters: {
             query?: never;
@@ -9645,6 +9753,127 @@ export interface operations {
                         isConfigurable: boolean;
                     };
                 };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "productAttributes.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    frontendLabel?: string;
+                    /** @enum {unknown} */
+                    scope?: "global" | "website" | "store";
+                    isRequired?: boolean;
+                    isUnique?: boolean;
+                    isSearchable?: boolean;
+                    /** @description 0 no, 1 with results, 2 without results */
+                    isFilterable?: number;
+                    isFilterableInSearch?: boolean;
+                    isComparable?: boolean;
+                    isVisibleOnFront?: boolean;
+                    isHtmlAllowedOnFront?: boolean;
+                    isUsedForPriceRules?: boolean;
+                    usedInProductListing?: boolean;
+                    usedForSortBy?: boolean;
+                    isVisibleInAdvancedSearch?: boolean;
+                    isWysiwygEnabled?: boolean;
+                    /** @description may be a super attribute (global select attributes only) */
+                    isConfigurable?: boolean;
+                    defaultValue?: string | null;
+                    /** @description product types; empty: all */
+                    applyTo?: ("simple" | "virtual" | "configurable" | "bundle" | "grouped" | "downloadable")[];
+                    frontendClass?: string | null;
+                    note?: string | null;
+                    position?: number;
+                    /** @description select and multiselect: the options in their order; replaces the list (an option left out is removed) */
+                    options?: {
+                        /** @description the id of an existing option (as read); absent for a new one */
+                        value?: string;
+                        label: string;
+                        swatchType?: string | null;
+                        swatchValue?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        attributeCode: string;
+                        frontendLabel: string;
+                        /** @description text, textarea, select, multiselect, boolean, date, price, weight, media_image, gallery */
+                        frontendInput: string;
+                        /** @description varchar, text, int, decimal, datetime, static */
+                        backendType: string;
+                        /** @description global, website or store */
+                        scope: string;
+                        /** @description 0 store, 1 global, 2 website */
+                        isGlobal: number;
+                        /** @description 0 no, 1 filterable with results, 2 filterable without results */
+                        isFilterable: number;
+                        defaultValue?: string;
+                        /** @description product types; empty: all */
+                        applyTo: string[];
+                        frontendClass?: string;
+                        note?: string;
+                        position: number;
+                        options: {
+                            label: string;
+                            /** @description the option id (or the fixed value of a built-in list), as a string */
+                            value: string;
+                        }[];
+                        isRequired: boolean;
+                        isUserDefined: boolean;
+                        isUnique: boolean;
+                        isSearchable: boolean;
+                        isFilterableInSearch: boolean;
+                        isComparable: boolean;
+                        isVisibleOnFront: boolean;
+                        isHtmlAllowedOnFront: boolean;
+                        isUsedForPriceRules: boolean;
+                        usedInProductListing: boolean;
+                        usedForSortBy: boolean;
+                        isVisibleInAdvancedSearch: boolean;
+                        isWysiwygEnabled: boolean;
+                        isConfigurable: boolean;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "productAttributes.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
         };
@@ -9719,6 +9948,54 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "attributeSets.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    attributeSetName: string;
+                    /** @description copy the groups of this set (when groups are not given) */
+                    skeletonSetId?: number;
+                    /** @description the groups in order, each with its attribute codes in order; replaces the membership of the set */
+                    groups?: {
+                        name: string;
+                        /** @description attribute codes, in order */
+                        attributes: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        attributeSetName: string;
+                        /** @description every attribute of the set, in group order */
+                        attributeCodes: string[];
+                        groups: {
+                            name: string;
+                            sortOrder: number;
+                            attributes: {
+                                code: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "attributeSets.get": {
         parameters: {
             query?: never;
@@ -9755,6 +10032,75 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "attributeSets.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    attributeSetName?: string;
+                    /** @description the groups in order, each with its attribute codes in order; replaces the membership of the set */
+                    groups?: {
+                        name: string;
+                        /** @description attribute codes, in order */
+                        attributes: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        attributeSetName: string;
+                        /** @description every attribute of the set, in group order */
+                        attributeCodes: string[];
+                        groups: {
+                            name: string;
+                            sortOrder: number;
+                            attributes: {
+                                code: string;
+                                sortOrder: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "attributeSets.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "products.list": {
         parameters: {
             query?: {
@@ -9782,6 +10128,13 @@ export interface operations {
                 urlKey?: string;
                 /** @description product type */
                 type?: string;
+                /** @description enabled or disabled in the store view read */
+                status?: "enabled" | "disabled";
+                visibility?: "not_visible" | "catalog" | "search" | "catalog_search";
+                /** @description as the stockStatus field says */
+                stockStatus?: "in_stock" | "out_of_stock";
+                /** @description products assigned to this website */
+                websiteId?: number;
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
@@ -9789,7 +10142,7 @@ export interface operations {
                 /** @description updated at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 updatedSince?: string;
                 /** @description default name (relevance first when searching) */
-                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id";
+                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id" | "type" | "status" | "visibility";
                 sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 /** @description 1: list items carry the detail fields */
                 fullDetail?: "0" | "1" | "true" | "false";
@@ -11505,7 +11858,7 @@ export interface operations {
     "products.categoryProducts": {
         parameters: {
             query?: {
-                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id";
+                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id" | "type" | "status" | "visibility";
                 sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 /** @description page size, clamped to the list maximum */
                 pageSize?: number;
@@ -15293,6 +15646,13 @@ export interface operations {
                 urlKey?: string;
                 /** @description product type */
                 type?: string;
+                /** @description enabled or disabled in the store view read */
+                status?: "enabled" | "disabled";
+                visibility?: "not_visible" | "catalog" | "search" | "catalog_search";
+                /** @description as the stockStatus field says */
+                stockStatus?: "in_stock" | "out_of_stock";
+                /** @description products assigned to this website */
+                websiteId?: number;
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
@@ -15300,7 +15660,7 @@ export interface operations {
                 /** @description updated at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 updatedSince?: string;
                 /** @description default name (relevance first when searching) */
-                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id";
+                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id" | "type" | "status" | "visibility";
                 sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 /** @description 1: list items carry the detail fields */
                 fullDetail?: "0" | "1" | "true" | "false";
@@ -15406,6 +15766,13 @@ export interface operations {
                 urlKey?: string;
                 /** @description product type */
                 type?: string;
+                /** @description enabled or disabled in the store view read */
+                status?: "enabled" | "disabled";
+                visibility?: "not_visible" | "catalog" | "search" | "catalog_search";
+                /** @description as the stockStatus field says */
+                stockStatus?: "in_stock" | "out_of_stock";
+                /** @description products assigned to this website */
+                websiteId?: number;
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
@@ -15413,7 +15780,7 @@ export interface operations {
                 /** @description updated at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 updatedSince?: string;
                 /** @description default name (relevance first when searching) */
-                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id";
+                sortBy?: "name" | "price" | "special_price" | "created_at" | "updated_at" | "position" | "sku" | "entity_id" | "type" | "status" | "visibility";
                 sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 /** @description 1: list items carry the detail fields */
                 fullDetail?: "0" | "1" | "true" | "false";
@@ -16154,6 +16521,14 @@ export interface operations {
                 status?: "approved" | "pending" | "not_approved";
                 /** @description only the reviews of this product */
                 productId?: number;
+                /** @description title, text or nickname contains (case-insensitive) */
+                search?: string;
+                /** @description only the reviews shown in this store view */
+                storeId?: number;
+                /** @description default created_at */
+                sortBy?: "created_at" | "title" | "nickname" | "status" | "product_id";
+                /** @description default desc */
+                sortDir?: "asc" | "desc";
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */

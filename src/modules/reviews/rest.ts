@@ -76,7 +76,8 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/reviews',
     tags,
-    summary: 'The moderation queue: every review, newest first (10 per page); filters status, productId, createdFrom, createdTo',
+    summary:
+      'The moderation queue: every review, newest first (10 per page); filters status, productId, storeId, search, createdFrom, createdTo; sortBy, sortDir',
     access: access.admin('reviews', 'read'),
     shortName,
     query: ReviewListQuery,

@@ -7,6 +7,7 @@ const Vote = (description: string) => Type.Integer({ minimum: 1, maximum: 5, des
 
 export const REVIEW_STATUSES = ['approved', 'pending', 'not_approved'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const REVIEW_SORT_FIELDS = ['created_at', 'title', 'nickname', 'status', 'product_id'] as const;
 const Status = Type.Enum([...REVIEW_STATUSES], { description: 'approved, pending or not_approved' });
 
 export const RatingVote = Type.Object({
@@ -60,6 +61,10 @@ export const ReviewListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Status),
   productId: Type.Optional(Id('only the reviews of this product')),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'title, text or nickname contains (case-insensitive)' })),
+  storeId: Type.Optional(Id('only the reviews shown in this store view')),
+  sortBy: Type.Optional(Type.Enum([...REVIEW_SORT_FIELDS], { description: 'default created_at' })),
+  sortDir: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'default desc' })),
   ...DateRangeQuery,
 });
 

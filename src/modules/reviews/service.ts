@@ -11,12 +11,13 @@ import { adminStoreScope, customerIdOf, scopeWritable, withTx, type Ctx } from '
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { rows, statement, type Db } from '../../platform/db.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
-import { compact } from '../../platform/format.js';
+import { compact, likeEscape } from '../../platform/format.js';
 import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareConfig } from '../../platform/settings.js';
 import { inWriteScope, productNames, requireProduct, type ProductRow } from '../catalog/products/shared.js';
 import {
+  REVIEW_SORT_FIELDS,
   REVIEW_STATUSES,
   type PageQueryT,
   type ReviewCreateBody,
@@ -87,10 +88,10 @@ const approvedOfProduct = statement<ReviewRow>(
     ${NEWEST_FIRST} LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}`,
 );
 
-async function selectReviews(db: Db, where: SQL, page: Page): Promise<{ list: ReviewRow[]; total: number }> {
+async function selectReviews(db: Db, where: SQL, page: Page, order: SQL = NEWEST_FIRST): Promise<{ list: ReviewRow[]; total: number }> {
   const list = await rows<ReviewRow>(
     db,
-    sql`SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reviews r WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.size} OFFSET ${page.offset}`,
+    sql`SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reviews r WHERE ${where} ${order} LIMIT ${page.size} OFFSET ${page.offset}`,
   );
   return { list, total: await totalOf(db, list, where, page) };
 }
@@ -231,6 +232,19 @@ export async function listMyReviews(
   return { result: { items: await toDtos(ctx, list), total }, page };
 }
 
+/** ORDER BY of the moderation queue: the chosen column (newest first by default), then the id. */
+function moderationOrder(query: ReviewListQueryT): SQL {
+  const dir = sql.raw(query.sortDir === 'asc' ? 'ASC' : 'DESC');
+  const column: Record<(typeof REVIEW_SORT_FIELDS)[number], SQL> = {
+    created_at: sql`r.created_at`,
+    title: sql`lower(r.title)`,
+    nickname: sql`lower(r.nickname)`,
+    status: sql`r.status`,
+    product_id: sql`r.product_id`,
+  };
+  return sql`ORDER BY ${column[query.sortBy ?? 'created_at']} ${dir}, r.id ${dir}`;
+}
+
 /** GET /reviews: the moderation queue (admin reviews/read), newest first, filtered by status and product. */
 export async function listReviews(
   ctx: Ctx,
@@ -241,10 +255,16 @@ export async function listReviews(
   const conds: SQL[] = [sql`true`];
   if (query.status !== undefined) conds.push(sql`r.status = ${checkStatus('status', query.status)}`);
   if (query.productId !== undefined) conds.push(sql`r.product_id = ${query.productId}`);
+  if (query.storeId !== undefined) conds.push(sql`${query.storeId}::int = ANY (r.store_ids)`);
+  const search = query.search?.trim();
+  if (search) {
+    const like = `%${likeEscape(search)}%`;
+    conds.push(sql`(r.title ILIKE ${like} OR r.detail ILIKE ${like} OR r.nickname ILIKE ${like})`);
+  }
   conds.push(...dateRangeConditions({ created: sql`r.created_at` }, query));
   const allowed = adminStoreScope(ctx);
   if (allowed) conds.push(sql`r.store_ids && ${sql.raw(`'{${allowed.map(Number).join(',')}}'::int[]`)}`);
-  const { list, total } = await selectReviews(ctx.db, sql.join(conds, sql` AND `), page);
+  const { list, total } = await selectReviews(ctx.db, sql.join(conds, sql` AND `), page, moderationOrder(query));
   return { result: { items: await toDtos(ctx, list), total }, page };
 }
 

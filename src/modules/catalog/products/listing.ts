@@ -28,9 +28,19 @@ import {
   products,
 } from '../tables.js';
 import { readView, viewStoreKey } from './read-view.js';
-import { boundParams, inScope, sellable, storeName, storeUrlKey, type ReadParams, type ReadValues } from './read-sql.js';
+import {
+  boundParams,
+  inScope,
+  inStockSql,
+  sellable,
+  storeActive,
+  storeName,
+  storeUrlKey,
+  type ReadParams,
+  type ReadValues,
+} from './read-sql.js';
 import { PRODUCT_TYPES } from './shared.js';
-import type { ProductListQueryT, ProductSortField } from './schemas.js';
+import { PRODUCT_SORT_FIELDS, type ProductListQueryT, type ProductSortField } from './schemas.js';
 
 const MAX_FILTER_VALUES = 100;
 const CODE = /^[a-z][a-z0-9_]{0,254}$/;
@@ -251,6 +261,10 @@ export async function listingWhere(ctx: Ctx, q: ProductListQueryT): Promise<SQL>
     if (!(PRODUCT_TYPES as readonly string[]).includes(type)) throw invalid('type', `must be one of ${PRODUCT_TYPES.join(', ')}`, 'enum');
     conds.push(sql`${products.type} = ${type}::text`);
   }
+  if (q.status !== undefined) conds.push(q.status === 'enabled' ? storeActive(products, p) : sql`NOT ${storeActive(products, p)}`);
+  if (q.visibility !== undefined) conds.push(sql`${products.visibility} = ${q.visibility}::text`);
+  if (q.stockStatus !== undefined) conds.push(q.stockStatus === 'in_stock' ? inStockSql(products, p) : sql`NOT ${inStockSql(products, p)}`);
+  if (q.websiteId !== undefined) conds.push(sql`${q.websiteId}::int = ANY(${products.websiteIds})`);
   conds.push(...dateRangeConditions({ created: products.createdAt, updated: products.updatedAt }, q));
   return conds.length ? and(...conds)! : sql`true`;
 }
@@ -281,6 +295,7 @@ export function isUnfiltered(q: ProductListQueryT): boolean {
   if (q.categoryId !== undefined || q.priceMin !== undefined || q.priceMax !== undefined) return false;
   if (q.sortBy !== undefined && q.sortBy !== 'name') return false;
   for (const v of [q.attributeFilters, q.sku, q.urlKey, q.type, q.createdFrom, q.createdTo, q.updatedSince]) if (!blank(v)) return false;
+  if (q.status !== undefined || q.visibility !== undefined || q.stockStatus !== undefined || q.websiteId !== undefined) return false;
   for (const [k, v] of Object.entries(q)) if (k.startsWith('attr_') && v !== undefined) return false;
   return true;
 }
@@ -288,7 +303,8 @@ export function isUnfiltered(q: ProductListQueryT): boolean {
 /** ORDER BY of the listing: the requested field, then the product id so pages never overlap. */
 export function listingOrder(ctx: Ctx, q: ProductListQueryT): SQL {
   const p = listingParams(ctx);
-  const dir = (q.sortDir ?? 'asc').toLowerCase() === 'desc' ? sql`DESC` : sql`ASC`;
+  const desc = (q.sortDir ?? 'asc').toLowerCase() === 'desc';
+  const dir = desc ? sql`DESC` : sql`ASC`;
   const search = searchText(q);
   const field = q.sortBy as ProductSortField | undefined;
   if (!field && search) {
@@ -321,8 +337,18 @@ export function listingOrder(ctx: Ctx, q: ProductListQueryT): SQL {
       break;
     case 'entity_id':
       return sql`${products.id} ${dir}`;
+    case 'type':
+      key = sql`${products.type} ${dir}`;
+      break;
+    case 'status':
+      // enabled first when ascending, as the store view reads it
+      key = sql`${storeActive(products, p)} ${desc ? sql`ASC` : sql`DESC`}`;
+      break;
+    case 'visibility':
+      key = sql`${products.visibility} ${dir}`;
+      break;
     default:
-      throw invalid('sortBy', `must be one of name, price, special_price, created_at, updated_at, position, sku, entity_id`, 'enum');
+      throw invalid('sortBy', `must be one of ${PRODUCT_SORT_FIELDS.join(', ')}`, 'enum');
   }
   return sql`${key}, ${products.id} ${dir}`;
 }

@@ -140,6 +140,18 @@ function childInStock(t: ProductTable, p: ReadParams): SQL {
     END)`;
 }
 
+/**
+ * In stock, as `isInStock` (read-view.ts) decides it from the read's columns: simple, virtual and downloadable
+ * products when their stock row sells; configurable, grouped and bundle products when an enabled child is in stock
+ * and their own row, if any, does not take them out of stock. Listing filters use it.
+ */
+export function inStockSql(t: ProductTable, p: ReadParams): SQL {
+  const own = p.parts.sellableFromStock(t.id);
+  return sql`(CASE WHEN ${t.type} IN ('configurable', 'grouped', 'bundle')
+    THEN NOT (${p.parts.stockJson(t.id)} IS NOT NULL AND NOT ${own}) AND coalesce(${childInStock(t, p)}, false)
+    ELSE ${own} END)`;
+}
+
 /** Images holding a role (image, small_image, thumbnail), best first. */
 function roleImagesJson(idCol: SQL | AnyColumn): SQL {
   return sql`(SELECT json_agg(json_build_object('file', m.file, 'label', m.label, 'types', m.types) ORDER BY m.position, m.id)

@@ -12,7 +12,19 @@ const OptStr = (description?: string) => Type.Optional(Type.String({ description
 const OptInt = (description?: string) => Type.Optional(Type.Integer({ description }));
 const OptBool = (description?: string) => Type.Optional(Type.Boolean({ description }));
 
-export const PRODUCT_SORT_FIELDS = ['name', 'price', 'special_price', 'created_at', 'updated_at', 'position', 'sku', 'entity_id'] as const;
+export const PRODUCT_SORT_FIELDS = [
+  'name',
+  'price',
+  'special_price',
+  'created_at',
+  'updated_at',
+  'position',
+  'sku',
+  'entity_id',
+  'type',
+  'status',
+  'visibility',
+] as const;
 export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
 const TierPrice = Type.Object({
@@ -268,6 +280,10 @@ export const ProductListQuery = Type.Object(
     sku: Type.Optional(Type.String({ maxLength: 255, description: 'exact sku (case-insensitive)' })),
     urlKey: Type.Optional(Type.String({ maxLength: 255, description: 'url key in the current store view' })),
     type: Type.Optional(Type.String({ maxLength: 32, description: 'product type' })),
+    status: Type.Optional(Type.Enum(['enabled', 'disabled'], { description: 'enabled or disabled in the store view read' })),
+    visibility: Type.Optional(Type.Enum(['not_visible', 'catalog', 'search', 'catalog_search'])),
+    stockStatus: Type.Optional(Type.Enum(['in_stock', 'out_of_stock'], { description: 'as the stockStatus field says' })),
+    websiteId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'products assigned to this website' })),
     createdFrom: DateFilter('created at or after'),
     createdTo: DateFilter('created at or before (a bare date covers the whole day)'),
     updatedSince: DateFilter('updated at or after'),
