@@ -13,7 +13,18 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
+import { Route as AppAttributeSetsIndexRouteImport } from './routes/_app/attribute-sets/index'
+import { Route as AppAttributeSetsSetIdRouteImport } from './routes/_app/attribute-sets/$setId'
+import { Route as AppAttributesIndexRouteImport } from './routes/_app/attributes/index'
+import { Route as AppAttributesAttributeIdRouteImport } from './routes/_app/attributes/$attributeId'
+import { Route as AppCategoriesIndexRouteImport } from './routes/_app/categories/index'
+import { Route as AppCategoriesCategoryIdRouteImport } from './routes/_app/categories/$categoryId'
 import { Route as AppOrdersIndexRouteImport } from './routes/_app/orders/index'
+import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
+import { Route as AppProductsProductIdRouteImport } from './routes/_app/products/$productId'
+import { Route as AppProductsNewRouteImport } from './routes/_app/products/new'
+import { Route as AppReviewsIndexRouteImport } from './routes/_app/reviews/index'
+import { Route as AppReviewsReviewIdRouteImport } from './routes/_app/reviews/$reviewId'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -34,9 +45,65 @@ const AppIndexRoute = AppIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAttributeSetsIndexRoute = AppAttributeSetsIndexRouteImport.update({
+  id: '/attribute-sets/',
+  path: '/attribute-sets/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAttributeSetsSetIdRoute = AppAttributeSetsSetIdRouteImport.update({
+  id: '/attribute-sets/$setId',
+  path: '/attribute-sets/$setId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAttributesIndexRoute = AppAttributesIndexRouteImport.update({
+  id: '/attributes/',
+  path: '/attributes/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAttributesAttributeIdRoute =
+  AppAttributesAttributeIdRouteImport.update({
+    id: '/attributes/$attributeId',
+    path: '/attributes/$attributeId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppCategoriesIndexRoute = AppCategoriesIndexRouteImport.update({
+  id: '/categories/',
+  path: '/categories/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCategoriesCategoryIdRoute = AppCategoriesCategoryIdRouteImport.update({
+  id: '/categories/$categoryId',
+  path: '/categories/$categoryId',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppOrdersIndexRoute = AppOrdersIndexRouteImport.update({
   id: '/orders/',
   path: '/orders/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsIndexRoute = AppProductsIndexRouteImport.update({
+  id: '/products/',
+  path: '/products/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsProductIdRoute = AppProductsProductIdRouteImport.update({
+  id: '/products/$productId',
+  path: '/products/$productId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsNewRoute = AppProductsNewRouteImport.update({
+  id: '/products/new',
+  path: '/products/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppReviewsIndexRoute = AppReviewsIndexRouteImport.update({
+  id: '/reviews/',
+  path: '/reviews/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppReviewsReviewIdRoute = AppReviewsReviewIdRouteImport.update({
+  id: '/reviews/$reviewId',
+  path: '/reviews/$reviewId',
   getParentRoute: () => AppRoute,
 } as any)
 
@@ -44,13 +111,35 @@ export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
+  '/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
+  '/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/products/$productId': typeof AppProductsProductIdRoute
+  '/products/new': typeof AppProductsNewRoute
+  '/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/attribute-sets/': typeof AppAttributeSetsIndexRoute
+  '/attributes/': typeof AppAttributesIndexRoute
+  '/categories/': typeof AppCategoriesIndexRoute
   '/orders/': typeof AppOrdersIndexRoute
+  '/products/': typeof AppProductsIndexRoute
+  '/reviews/': typeof AppReviewsIndexRoute
 }
 export interface FileRoutesByTo {
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
   '/': typeof AppIndexRoute
+  '/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
+  '/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/products/$productId': typeof AppProductsProductIdRoute
+  '/products/new': typeof AppProductsNewRoute
+  '/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/attribute-sets': typeof AppAttributeSetsIndexRoute
+  '/attributes': typeof AppAttributesIndexRoute
+  '/categories': typeof AppCategoriesIndexRoute
   '/orders': typeof AppOrdersIndexRoute
+  '/products': typeof AppProductsIndexRoute
+  '/reviews': typeof AppReviewsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -58,20 +147,72 @@ export interface FileRoutesById {
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
+  '/_app/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/_app/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/_app/products/$productId': typeof AppProductsProductIdRoute
+  '/_app/products/new': typeof AppProductsNewRoute
+  '/_app/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/_app/attribute-sets/': typeof AppAttributeSetsIndexRoute
+  '/_app/attributes/': typeof AppAttributesIndexRoute
+  '/_app/categories/': typeof AppCategoriesIndexRoute
   '/_app/orders/': typeof AppOrdersIndexRoute
+  '/_app/products/': typeof AppProductsIndexRoute
+  '/_app/reviews/': typeof AppReviewsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/reset-password' | '/sign-in' | '/orders/'
+  fullPaths:
+    | '/'
+    | '/reset-password'
+    | '/sign-in'
+    | '/attribute-sets/$setId'
+    | '/attributes/$attributeId'
+    | '/categories/$categoryId'
+    | '/products/$productId'
+    | '/products/new'
+    | '/reviews/$reviewId'
+    | '/attribute-sets/'
+    | '/attributes/'
+    | '/categories/'
+    | '/orders/'
+    | '/products/'
+    | '/reviews/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/reset-password' | '/sign-in' | '/' | '/orders'
+  to:
+    | '/reset-password'
+    | '/sign-in'
+    | '/'
+    | '/attribute-sets/$setId'
+    | '/attributes/$attributeId'
+    | '/categories/$categoryId'
+    | '/products/$productId'
+    | '/products/new'
+    | '/reviews/$reviewId'
+    | '/attribute-sets'
+    | '/attributes'
+    | '/categories'
+    | '/orders'
+    | '/products'
+    | '/reviews'
   id:
     | '__root__'
     | '/_app'
     | '/reset-password'
     | '/sign-in'
     | '/_app/'
+    | '/_app/attribute-sets/$setId'
+    | '/_app/attributes/$attributeId'
+    | '/_app/categories/$categoryId'
+    | '/_app/products/$productId'
+    | '/_app/products/new'
+    | '/_app/reviews/$reviewId'
+    | '/_app/attribute-sets/'
+    | '/_app/attributes/'
+    | '/_app/categories/'
     | '/_app/orders/'
+    | '/_app/products/'
+    | '/_app/reviews/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -110,6 +251,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/attribute-sets/': {
+      id: '/_app/attribute-sets/'
+      path: '/attribute-sets'
+      fullPath: '/attribute-sets/'
+      preLoaderRoute: typeof AppAttributeSetsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/attribute-sets/$setId': {
+      id: '/_app/attribute-sets/$setId'
+      path: '/attribute-sets/$setId'
+      fullPath: '/attribute-sets/$setId'
+      preLoaderRoute: typeof AppAttributeSetsSetIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/attributes/': {
+      id: '/_app/attributes/'
+      path: '/attributes'
+      fullPath: '/attributes/'
+      preLoaderRoute: typeof AppAttributesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/attributes/$attributeId': {
+      id: '/_app/attributes/$attributeId'
+      path: '/attributes/$attributeId'
+      fullPath: '/attributes/$attributeId'
+      preLoaderRoute: typeof AppAttributesAttributeIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/categories/': {
+      id: '/_app/categories/'
+      path: '/categories'
+      fullPath: '/categories/'
+      preLoaderRoute: typeof AppCategoriesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/categories/$categoryId': {
+      id: '/_app/categories/$categoryId'
+      path: '/categories/$categoryId'
+      fullPath: '/categories/$categoryId'
+      preLoaderRoute: typeof AppCategoriesCategoryIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/orders/': {
       id: '/_app/orders/'
       path: '/orders'
@@ -117,17 +300,74 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppOrdersIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/products/': {
+      id: '/_app/products/'
+      path: '/products'
+      fullPath: '/products/'
+      preLoaderRoute: typeof AppProductsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/$productId': {
+      id: '/_app/products/$productId'
+      path: '/products/$productId'
+      fullPath: '/products/$productId'
+      preLoaderRoute: typeof AppProductsProductIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/new': {
+      id: '/_app/products/new'
+      path: '/products/new'
+      fullPath: '/products/new'
+      preLoaderRoute: typeof AppProductsNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/reviews/': {
+      id: '/_app/reviews/'
+      path: '/reviews'
+      fullPath: '/reviews/'
+      preLoaderRoute: typeof AppReviewsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/reviews/$reviewId': {
+      id: '/_app/reviews/$reviewId'
+      path: '/reviews/$reviewId'
+      fullPath: '/reviews/$reviewId'
+      preLoaderRoute: typeof AppReviewsReviewIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
 interface AppRouteChildren {
   AppIndexRoute: typeof AppIndexRoute
+  AppAttributeSetsSetIdRoute: typeof AppAttributeSetsSetIdRoute
+  AppAttributesAttributeIdRoute: typeof AppAttributesAttributeIdRoute
+  AppCategoriesCategoryIdRoute: typeof AppCategoriesCategoryIdRoute
+  AppProductsProductIdRoute: typeof AppProductsProductIdRoute
+  AppProductsNewRoute: typeof AppProductsNewRoute
+  AppReviewsReviewIdRoute: typeof AppReviewsReviewIdRoute
+  AppAttributeSetsIndexRoute: typeof AppAttributeSetsIndexRoute
+  AppAttributesIndexRoute: typeof AppAttributesIndexRoute
+  AppCategoriesIndexRoute: typeof AppCategoriesIndexRoute
   AppOrdersIndexRoute: typeof AppOrdersIndexRoute
+  AppProductsIndexRoute: typeof AppProductsIndexRoute
+  AppReviewsIndexRoute: typeof AppReviewsIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppIndexRoute: AppIndexRoute,
+  AppAttributeSetsSetIdRoute: AppAttributeSetsSetIdRoute,
+  AppAttributesAttributeIdRoute: AppAttributesAttributeIdRoute,
+  AppCategoriesCategoryIdRoute: AppCategoriesCategoryIdRoute,
+  AppProductsProductIdRoute: AppProductsProductIdRoute,
+  AppProductsNewRoute: AppProductsNewRoute,
+  AppReviewsReviewIdRoute: AppReviewsReviewIdRoute,
+  AppAttributeSetsIndexRoute: AppAttributeSetsIndexRoute,
+  AppAttributesIndexRoute: AppAttributesIndexRoute,
+  AppCategoriesIndexRoute: AppCategoriesIndexRoute,
   AppOrdersIndexRoute: AppOrdersIndexRoute,
+  AppProductsIndexRoute: AppProductsIndexRoute,
+  AppReviewsIndexRoute: AppReviewsIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
