@@ -502,6 +502,26 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
     },
     read: () => ({ url: `${API}/media`, token: admin }),
   }),
+  'media.folders': async () => ({
+    budget: 2,
+    add: async () => {
+      const boundary = 'list-budget-folder';
+      const raw = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\n${uniq('folder')}\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(PNG_BASE64, 'base64'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      ok(
+        await t.req('POST', `${API}/media`, {
+          token: admin,
+          raw,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        }),
+      );
+    },
+    read: () => ({ url: `${API}/media-folders`, token: admin }),
+  }),
   'revocation.listMine': async () => {
     const token = await newCustomerToken();
     return {

@@ -613,6 +613,7 @@ const NOT_SCOPED: Record<string, string> = {
   'attributeSets.update': 'attribute sets are global',
   'attributeSets.delete': 'attribute sets are global',
   'media.list': 'the media library: files every store view’s content links to, not rows of a store',
+  'media.folders': 'the media library (see media.list)',
   'configuration.sections': 'the declared sections and groups: the same for every store view',
   'adminUsers.passkeys': 'staff accounts are shared by every store view (readable; removing a passkey refused above)',
 };

@@ -325,7 +325,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince */
+        /** List customers (15 per page), by id unless sortBy; filters email, search, firstname, lastname, telephone, groupId, websiteId, isActive, createdFrom, createdTo, updatedSince */
         get: operations["customers.list"];
         put?: never;
         /** Register a customer (admin/API callers may also set groupId, isActive, websiteId, taxvat, disableAutoGroupChange) */
@@ -424,6 +424,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/customers/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a customer a password reset link to the store view of the account (the back office's reset); an inactive account is a 409 */
+        post: operations["customers.sendPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/customers/me/addresses": {
         parameters: {
             query?: never;
@@ -511,6 +528,24 @@ export interface paths {
         /** Add an address to a customer */
         post: operations["customers.addresses.createFor"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/customers/{customerId}/addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a customer's address (partial; isDefaultBilling/isDefaultShipping make it a default) */
+        put: operations["customers.addresses.updateFor"];
+        post?: never;
+        /** Delete a customer's address (a default address stops being the default) */
+        delete: operations["customers.addresses.deleteFor"];
         options?: never;
         head?: never;
         patch?: never;
@@ -682,7 +717,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Back-office (staff) users, by user name; filters username, email (exact), search (part of name/email), roleId, isActive */
+        /** Back-office (staff) users, by user name; filters username, email (exact), search (part of name/email), roleId, isActive; sortBy username, email, lastLoginAt, createdAt with sortDir */
         get: operations["adminUsers.list"];
         put?: never;
         /** Create a back-office user (password: 8+ characters with letters and digits); a taken user name or email is 409 */
@@ -1014,6 +1049,97 @@ export interface paths {
         put?: never;
         /** Sign in with an OpenID Connect ID token of a configured provider (Google, Apple, Microsoft, oidc); answers a customer token, creating or linking the account */
         post: operations["auth.socialAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/api-roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API roles, by name, with the number of API users and OAuth clients holding each; filter search (part of the name) */
+        get: operations["apiRoles.list"];
+        put?: never;
+        /** Create an API role (permissions: `all`, `<resource>/all` or `<resource>/<read|write|create|delete>`); a taken name is 409 */
+        post: operations["apiRoles.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/api-roles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An API role */
+        get: operations["apiRoles.get"];
+        /** Rename an API role or replace its permissions (its holders' tokens carry the new ones at their next request) */
+        put: operations["apiRoles.update"];
+        post?: never;
+        /** Delete an API role no API user or OAuth client holds (409 while one does) */
+        delete: operations["apiRoles.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/api-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API users (never a key or its hash); filters search (part of the user name or email), roleId, isActive; sortBy username, email, createdAt, updatedAt */
+        get: operations["apiUsers.list"];
+        put?: never;
+        /** Create an API user; the answer carries its API key, made by the server and shown this once; a taken user name is 409 */
+        post: operations["apiUsers.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/api-users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An API user (never a key or its hash) */
+        get: operations["apiUsers.get"];
+        /** Change an API user (user name, email, role, active, store views); a deactivation or a new role applies to its tokens at their next request; nobody deactivates themselves (409) */
+        put: operations["apiUsers.update"];
+        post?: never;
+        /** Delete an API user (its tokens and SOAP sessions end); nobody deletes themselves (409) */
+        delete: operations["apiUsers.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/api-users/{id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new API key for the user, made by the server and shown this once; the tokens and SOAP sessions opened with the old key end at once */
+        post: operations["apiUsers.resetKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2614,7 +2740,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Orders, newest first (20 a page); filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since) */
+        /** Orders, newest first unless sortBy/sortDir say otherwise (createdAt, updatedAt, incrementId, grandTotal, status, state), 20 a page; filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since); search: order number, customer email or name */
         get: operations["orders.list"];
         put?: never;
         /** Place an order from a guest cart (masked id) or a customer cart (its id, with the owner's or a back-office token) */
@@ -2821,6 +2947,40 @@ export interface paths {
         };
         /** Tax charged per rate (percent), per period and over the range */
         get: operations["reports.tax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every invoice, newest first unless sortBy/sortDir say otherwise (createdAt, incrementId, grandTotal, state), 20 a page (of a store-limited principal's stores only); filters incrementId, orderId, orderIncrementId, state (open, paid, canceled), storeId, createdFrom, createdTo; search: invoice number, or the order's number, customer email or name */
+        get: operations["invoices.listAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice with its items, comments and the path of its PDF */
+        get: operations["invoices.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3145,7 +3305,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CMS pages, alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), createdFrom, createdTo, updatedSince; scope=all: every store view (back office only) */
+        /** CMS pages, alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), isActive, storeId, createdFrom, createdTo, updatedSince; sortBy, sortDir; scope=all: every store view (back office only) */
         get: operations["cmsPages.list"];
         put?: never;
         /** Create a CMS page (identifier and title required; active and in every store view by default); its identifier becomes its URL path */
@@ -3182,7 +3342,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CMS blocks, alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), createdFrom, createdTo, updatedSince; scope=all: every store view (back office only) */
+        /** CMS blocks, alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), isActive, storeId, createdFrom, createdTo, updatedSince; sortBy, sortDir; scope=all: every store view (back office only) */
         get: operations["cmsBlocks.list"];
         put?: never;
         /** Create a CMS block (identifier and title required; active and in every store view by default) */
@@ -3287,10 +3447,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed) */
+        /** Newsletter subscribers (20 a page), by id unless sortBy; filters email (exact), search (email contains), status, customerId, storeId, isCustomer, createdFrom, createdTo, updatedSince (status changed) */
         get: operations["newsletter.subscribers.list"];
         put?: never;
-        post?: never;
+        /** Subscribe a customer (customerId: the account's email, in its store view unless storeId) or an email (in storeId), at once and without a confirmation mail */
+        post: operations["newsletter.subscribers.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3306,7 +3467,8 @@ export interface paths {
         };
         /** One newsletter subscriber */
         get: operations["newsletter.subscribers.get"];
-        put?: never;
+        /** Subscribe or unsubscribe a subscriber (status); a pending confirmation is dropped */
+        put: operations["newsletter.subscribers.update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3321,7 +3483,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Blog posts, newest first by publish date (20 a page); public callers get the active posts of the current store view whose publish date is set and not in the future, back-office readers every post; filters urlKey, categoryId, search (at least 3 characters); scope=all: every store view (back office only) */
+        /** Blog posts, newest first by publish date (20 a page); public callers get the active posts of the current store view whose publish date is set and not in the future, back-office readers every post; filters urlKey, categoryId, search (at least 3 characters), isActive, storeId; sortBy, sortDir; scope=all: every store view (back office only) */
         get: operations["blogPosts.list"];
         put?: never;
         /** Create a blog post (title required; urlKey from the title when omitted, unique per store view; active and in every store view by default); reachable at blog/<urlKey> */
@@ -3358,7 +3520,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Blog categories by position, then name (20 a page); public callers get the active categories of the current store view, back-office readers also inactive ones; filter parentId (0: top level); scope=all: every store view (back office only) */
+        /** Blog categories by position, then name (20 a page); public callers get the active categories of the current store view, back-office readers also inactive ones; filters parentId (0: top level), search (at least 3 characters), isActive, storeId; sortBy, sortDir; scope=all: every store view (back office only) */
         get: operations["blogCategories.list"];
         put?: never;
         /** Create a blog category (name required; urlKey from the name when omitted; parentId unknown → 400; path and level computed) */
@@ -3440,6 +3602,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/customers/{customerId}/wishlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's wishlist for the back office, whole (not paginated), oldest first, priced in the request's store view */
+        get: operations["wishlist.listFor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/customers/me/wishlist/sync": {
         parameters: {
             query?: never;
@@ -3509,6 +3688,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/media-folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folders in a folder under wysiwyg/ (folder, alias path, relative to wysiwyg/; default wysiwyg/ itself), by name */
+        get: operations["media.folders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/media/{path}": {
         parameters: {
             query?: never;
@@ -3551,7 +3747,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All declarations, newest first; filters email, orderId, processedStatus, storeId, createdFrom, createdTo (received) */
+        /** All declarations, newest first; filters email, orderId, processedStatus (pending: not processed), verified, storeId, createdFrom, createdTo (received), search (order number, email, name); sortBy, sortDir */
         get: operations["revocation.list"];
         put?: never;
         post?: never;
@@ -3572,6 +3768,23 @@ export interface paths {
         get: operations["revocation.get"];
         /** Set the processing status (stamps processedAt) and the admin note */
         put: operations["revocation.update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events a subscription may name, by name, with what each means (unpaginated) */
+        get: operations["webhooks.events"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -5579,12 +5792,22 @@ export interface operations {
                 lastname?: string;
                 /** @description telephone of one of the addresses */
                 telephone?: string;
+                /** @description customers of this group */
+                groupId?: number;
+                /** @description customers of this website */
+                websiteId?: number;
+                /** @description true/false (or 1/0): active or inactive accounts */
+                isActive?: string;
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdTo?: string;
                 /** @description updated at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 updatedSince?: string;
+                /** @description default id; name is last name then first name, group the group code */
+                sortBy?: "id" | "email" | "firstname" | "lastname" | "name" | "group" | "websiteId" | "createdAt" | "updatedAt";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -6571,6 +6794,32 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "customers.sendPasswordReset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "customers.addresses.list": {
         parameters: {
             query?: never;
@@ -7288,6 +7537,99 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "customers.addresses.updateFor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: number;
+                /** @description the address id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstname?: string | null;
+                    lastname?: string | null;
+                    prefix?: string | null;
+                    middlename?: string | null;
+                    suffix?: string | null;
+                    company?: string | null;
+                    street?: string | string[] | null;
+                    city?: string | null;
+                    region?: string | null;
+                    regionId?: number | null;
+                    postcode?: string | null;
+                    countryId?: string | null;
+                    telephone?: string | null;
+                    fax?: string | null;
+                    vatId?: string | null;
+                    isDefaultBilling?: boolean;
+                    isDefaultShipping?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        customerId: number;
+                        firstname: string;
+                        lastname: string;
+                        prefix?: string;
+                        middlename?: string;
+                        suffix?: string;
+                        company?: string;
+                        street: string[];
+                        city: string;
+                        region?: string;
+                        regionId?: number;
+                        postcode?: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        countryId: string;
+                        telephone: string;
+                        fax?: string;
+                        vatId?: string;
+                        isDefaultBilling: boolean;
+                        isDefaultShipping: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "customers.addresses.deleteFor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: number;
+                /** @description the address id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
         };
@@ -8037,6 +8379,10 @@ export interface operations {
                 search?: string;
                 roleId?: number;
                 isActive?: boolean;
+                /** @description default username */
+                sortBy?: "username" | "email" | "lastLoginAt" | "createdAt";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -9212,6 +9558,477 @@ export interface operations {
                         provider: string;
                         /** @description whether the sign-in created the account */
                         isNewCustomer: boolean;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiRoles.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description part of the role name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            permissions: string[];
+                            /** @description API users holding the role */
+                            userCount: number;
+                            /** @description OAuth clients holding the role */
+                            clientCount: number;
+                            createdAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description API users holding the role */
+                        userCount: number;
+                        /** @description OAuth clients holding the role */
+                        clientCount: number;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiRoles.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                    permissions: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description API users holding the role */
+                        userCount: number;
+                        /** @description OAuth clients holding the role */
+                        clientCount: number;
+                        createdAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiRoles.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description API users holding the role */
+                        userCount: number;
+                        /** @description OAuth clients holding the role */
+                        clientCount: number;
+                        createdAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiRoles.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description `all`, `<resource>/all` or `<resource>/<read|write|create|delete>` */
+                    permissions?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        permissions: string[];
+                        /** @description API users holding the role */
+                        userCount: number;
+                        /** @description OAuth clients holding the role */
+                        clientCount: number;
+                        createdAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiRoles.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description part of the user name or email */
+                search?: string;
+                roleId?: number;
+                isActive?: boolean;
+                /** @description default username */
+                sortBy?: "username" | "email" | "createdAt" | "updatedAt";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            username: string;
+                            email?: string;
+                            roleId: number;
+                            /** @description the role name */
+                            role: string;
+                            isActive: boolean;
+                            /** @description store views the user is limited to; absent: every one */
+                            allowedStoreIds?: number[];
+                            /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                            apiKey?: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email?: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        isActive: boolean;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                        apiKey?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    /** @description null removes it */
+                    email?: string | null;
+                    roleId: number;
+                    isActive?: boolean;
+                    /** @description store view ids the user is limited to; null: every store view */
+                    allowedStoreIds?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email?: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        isActive: boolean;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                        apiKey?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email?: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        isActive: boolean;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                        apiKey?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username?: string;
+                    /** @description null removes it */
+                    email?: string | null;
+                    roleId?: number;
+                    /** @description false ends its tokens and SOAP sessions at their next use */
+                    isActive?: boolean;
+                    /** @description store view ids the user is limited to; null: every store view */
+                    allowedStoreIds?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email?: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        isActive: boolean;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                        apiKey?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "apiUsers.resetKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email?: string;
+                        roleId: number;
+                        /** @description the role name */
+                        role: string;
+                        isActive: boolean;
+                        /** @description store views the user is limited to; absent: every one */
+                        allowedStoreIds?: number[];
+                        /** @description the new API key: only in the answer of a create or a key reset, shown once (only its hash is kept) */
+                        apiKey?: string;
+                        createdAt: string;
+                        updatedAt: string;
                     };
                 };
             };
@@ -16741,10 +17558,17 @@ export interface operations {
                 pageSize?: number;
                 /** @description code contains (case-insensitive) */
                 code?: string;
+                /** @description code or rule name contains (case-insensitive) */
+                search?: string;
                 /** @description true/false (or 1/0) */
                 isActive?: string;
                 /** @description alias of isActive */
                 is_active?: string;
+                discountType?: "percent" | "fixed" | "cart_fixed" | "buy_x_get_y";
+                /** @description default id, newest first */
+                sortBy?: "id" | "code" | "ruleName" | "discountAmount" | "timesUsed" | "fromDate" | "toDate" | "sortOrder";
+                /** @description default asc when sortBy is given */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -16868,6 +17692,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    ruleName?: string | null;
                     /** @description 3 to 64 characters of A-Z a-z 0-9 _ -; unique case-insensitively */
                     code: string;
                     /** @description percent, fixed, cart_fixed or buy_x_get_y */
@@ -17064,6 +17889,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    ruleName?: string | null;
                     /** @description 3 to 64 characters of A-Z a-z 0-9 _ -; unique case-insensitively */
                     code?: string;
                     /** @description percent, fixed, cart_fixed or buy_x_get_y */
@@ -24655,6 +25481,12 @@ export interface operations {
                 updatedSince?: string;
                 /** @description alias of updatedSince; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 since?: string;
+                /** @description free text: every word (up to 5) must be part of the order number, the customer email, first name or last name (case-insensitive) */
+                search?: string;
+                /** @description default createdAt (newest first) */
+                sortBy?: "createdAt" | "updatedAt" | "incrementId" | "grandTotal" | "status" | "state";
+                /** @description default desc */
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
             };
             header?: never;
             path?: never;
@@ -27230,13 +28062,37 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
-    "invoices.list": {
+    "invoices.listAll": {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                orderId: number;
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description free text: the invoice number contains it, or every word (up to 5) is part of the order's number, customer email or name */
+                search?: string;
+                /** @description the invoice number, exact */
+                incrementId?: string;
+                orderId?: number;
+                /** @description the order number, exact */
+                orderIncrementId?: string;
+                /** @description the invoice state */
+                state?: "open" | "paid" | "canceled";
+                /** @description store view of the order */
+                storeId?: number;
+                /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdFrom?: string;
+                /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
+                createdTo?: string;
+                /** @description default createdAt (newest first) */
+                sortBy?: "createdAt" | "incrementId" | "grandTotal" | "state";
+                /** @description default desc */
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -27289,7 +28145,7 @@ export interface operations {
                             canVoidFlag: boolean;
                             isUsedForRefund: boolean;
                             discountDescription?: string;
-                            /** @description list responses only: the path of the invoice PDF under the route used */
+                            /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                             pdfUrl?: string;
                             createdAt: string;
                             updatedAt: string;
@@ -27366,7 +28222,270 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "invoices.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
+                        pdfUrl?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        items: {
+                            id: number;
+                            orderItemId: number;
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            qty: number;
+                            price: number;
+                            priceInclTax: number;
+                            rowTotal: number;
+                            rowTotalInclTax: number;
+                            taxAmount: number;
+                            discountAmount: number;
+                            basePrice: number;
+                            basePriceInclTax: number;
+                            baseRowTotal: number;
+                            baseRowTotalInclTax: number;
+                            baseTaxAmount: number;
+                            baseDiscountAmount: number;
+                        }[];
+                        comments: {
+                            id: number;
+                            comment: string;
+                            createdAt: string;
+                            isCustomerNotified: boolean;
+                            isVisibleOnFront: boolean;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "invoices.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            incrementId: string;
+                            orderId: number;
+                            orderIncrementId: string;
+                            storeId: number;
+                            grandTotal: number;
+                            subtotal: number;
+                            taxAmount: number;
+                            shippingAmount: number;
+                            discountAmount: number;
+                            subtotalInclTax: number;
+                            shippingInclTax: number;
+                            shippingTaxAmount: number;
+                            giftcardAmount: number;
+                            totalQty: number;
+                            baseGrandTotal: number;
+                            baseSubtotal: number;
+                            baseTaxAmount: number;
+                            baseShippingAmount: number;
+                            baseDiscountAmount: number;
+                            baseSubtotalInclTax: number;
+                            baseShippingInclTax: number;
+                            baseShippingTaxAmount: number;
+                            baseGiftcardAmount: number;
+                            transactionId?: string;
+                            /** @description the currency of the amounts without base (the order currency) */
+                            currency: string;
+                            baseCurrencyCode: string;
+                            /** @description 1 open, 2 paid, 3 canceled */
+                            state: number;
+                            stateName: "open" | "paid" | "canceled";
+                            emailSent: boolean;
+                            canVoidFlag: boolean;
+                            isUsedForRefund: boolean;
+                            discountDescription?: string;
+                            /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
+                            pdfUrl?: string;
+                            createdAt: string;
+                            updatedAt: string;
+                            items: {
+                                id: number;
+                                orderItemId: number;
+                                productId: number;
+                                sku: string;
+                                name: string;
+                                qty: number;
+                                price: number;
+                                priceInclTax: number;
+                                rowTotal: number;
+                                rowTotalInclTax: number;
+                                taxAmount: number;
+                                discountAmount: number;
+                                basePrice: number;
+                                basePriceInclTax: number;
+                                baseRowTotal: number;
+                                baseRowTotalInclTax: number;
+                                baseTaxAmount: number;
+                                baseDiscountAmount: number;
+                            }[];
+                            comments: {
+                                id: number;
+                                comment: string;
+                                createdAt: string;
+                                isCustomerNotified: boolean;
+                                isVisibleOnFront: boolean;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        incrementId: string;
+                        orderId: number;
+                        orderIncrementId: string;
+                        storeId: number;
+                        grandTotal: number;
+                        subtotal: number;
+                        taxAmount: number;
+                        shippingAmount: number;
+                        discountAmount: number;
+                        subtotalInclTax: number;
+                        shippingInclTax: number;
+                        shippingTaxAmount: number;
+                        giftcardAmount: number;
+                        totalQty: number;
+                        baseGrandTotal: number;
+                        baseSubtotal: number;
+                        baseTaxAmount: number;
+                        baseShippingAmount: number;
+                        baseDiscountAmount: number;
+                        baseSubtotalInclTax: number;
+                        baseShippingInclTax: number;
+                        baseShippingTaxAmount: number;
+                        baseGiftcardAmount: number;
+                        transactionId?: string;
+                        /** @description the currency of the amounts without base (the order currency) */
+                        currency: string;
+                        baseCurrencyCode: string;
+                        /** @description 1 open, 2 paid, 3 canceled */
+                        state: number;
+                        stateName: "open" | "paid" | "canceled";
+                        emailSent: boolean;
+                        canVoidFlag: boolean;
+                        isUsedForRefund: boolean;
+                        discountDescription?: string;
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -27474,7 +28593,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -27570,7 +28689,7 @@ export interface operations {
                             canVoidFlag: boolean;
                             isUsedForRefund: boolean;
                             discountDescription?: string;
-                            /** @description list responses only: the path of the invoice PDF under the route used */
+                            /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                             pdfUrl?: string;
                             createdAt: string;
                             updatedAt: string;
@@ -27647,7 +28766,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -27737,7 +28856,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -27827,7 +28946,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -27917,7 +29036,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -29734,6 +30853,14 @@ export interface operations {
                 updatedSince?: string;
                 /** @description "all": every store view, active or not (back office only) */
                 scope?: string;
+                /** @description only active (true) or inactive (false) content */
+                isActive?: boolean;
+                /** @description only content shown in this store view (assigned to it or to every store view); 0: assigned to every store view */
+                storeId?: number;
+                /** @description default title */
+                sortBy?: "title" | "identifier" | "isActive" | "createdAt" | "updatedAt" | "id";
+                /** @description default asc */
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
             };
             header?: never;
             path?: never;
@@ -30100,6 +31227,14 @@ export interface operations {
                 updatedSince?: string;
                 /** @description "all": every store view, active or not (back office only) */
                 scope?: string;
+                /** @description only active (true) or inactive (false) content */
+                isActive?: boolean;
+                /** @description only content shown in this store view (assigned to it or to every store view); 0: assigned to every store view */
+                storeId?: number;
+                /** @description default title */
+                sortBy?: "title" | "identifier" | "isActive" | "createdAt" | "updatedAt" | "id";
+                /** @description default asc */
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
             };
             header?: never;
             path?: never;
@@ -30499,13 +31634,25 @@ export interface operations {
                 pageSize?: number;
                 /** @description exact email, case-insensitive */
                 email?: string;
+                /** @description email contains, case-insensitive */
+                search?: string;
                 status?: "subscribed" | "not_active" | "unsubscribed" | "unconfirmed";
+                /** @description the customer's subscriptions */
+                customerId?: number;
+                /** @description subscriptions of this store view */
+                storeId?: number;
+                /** @description true: of customer accounts; false: guests */
+                isCustomer?: string;
                 /** @description created at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
                 /** @description created at or before (a bare date covers the whole day); YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdTo?: string;
                 /** @description status changed at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 updatedSince?: string;
+                /** @description default id */
+                sortBy?: "id" | "email" | "status" | "storeId" | "customerId" | "createdAt" | "changeStatusAt";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -30571,6 +31718,53 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "newsletter.subscribers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description subscribe this customer (or give email) */
+                    customerId?: number;
+                    /** @description subscribe this email (or give customerId) */
+                    email?: string;
+                    /** @description the store view; default the customer's, or the request's for an email */
+                    storeId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description only to the customer the subscription belongs to */
+                        subscriberId?: number;
+                        email: string;
+                        /** @description only to the customer the subscription belongs to */
+                        customerId?: number;
+                        storeId?: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        changeStatusAt?: string;
+                        /** @description subscribed, not_active (waiting for confirmation), unsubscribed, unconfirmed or unknown */
+                        status: string;
+                        isSubscribed: boolean;
+                        confirmationRequired: boolean;
+                        message?: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "newsletter.subscribers.get": {
         parameters: {
             query?: never;
@@ -30581,6 +31775,51 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description only to the customer the subscription belongs to */
+                        subscriberId?: number;
+                        email: string;
+                        /** @description only to the customer the subscription belongs to */
+                        customerId?: number;
+                        storeId?: number;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        changeStatusAt?: string;
+                        /** @description subscribed, not_active (waiting for confirmation), unsubscribed, unconfirmed or unknown */
+                        status: string;
+                        isSubscribed: boolean;
+                        confirmationRequired: boolean;
+                        message?: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "newsletter.subscribers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description subscribed or unsubscribed */
+                    status?: "subscribed" | "unsubscribed";
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -30624,6 +31863,13 @@ export interface operations {
                 search?: string;
                 /** @description "all": every store view, active or not (back office only) */
                 scope?: string;
+                /** @description only active (true) or inactive (false) ones */
+                isActive?: boolean;
+                /** @description only those shown in this store view (assigned to it or to every store view); 0: assigned to every store view */
+                storeId?: number;
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description default publishDate, newest first (sortDir desc) */
+                sortBy?: "publishDate" | "title" | "urlKey" | "isActive" | "createdAt" | "updatedAt" | "id";
             };
             header?: never;
             path?: never;
@@ -30958,8 +32204,17 @@ export interface operations {
                 pageSize?: number;
                 /** @description 0: top level */
                 parentId?: number;
+                /** @description in name and URL key; at least 3 characters */
+                search?: string;
                 /** @description "all": every store view, active or not (back office only) */
                 scope?: string;
+                /** @description only active (true) or inactive (false) ones */
+                isActive?: boolean;
+                /** @description only those shown in this store view (assigned to it or to every store view); 0: assigned to every store view */
+                storeId?: number;
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description default position, then name */
+                sortBy?: "position" | "name" | "urlKey" | "level" | "isActive" | "createdAt" | "updatedAt" | "id";
             };
             header?: never;
             path?: never;
@@ -31457,6 +32712,79 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "wishlist.listFor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            productId: number;
+                            productName: string;
+                            productSku: string;
+                            /** @description the regular price, in the response currency */
+                            productPrice?: number;
+                            /** @description what the customer pays for one at the wished qty (special and tier prices) */
+                            productFinalPrice?: number;
+                            productImageUrl?: string;
+                            productUrl?: string;
+                            productType: string;
+                            qty: number;
+                            description?: string;
+                            /** @description YYYY-MM-DD HH:MM:SS UTC */
+                            addedAt: string;
+                            inStock: boolean;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        productId: number;
+                        productName: string;
+                        productSku: string;
+                        /** @description the regular price, in the response currency */
+                        productPrice?: number;
+                        /** @description what the customer pays for one at the wished qty (special and tier prices) */
+                        productFinalPrice?: number;
+                        productImageUrl?: string;
+                        productUrl?: string;
+                        productType: string;
+                        qty: number;
+                        description?: string;
+                        /** @description YYYY-MM-DD HH:MM:SS UTC */
+                        addedAt: string;
+                        inStock: boolean;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "wishlist.sync": {
         parameters: {
             query?: never;
@@ -31687,6 +33015,56 @@ export interface operations {
             "4XX": components["responses"]["Error"];
         };
     };
+    "media.folders": {
+        parameters: {
+            query?: {
+                /** @description a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself */
+                folder?: string;
+                /** @description alias of folder */
+                path?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            name: string;
+                            /** @description relative to the media folder (wysiwyg/…); pass it as `folder` to list what is in it */
+                            path: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        name: string;
+                        /** @description relative to the media folder (wysiwyg/…); pass it as `folder` to list what is in it */
+                        path: string;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
     "media.delete": {
         parameters: {
             query?: never;
@@ -31874,7 +33252,15 @@ export interface operations {
                 /** @description exact, case-insensitive */
                 email?: string;
                 orderId?: number;
+                /** @description accepted, rejected, info_requested, or pending: not processed yet */
                 processedStatus?: string;
+                /** @description only declarations the order owner made signed in (true), or the others (false) */
+                verified?: boolean;
+                /** @description in the order number, email and customer name; at least 3 characters */
+                search?: string;
+                /** @description default receivedAt, newest first (sortDir desc) */
+                sortBy?: "receivedAt" | "processedAt" | "orderReference" | "email" | "customerName" | "processedStatus" | "id";
+                sortDir?: "asc" | "desc" | "ASC" | "DESC";
                 storeId?: number;
                 /** @description received at or after; YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC) */
                 createdFrom?: string;
@@ -32069,6 +33455,51 @@ export interface operations {
                         /** @description admin/API callers only */
                         userAgent?: string;
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "webhooks.events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            /** @description the event name a subscription names (or covers with a wildcard) */
+                            type: string;
+                            description: string;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description the event name a subscription names (or covers with a wildcard) */
+                        type: string;
+                        description: string;
+                    }[];
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -34799,7 +36230,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;
@@ -34907,7 +36338,7 @@ export interface operations {
                         canVoidFlag: boolean;
                         isUsedForRefund: boolean;
                         discountDescription?: string;
-                        /** @description list responses only: the path of the invoice PDF under the route used */
+                        /** @description the path of the invoice PDF (under the route used for an order's invoices); not in write answers */
                         pdfUrl?: string;
                         createdAt: string;
                         updatedAt: string;

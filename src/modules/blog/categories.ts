@@ -7,7 +7,7 @@ import { adminStoreScope, scopeWritable, withTx, type Ctx } from '../../platform
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
-import { assertRowWritable, inAdminScope, inStoreView, storesById, writableStores } from '../cms/shared.js';
+import { assertRowWritable, assignedTo, inAdminScope, inStoreView, listOrder, storesById, writableStores } from '../cms/shared.js';
 import { checkScopeAll, isBackOffice, lockBlog, optText, requiredText, urlKeyOf } from './common.js';
 import type { BlogCategoryDto, BlogCategoryInput, BlogCategoryListQueryT } from './schemas.js';
 import { blogCategories, blogCategoryStores } from './tables.js';
@@ -81,6 +81,17 @@ export async function listCategories(
   const conds: SQL[] = [];
   if (q.parentId !== undefined) conds.push(q.parentId === 0 ? isNull(blogCategories.parentId) : eq(blogCategories.parentId, q.parentId));
   if (q.urlKey !== undefined) conds.push(sql`lower(${blogCategories.urlKey}) = ${q.urlKey.trim().toLowerCase()}`);
+  if (q.search !== undefined) {
+    const s = q.search.trim();
+    if (s.length < 3)
+      throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
+    const term = `%${likeEscape(s)}%`;
+    conds.push(sql`(${blogCategories.name} ILIKE ${term} OR ${blogCategories.urlKey} ILIKE ${term})`);
+  }
+  if (q.isActive !== undefined) conds.push(eq(blogCategories.isActive, q.isActive));
+  if (q.storeId !== undefined) {
+    conds.push(assignedTo(blogCategories.id, blogCategoryStores.categoryId, blogCategoryStores.storeId, 'blog_category_stores', q.storeId));
+  }
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(blogCategories.isActive, true));
   const scope = readScope(ctx);
@@ -91,7 +102,11 @@ export async function listCategories(
       .select()
       .from(blogCategories)
       .where(where)
-      .orderBy(asc(blogCategories.position), asc(blogCategories.name), asc(blogCategories.id))
+      .orderBy(
+        ...(q.sortBy
+          ? listOrder(blogCategories, q.sortBy, q.sortDir, 'position')
+          : [asc(blogCategories.position), asc(blogCategories.name), asc(blogCategories.id)]),
+      )
       .limit(page.size)
       .offset(page.offset),
     ctx.db

@@ -3,7 +3,7 @@
  * publish date is set and not in the future. Its URL key is unique per store view and registered with the URL
  * resolver as `blog/<urlKey>` in the same transaction as the write.
  */
-import { and, asc, desc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
@@ -12,9 +12,11 @@ import { baseMediaUrl } from '../catalog/product-extras/media-service.js';
 import {
   ALL_STORES,
   assertRowWritable,
+  assignedTo,
   clashCondition,
   inAdminScope,
   inStoreView,
+  listOrder,
   parseWhen,
   storesById,
   writableStores,
@@ -134,6 +136,9 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
   if (q.createdFrom !== undefined) conds.push(sql`${blogPosts.createdAt} >= ${parseWhen(q.createdFrom, 'createdFrom', false)}`);
   if (q.createdTo !== undefined) conds.push(sql`${blogPosts.createdAt} <= ${parseWhen(q.createdTo, 'createdTo', true)}`);
   if (q.updatedSince !== undefined) conds.push(sql`${blogPosts.updatedAt} >= ${parseWhen(q.updatedSince, 'updatedSince', false)}`);
+  if (q.isActive !== undefined) conds.push(eq(blogPosts.isActive, q.isActive));
+  if (q.storeId !== undefined)
+    conds.push(assignedTo(blogPosts.id, blogPostStores.postId, blogPostStores.storeId, 'blog_post_stores', q.storeId));
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(published(ctx));
   const scope = readScope(ctx);
@@ -144,7 +149,7 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
       .select()
       .from(blogPosts)
       .where(where)
-      .orderBy(sql`${blogPosts.publishDate} DESC NULLS LAST`, desc(blogPosts.id))
+      .orderBy(...listOrder(blogPosts, q.sortBy, q.sortDir ?? (q.sortBy ? 'asc' : 'desc'), 'publishDate'))
       .limit(page.size)
       .offset(page.offset),
     ctx.db

@@ -34,7 +34,7 @@ export function blogOperations(): Operation[] {
     write: BlogPostWrite,
     query: BlogPostListQuery,
     summaries: {
-      list: 'Blog posts, newest first by publish date (20 a page); public callers get the active posts of the current store view whose publish date is set and not in the future, back-office readers every post; filters urlKey, categoryId, search (at least 3 characters); scope=all: every store view (back office only)',
+      list: 'Blog posts, newest first by publish date (20 a page); public callers get the active posts of the current store view whose publish date is set and not in the future, back-office readers every post; filters urlKey, categoryId, search (at least 3 characters), isActive, storeId; sortBy, sortDir; scope=all: every store view (back office only)',
       get: 'One blog post: for public callers only a published post of the current store view (else 404); back-office readers see any',
       create:
         'Create a blog post (title required; urlKey from the title when omitted, unique per store view; active and in every store view by default); reachable at blog/<urlKey>',
@@ -56,7 +56,7 @@ export function blogOperations(): Operation[] {
     write: BlogCategoryWrite,
     query: BlogCategoryListQuery,
     summaries: {
-      list: 'Blog categories by position, then name (20 a page); public callers get the active categories of the current store view, back-office readers also inactive ones; filter parentId (0: top level); scope=all: every store view (back office only)',
+      list: 'Blog categories by position, then name (20 a page); public callers get the active categories of the current store view, back-office readers also inactive ones; filters parentId (0: top level), search (at least 3 characters), isActive, storeId; sortBy, sortDir; scope=all: every store view (back office only)',
       get: 'One blog category: for public callers only an active category of the current store view (else 404); back-office readers see any',
       create: 'Create a blog category (name required; urlKey from the name when omitted; parentId unknown → 400; path and level computed)',
       update: 'Update a blog category (only the fields sent); a new parentId moves its subtree (unknown or inside its own subtree → 400)',

@@ -104,6 +104,22 @@ export const BlogCategoryWrite = Type.Object(
   { additionalProperties: false },
 );
 
+/** What the blog lists sort by (`sortBy`); ties go by id. */
+export const POST_SORT_FIELDS = ['publishDate', 'title', 'urlKey', 'isActive', 'createdAt', 'updatedAt', 'id'] as const;
+export const CATEGORY_SORT_FIELDS = ['position', 'name', 'urlKey', 'level', 'isActive', 'createdAt', 'updatedAt', 'id'] as const;
+
+const listFilters = {
+  isActive: Type.Optional(Type.Boolean({ description: 'only active (true) or inactive (false) ones' })),
+  storeId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: INT_MAX,
+      description: 'only those shown in this store view (assigned to it or to every store view); 0: assigned to every store view',
+    }),
+  ),
+  sortDir: Type.Optional(Type.Enum(['asc', 'desc', 'ASC', 'DESC'])),
+};
+
 const scope = Type.Optional(Type.String({ maxLength: 16, description: '"all": every store view, active or not (back office only)' }));
 
 export const BlogPostListQuery = Type.Object({
@@ -112,12 +128,17 @@ export const BlogPostListQuery = Type.Object({
   categoryId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
   search: Type.Optional(Type.String({ maxLength: 255, description: 'in title, short content and content; at least 3 characters' })),
   scope,
+  ...listFilters,
+  sortBy: Type.Optional(Type.Enum([...POST_SORT_FIELDS], { description: 'default publishDate, newest first (sortDir desc)' })),
 });
 
 export const BlogCategoryListQuery = Type.Object({
   ...PageQuery,
   parentId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: '0: top level' })),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'in name and URL key; at least 3 characters' })),
   scope,
+  ...listFilters,
+  sortBy: Type.Optional(Type.Enum([...CATEGORY_SORT_FIELDS], { description: 'default position, then name' })),
 });
 
 export type BlogPostDto = Static<typeof BlogPost>;

@@ -2,7 +2,7 @@
  * CMS blocks: snippets of content shown in the store views they list (0: every store view) while active.
  * An identifier is unique per store view among blocks, as for pages.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
@@ -13,6 +13,7 @@ import type { CmsBlockDto, CmsBlockInput, CmsListQueryT } from './schemas.js';
 import {
   ALL_STORES,
   assertRowWritable,
+  assignedTo,
   checkIdentifier,
   checkScopeAll,
   checkTitle,
@@ -21,6 +22,7 @@ import {
   isBackOffice,
   listFilters,
   lockIdentifiers,
+  listOrder,
   storesById,
   writableStores,
 } from './shared.js';
@@ -77,15 +79,24 @@ export async function listBlocks(ctx: Ctx, q: CmsListQueryT, page: Page): Promis
     identifier: cmsBlocks.identifier,
     createdAt: cmsBlocks.createdAt,
     updatedAt: cmsBlocks.updatedAt,
+    isActive: cmsBlocks.isActive,
     search: [cmsBlocks.identifier, cmsBlocks.title, cmsBlocks.content],
   });
+  if (q.storeId !== undefined)
+    conds.push(assignedTo(cmsBlocks.id, cmsBlockStores.blockId, cmsBlockStores.storeId, 'cms_block_stores', q.storeId));
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(cmsBlocks.isActive, true));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(cmsBlocks).where(where).orderBy(asc(cmsBlocks.title), asc(cmsBlocks.id)).limit(page.size).offset(page.offset),
+    ctx.db
+      .select()
+      .from(cmsBlocks)
+      .where(where)
+      .orderBy(...listOrder(cmsBlocks, q.sortBy, q.sortDir, 'title'))
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(cmsBlocks)

@@ -3,7 +3,7 @@
  * identifier is its URL path there, registered with the URL resolver in the same transaction as the write.
  * An identifier is unique per store view: no store view sees two pages with the same identifier.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compact, isValidDate, wireDate, wireDateTime } from '../../platform/format.js';
@@ -14,6 +14,7 @@ import { META_ROBOTS, type CmsListQueryT, type CmsPageDto, type CmsPageInput } f
 import {
   ALL_STORES,
   assertRowWritable,
+  assignedTo,
   checkIdentifier,
   checkScopeAll,
   checkTitle,
@@ -23,6 +24,7 @@ import {
   isBackOffice,
   listFilters,
   lockIdentifiers,
+  listOrder,
   storesById,
   writableStores,
 } from './shared.js';
@@ -97,15 +99,24 @@ export async function listPages(ctx: Ctx, q: CmsListQueryT, page: Page): Promise
     identifier: cmsPages.identifier,
     createdAt: cmsPages.createdAt,
     updatedAt: cmsPages.updatedAt,
+    isActive: cmsPages.isActive,
     search: [cmsPages.identifier, cmsPages.title, cmsPages.contentHeading, cmsPages.content],
   });
+  if (q.storeId !== undefined)
+    conds.push(assignedTo(cmsPages.id, cmsPageStores.pageId, cmsPageStores.storeId, 'cms_page_stores', q.storeId));
   if (!all) conds.push(visibleHere(ctx));
   if (!backOffice) conds.push(eq(cmsPages.isActive, true));
   const scope = readScope(ctx);
   if (scope) conds.push(scope);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(cmsPages).where(where).orderBy(asc(cmsPages.title), asc(cmsPages.id)).limit(page.size).offset(page.offset),
+    ctx.db
+      .select()
+      .from(cmsPages)
+      .where(where)
+      .orderBy(...listOrder(cmsPages, q.sortBy, q.sortDir, 'title'))
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(cmsPages)

@@ -5,7 +5,7 @@ import * as pages from './pages.js';
 import { CmsBlock, CmsBlockWrite, CmsListQuery, CmsPage, CmsPageWrite } from './schemas.js';
 
 const LIST_NOTE =
-  'alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), createdFrom, createdTo, updatedSince; scope=all: every store view (back office only)';
+  'alphabetically by title (20 a page); public callers get the active content of the current store view with its directives rendered, back-office readers also inactive content, as stored; filters identifier, search (alias q, at least 3 characters), isActive, storeId, createdFrom, createdTo, updatedSince; sortBy, sortDir; scope=all: every store view (back office only)';
 
 /** CMS pages and blocks over REST and GraphQL (`cmsPages`, `cmsPage`, `createCmsPage`, ... as Maho names them). */
 export function cmsOperations(): Operation[] {

@@ -3,6 +3,9 @@ import { PageQuery } from '../../platform/pagination.js';
 
 const INT_MAX = 2147483647;
 
+/** What CMS lists sort by (`sortBy`); ties go by id. */
+export const CMS_SORT_FIELDS = ['title', 'identifier', 'isActive', 'createdAt', 'updatedAt', 'id'] as const;
+
 export const META_ROBOTS = ['INDEX,FOLLOW', 'NOINDEX,FOLLOW', 'INDEX,NOFOLLOW', 'NOINDEX,NOFOLLOW'] as const;
 
 const Status = Type.String({ description: 'enabled or disabled (read-only; follows isActive)' });
@@ -107,6 +110,16 @@ export const CmsListQuery = Type.Object({
   createdTo: Type.Optional(Type.String({ maxLength: 32, description: 'created at or before (a date alone: that whole day)' })),
   updatedSince: Type.Optional(Type.String({ maxLength: 32, description: 'updated at or after' })),
   scope: Type.Optional(Type.String({ maxLength: 16, description: '"all": every store view, active or not (back office only)' })),
+  isActive: Type.Optional(Type.Boolean({ description: 'only active (true) or inactive (false) content' })),
+  storeId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: INT_MAX,
+      description: 'only content shown in this store view (assigned to it or to every store view); 0: assigned to every store view',
+    }),
+  ),
+  sortBy: Type.Optional(Type.Enum([...CMS_SORT_FIELDS], { description: 'default title' })),
+  sortDir: Type.Optional(Type.Enum(['asc', 'desc', 'ASC', 'DESC'], { description: 'default asc' })),
 });
 
 export type CmsPageDto = Static<typeof CmsPage>;

@@ -171,12 +171,39 @@ function whenOf(raw: string, field: string, endOfDay: boolean): Date {
   throw badRequest(`${field} must be a date (YYYY-MM-DD or YYYY-MM-DD HH:MM:SS)`, { reason: 'INVALID_DATE', details: { field } });
 }
 
+/**
+ * The ORDER BY of a back-office list: the column `sortBy` names (else `fallback`), in `sortDir`, then the id in the
+ * same direction so that pages never overlap. Nulls last whichever the direction.
+ */
+export function listOrder<K extends string>(
+  cols: Record<K, AnyPgColumn | SQL> & { id: AnyPgColumn },
+  sortBy: K | undefined,
+  sortDir: string | undefined,
+  fallback: K,
+): SQL[] {
+  const dir = sortDir?.toLowerCase() === 'desc' ? sql`DESC` : sql`ASC`;
+  const key = sortBy ?? fallback;
+  const out = [sql`${cols[key]} ${dir} NULLS LAST`];
+  if (key !== 'id') out.push(sql`${cols.id} ${dir}`);
+  return out;
+}
+
+/**
+ * `<id column> IN (rows linked to the store view or to every store view)`, or for store 0 the rows linked to every
+ * store view: the `storeId` filter of the back-office lists.
+ */
+export function assignedTo(idCol: AnyPgColumn, linkCol: AnyPgColumn, linkStoreCol: AnyPgColumn, linkTable: string, storeId: number): SQL {
+  if (storeId !== ALL_STORES) return inStoreView(idCol, linkCol, linkStoreCol, linkTable, storeId);
+  return sql`${idCol} IN (SELECT ${linkCol} FROM ${sql.identifier(linkTable)} WHERE ${linkStoreCol} = ${ALL_STORES})`;
+}
+
 /** The filters every CMS list takes; `searchCols` are matched by `search` / `q`. */
 export function listFilters(
   q: CmsListQueryT,
-  cols: { identifier: AnyPgColumn; createdAt: AnyPgColumn; updatedAt: AnyPgColumn; search: AnyPgColumn[] },
+  cols: { identifier: AnyPgColumn; createdAt: AnyPgColumn; updatedAt: AnyPgColumn; isActive: AnyPgColumn; search: AnyPgColumn[] },
 ): SQL[] {
   const conds: SQL[] = [];
+  if (q.isActive !== undefined) conds.push(sql`${cols.isActive} = ${q.isActive}`);
   if (q.identifier !== undefined) conds.push(sql`lower(${cols.identifier}) = ${q.identifier.trim().toLowerCase()}`);
   const term = q.search ?? q.q;
   if (term !== undefined) {

@@ -18,6 +18,10 @@ export const MediaItem = Type.Object({
   filename: Type.String(),
   path: Type.String({ description: 'relative to the media folder' }),
 });
+export const MediaFolder = Type.Object({
+  name: Type.String(),
+  path: Type.String({ description: 'relative to the media folder (wysiwyg/…); pass it as `folder` to list what is in it' }),
+});
 const ListQuery = Type.Object({
   folder: Type.Optional(
     Type.String({ description: 'a folder relative to wysiwyg/ (banners and wysiwyg/banners are the same); default wysiwyg/ itself' }),
@@ -60,6 +64,23 @@ export const operations: Operation[] = [
     graphql: { name: 'mediaFiles' },
     run: async (ctx, { query }) => {
       const items = await media.listMedia(ctx, query.folder ?? query.path);
+      return { items, total: items.length };
+    },
+  }),
+  op({
+    id: 'media.folders',
+    method: 'GET',
+    path: '/media-folders',
+    tags,
+    summary: 'The folders in a folder under wysiwyg/ (folder, alias path, relative to wysiwyg/; default wysiwyg/ itself), by name',
+    access: access.admin('media', 'read'),
+    shortName: 'MediaFolder',
+    query: ListQuery,
+    kind: 'collection',
+    response: MediaFolder,
+    graphql: { name: 'mediaFolders' },
+    run: async (ctx, { query }) => {
+      const items = await media.listMediaFolders(ctx, query.folder ?? query.path);
       return { items, total: items.length };
     },
   }),

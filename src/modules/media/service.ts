@@ -157,6 +157,34 @@ export async function listMedia(ctx: Ctx, folderParam: string | undefined): Prom
   return items;
 }
 
+export interface MediaFolderDto {
+  name: string;
+  path: string;
+}
+
+/** GET /media-folders: the folders (not symlinks, not hidden) directly in a folder under wysiwyg/, by name. */
+export async function listMediaFolders(ctx: Ctx, folderParam: string | undefined): Promise<MediaFolderDto[]> {
+  const folder = checkWysiwygPath(folderParam ?? '', { folder: true });
+  const abs = await resolveWysiwyg(ctx, folder);
+  let entries: import('node:fs').Dirent[];
+  try {
+    if (!(await fsp.lstat(abs)).isDirectory()) throw notFound(`Folder ${folder} not found`, { reason: 'FOLDER_NOT_FOUND' });
+    entries = await fsp.readdir(abs, { withFileTypes: true });
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (folder === WYSIWYG) return [];
+      throw notFound(`Folder ${folder} not found`, { reason: 'FOLDER_NOT_FOUND' });
+    }
+    throw err;
+  }
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort()
+    .map((name) => ({ name, path: `${folder}/${name}` }));
+}
+
 // ---- upload ----
 
 export interface MediaSettings {

@@ -51,7 +51,8 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/revocation-requests',
     tags,
-    summary: 'All declarations, newest first; filters email, orderId, processedStatus, storeId, createdFrom, createdTo (received)',
+    summary:
+      'All declarations, newest first; filters email, orderId, processedStatus (pending: not processed), verified, storeId, createdFrom, createdTo (received), search (order number, email, name); sortBy, sortDir',
     access: access.admin('revocation-requests', 'read'),
     shortName,
     query: RevocationListQuery,

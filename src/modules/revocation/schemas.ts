@@ -44,11 +44,30 @@ export type RevocationUpdateInput = Static<typeof RevocationUpdate>;
 
 export const RevocationParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
 
+/** What the back office's list sorts by (`sortBy`); ties go by id. */
+export const REVOCATION_SORT_FIELDS = [
+  'receivedAt',
+  'processedAt',
+  'orderReference',
+  'email',
+  'customerName',
+  'processedStatus',
+  'id',
+] as const;
+
 export const RevocationListQuery = Type.Object({
   ...PageQuery,
   email: Type.Optional(Type.String({ maxLength: 255, description: 'exact, case-insensitive' })),
   orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX })),
-  processedStatus: Type.Optional(Type.String({ maxLength: 64 })),
+  processedStatus: Type.Optional(
+    Type.String({ maxLength: 64, description: 'accepted, rejected, info_requested, or pending: not processed yet' }),
+  ),
+  verified: Type.Optional(Type.Boolean({ description: 'only declarations the order owner made signed in (true), or the others (false)' })),
+  search: Type.Optional(
+    Type.String({ maxLength: 255, description: 'in the order number, email and customer name; at least 3 characters' }),
+  ),
+  sortBy: Type.Optional(Type.Enum([...REVOCATION_SORT_FIELDS], { description: 'default receivedAt, newest first (sortDir desc)' })),
+  sortDir: Type.Optional(Type.Enum(['asc', 'desc', 'ASC', 'DESC'])),
   storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX })),
   createdFrom: DateFilter('received at or after'),
   createdTo: DateFilter('received at or before (a bare date covers the whole day)'),

@@ -8,14 +8,20 @@ import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizz
 import { adminStoreScope, withTx, type Ctx } from '../../platform/context.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
-import { compact, wireDateTime } from '../../platform/format.js';
+import { compact, likeEscape, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import type { RateRule } from '../../platform/rate-limit.js';
 import { declareConfig, declareConfigLabels, declaredDefault } from '../../platform/settings.js';
 import { findOrder, findOrderByIncrementId, type OrderRow } from '../orders/core.js';
 import { shipmentsForOrder } from '../shipments/service.js';
-import { PROCESSED_STATUSES, type RevocationListQueryT, type RevocationRequestDto, type RevocationUpdateInput } from './schemas.js';
+import {
+  PROCESSED_STATUSES,
+  REVOCATION_SORT_FIELDS,
+  type RevocationListQueryT,
+  type RevocationRequestDto,
+  type RevocationUpdateInput,
+} from './schemas.js';
 import { revocationRequests } from './tables.js';
 import { revocationEvents } from './events.js';
 import { LOCKS } from '../../platform/locks.js';
@@ -236,13 +242,29 @@ export async function listMyRevocations(ctx: Ctx, page: Page): Promise<Collectio
   return listWhere(ctx, ownedByCaller(ctx), page);
 }
 
-async function listWhere(ctx: Ctx, where: SQL | undefined, page: Page): Promise<CollectionResult<RevocationRequestDto>> {
+type SortField = (typeof REVOCATION_SORT_FIELDS)[number];
+
+/** Newest first unless told otherwise; ties by id in the same direction, nulls (not processed) last. */
+function listOrder(sortBy: SortField | undefined, sortDir: string | undefined): SQL[] {
+  if (!sortBy) return [desc(revocationRequests.receivedAt), desc(revocationRequests.id)];
+  const dir = sortDir?.toLowerCase() === 'desc' ? sql`DESC` : sql`ASC`;
+  const out = [sql`${revocationRequests[sortBy]} ${dir} NULLS LAST`];
+  if (sortBy !== 'id') out.push(sql`${revocationRequests.id} ${dir}`);
+  return out;
+}
+
+async function listWhere(
+  ctx: Ctx,
+  where: SQL | undefined,
+  page: Page,
+  order: SQL[] = listOrder(undefined, undefined),
+): Promise<CollectionResult<RevocationRequestDto>> {
   const [list, [{ n }]] = await Promise.all([
     ctx.db
       .select()
       .from(revocationRequests)
       .where(where)
-      .orderBy(desc(revocationRequests.receivedAt), desc(revocationRequests.id))
+      .orderBy(...order)
       .limit(page.size)
       .offset(page.offset),
     ctx.db.select({ n: count() }).from(revocationRequests).where(where),
@@ -260,12 +282,24 @@ export async function listRevocations(
   const conds: SQL[] = [];
   if (q.email) conds.push(eq(revocationRequests.email, q.email.trim().toLowerCase()));
   if (q.orderId !== undefined) conds.push(eq(revocationRequests.orderId, q.orderId));
-  if (q.processedStatus) conds.push(eq(revocationRequests.processedStatus, q.processedStatus));
+  if (q.processedStatus === 'pending') conds.push(isNull(revocationRequests.processedStatus));
+  else if (q.processedStatus) conds.push(eq(revocationRequests.processedStatus, q.processedStatus));
+  if (q.verified !== undefined) conds.push(eq(revocationRequests.verified, q.verified));
+  if (q.search !== undefined) {
+    const term = q.search.trim();
+    if (term.length < 3) {
+      throw badRequest('search must be at least 3 characters', { reason: 'SEARCH_TOO_SHORT', details: { field: 'search', minLength: 3 } });
+    }
+    const like = `%${likeEscape(term)}%`;
+    conds.push(
+      sql`(${revocationRequests.orderReference} ILIKE ${like} OR ${revocationRequests.email} ILIKE ${like} OR ${revocationRequests.customerName} ILIKE ${like})`,
+    );
+  }
   if (q.storeId !== undefined) conds.push(eq(revocationRequests.storeId, q.storeId));
   conds.push(...dateRangeConditions({ created: revocationRequests.receivedAt }, q));
   const allowed = adminStoreScope(ctx);
   if (allowed) conds.push(allowed.length ? inArray(revocationRequests.storeId, allowed) : sql`false`);
-  return listWhere(ctx, conds.length ? and(...conds) : undefined, page);
+  return listWhere(ctx, conds.length ? and(...conds) : undefined, page, listOrder(q.sortBy, q.sortDir));
 }
 
 async function rowForCaller(ctx: Ctx, id: number): Promise<Row> {
