@@ -101,6 +101,7 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
   'stores.configs': async () => ({ budget: 1, read: () => ({ url: `${API}/store-configs` }) }),
   'stores.currencies': async () => ({ budget: 1, read: () => ({ url: `${API}/stores/currencies` }) }),
   'configuration.sections': async () => ({ budget: 1, read: () => ({ url: `${API}/configuration/sections`, token: admin }) }),
+  'webhooks.events': async () => ({ budget: 1, read: () => ({ url: `${API}/webhooks/events`, token: admin }) }),
   'configuration.history': async () => ({
     budget: 3,
     add: async () =>
@@ -393,6 +394,17 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
     const order = await placeTestOrder(t);
     return { budget: 6, read: () => ({ url: `${API}/orders/${order.id}/invoices`, token: admin }) };
   },
+  'invoices.listAll': async () => {
+    const mark = uniq('invoiced');
+    return {
+      budget: 5,
+      add: async () => {
+        const order = await placeTestOrder(t, { guestEmail: `${mark}@example.com` });
+        await post(`/orders/${order.id}/invoices`, {});
+      },
+      read: () => ({ url: `${API}/invoices`, token: admin, query: { itemsPerPage: '100', search: mark, sortBy: 'grandTotal' } }),
+    };
+  },
   'invoices.listOwn': async () => {
     const token = await newCustomerToken();
     const order = await placeTestOrder(t, { customerToken: token });
@@ -480,6 +492,15 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
       read: () => ({ url: `${API}/customers/me/wishlist`, token }),
     };
   },
+  'wishlist.listFor': async () => {
+    const token = await newCustomerToken();
+    const me = ok(await t.req('GET', `${API}/customers/me`, { token }), 200).body;
+    return {
+      budget: 7,
+      add: async () => void (await post('/customers/me/wishlist', { productId: (await product()).id }, token)),
+      read: () => ({ url: `${API}/customers/${me.id}/wishlist`, token: admin }),
+    };
+  },
   'media.list': async () => ({
     budget: 2,
     add: async () => {
@@ -565,6 +586,19 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
       budget: 3,
       add,
       read: () => ({ url: `${API}/admin-users`, token: admin, query: { roleId: String(role.id), itemsPerPage: '100' } }),
+    };
+  },
+  'apiRoles.list': async () => ({
+    budget: 3,
+    add: async () => void (await post('/api-roles', { name: uniq('api-role'), permissions: ['orders/read'] })),
+    read: () => ({ url: `${API}/api-roles`, token: admin, query: { itemsPerPage: '100' } }),
+  }),
+  'apiUsers.list': async () => {
+    const role = await post('/api-roles', { name: uniq('api-user-role'), permissions: ['orders/read'] });
+    return {
+      budget: 3,
+      add: async () => void (await post('/api-users', { username: uniq('api-user'), roleId: role.id })),
+      read: () => ({ url: `${API}/api-users`, token: admin, query: { roleId: String(role.id), itemsPerPage: '100' } }),
     };
   },
   'webhooks.deliveries': async () => {

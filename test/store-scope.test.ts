@@ -178,6 +178,20 @@ const SCOPED: Record<string, Check> = {
     data: "customer A's addresses",
     check: () => notFound('POST', `/customers/${A.customer}/addresses`, ADDRESS, `/customers/${A.customer}/addresses`),
   },
+  'customers.addresses.updateFor': {
+    data: "customer A's addresses",
+    check: () =>
+      notFound('PUT', `/customers/${A.customer}/addresses/${A.address}`, { city: 'Taken' }, `/customers/${A.customer}/addresses`),
+  },
+  'customers.addresses.deleteFor': {
+    data: "customer A's addresses",
+    check: () => notFound('DELETE', `/customers/${A.customer}/addresses/${A.address}`, undefined, `/customers/${A.customer}/addresses`),
+  },
+  'customers.sendPasswordReset': {
+    data: 'customer A',
+    check: () => notFound('POST', `/customers/${A.customer}/password-reset`, {}),
+  },
+  'wishlist.listFor': { data: "customer A's wishlist", check: () => notFound('GET', `/customers/${A.customer}/wishlist`) },
 
   'products.create': {
     data: 'products of website A',
@@ -334,6 +348,8 @@ const SCOPED: Record<string, Check> = {
   'orders.cancel': orderOp('POST', '/cancel', {}),
   'orders.addComment': orderOp('POST', '/comments', { comment: 'Taken' }),
   'invoices.list': orderOp('GET', '/invoices'),
+  'invoices.listAll': { data: 'invoices of store A', check: () => listOmits('/invoices', A.invoice) },
+  'invoices.get': { data: 'invoice A', check: () => refused(NOT_YOURS, 'GET', `/invoices/${A.invoice}`) },
   'invoices.create': orderOp('POST', '/invoices', {}),
   'invoices.capture': {
     data: 'invoice A',
@@ -469,6 +485,18 @@ const SCOPED: Record<string, Check> = {
 
   'newsletter.subscribers.list': { data: 'subscribers of store A', check: () => listOmits('/newsletter/subscribers', A.subscriber) },
   'newsletter.subscribers.get': { data: 'subscriber A', check: () => notFound('GET', `/newsletter/subscribers/${A.subscriber}`) },
+  'newsletter.subscribers.create': {
+    data: 'subscribers of store A',
+    check: async () => {
+      await forbidden('POST', '/newsletter/subscribers', { email: 'scoped-news@example.com', storeId: 1 });
+      await notFound('POST', '/newsletter/subscribers', { customerId: A.customer });
+    },
+  },
+  'newsletter.subscribers.update': {
+    data: 'subscriber A',
+    check: () =>
+      notFound('PUT', `/newsletter/subscribers/${A.subscriber}`, { status: 'unsubscribed' }, `/newsletter/subscribers/${A.subscriber}`),
+  },
   'revocation.list': { data: 'revocation requests of store A', check: () => listOmits('/revocation-requests', A.revocation) },
   'revocation.get': { data: 'revocation request A', check: () => notFound('GET', `/revocation-requests/${A.revocation}`) },
   'revocation.update': {
@@ -541,6 +569,13 @@ const SCOPED: Record<string, Check> = {
   'adminUsers.update': globalWrite('PUT', () => '/admin-users/1', { allowedStoreIds: null }, 'staff users'),
   'adminUsers.delete': globalWrite('DELETE', () => '/admin-users/1', undefined, 'staff users'),
   'adminUsers.sendPasswordReset': globalWrite('POST', () => '/admin-users/1/password-reset', {}, 'staff users'),
+  'apiRoles.create': globalWrite('POST', () => '/api-roles', { name: 'Scoped API role', permissions: ['all'] }, 'API roles'),
+  'apiRoles.update': globalWrite('PUT', () => '/api-roles/1', { permissions: [] }, 'API roles'),
+  'apiRoles.delete': globalWrite('DELETE', () => '/api-roles/1', undefined, 'API roles'),
+  'apiUsers.create': globalWrite('POST', () => '/api-users', { username: 'scoped-api-user', roleId: 1 }, 'API users'),
+  'apiUsers.update': globalWrite('PUT', () => '/api-users/1', { allowedStoreIds: null }, 'API users'),
+  'apiUsers.resetKey': globalWrite('POST', () => '/api-users/1/key', {}, 'API users'),
+  'apiUsers.delete': globalWrite('DELETE', () => '/api-users/1', undefined, 'API users'),
 
   'activityLog.list': {
     data: 'the writes made in store A',
@@ -594,6 +629,10 @@ const NOT_SCOPED: Record<string, string> = {
   'adminRoles.get': 'staff roles belong to no store view (readable; writes refused above)',
   'adminUsers.list': 'staff users belong to no store view (readable; writes refused above)',
   'adminUsers.get': 'staff users belong to no store view (readable; writes refused above)',
+  'apiRoles.list': 'API roles belong to no store view (readable; writes refused above)',
+  'apiRoles.get': 'API roles belong to no store view (readable; writes refused above)',
+  'apiUsers.list': 'API users belong to no store view (readable; writes refused above)',
+  'apiUsers.get': 'API users belong to no store view (readable; writes refused above)',
   'taxClasses.list': 'tax classes are shared by every store view (readable; writes refused above)',
   'taxClasses.get': 'tax classes are shared by every store view (readable; writes refused above)',
   'taxRates.list': 'tax rates are shared by every store view (readable; writes refused above)',
@@ -615,6 +654,7 @@ const NOT_SCOPED: Record<string, string> = {
   'media.list': 'the media library: files every store view’s content links to, not rows of a store',
   'media.folders': 'the media library (see media.list)',
   'configuration.sections': 'the declared sections and groups: the same for every store view',
+  'webhooks.events': 'the declared event types: the same for every store view',
   'adminUsers.passkeys': 'staff accounts are shared by every store view (readable; removing a passkey refused above)',
 };
 
@@ -700,6 +740,7 @@ before(async () => {
   skuA = product.sku;
   A.category = (await made('POST', '/categories', { name: 'Scope A Category' })).id;
   A.customer = (await asAdmin('GET', '/customers?email=customer@example.com')).body[0].id;
+  A.address = (await made('POST', `/customers/${A.customer}/addresses`, { ...ADDRESS, countryId: 'GB' })).id;
   customerToken = await t.tokens.customer();
   A.customerB = (
     await made('POST', `/customers?store=${B}`, {

@@ -16,7 +16,7 @@ import { allOperations } from '../../src/modules/index.js';
 import { newSessionId, sessionNonce } from '../../src/platform/mcp.js';
 import { deriveTools, toolName } from '../../src/platform/mcp-tools.js';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../helpers.js';
-import { placeTestOrder, TEST_ADDRESS } from '../fixtures/checkout.js';
+import { invoiceOrder, placeTestOrder, TEST_ADDRESS } from '../fixtures/checkout.js';
 import { registerCustomer } from '../../src/modules/customers/service.js';
 
 /** Operations without a tool, and why; a new opt-out must be named here. */
@@ -45,6 +45,8 @@ const OPTED_OUT: Record<string, string> = {
   'adminUsers.passwordReset': 'a password reset is asked for by a person',
   'adminUsers.passwordResetConfirm': 'a password reset is completed by a person from the mail',
   'adminUsers.sendPasswordReset': 'staff passwords: people manage them, not agents',
+  'apiUsers.create': "answers a new API key: a credential is handed to a person, not to an agent's transcript",
+  'apiUsers.resetKey': "answers a new API key: a credential is handed to a person, not to an agent's transcript",
   'auth.socialAuth': 'signs a person in with their identity provider',
 };
 
@@ -245,6 +247,8 @@ describe('the tools each caller sees', () => {
       'customers_list',
       'product_delete',
       'order_hold',
+      'invoices_list_all',
+      'invoice_get',
       'product_tier_prices_list',
       'product_links_related_list',
       'product_media_list',
@@ -302,6 +306,9 @@ describe('schemas and annotations', () => {
     }
     for (const p of ['state', 'storeId', 'customerId', 'status', 'incrementId', 'email', 'emailLike'])
       assert.ok(props('orders_list').includes(p), p);
+    for (const p of ['search', 'sortBy', 'sortDir']) assert.ok(props('orders_list').includes(p), p);
+    for (const p of ['search', 'sortBy', 'sortDir', 'state', 'orderId', 'orderIncrementId', 'incrementId', 'storeId', 'createdFrom'])
+      assert.ok(props('invoices_list_all').includes(p), `invoices_list_all.${p}`);
     assert.ok(!props('orders_list').includes('since'), 'an alias is not advertised');
     assert.ok(!props('orders_list').includes('pageSize'), 'an alias is not advertised');
     assert.deepEqual(props('orders_list_mine').sort(), ['itemsPerPage', 'page', 'status']);
@@ -409,6 +416,23 @@ describe('calls', () => {
     const today = new Date().toISOString().slice(0, 10);
     assert.ok((await call(adminClient, 'blog_posts_list', { createdFrom: today })).totalItems > 0);
     assert.equal((await call(adminClient, 'blog_posts_list', { createdFrom: '2999-01-01' })).totalItems, 0);
+  });
+
+  test('every invoice: the list finds one by its order number and sorts, the read answers it as REST does', async () => {
+    const order = await placeTestOrder(t);
+    await invoiceOrder(t, order.id);
+    const found = await call(adminClient, 'invoices_list_all', {
+      orderIncrementId: order.incrementId,
+      sortBy: 'grandTotal',
+      sortDir: 'asc',
+    });
+    assert.equal(found['@type'], 'Collection');
+    assert.equal(found.totalItems, 1);
+    assert.equal(found.member[0].orderId, order.id);
+    const one = await call(adminClient, 'invoice_get', { id: found.member[0].id });
+    assert.deepEqual(one, (await t.req('GET', `${API}/invoices/${found.member[0].id}`, { token: admin })).body);
+    const bad = await refused(adminClient, 'invoices_list_all', { state: 'unpaid' });
+    assert.equal(bad.error, 'bad_request');
   });
 
   test('a path parameter reaches the operation', async () => {

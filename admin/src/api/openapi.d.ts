@@ -558,7 +558,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Customer groups by code (paginated, 20 a page by default) */
+        /** Customer groups by code unless sortBy (paginated, 20 a page by default); search in the code */
         get: operations["customerGroups.list"];
         put?: never;
         /** Create a customer group */
@@ -1238,7 +1238,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Product attributes by code, with their options (paginated, 20 a page by default) */
+        /** Product attributes by code (or sortBy label, frontend_input, scope, position), with their options (paginated, 20 a page by default) */
         get: operations["productAttributes.list"];
         put?: never;
         /** Create a store's own attribute (with its options for select and multiselect inputs) */
@@ -2048,7 +2048,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every gift card of the caller's websites, newest first */
+        /** The gift cards of the caller's websites, newest first unless sortBy; search (code or recipient), status (as shown), websiteId */
         get: operations["giftcards.list"];
         put?: never;
         /** Create a gift card; the code is generated unless given, and a mail goes to recipientEmail if given */
@@ -7645,6 +7645,10 @@ export interface operations {
                 pageSize?: number;
                 /** @description the code contains it, case-insensitively */
                 search?: string;
+                /** @description default code */
+                sortBy?: "id" | "code" | "taxClassId";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -10297,6 +10301,10 @@ export interface operations {
                 search?: string;
                 /** @description alias of search */
                 q?: string;
+                /** @description default code */
+                sortBy?: "code" | "label" | "frontend_input" | "scope" | "position";
+                /** @description default asc */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -17692,7 +17700,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ruleName?: string | null;
                     /** @description 3 to 64 characters of A-Z a-z 0-9 _ -; unique case-insensitively */
                     code: string;
                     /** @description percent, fixed, cart_fixed or buy_x_get_y */
@@ -17889,7 +17896,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ruleName?: string | null;
                     /** @description 3 to 64 characters of A-Z a-z 0-9 _ -; unique case-insensitively */
                     code?: string;
                     /** @description percent, fixed, cart_fixed or buy_x_get_y */
@@ -18001,6 +18007,16 @@ export interface operations {
                 pageSize?: number;
                 /** @description alias of pageSize */
                 itemsPerPage?: number;
+                /** @description code, recipient email or recipient name contains (case-insensitive) */
+                search?: string;
+                /** @description the status shown (a card past expiresAt is expired, one with nothing left used) */
+                status?: "active" | "used" | "expired" | "disabled";
+                /** @description cards valid in this website */
+                websiteId?: number;
+                /** @description default id, newest first */
+                sortBy?: "id" | "code" | "balance" | "initialBalance" | "createdAt" | "updatedAt" | "expiresAt";
+                /** @description default asc when sortBy is given */
+                sortDir?: "asc" | "desc";
             };
             header?: never;
             path?: never;

@@ -150,6 +150,32 @@ describe('admin users', () => {
     assert.equal((await t.req('GET', `${API}/admin-users/${u.id}`, { token: admin })).status, 404);
   });
 
+  test('the list sorts by user name, email, last sign-in or creation, either way; an unknown sort is 400', async () => {
+    const roleId = await role(['orders/read']);
+    const a = await user(roleId);
+    const b = await user(roleId);
+    // b signs in again later: its last sign-in is the newer
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 10));
+    assert.equal(
+      (await t.req('POST', `${API}/auth/token`, { body: { grant_type: 'admin_user', username: b.username, password: 'Secret123' } }))
+        .status,
+      200,
+    );
+    const ids = async (query: string) => {
+      const r = await t.req('GET', `${API}/admin-users?roleId=${roleId}&${query}`, { token: admin });
+      assert.equal(r.status, 200, r.text);
+      return r.body.member.map((u: { id: number }) => u.id);
+    };
+    const byName = [a, b].sort((x, y) => (x.username < y.username ? -1 : 1)).map((u) => u.id);
+    assert.deepEqual(await ids(''), byName);
+    assert.deepEqual(await ids('sortBy=username&sortDir=desc'), [...byName].reverse());
+    assert.deepEqual(await ids('sortBy=email&sortDir=asc'), byName);
+    assert.deepEqual(await ids('sortBy=lastLoginAt&sortDir=desc'), [b.id, a.id]);
+    assert.deepEqual(await ids('sortBy=createdAt&sortDir=desc'), [b.id, a.id]);
+    assert.equal((await t.req('GET', `${API}/admin-users?sortBy=passwordHash`, { token: admin })).status, 400);
+    assert.equal((await t.req('GET', `${API}/admin-users?sortDir=up`, { token: admin })).status, 400);
+  });
+
   test('weak passwords 400; taken user name or email 409; unknown role or store 400; nothing changes', async () => {
     const roleId = await role(['orders/read']);
     const u = await user(roleId);

@@ -111,7 +111,8 @@ export const staffOperations: Operation[] = [
     method: 'GET',
     path: '/admin-users',
     tags,
-    summary: 'Back-office (staff) users, by user name; filters username, email (exact), search (part of name/email), roleId, isActive',
+    summary:
+      'Back-office (staff) users, by user name; filters username, email (exact), search (part of name/email), roleId, isActive; sortBy username, email, lastLoginAt, createdAt with sortDir',
     access: access.admin('admin-users', 'read'),
     shortName: 'AdminUser',
     query: AdminUserListQuery,

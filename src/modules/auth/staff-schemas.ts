@@ -98,6 +98,8 @@ export const AdminUserUpdate = Type.Object(
 );
 export type AdminUserUpdate = Static<typeof AdminUserUpdate>;
 
+export const ADMIN_USER_SORTS = ['username', 'email', 'lastLoginAt', 'createdAt'] as const;
+
 export const AdminUserListQuery = Type.Object(
   {
     ...PageQuery,
@@ -106,6 +108,13 @@ export const AdminUserListQuery = Type.Object(
     search: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'part of the user name, email or name' })),
     roleId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
     isActive: Type.Optional(Type.Boolean()),
+    sortBy: Type.Optional(
+      Type.Union(
+        ADMIN_USER_SORTS.map((k) => Type.Literal(k)),
+        { description: 'default username' },
+      ),
+    ),
+    sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc' })),
   },
   { additionalProperties: false },
 );

@@ -232,6 +232,20 @@ function userDto(ctx: Ctx, u: UserRow): AdminUserDto {
 
 const usersWithRole = (db: Db) => db.select(userColumns).from(adminUsers).innerJoin(adminRoles, eq(adminRoles.id, adminUsers.roleId));
 
+const USER_SORTS = {
+  username: adminUsers.username,
+  email: adminUsers.email,
+  lastLoginAt: adminUsers.lastLoginAt,
+  createdAt: adminUsers.createdAt,
+};
+
+/** The list's order: the column asked for (never signed in last when ascending by sign-in), then the id. */
+function userOrder(q: AdminUserListQuery): SQL[] {
+  const col = USER_SORTS[q.sortBy ?? 'username'];
+  const first = q.sortDir === 'desc' ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`;
+  return [first, asc(adminUsers.id)];
+}
+
 export async function listAdminUsers(ctx: Ctx, q: AdminUserListQuery, page: Page): Promise<{ items: AdminUserDto[]; total: number }> {
   const where: SQL[] = [];
   if (q.username !== undefined) where.push(eq(adminUsers.username, q.username));
@@ -250,7 +264,11 @@ export async function listAdminUsers(ctx: Ctx, q: AdminUserListQuery, page: Page
   }
   const cond = where.length ? and(...where) : undefined;
   const [rows, [{ n }]] = await Promise.all([
-    usersWithRole(ctx.db).where(cond).orderBy(asc(adminUsers.username)).limit(page.size).offset(page.offset),
+    usersWithRole(ctx.db)
+      .where(cond)
+      .orderBy(...userOrder(q))
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db.select({ n: count() }).from(adminUsers).where(cond),
   ]);
   return { items: rows.map((r) => userDto(ctx, r)), total: Number(n) };

@@ -57,7 +57,10 @@ describe('GET /blog-posts for a grid', () => {
 
   test('a public caller sees only published posts, whatever it asks; bad values are a 400', async () => {
     assert.deepEqual(await ids('/blog-posts', { search: tag, isActive: 'false' }, undefined), []);
-    for (const query of [{ sortBy: 'content' }, { sortDir: 'sideways' }, { isActive: 'perhaps' }, { storeId: '-2' }]) {
+    for (const query of [{ sortBy: 'content' }, { sortDir: 'sideways' }, { isActive: 'perhaps' }, { storeId: '-2' }] as Record<
+      string,
+      string
+    >[]) {
       const r = await t.req('GET', `${API}/blog-posts`, { token: admin, query });
       assert.equal(r.status, 400, `${JSON.stringify(query)}: ${r.text}`);
     }

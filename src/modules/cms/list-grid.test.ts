@@ -83,7 +83,10 @@ for (const kind of ['cms-pages', 'cms-blocks'] as const) {
     });
 
     test('an unknown sort field or direction, or a bad filter value, is a 400', async () => {
-      for (const query of [{ sortBy: 'content' }, { sortDir: 'up' }, { isActive: 'maybe' }, { storeId: '-1' }, { storeId: 'x' }]) {
+      for (const query of [{ sortBy: 'content' }, { sortDir: 'up' }, { isActive: 'maybe' }, { storeId: '-1' }, { storeId: 'x' }] as Record<
+        string,
+        string
+      >[]) {
         const r = await t.req('GET', `${API}/${kind}`, { token: admin, query });
         assert.equal(r.status, 400, `${JSON.stringify(query)}: ${r.text}`);
         assert.equal(r.body.error, 'bad_request');

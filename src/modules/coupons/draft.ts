@@ -15,7 +15,7 @@ import { coupons } from './tables.js';
 
 const CODE_RE = /^[A-Za-z0-9_-]{3,64}$/;
 
-const ACTION_OF: Record<DiscountType, RuleAction> = {
+export const ACTION_OF: Record<DiscountType, RuleAction> = {
   percent: 'by_percent',
   fixed: 'by_fixed',
   cart_fixed: 'cart_fixed',

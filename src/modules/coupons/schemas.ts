@@ -86,11 +86,19 @@ export const CouponParams = Type.Object({ id: Type.Integer({ minimum: 0, maximum
 
 const BoolString = (description: string) => Type.Optional(Type.String({ pattern: '^(true|false|1|0)$', description }));
 
+export const COUPON_SORTS = ['id', 'code', 'ruleName', 'discountAmount', 'timesUsed', 'fromDate', 'toDate', 'sortOrder'] as const;
+
 export const CouponListQuery = Type.Object({
   ...PageQuery,
   code: Type.Optional(Type.String({ maxLength: 255, description: 'code contains (case-insensitive)' })),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'code or rule name contains (case-insensitive)' })),
   isActive: BoolString('true/false (or 1/0)'),
   is_active: BoolString('alias of isActive'),
+  discountType: Type.Optional(
+    Type.Union([Type.Literal('percent'), Type.Literal('fixed'), Type.Literal('cart_fixed'), Type.Literal('buy_x_get_y')]),
+  ),
+  sortBy: Type.Optional(Type.Enum([...COUPON_SORTS], { description: 'default id, newest first' })),
+  sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc when sortBy is given' })),
 });
 
 export const CouponValidate = Type.Object(

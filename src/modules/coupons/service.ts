@@ -2,7 +2,7 @@
  * Coupons: a code and the cart price rule it triggers, created, changed and deleted together by the back office
  * (the input rules are in draft.ts). Validation is in validation.ts, usage counting in usage.ts.
  */
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { adminWebsiteScope, assertScopeWritable, scopeReadable, scopeWritable, withTx, type Ctx } from '../../platform/context.js';
 import { forbidden } from '../../platform/errors.js';
 import { likeEscape } from '../../platform/format.js';
@@ -10,6 +10,7 @@ import { dec } from '../../platform/money.js';
 import type { Page } from '../../platform/pagination.js';
 import type { RuleAction } from './discount.js';
 import {
+  ACTION_OF,
   applyInput,
   assertCodeFree,
   defaultRuleName,
@@ -37,16 +38,40 @@ function assertCouponWritable(ctx: Ctx, row: Joined | undefined, id: number): as
 
 // ---- CRUD ----
 
+const SORTS: Record<NonNullable<CouponListQueryT['sortBy']>, SQL | undefined> = {
+  id: undefined,
+  code: sql`lower(${coupons.code})`,
+  ruleName: sql`lower(${salesRules.name})`,
+  discountAmount: sql`${salesRules.discountAmount}`,
+  timesUsed: sql`${coupons.timesUsed}`,
+  fromDate: sql`${salesRules.fromDate}`,
+  toDate: sql`${salesRules.toDate}`,
+  sortOrder: sql`${salesRules.sortOrder}`,
+};
+
+/** Newest first, unless sortBy (ascending unless sortDir), then by id. */
 export async function listCoupons(ctx: Ctx, q: CouponListQueryT, page: Page): Promise<{ items: CouponDto[]; total: number }> {
   const conds: SQL[] = [];
   if (q.code !== undefined && q.code !== '') conds.push(sql`${coupons.code} ILIKE ${`%${likeEscape(q.code)}%`}`);
+  if (q.search?.trim()) {
+    const p = `%${likeEscape(q.search.trim())}%`;
+    conds.push(sql`(${coupons.code} ILIKE ${p} OR ${salesRules.name} ILIKE ${p})`);
+  }
+  if (q.discountType) conds.push(eq(salesRules.action, ACTION_OF[q.discountType]));
   const active = q.isActive ?? q.is_active;
   if (active !== undefined) conds.push(eq(salesRules.isActive, active === 'true' || active === '1'));
   // a store-limited principal sees the coupons of its websites
   const scope = adminWebsiteScope(ctx);
   if (scope) conds.push(sql`${salesRules.websiteIds} && ${`{${scope.join(',')}}`}::int[]`);
   const where = conds.length ? and(...conds) : undefined;
-  const list = await joined(ctx.db).where(where).orderBy(desc(coupons.id)).limit(page.size).offset(page.offset);
+  const dir = q.sortDir === 'desc' || (q.sortDir === undefined && q.sortBy === undefined) ? desc : asc;
+  const by = SORTS[q.sortBy ?? 'id'];
+  const order = by ? [dir(by), dir(coupons.id)] : [dir(coupons.id)];
+  const list = await joined(ctx.db)
+    .where(where)
+    .orderBy(...order)
+    .limit(page.size)
+    .offset(page.offset);
   const [{ n }] = await ctx.db.select({ n: count() }).from(coupons).innerJoin(salesRules, eq(coupons.ruleId, salesRules.id)).where(where);
   return { items: list.map(toDto), total: n };
 }

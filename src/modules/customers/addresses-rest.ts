@@ -4,7 +4,7 @@ import { access } from '../../platform/auth/access.js';
 import { op, type GraphqlOp, type Operation } from '../../platform/operations.js';
 import * as addresses from './addresses.js';
 import { iriId, personNames } from './gql-input.js';
-import { Address, AddressInput, CustomerIdParams, IdParams } from './schemas.js';
+import { Address, AddressInput, CustomerAddressParams, CustomerIdParams, IdParams } from './schemas.js';
 import { assertCustomerInScope, selfId } from './service.js';
 
 const tags = ['addresses'];
@@ -19,6 +19,12 @@ const names = {
 const WriteArgs = Type.Object({ ...names, ...AddressInput.properties });
 const UpdateArgs = Type.Object({ id: Type.String({ description: 'the IRI or id of the address' }), ...names, ...AddressInput.properties });
 const ForArgs = Type.Object({ customerId: Type.Integer({ minimum: 1, maximum: INT_MAX }), ...names, ...AddressInput.properties });
+const ForUpdateArgs = Type.Object({
+  customerId: Type.Integer({ minimum: 1, maximum: INT_MAX }),
+  id: Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'the address id' }),
+  ...names,
+  ...AddressInput.properties,
+});
 
 const addressId = (v: unknown) => iriId(v, '/addresses', 'Address');
 
@@ -138,6 +144,43 @@ export const addressOperations: Operation[] = [
     run: async (ctx, { params, body }) => {
       await assertCustomerInScope(ctx, params.customerId);
       return addresses.createAddress(ctx, params.customerId, body);
+    },
+  }),
+  op({
+    id: 'customers.addresses.updateFor',
+    method: 'PUT',
+    path: '/customers/:customerId/addresses/:id',
+    tags,
+    summary: "Update a customer's address (partial; isDefaultBilling/isDefaultShipping make it a default)",
+    access: access.admin('addresses', 'write'),
+    shortName,
+    params: CustomerAddressParams,
+    body: AddressInput,
+    response: Address,
+    graphql: {
+      name: 'updateCustomerAddress',
+      args: ForUpdateArgs,
+      input: ({ customerId, id, ...a }) => ({ params: { customerId, id }, body: personNames(a) }),
+    },
+    run: async (ctx, { params, body }) => {
+      await assertCustomerInScope(ctx, params.customerId);
+      return addresses.updateAddress(ctx, params.customerId, params.id, body);
+    },
+  }),
+  op({
+    id: 'customers.addresses.deleteFor',
+    method: 'DELETE',
+    path: '/customers/:customerId/addresses/:id',
+    tags,
+    summary: "Delete a customer's address (a default address stops being the default)",
+    access: access.admin('addresses', 'delete'),
+    shortName,
+    params: CustomerAddressParams,
+    status: 204,
+    graphql: { name: 'deleteCustomerAddress' },
+    run: async (ctx, { params }) => {
+      await assertCustomerInScope(ctx, params.customerId);
+      await addresses.deleteAddress(ctx, params.customerId, params.id);
     },
   }),
 ];

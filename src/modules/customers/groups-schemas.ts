@@ -31,6 +31,10 @@ export const CustomerGroupUpdate = Type.Object(
 export const CustomerGroupListQuery = Type.Object({
   ...PageQuery,
   search: Type.Optional(Type.String({ maxLength: 255, description: 'the code contains it, case-insensitively' })),
+  sortBy: Type.Optional(
+    Type.Union([Type.Literal('id'), Type.Literal('code'), Type.Literal('taxClassId')], { description: 'default code' }),
+  ),
+  sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc' })),
 });
 
 export type CustomerGroupDto = Static<typeof CustomerGroup>;

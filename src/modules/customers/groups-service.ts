@@ -4,7 +4,7 @@
  * or deleted, nor can a group that new accounts are put in (customer/create_account/default_group of any
  * store view). Deleting a group moves its customers to their website's default group, in one transaction.
  */
-import { and, asc, count, eq, ilike, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { likeEscape } from '../../platform/format.js';
 import { assertGlobalWriter, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, fromDatabaseError, notFound } from '../../platform/errors.js';
@@ -89,13 +89,23 @@ async function findGroup(ctx: Ctx, id: number, forUpdate = false): Promise<Group
 }
 
 /** Groups by code; the whole list, or one page of it; `search`: the code contains it, case-insensitively. */
-export async function listCustomerGroups(ctx: Ctx, page?: Page, search?: string): Promise<{ items: CustomerGroupDto[]; total: number }> {
+/** Groups by code (case-insensitively), or by id or tax class; then by id. */
+export async function listCustomerGroups(
+  ctx: Ctx,
+  page?: Page,
+  search?: string,
+  sort: { by?: 'id' | 'code' | 'taxClassId'; dir?: 'asc' | 'desc' } = {},
+): Promise<{ items: CustomerGroupDto[]; total: number }> {
   const where = search?.trim() ? ilike(customerGroups.code, `%${likeEscape(search.trim())}%`) : undefined;
+  const dir = sort.dir === 'desc' ? desc : asc;
+  const by = { code: sql`lower(${customerGroups.code}) collate "C"`, taxClassId: sql`${customerGroups.taxClassId}`, id: undefined }[
+    sort.by ?? 'code'
+  ];
   const q = ctx.db
     .select()
     .from(customerGroups)
     .where(where)
-    .orderBy(sql`lower(${customerGroups.code}) collate "C"`, asc(customerGroups.id));
+    .orderBy(...(by ? [dir(by), dir(customerGroups.id)] : [dir(customerGroups.id)]));
   const rows = page ? await q.limit(page.size).offset(page.offset) : await q;
   const total = page ? (await ctx.db.select({ n: count() }).from(customerGroups).where(where))[0].n : rows.length;
   const names = await taxClassNames(

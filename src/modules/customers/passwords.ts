@@ -7,14 +7,14 @@
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { hashSecret, randomToken, sha256Hex, verifySecret } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx } from '../../platform/context.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { queueMail } from '../../platform/outbox.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareConfig } from '../../platform/settings.js';
 import { credentialsChanged } from '../../platform/auth/subjects.js';
 import { checkPassword, normEmail, requireFields } from './fields.js';
 import type { ForgotPasswordBody, PasswordChangeBody, ResetPasswordBody, SuccessReplyDto } from './schemas.js';
-import { selfId } from './service.js';
+import { assertCustomerInScope, selfId } from './service.js';
 import { customers, passwordResets } from './tables.js';
 
 declareConfig({
@@ -79,9 +79,44 @@ export async function changePassword(ctx: Ctx, body: PasswordChangeBody): Promis
   return { success: true, message: 'Your password has been changed' };
 }
 
-function storeName(ctx: Ctx): string {
+function storeName(ctx: Ctx, storeId: number): string {
   const s = ctx.app.settings;
-  return s.get('general/store_information/name', ctx.store.storeId) || s.store(ctx.store.storeId)?.name || 'our store';
+  return s.get('general/store_information/name', storeId) || s.store(storeId)?.name || 'our store';
+}
+
+/** Stores a new reset token of the customer and queues the mail with its link to the store view's reset page. */
+async function mailResetLink(
+  ctx: Ctx,
+  c: { id: number; email: string; firstname: string; lastname: string },
+  storeId: number,
+  opening: string,
+): Promise<void> {
+  const token = randomToken();
+  const hours = Math.max(1, ctx.app.settings.getInt('customer/password/reset_link_expiration_period_hours', storeId));
+  const link = `${ctx.app.settings.baseUrl(storeId)}customer/account/resetpassword?token=${token}&email=${encodeURIComponent(c.email)}`;
+  await withTx(ctx, async (tx) => {
+    await tx.db.insert(passwordResets).values({
+      tokenHash: sha256Hex(token),
+      customerId: c.id,
+      expiresAt: new Date(ctx.now.getTime() + hours * HOUR * 1000),
+      createdAt: ctx.now,
+    });
+    await queueMail(tx, {
+      to: c.email,
+      subject: `Reset your ${storeName(ctx, storeId)} password`,
+      template: 'customer/password_reset',
+      storeId,
+      text: [
+        `Hello ${c.firstname} ${c.lastname},`,
+        '',
+        `${opening} To choose a new password, open this link:`,
+        '',
+        link,
+        '',
+        `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this mail; your password stays as it is.`,
+      ].join('\n'),
+    });
+  });
 }
 
 /**
@@ -99,33 +134,46 @@ export async function forgotPassword(ctx: Ctx, body: ForgotPasswordBody): Promis
     .from(customers)
     .where(and(eq(customers.websiteId, ctx.store.websiteId), eq(customers.email, email)));
   if (c?.isActive) {
-    const token = randomToken();
-    const hours = Math.max(1, ctx.app.settings.getInt('customer/password/reset_link_expiration_period_hours', ctx.store.storeId));
-    const link = `${ctx.app.settings.baseUrl(ctx.store.storeId)}customer/account/resetpassword?token=${token}&email=${encodeURIComponent(email)}`;
-    await withTx(ctx, async (tx) => {
-      await tx.db.insert(passwordResets).values({
-        tokenHash: sha256Hex(token),
-        customerId: c.id,
-        expiresAt: new Date(ctx.now.getTime() + hours * HOUR * 1000),
-        createdAt: ctx.now,
-      });
-      await queueMail(tx, {
-        to: email,
-        subject: `Reset your ${storeName(ctx)} password`,
-        template: 'customer/password_reset',
-        text: [
-          `Hello ${c.firstname} ${c.lastname},`,
-          '',
-          `Someone asked to reset the password of your account at ${storeName(ctx)}. To choose a new password, open this link:`,
-          '',
-          link,
-          '',
-          `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this mail; your password stays as it is.`,
-        ].join('\n'),
-      });
-    });
+    const opening = `Someone asked to reset the password of your account at ${storeName(ctx, ctx.store.storeId)}.`;
+    await mailResetLink(ctx, { ...c, email }, ctx.store.storeId, opening);
   }
   return { email };
+}
+
+/**
+ * POST /customers/{id}/password-reset (the back office): mails the customer a reset link to the store view the
+ * account was created in (else its website's default), as the forgot-password form would. An inactive account
+ * cannot sign in, so it gets no link (409).
+ */
+export async function sendPasswordReset(ctx: Ctx, id: number): Promise<SuccessReplyDto> {
+  await assertCustomerInScope(ctx, id);
+  const [c] = await ctx.db
+    .select({
+      id: customers.id,
+      email: customers.email,
+      firstname: customers.firstname,
+      lastname: customers.lastname,
+      isActive: customers.isActive,
+      storeId: customers.storeId,
+      websiteId: customers.websiteId,
+    })
+    .from(customers)
+    .where(eq(customers.id, id));
+  if (!c) throw notFound('Customer not found');
+  if (!c.isActive) throw conflict('The account is inactive: activate it before sending a reset link', { reason: 'CUSTOMER_INACTIVE' });
+  const storeId = accountStore(ctx, c.storeId, c.websiteId);
+  const opening = `The team of ${storeName(ctx, storeId)} sends you a link to choose a new password for your account.`;
+  await mailResetLink(ctx, c, storeId, opening);
+  return { success: true, message: `A password reset link was sent to ${c.email}` };
+}
+
+/** The store view of an account's mails: the one it was created in while it exists, else its website's default. */
+function accountStore(ctx: Ctx, storeId: number | null, websiteId: number): number {
+  const r = ctx.app.settings;
+  if (storeId !== null && r.store(storeId)) return storeId;
+  const website = r.website(websiteId);
+  const group = website?.defaultGroupId ? r.group(website.defaultGroupId) : undefined;
+  return group?.defaultStoreId ?? ctx.store.storeId;
 }
 
 const invalidToken = () =>

@@ -6,6 +6,7 @@ import { op, type Operation } from '../../platform/operations.js';
 import { addressOperations } from './addresses-rest.js';
 import { dropNulls, iriId, personNames } from './gql-input.js';
 import { groupOperations } from './groups-rest.js';
+import { listCustomers } from './list.js';
 import * as passwords from './passwords.js';
 import {
   Customer,
@@ -97,14 +98,14 @@ export const operations: Operation[] = [
     path: '/customers',
     tags,
     summary:
-      'List customers by id (15 per page); filters email, search, firstname, lastname, telephone, createdFrom, createdTo, updatedSince',
+      'List customers (15 per page), by id unless sortBy; filters email, search, firstname, lastname, telephone, groupId, websiteId, isActive, createdFrom, createdTo, updatedSince',
     access: access.admin('customers', 'read'),
     shortName,
     query: CustomerListQuery,
     kind: 'collection',
     page: { defaultSize: 15, maxSize: 100 },
     response: Customer,
-    run: async (ctx, { query, page }) => (await customers.listCustomers(ctx, query, page)).result,
+    run: async (ctx, { query, page }) => (await listCustomers(ctx, query, page)).result,
   }),
   op({
     id: 'customers.me',
@@ -198,6 +199,21 @@ export const operations: Operation[] = [
       },
     },
     run: (ctx, { params }) => customers.getCustomer(ctx, params.id),
+  }),
+  op({
+    id: 'customers.sendPasswordReset',
+    method: 'POST',
+    path: '/customers/:id/password-reset',
+    tags,
+    summary:
+      "Mail a customer a password reset link to the store view of the account (the back office's reset); an inactive account is a 409",
+    access: access.admin('customers', 'write'),
+    shortName: passwordReply,
+    params: IdParams,
+    response: SuccessReply,
+    status: 201,
+    graphql: { name: 'sendPasswordResetCustomer' },
+    run: (ctx, { params }) => passwords.sendPasswordReset(ctx, params.id),
   }),
   updateById,
   deleteById,

@@ -133,6 +133,9 @@ export const CustomerUpdate = Type.Object(
   { additionalProperties: false },
 );
 
+/** The columns the customer list sorts by. */
+export const CUSTOMER_SORTS = ['id', 'email', 'firstname', 'lastname', 'name', 'group', 'websiteId', 'createdAt', 'updatedAt'] as const;
+
 export const CustomerListQuery = Type.Object({
   ...PageQuery,
   email: Type.Optional(Type.String({ maxLength: 254, description: 'exact email' })),
@@ -140,8 +143,15 @@ export const CustomerListQuery = Type.Object({
   firstname: Type.Optional(Type.String({ maxLength: 255, description: 'first name, case-insensitive' })),
   lastname: Type.Optional(Type.String({ maxLength: 255, description: 'last name, case-insensitive' })),
   telephone: Type.Optional(Type.String({ maxLength: 40, description: 'telephone of one of the addresses' })),
+  groupId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'customers of this group' })),
+  websiteId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'customers of this website' })),
+  isActive: Type.Optional(Type.String({ pattern: '^(true|false|1|0)$', description: 'true/false (or 1/0): active or inactive accounts' })),
   ...DateRangeQuery,
   ...UpdatedSinceQuery,
+  sortBy: Type.Optional(
+    Type.Enum([...CUSTOMER_SORTS], { description: 'default id; name is last name then first name, group the group code' }),
+  ),
+  sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc' })),
 });
 
 // ---- passwords ----
@@ -173,6 +183,7 @@ export const SuccessReply = Type.Object({ success: Type.Boolean(), message: Type
 
 export const IdParams = Type.Object({ id: Id() });
 export const CustomerIdParams = Type.Object({ customerId: Id() });
+export const CustomerAddressParams = Type.Object({ customerId: Id(), id: Id('the address id') });
 
 export type AddressDto = Static<typeof Address>;
 export type AddressInputBody = Static<typeof AddressInput>;

@@ -2,22 +2,19 @@
  * Customers: registration, authentication and profile (self-service and admin). Addresses live in
  * addresses.ts, password change and reset in passwords.ts.
  */
-import { and, asc, eq, getTableColumns, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import { adminWebsiteScope, assertScopeWritable, customerIdOf, withTx, type AppServices, type Ctx } from '../../platform/context.js';
-import { dateRangeConditions } from '../../platform/date-range.js';
 import { statement, type Db, type Statement } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
-import { likeEscape } from '../../platform/format.js';
-import { pageOf, type CollectionResult, type Page } from '../../platform/pagination.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { setSubjectBlocked } from '../../platform/auth/subjects.js';
 import { confirmCurrentPassword } from './current-password.js';
 import { checkPassword, normDob, normEmail, normGender, normOptional, normRequired, requireFields } from './fields.js';
 import { toCustomerDto, type AddressRow, type CustomerRow } from './mappers.js';
-import type { CustomerCreateBody, CustomerDto, CustomerListQueryT, CustomerUpdateBody } from './schemas.js';
+import type { CustomerCreateBody, CustomerDto, CustomerUpdateBody } from './schemas.js';
 import { linkSubscriptions, subscribedSql } from './subscription.js';
 import { customerAddresses, customerGroups, customers } from './tables.js';
 import { customerEvents } from './events.js';
@@ -238,7 +235,8 @@ export async function createCustomer(ctx: Ctx, body: CustomerCreateBody): Promis
   return loadCustomer(ctx, id);
 }
 
-function customerColumns(ctx: Ctx) {
+/** The customers row's columns and whether the customer is subscribed to the newsletter. */
+export function customerColumns(ctx: Ctx) {
   return { ...getTableColumns(customers), isSubscribed: subscribedSql(ctx) };
 }
 
@@ -284,7 +282,7 @@ async function loadCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
 }
 
 /** A condition limiting customers to the websites of a store-restricted admin token (none for anyone else). */
-function websiteScope(ctx: Ctx): SQL | undefined {
+export function websiteScope(ctx: Ctx): SQL | undefined {
   const ids = adminWebsiteScope(ctx);
   return ids ? inArray(customers.websiteId, ids.length ? ids : [-1]) : undefined;
 }
@@ -300,6 +298,16 @@ export async function assertCustomerInScope(ctx: Ctx, id: number): Promise<void>
   if (!row) throw notFound('Customer not found');
 }
 
+/** 404 for a customer that does not exist or is outside the websites a store-restricted admin token may see. */
+export async function assertCustomerExists(ctx: Ctx, id: number): Promise<void> {
+  const scope = websiteScope(ctx);
+  const [row] = await ctx.db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(scope ? and(eq(customers.id, id), scope) : eq(customers.id, id));
+  if (!row) throw notFound('Customer not found');
+}
+
 /** GET /customers/me. */
 export function getMe(ctx: Ctx): Promise<CustomerDto> {
   return loadCustomer(ctx, selfId(ctx));
@@ -312,55 +320,6 @@ export async function getCustomer(ctx: Ctx, id: number): Promise<CustomerDto> {
   }
   await assertCustomerInScope(ctx, id);
   return loadCustomer(ctx, id);
-}
-
-/** GET /customers: by id, filtered; items carry only their default billing address. */
-export async function listCustomers(
-  ctx: Ctx,
-  q: CustomerListQueryT,
-  page: Page = pageOf(q, { defaultSize: 15, maxSize: 100 }),
-): Promise<{ result: CollectionResult<CustomerDto>; page: Page }> {
-  const conds: SQL[] = [];
-  if (q.email?.trim()) conds.push(eq(customers.email, q.email.trim().toLowerCase()));
-  if (q.firstname?.trim()) conds.push(sql`lower(${customers.firstname}) = ${q.firstname.trim().toLowerCase()}`);
-  if (q.lastname?.trim()) conds.push(sql`lower(${customers.lastname}) = ${q.lastname.trim().toLowerCase()}`);
-  if (q.search?.trim()) {
-    const p = `%${likeEscape(q.search.trim())}%`;
-    conds.push(
-      or(
-        ilike(customers.email, p),
-        ilike(customers.firstname, p),
-        ilike(customers.lastname, p),
-        ilike(sql`${customers.firstname} || ' ' || ${customers.lastname}`, p),
-      )!,
-    );
-  }
-  if (q.telephone?.trim()) {
-    conds.push(
-      sql`EXISTS (SELECT 1 FROM ${customerAddresses} WHERE ${customerAddresses.customerId} = ${customers.id} AND ${customerAddresses.telephone} = ${q.telephone.trim()})`,
-    );
-  }
-  conds.push(...dateRangeConditions({ created: customers.createdAt, updated: customers.updatedAt }, q));
-  const scope = websiteScope(ctx);
-  if (scope) conds.push(scope);
-  const where = conds.length ? and(...conds) : undefined;
-  const [rows, counted] = await Promise.all([
-    ctx.db.select(customerColumns(ctx)).from(customers).where(where).orderBy(asc(customers.id)).limit(page.size).offset(page.offset),
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(customers)
-      .where(where),
-  ]);
-  const billingIds = rows.flatMap((r) => (r.defaultBillingId === null ? [] : [r.defaultBillingId]));
-  const billing = billingIds.length ? await ctx.db.select().from(customerAddresses).where(inArray(customerAddresses.id, billingIds)) : [];
-  const items = rows.map((r) =>
-    toCustomerDto(
-      r,
-      billing.filter((a) => a.customerId === r.id),
-      true,
-    ),
-  );
-  return { result: { items, total: Number(counted[0]?.n ?? 0) }, page };
 }
 
 /**

@@ -18,13 +18,16 @@ export async function linkSubscriptions(ctx: Ctx, customer: { id: number; email:
   await ctx.app.customerSubscriptions?.link(ctx, customer);
 }
 
-/** What the newsletter needs of an account: its id, sign-in email and website; undefined for no such customer. */
+/**
+ * What the newsletter needs of an account: its id, sign-in email, website and the store view it was created in;
+ * undefined for no such customer.
+ */
 export async function subscriberAccount(
   ctx: Ctx,
   customerId: number,
-): Promise<{ id: number; email: string; websiteId: number } | undefined> {
+): Promise<{ id: number; email: string; websiteId: number; storeId: number | null } | undefined> {
   const [c] = await ctx.db
-    .select({ id: customers.id, email: customers.email, websiteId: customers.websiteId })
+    .select({ id: customers.id, email: customers.email, websiteId: customers.websiteId, storeId: customers.storeId })
     .from(customers)
     .where(eq(customers.id, customerId));
   return c;

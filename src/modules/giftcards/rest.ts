@@ -5,16 +5,17 @@
  */
 import { Type } from 'typebox';
 import { access } from '../../platform/auth/access.js';
-import { ListPageQuery } from '../../platform/connection.js';
 import { GraphqlId } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
 import { cardNotFound } from './cards.js';
+import { listGiftcards } from './list.js';
 import {
   Giftcard,
   GiftcardAdjust,
   GiftcardBalance,
   GiftcardBalanceQuery,
   GiftcardCreate,
+  GiftcardListQuery,
   GiftcardParams,
   GiftcardUpdate,
 } from './schemas.js';
@@ -57,14 +58,15 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/giftcards',
     tags,
-    summary: "Every gift card of the caller's websites, newest first",
+    summary:
+      "The gift cards of the caller's websites, newest first unless sortBy; search (code or recipient), status (as shown), websiteId",
     access: access.admin('giftcards', 'read'),
     shortName,
-    query: ListPageQuery,
+    query: GiftcardListQuery,
     kind: 'collection',
     response: Giftcard,
     page: { defaultSize: 20, maxSize: 100 },
-    run: (ctx, { page }) => cards.listGiftcards(ctx, page),
+    run: (ctx, { query, page }) => listGiftcards(ctx, query, page),
   }),
   op({
     id: 'giftcards.checkBalance',

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ListPageQuery } from '../../platform/connection.js';
 
 const INT_MAX = 2147483647;
 
@@ -83,6 +84,24 @@ export const GiftcardUpdate = Type.Object(
 );
 
 export const GiftcardParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
+
+export const GIFTCARD_SORTS = ['id', 'code', 'balance', 'initialBalance', 'createdAt', 'updatedAt', 'expiresAt'] as const;
+
+export const GiftcardListQuery = Type.Object({
+  ...ListPageQuery.properties,
+  search: Type.Optional(
+    Type.String({ maxLength: 255, description: 'code, recipient email or recipient name contains (case-insensitive)' }),
+  ),
+  status: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('used'), Type.Literal('expired'), Type.Literal('disabled')], {
+      description: 'the status shown (a card past expiresAt is expired, one with nothing left used)',
+    }),
+  ),
+  websiteId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'cards valid in this website' })),
+  sortBy: Type.Optional(Type.Enum([...GIFTCARD_SORTS], { description: 'default id, newest first' })),
+  sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc when sortBy is given' })),
+});
+export type GiftcardListQueryT = Static<typeof GiftcardListQuery>;
 
 export type GiftcardDto = Static<typeof Giftcard>;
 export type GiftcardHistoryDto = Static<typeof GiftcardHistoryEntry>;

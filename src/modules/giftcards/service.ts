@@ -3,7 +3,7 @@
  * adjusts their balance; shoppers check a balance. Carts and orders spend and refund them (spend.ts). Every
  * change of a balance is one statement on the card row plus a history row in the same transaction.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { adminWebsiteScope, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { compact, wireDateTime } from '../../platform/format.js';
@@ -19,7 +19,6 @@ import {
   findByCode,
   findById,
   generateGiftcardCode,
-  historiesOf,
   historyOf,
   inScope,
   invalid,
@@ -188,26 +187,6 @@ export async function createGiftcard(ctx: Ctx, input: GiftcardCreateInput): Prom
     }
     return toDto(row, [created], ctx.now);
   });
-}
-
-/** A page of the cards the caller's websites hold, newest first (GraphQL `giftCards`). */
-export async function listGiftcards(ctx: Ctx, page: { size: number; offset: number }): Promise<{ items: GiftcardDto[]; total: number }> {
-  const scope = adminWebsiteScope(ctx);
-  const cond = scope
-    ? sql`${giftcards.websiteIds} && ${sql.raw(`ARRAY[${scope.map((w) => Number(w)).join(',') || '-1'}]::int[]`)}`
-    : undefined;
-  const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(giftcards).where(cond).orderBy(desc(giftcards.id)).limit(page.size).offset(page.offset),
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(giftcards)
-      .where(cond),
-  ]);
-  const histories = await historiesOf(
-    ctx,
-    rows.map((r) => r.id),
-  );
-  return { items: rows.map((row) => toDto(row, histories.get(row.id)!, ctx.now)), total: Number(n) };
 }
 
 /** GET /giftcards/{id}: the card with its history, newest first. */

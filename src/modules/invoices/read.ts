@@ -14,7 +14,7 @@ import { renderInvoicePdf } from './invoice-pdf.js';
 import type { InvoiceDto } from './schemas.js';
 import { invoiceComments, invoiceItems, invoices } from './tables.js';
 
-type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
 type InvoiceItemRow = typeof invoiceItems.$inferSelect;
 type InvoiceCommentRow = typeof invoiceComments.$inferSelect;
 
@@ -91,8 +91,11 @@ function invoiceDto(h: InvoiceRow, orderIncrementId: string, items: InvoiceItemR
   });
 }
 
-/** The given invoice rows with their items and comments, in the order of `heads`. */
-async function withDetails(ctx: Ctx, order: Pick<OrderRow, 'incrementId'>, heads: InvoiceRow[]): Promise<InvoiceDto[]> {
+/**
+ * The given invoice rows with their items and comments, in the order of `heads` (two statements, whatever their
+ * number); `orderNumber` gives the increment id of an invoice's order.
+ */
+export async function withDetails(ctx: Ctx, heads: InvoiceRow[], orderNumber: (orderId: number) => string): Promise<InvoiceDto[]> {
   if (!heads.length) return [];
   const ids = heads.map((h) => h.id);
   const [items, comments] = await together(ctx, [
@@ -107,7 +110,7 @@ async function withDetails(ctx: Ctx, order: Pick<OrderRow, 'incrementId'>, heads
   return heads.map((h) =>
     invoiceDto(
       h,
-      order.incrementId,
+      orderNumber(h.orderId),
       items.filter((i) => i.invoiceId === h.id),
       comments.filter((c) => c.invoiceId === h.id),
     ),
@@ -120,7 +123,7 @@ async function invoicesOf(ctx: Ctx, order: Pick<OrderRow, 'id' | 'incrementId'>)
     .from(invoices)
     .where(eq(invoices.orderId, order.id))
     .orderBy(asc(invoices.createdAt), asc(invoices.id));
-  return withDetails(ctx, order, heads);
+  return withDetails(ctx, heads, () => order.incrementId);
 }
 
 async function invoiceOf(ctx: Ctx, order: Pick<OrderRow, 'id' | 'incrementId'>, invoiceId: number): Promise<InvoiceDto> {
@@ -130,7 +133,7 @@ async function invoiceOf(ctx: Ctx, order: Pick<OrderRow, 'id' | 'incrementId'>, 
     .from(invoices)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.orderId, order.id)));
   if (!heads.length) throw invoiceNotFound();
-  return (await withDetails(ctx, order, heads))[0];
+  return (await withDetails(ctx, heads, () => order.incrementId))[0];
 }
 
 /** Every invoice of an order, oldest first ([] for an unknown order). No access check. */

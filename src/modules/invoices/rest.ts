@@ -1,6 +1,7 @@
 /**
- * Invoice routes, read only (invoices arise from the order workflow). The list and the PDF exist under
- * /orders/{orderId} (the order's customer or admin/API; a foreign order is 403) and under
+ * Invoice routes, read only (invoices arise from the order workflow). Every invoice (GET /invoices, filtered,
+ * searched and sorted) and one invoice (GET /invoices/{id}) for the back office; an order's list and the PDF
+ * under /orders/{orderId} (the order's customer or admin/API; a foreign order is 403) and under
  * /customers/me/orders/{orderId} (the customer's own orders; anything else is 404). The lists are declarations
  * served by REST and GraphQL; the PDFs stay plain routes (a binary answer).
  */
@@ -8,7 +9,8 @@ import type { FastifyReply } from 'fastify';
 import { access } from '../../platform/auth/access.js';
 import type { RestApp } from '../../platform/module.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { Invoice, InvoicePdfResponse, OrderInvoiceParams, OrderInvoicesParams } from './schemas.js';
+import { getInvoice, listAllInvoices } from './list.js';
+import { Invoice, InvoiceListQuery, InvoiceParams, InvoicePdfResponse, OrderInvoiceParams, OrderInvoicesParams } from './schemas.js';
 import * as invoices from './service.js';
 
 const tags = ['invoices'];
@@ -25,6 +27,33 @@ function sendPdf(reply: FastifyReply, pdf: { filename: string; body: Buffer }) {
 }
 
 export const operations: Operation[] = [
+  op({
+    id: 'invoices.listAll',
+    method: 'GET',
+    path: '/invoices',
+    tags,
+    summary:
+      "Every invoice, newest first unless sortBy/sortDir say otherwise (createdAt, incrementId, grandTotal, state), 20 a page (of a store-limited principal's stores only); filters incrementId, orderId, orderIncrementId, state (open, paid, canceled), storeId, createdFrom, createdTo; search: invoice number, or the order's number, customer email or name",
+    access: access.admin('invoices', 'read'),
+    shortName,
+    query: InvoiceListQuery,
+    kind: 'collection',
+    response: Invoice,
+    page: { defaultSize: 20, maxSize: 100 },
+    run: (ctx, { query, page }) => listAllInvoices(ctx, query, page),
+  }),
+  op({
+    id: 'invoices.get',
+    method: 'GET',
+    path: '/invoices/:id',
+    tags,
+    summary: 'One invoice with its items, comments and the path of its PDF',
+    access: access.admin('invoices', 'read'),
+    shortName,
+    params: InvoiceParams,
+    response: Invoice,
+    run: (ctx, { params }) => getInvoice(ctx, params.id),
+  }),
   op({
     id: 'invoices.list',
     method: 'GET',

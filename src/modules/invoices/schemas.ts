@@ -1,5 +1,8 @@
 /** Wire shapes of invoices (wire reference §2.9) and of the invoice routes' parameters. */
 import { Type, type Static, type TSchema } from 'typebox';
+import { DateRangeQuery } from '../../platform/date-range.js';
+import { PageQuery } from '../../platform/pagination.js';
+import { oneOf, SORT_DIRS } from '../orders/schemas.js';
 
 const Money = Type.Number();
 const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
@@ -69,7 +72,9 @@ export const Invoice = Type.Object({
   canVoidFlag: Type.Boolean(),
   isUsedForRefund: Type.Boolean(),
   discountDescription: Opt(Type.String()),
-  pdfUrl: Opt(Type.String({ description: 'list responses only: the path of the invoice PDF under the route used' })),
+  pdfUrl: Opt(
+    Type.String({ description: "the path of the invoice PDF (under the route used for an order's invoices); not in write answers" }),
+  ),
   createdAt: Type.String(),
   updatedAt: Type.String(),
   items: Type.Array(InvoiceItem),
@@ -113,3 +118,28 @@ export const InvoiceCreate = Type.Object(
   { additionalProperties: false },
 );
 export type InvoiceCreateInput = Static<typeof InvoiceCreate>;
+
+/** What GET /invoices sorts by: the invoice date (the default), its number, grand total or state. */
+export const INVOICE_SORTS = ['createdAt', 'incrementId', 'grandTotal', 'state'] as const;
+export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+
+/** GET /invoices: paging, filters, free-text search and sort. */
+export const InvoiceListQuery = Type.Object({
+  ...PageQuery,
+  search: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description:
+        "free text: the invoice number contains it, or every word (up to 5) is part of the order's number, customer email or name",
+    }),
+  ),
+  incrementId: Type.Optional(Type.String({ maxLength: 50, description: 'the invoice number, exact' })),
+  orderId: Type.Optional(Id()),
+  orderIncrementId: Type.Optional(Type.String({ maxLength: 50, description: 'the order number, exact' })),
+  state: Type.Optional(oneOf(['open', 'paid', 'canceled'], 'the invoice state')),
+  storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'store view of the order' })),
+  ...DateRangeQuery,
+  sortBy: Type.Optional(oneOf(INVOICE_SORTS, 'default createdAt (newest first)')),
+  sortDir: Type.Optional(oneOf(SORT_DIRS, 'default desc')),
+});
+export type InvoiceListQueryT = Static<typeof InvoiceListQuery>;

@@ -1,13 +1,16 @@
 /** Newsletter: subscribe, confirm and unsubscribe (public), a customer's own status, and the admin subscriber reads. */
 import { access } from '../../platform/auth/access.js';
 import { op, type Operation } from '../../platform/operations.js';
+import { createSubscriber, listSubscribers, updateSubscriber } from './admin.js';
 import {
   ConfirmBody,
   NewsletterSubscriber,
   NewsletterSubscription,
   SubscribeBody,
+  SubscriberCreate,
   SubscriberListQuery,
   SubscriberParams,
+  SubscriberUpdate,
   UnsubscribeBody,
 } from './schemas.js';
 import * as newsletter from './service.js';
@@ -78,14 +81,14 @@ export const operations: Operation[] = [
     path: '/newsletter/subscribers',
     tags,
     summary:
-      'Newsletter subscribers by id (20 a page); filters email (exact), status, createdFrom, createdTo, updatedSince (status changed)',
+      'Newsletter subscribers (20 a page), by id unless sortBy; filters email (exact), search (email contains), status, customerId, storeId, isCustomer, createdFrom, createdTo, updatedSince (status changed)',
     access: access.admin('newsletter', 'read'),
     shortName,
     query: SubscriberListQuery,
     kind: 'collection',
     page: { defaultSize: 20, maxSize: 100 },
     response: NewsletterSubscriber,
-    run: (ctx, { query, page }) => newsletter.listSubscribers(ctx, query, page),
+    run: (ctx, { query, page }) => listSubscribers(ctx, query, page),
   }),
   op({
     id: 'newsletter.subscribers.get',
@@ -98,5 +101,34 @@ export const operations: Operation[] = [
     params: SubscriberParams,
     response: NewsletterSubscriber,
     run: (ctx, { params }) => newsletter.getSubscriber(ctx, params.id),
+  }),
+  op({
+    id: 'newsletter.subscribers.create',
+    method: 'POST',
+    path: '/newsletter/subscribers',
+    tags,
+    summary:
+      "Subscribe a customer (customerId: the account's email, in its store view unless storeId) or an email (in storeId), at once and without a confirmation mail",
+    access: access.admin('newsletter', 'create'),
+    shortName,
+    body: SubscriberCreate,
+    response: NewsletterSubscriber,
+    status: 201,
+    graphql: { name: 'createNewsletterSubscriber' },
+    run: (ctx, { body }) => createSubscriber(ctx, body),
+  }),
+  op({
+    id: 'newsletter.subscribers.update',
+    method: 'PUT',
+    path: '/newsletter/subscribers/:id',
+    tags,
+    summary: 'Subscribe or unsubscribe a subscriber (status); a pending confirmation is dropped',
+    access: access.admin('newsletter', 'write'),
+    shortName,
+    params: SubscriberParams,
+    body: SubscriberUpdate,
+    response: NewsletterSubscriber,
+    graphql: { name: 'updateNewsletterSubscriber' },
+    run: (ctx, { params, body }) => updateSubscriber(ctx, params.id, body),
   }),
 ];

@@ -49,14 +49,53 @@ export type ConfirmInput = Static<typeof ConfirmBody>;
 export const NewsletterSubscriber = Type.Object({ id: Type.Integer(), ...NewsletterSubscription.properties });
 export type NewsletterSubscriberDto = Static<typeof NewsletterSubscriber>;
 
+const INT_MAX = 2147483647;
+
+export const SUBSCRIBER_SORTS = ['id', 'email', 'status', 'storeId', 'customerId', 'createdAt', 'changeStatusAt'] as const;
+
 export const SubscriberListQuery = Type.Object({
   ...PageQuery,
   email: Type.Optional(Type.String({ maxLength: 254, description: 'exact email, case-insensitive' })),
+  search: Type.Optional(Type.String({ maxLength: 254, description: 'email contains, case-insensitive' })),
   status: Type.Optional(
     Type.Union([Type.Literal('subscribed'), Type.Literal('not_active'), Type.Literal('unsubscribed'), Type.Literal('unconfirmed')]),
   ),
+  customerId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: "the customer's subscriptions" })),
+  storeId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT_MAX, description: 'subscriptions of this store view' })),
+  isCustomer: Type.Optional(Type.String({ pattern: '^(true|false|1|0)$', description: 'true: of customer accounts; false: guests' })),
   ...DateRangeQuery,
   updatedSince: DateFilter('status changed at or after'),
+  sortBy: Type.Optional(Type.Enum([...SUBSCRIBER_SORTS], { description: 'default id' })),
+  sortDir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc' })),
 });
+export type SubscriberListQueryT = Static<typeof SubscriberListQuery>;
+
+/** POST /newsletter/subscribers: a customer (their sign-in email) or an email, subscribed at once. */
+export const SubscriberCreate = Type.Object(
+  {
+    customerId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT_MAX, description: 'subscribe this customer (or give email)' })),
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'subscribe this email (or give customerId)' })),
+    storeId: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: INT_MAX,
+        description: "the store view; default the customer's, or the request's for an email",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SubscriberCreateInput = Static<typeof SubscriberCreate>;
+
+/** PUT /newsletter/subscribers/{id}: the status the back office sets. */
+export const SubscriberUpdate = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union([Type.Literal('subscribed'), Type.Literal('unsubscribed')], { description: 'subscribed or unsubscribed' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SubscriberUpdateInput = Static<typeof SubscriberUpdate>;
 
 export const SubscriberParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });

@@ -8,7 +8,6 @@ import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { randomToken, safeEqual, sha256Hex } from '../../platform/auth/secrets.js';
 import { withTx, type Ctx, type CustomerSubscriptions } from '../../platform/context.js';
-import { dateRangeConditions } from '../../platform/date-range.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { compact, isEmailAddress, wireDateTime } from '../../platform/format.js';
 import { queueMail } from '../../platform/outbox.js';
@@ -17,7 +16,6 @@ import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import { customerIdByEmail, subscriberAccount } from '../customers/subscription.js';
 import { storeIdsOfWebsiteSql } from '../stores/service.js';
 import type { ConfirmInput, NewsletterSubscriberDto, NewsletterSubscriptionDto, SubscribeInput, UnsubscribeInput } from './schemas.js';
-import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { newsletterSubscribers } from './tables.js';
 import { newsletterEvents } from './events.js';
 import { deriveKey } from '../../platform/keys.js';
@@ -59,7 +57,7 @@ export const MESSAGES = {
 
 const HOUR = 3600;
 
-type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
+export type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
 
 /**
  * The customers module's `isSubscribed`: a subscribed row carrying the customer's id. Every subscription of an
@@ -113,7 +111,7 @@ function rule(ctx: Ctx, name: string) {
 }
 
 /** Trimmed, lower-cased and checked; 400 when missing or malformed. */
-function guestEmail(raw: unknown): string {
+export function guestEmail(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw badRequest('Email address is required', { reason: 'EMAIL_REQUIRED', details: { field: 'email', constraint: 'required' } });
   }
@@ -124,7 +122,7 @@ function guestEmail(raw: unknown): string {
   return e;
 }
 
-function targetStore(ctx: Ctx, storeId: number | undefined): { storeId: number; websiteId: number } {
+export function targetStore(ctx: Ctx, storeId: number | undefined): { storeId: number; websiteId: number } {
   if (storeId === undefined) return { storeId: ctx.store.storeId, websiteId: ctx.store.websiteId };
   const s = ctx.app.settings.store(storeId);
   if (!s) throw badRequest(`Unknown store: ${storeId}`, { reason: 'UNKNOWN_STORE', details: { field: 'storeId' } });
@@ -165,7 +163,7 @@ function ownDto(row: SubscriberRow, message?: string): NewsletterSubscriptionDto
 }
 
 /** The row of (email, store view) locked for update, created with `status` when missing. */
-async function lockOrCreate(
+export async function lockOrCreate(
   ctx: Ctx,
   email: string,
   storeId: number,
@@ -429,46 +427,24 @@ export async function status(ctx: Ctx): Promise<NewsletterSubscriptionDto> {
 }
 
 /** What an admin reads of a subscriber: its row, with its id. */
-function adminDto(row: SubscriberRow): NewsletterSubscriberDto {
+export function adminDto(row: SubscriberRow): NewsletterSubscriberDto {
   return { id: row.id, ...ownDto(row) };
 }
 
 /** Rows of the store views a store-restricted admin token may see (every row for anyone else). */
-function storeScope(ctx: Ctx): SQL | undefined {
+export function storeScope(ctx: Ctx): SQL | undefined {
   const a = ctx.actor;
   if (a.kind !== 'admin' || !a.allowedStoreIds) return undefined;
   return inArray(newsletterSubscribers.storeId, a.allowedStoreIds.length ? a.allowedStoreIds : [-1]);
 }
 
 /** newsletter.subscribed / newsletter.unsubscribed, with the subscriber as the back office reads it. */
-function subscriberEvent(
+export function subscriberEvent(
   tx: Ctx,
   type: 'newsletter.subscribed' | 'newsletter.unsubscribed',
   row: typeof newsletterSubscribers.$inferSelect,
 ): void {
   newsletterEvents.emit(tx, type, { resource: 'newsletter_subscriber', id: row.id, storeId: row.storeId }, adminDto(row));
-}
-
-/** GET /newsletter/subscribers (admin): by id, filtered by email (exact) and status. */
-export async function listSubscribers(
-  ctx: Ctx,
-  q: { email?: string; status?: string; createdFrom?: string; createdTo?: string; updatedSince?: string },
-  page: Page,
-): Promise<CollectionResult<NewsletterSubscriberDto>> {
-  const conds: SQL[] = dateRangeConditions({ created: newsletterSubscribers.createdAt, updated: newsletterSubscribers.changeStatusAt }, q);
-  if (q.email?.trim()) conds.push(sql`lower(${newsletterSubscribers.email}) = ${q.email.trim().toLowerCase()}`);
-  if (q.status) conds.push(eq(newsletterSubscribers.status, q.status));
-  const scope = storeScope(ctx);
-  if (scope) conds.push(scope);
-  const where = conds.length ? and(...conds) : undefined;
-  const [rows, [counted]] = await Promise.all([
-    ctx.db.select().from(newsletterSubscribers).where(where).orderBy(newsletterSubscribers.id).limit(page.size).offset(page.offset),
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(newsletterSubscribers)
-      .where(where),
-  ]);
-  return { items: rows.map(adminDto), total: Number(counted?.n ?? 0) };
 }
 
 /** GET /newsletter/subscribers/{id} (admin). */

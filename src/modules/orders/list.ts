@@ -1,19 +1,20 @@
 /**
- * Order lists: the back office's GET /orders with its filters (wire reference §2.5) and a customer's own
- * GET /customers/me/orders. Newest first; each page costs three statements whatever its size (the rows, the
- * count, and the items of every order on the page), and one (the orders version) while it is cached.
+ * Order lists: the back office's GET /orders with its filters (wire reference §2.5), free-text search and sort,
+ * and a customer's own GET /customers/me/orders (newest first). Each page costs three statements whatever its
+ * size (the rows, the count, and the items of every order on the page), and one (the orders version) while it is
+ * cached. The search is also lent, as SQL, to the lists of the order's documents (orderIdsMatching).
  */
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
 import { likeEscape } from '../../platform/format.js';
 import type { CollectionResult, Page } from '../../platform/pagination.js';
 import { ReadCache } from '../../platform/read-cache.js';
-import type { MyOrdersQueryT, OrderListQueryT } from './action-schemas.js';
+import type { MyOrdersQueryT } from './action-schemas.js';
 import type { OrderItemRow } from './core.js';
 import { orderDto } from './read.js';
-import type { OrderDto } from './schemas.js';
+import type { OrderDto, OrderGridQueryT, OrderSort } from './schemas.js';
 import { STATUSES } from './state.js';
 import { orderItems, orders } from './tables.js';
 
@@ -33,8 +34,58 @@ function statusCondition(status: string | undefined): SQL | undefined {
   return eq(orders.status, s);
 }
 
+/** At most this many words of a search count (the rest are ignored). */
+const SEARCH_WORDS = 5;
+
+/**
+ * The condition of a free-text search on orders: every word is part of the order number, the customer email,
+ * first name or last name (case-insensitive); undefined for a blank search.
+ */
+export function orderSearchCondition(search: string | undefined): SQL | undefined {
+  const words = (search ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, SEARCH_WORDS);
+  if (!words.length) return undefined;
+  return and(
+    ...words.map((w) => {
+      const p = `%${likeEscape(w)}%`;
+      return or(
+        sql`lower(${orders.incrementId}) LIKE ${p}::text`,
+        sql`lower(${orders.customerEmail}) LIKE ${p}::text`,
+        sql`lower(coalesce(${orders.customerFirstname}, '')) LIKE ${p}::text`,
+        sql`lower(coalesce(${orders.customerLastname}, '')) LIKE ${p}::text`,
+      )!;
+    }),
+  );
+}
+
+/**
+ * The ids of the orders a search (as `orderSearchCondition`) or an order number (exact) finds, as a subquery for
+ * another module's list of an order's documents (`order_id IN (...)`); undefined when neither is given.
+ */
+export function orderIdsMatching(q: { search?: string; incrementId?: string }): SQL | undefined {
+  const conds: SQL[] = [];
+  const found = orderSearchCondition(q.search);
+  if (found) conds.push(found);
+  if (given(q.incrementId)) conds.push(eq(orders.incrementId, q.incrementId.trim()));
+  return conds.length ? sql`(SELECT ${orders.id} FROM ${orders} WHERE ${and(...conds)})` : undefined;
+}
+
+const SORT_COLUMNS = {
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+  incrementId: orders.incrementId,
+  grandTotal: orders.grandTotal,
+  status: orders.status,
+  state: orders.state,
+} satisfies Record<OrderSort, unknown>;
+
+/** The ORDER BY of GET /orders: the column asked (default the date), then the id in the same direction, so pages never overlap. */
+function listOrder(q: { sortBy?: OrderSort; sortDir?: string }): SQL[] {
+  const dir = q.sortDir?.toLowerCase() === 'asc' ? asc : desc;
+  return [dir(SORT_COLUMNS[q.sortBy ?? 'createdAt']), dir(orders.id)];
+}
+
 /** The WHERE of GET /orders: the caller's store views, then each filter sent (400 for a malformed one). */
-function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
+function listWhere(ctx: Ctx, q: OrderGridQueryT): SQL | undefined {
   const conds: SQL[] = [];
   const scope = adminStoreScope(ctx);
   if (scope) conds.push(inArray(orders.storeId, scope.length ? scope : [-1]));
@@ -54,6 +105,8 @@ function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
     conds.push(eq(orders.state, s));
   }
   if (q.storeId !== undefined) conds.push(eq(orders.storeId, q.storeId));
+  const found = orderSearchCondition(q.search);
+  if (found) conds.push(found);
   // `since` is the alias of updatedSince; an error names the one sent
   const sinceField = given(q.updatedSince) ? 'updatedSince' : 'since';
   conds.push(
@@ -62,10 +115,16 @@ function listWhere(ctx: Ctx, q: OrderListQueryT): SQL | undefined {
   return conds.length ? and(...conds) : undefined;
 }
 
-/** One page of orders matching `where`, newest first, as list rows (items in one statement for the page). */
-async function pageOfOrders(ctx: Ctx, where: SQL | undefined, page: Page): Promise<CollectionResult<OrderDto>> {
+/** One page of orders matching `where` in the order `by`, as list rows (items in one statement for the page). */
+async function pageOfOrders(ctx: Ctx, where: SQL | undefined, by: SQL[], page: Page): Promise<CollectionResult<OrderDto>> {
   const [list, [{ n }]] = await Promise.all([
-    ctx.db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.size).offset(page.offset),
+    ctx.db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(...by)
+      .limit(page.size)
+      .offset(page.offset),
     ctx.db.select({ n: count() }).from(orders).where(where),
   ]);
   const byOrder = new Map<number, OrderItemRow[]>();
@@ -96,15 +155,18 @@ async function pageOfOrders(ctx: Ctx, where: SQL | undefined, page: Page): Promi
  */
 const listCache = (ctx: Ctx) => ctx.app.settings.memo('orders.lists', () => new ReadCache<CollectionResult<OrderDto>>('orders', 2_000));
 
-function cachedPage(ctx: Ctx, who: unknown, q: object, where: SQL | undefined, page: Page): Promise<CollectionResult<OrderDto>> {
-  if (ctx.tx) return pageOfOrders(ctx, where, page);
+function cachedPage(ctx: Ctx, who: unknown, q: object, where: SQL | undefined, by: SQL[], page: Page): Promise<CollectionResult<OrderDto>> {
+  if (ctx.tx) return pageOfOrders(ctx, where, by, page);
   const key = JSON.stringify([ctx.actor.kind, who, ctx.store.storeId, q, page.size, page.offset]);
-  return listCache(ctx).get(ctx.db, key, () => pageOfOrders(ctx, where, page));
+  return listCache(ctx).get(ctx.db, key, () => pageOfOrders(ctx, where, by, page));
 }
 
-/** GET /orders: every order the admin/API caller may see (only its store views when limited), filtered. */
-export async function listOrders(ctx: Ctx, q: OrderListQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
-  return cachedPage(ctx, adminStoreScope(ctx) ?? null, q, listWhere(ctx, q), page);
+/**
+ * GET /orders: every order the admin/API caller may see (only its store views when limited), filtered, searched
+ * and sorted (newest first unless asked otherwise).
+ */
+export async function listOrders(ctx: Ctx, q: OrderGridQueryT, page: Page): Promise<CollectionResult<OrderDto>> {
+  return cachedPage(ctx, adminStoreScope(ctx) ?? null, q, listWhere(ctx, q), listOrder(q), page);
 }
 
 /** GET /customers/me/orders: the calling customer's orders, optionally of one status. */
@@ -113,5 +175,5 @@ export async function listMyOrders(ctx: Ctx, q: MyOrdersQueryT, page: Page): Pro
   const conds: SQL[] = [eq(orders.customerId, ctx.actor.customerId)];
   const status = statusCondition(q.status);
   if (status) conds.push(status);
-  return cachedPage(ctx, ctx.actor.customerId, { status: q.status }, and(...conds), page);
+  return cachedPage(ctx, ctx.actor.customerId, { status: q.status }, and(...conds), listOrder({}), page);
 }

@@ -9,11 +9,11 @@ import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { GraphqlId, idOfIri } from '../../platform/graphql-derive.js';
 import { op, type Operation } from '../../platform/operations.js';
-import { GuestOrderHeaders, GuestOrderParams, MyOrdersQuery, OrderActionBody, OrderCommentBody, OrderListQuery } from './action-schemas.js';
+import { GuestOrderHeaders, GuestOrderParams, MyOrdersQuery, OrderActionBody, OrderCommentBody } from './action-schemas.js';
 import { Customer } from '../customers/schemas.js';
 import { CreateFromOrder } from './account-from-order.js';
 import { findOrderByIncrementId, orderNotFound } from './core.js';
-import { Order, OrderIdParams } from './schemas.js';
+import { Order, OrderGridQuery, OrderIdParams } from './schemas.js';
 import * as orders from './service.js';
 
 const tags = ['orders'];
@@ -108,10 +108,10 @@ export const operations: Operation[] = [
     path: '/orders',
     tags,
     summary:
-      'Orders, newest first (20 a page); filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since)',
+      'Orders, newest first unless sortBy/sortDir say otherwise (createdAt, updatedAt, incrementId, grandTotal, status, state), 20 a page; filters customerId, email (exact), emailLike (3+ characters), incrementId, status, state, storeId, createdFrom, createdTo, updatedSince (alias since); search: order number, customer email or name',
     access: access.admin('orders', 'read'),
     shortName,
-    query: OrderListQuery,
+    query: OrderGridQuery,
     kind: 'collection',
     response: Order,
     page: { defaultSize: 20, maxSize: 100 },

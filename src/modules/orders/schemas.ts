@@ -1,6 +1,7 @@
 /** Wire shapes of orders (wire reference §2.5) and of the order actions. */
 import { Type, type Static, type TSchema } from 'typebox';
 import { CartAddressOut } from '../carts/schemas.js';
+import { OrderListQuery } from './action-schemas.js';
 
 const Money = Type.Number();
 const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
@@ -142,3 +143,29 @@ export const Order = Type.Object({
 export type OrderDto = Static<typeof Order>;
 
 export const OrderIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
+
+/** What GET /orders sorts by: the order date (the default), last change, number, grand total, status or state. */
+export const ORDER_SORTS = ['createdAt', 'updatedAt', 'incrementId', 'grandTotal', 'status', 'state'] as const;
+export type OrderSort = (typeof ORDER_SORTS)[number];
+
+export const SORT_DIRS = ['asc', 'desc', 'ASC', 'DESC'] as const;
+
+/** A string out of `values`: checked against them like an enum, and a String to GraphQL (an enum alone is Iterable there). */
+export function oneOf<const V extends readonly string[]>(values: V, description: string) {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], description });
+}
+
+/** GET /orders: the list filters, a free-text search and the sort. */
+export const OrderGridQuery = Type.Object({
+  ...OrderListQuery.properties,
+  search: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description:
+        'free text: every word (up to 5) must be part of the order number, the customer email, first name or last name (case-insensitive)',
+    }),
+  ),
+  sortBy: Type.Optional(oneOf(ORDER_SORTS, 'default createdAt (newest first)')),
+  sortDir: Type.Optional(oneOf(SORT_DIRS, 'default desc')),
+});
+export type OrderGridQueryT = Static<typeof OrderGridQuery>;

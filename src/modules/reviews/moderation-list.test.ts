@@ -58,7 +58,7 @@ describe('the moderation queue', () => {
   });
 
   test('bad sort values are a 400', async () => {
-    for (const q of [{ sortBy: 'rating' }, { sortDir: 'up' }, { storeId: 'x' }]) {
+    for (const q of [{ sortBy: 'rating' }, { sortDir: 'up' }, { storeId: 'x' }] as Record<string, string>[]) {
       const r = await t.req('GET', `${API}/reviews`, { token: admin, query: q });
       assert.equal(r.status, 400, r.text);
     }

@@ -65,7 +65,7 @@ describe('GET /revocation-requests for a grid', () => {
   });
 
   test('bad sort or filter values are a 400', async () => {
-    for (const query of [{ sortBy: 'reason' }, { sortDir: 'both' }, { verified: 'sometimes' }]) {
+    for (const query of [{ sortBy: 'reason' }, { sortDir: 'both' }, { verified: 'sometimes' }] as Record<string, string>[]) {
       const r = await t.req('GET', `${API}/revocation-requests`, { token: admin, query });
       assert.equal(r.status, 400, `${JSON.stringify(query)}: ${r.text}`);
       assert.equal(r.body.error, 'bad_request');

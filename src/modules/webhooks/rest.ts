@@ -7,6 +7,7 @@ import {
   Webhook,
   WebhookCreate,
   WebhookDelivery,
+  WebhookEventType,
   WebhookIdParams,
   WebhookListQuery,
   WebhookUpdate,
@@ -17,6 +18,24 @@ const tags = ['webhooks'];
 
 /** Webhook subscriptions and their delivery logs: back-office resources under the `webhooks` grants. */
 export const operations: Operation[] = [
+  op({
+    id: 'webhooks.events',
+    method: 'GET',
+    path: '/webhooks/events',
+    tags,
+    summary: 'The events a subscription may name, by name, with what each means (unpaginated)',
+    access: access.admin('webhooks', 'read'),
+    shortName: 'WebhookEventType',
+    kind: 'collection',
+    response: WebhookEventType,
+    graphql: { name: 'webhookEventTypes' },
+    run: async (ctx) => {
+      const items = [...ctx.app.events.declared]
+        .map(([type, d]) => ({ type, description: d.description }))
+        .sort((a, b) => a.type.localeCompare(b.type));
+      return { items, total: items.length };
+    },
+  }),
   ...crudOperations({
     path: '/webhooks',
     resource: 'webhooks',

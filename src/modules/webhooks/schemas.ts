@@ -104,6 +104,11 @@ export const DeliveryListQuery = Type.Object({
   event: Type.Optional(Type.String({ maxLength: 100, description: 'event type' })),
 });
 
+export const WebhookEventType = Type.Object({
+  type: Type.String({ description: 'the event name a subscription names (or covers with a wildcard)' }),
+  description: Type.String(),
+});
+
 export type WebhookDto = Static<typeof Webhook>;
 export type WebhookCreateInput = Static<typeof WebhookCreate>;
 export type WebhookUpdateInput = Static<typeof WebhookUpdate>;

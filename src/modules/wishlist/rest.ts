@@ -9,6 +9,7 @@ const tags = ['wishlist'];
 const shortName = 'WishlistItem';
 const INT_MAX = 2147483647;
 const ItemArg = Type.Object({ itemId: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
+const CustomerParams = Type.Object({ customerId: Type.Integer({ minimum: 1, maximum: INT_MAX }) });
 
 export const operations: Operation[] = [
   op({
@@ -23,6 +24,20 @@ export const operations: Operation[] = [
     response: WishlistItem,
     graphql: { name: 'myWishlistItems', aliases: ['wishlistItems'] },
     run: (ctx) => wishlist.listWishlist(ctx),
+  }),
+  op({
+    id: 'wishlist.listFor',
+    method: 'GET',
+    path: '/customers/:customerId/wishlist',
+    tags,
+    summary: "A customer's wishlist for the back office, whole (not paginated), oldest first, priced in the request's store view",
+    access: access.admin('wishlists', 'read'),
+    shortName,
+    params: CustomerParams,
+    kind: 'collection',
+    response: WishlistItem,
+    graphql: { name: 'customerWishlistItems' },
+    run: (ctx, { params }) => wishlist.customerWishlist(ctx, params.customerId),
   }),
   op({
     id: 'wishlist.add',

@@ -18,6 +18,7 @@ import { MASKED, type CartRef } from '../carts/load.js';
 import { activeCustomerCart, createCustomerCart } from '../carts/service.js';
 import type { AddItemBodyT, CartDto } from '../carts/schemas.js';
 import { pricingGroup } from '../customers/groups-service.js';
+import { assertCustomerExists } from '../customers/service.js';
 import { availabilityFrom, stockOf } from '../inventory/service.js';
 import { BUY_REQUEST_KEYS, MAX_WISHLIST_QTY, type AddWishlistBodyT, type MoveToCartBodyT, type WishlistItemDto } from './schemas.js';
 import { wishlistItems } from './tables.js';
@@ -103,6 +104,13 @@ async function oneItem(ctx: Ctx, customerId: number, id: number): Promise<Wishli
 /** The caller's whole wishlist, oldest first. */
 export async function listWishlist(ctx: Ctx): Promise<{ items: WishlistItemDto[]; total: number }> {
   const customerId = customerOf(ctx);
+  const items = await itemsToDto(ctx, customerId, await itemRows(ctx, customerId));
+  return { items, total: items.length };
+}
+
+/** A customer's whole wishlist for the back office (GET /customers/{customerId}/wishlist), oldest first. */
+export async function customerWishlist(ctx: Ctx, customerId: number): Promise<{ items: WishlistItemDto[]; total: number }> {
+  await assertCustomerExists(ctx, customerId);
   const items = await itemsToDto(ctx, customerId, await itemRows(ctx, customerId));
   return { items, total: items.length };
 }

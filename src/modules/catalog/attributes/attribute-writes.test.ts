@@ -223,3 +223,23 @@ describe('attribute set writes', () => {
     assert.equal((await t.req('POST', `${API}/attribute-sets`, { token: tok.attrs, body: { attributeSetName: 'X' } })).status, 403);
   });
 });
+
+describe('attribute list order', () => {
+  test('sorts by label and by input type, both ways; a bad sort is a 400', async () => {
+    const codes = async (q: Record<string, string>) => {
+      const r = await t.req('GET', `${API}/product-attributes`, { token: admin, query: { itemsPerPage: '100', ...q } });
+      assert.equal(r.status, 200, r.text);
+      return r.body.member as { attributeCode: string; frontendLabel: string; frontendInput: string }[];
+    };
+    const byLabel = (await codes({ sortBy: 'label' })).map((a) => a.frontendLabel.toLowerCase());
+    assert.deepEqual(
+      byLabel,
+      [...byLabel].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    const desc = (await codes({ sortBy: 'label', sortDir: 'desc' })).map((a) => a.frontendLabel.toLowerCase());
+    assert.equal(desc[0], byLabel[byLabel.length - 1]);
+    const inputs = (await codes({ sortBy: 'frontend_input' })).map((a) => a.frontendInput);
+    assert.deepEqual(inputs, [...inputs].sort());
+    assert.equal((await t.req('GET', `${API}/product-attributes`, { token: admin, query: { sortBy: 'colour' } })).status, 400);
+  });
+});

@@ -7,7 +7,14 @@ import { idOfIri } from '../../../platform/graphql-derive.js';
 import { op, type Operation } from '../../../platform/operations.js';
 import type { Page } from '../../../platform/pagination.js';
 import { given, PageArgs } from '../graphql-args.js';
-import { AttributeSet, AttributeSetListQuery, IdParams, ProductAttribute, ProductAttributeListQuery } from './schemas.js';
+import {
+  AttributeSet,
+  AttributeSetListQuery,
+  IdParams,
+  ProductAttribute,
+  ProductAttributeListQuery,
+  type AttributeSortField,
+} from './schemas.js';
 import * as attributes from './service.js';
 import * as writes from './write.js';
 import { AttributeSetCreate, AttributeSetUpdate, ProductAttributeCreate, ProductAttributeUpdate } from './write-schemas.js';
@@ -28,7 +35,12 @@ const ProductAttributeArgs = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 255, description: 'attribute code' })),
 });
 
-async function listProductAttributes(ctx: Ctx, query: { search?: string; q?: string }, graphql: { code?: string } | undefined, page: Page) {
+async function listProductAttributes(
+  ctx: Ctx,
+  query: { search?: string; q?: string; sortBy?: AttributeSortField; sortDir?: 'asc' | 'desc' },
+  graphql: { code?: string } | undefined,
+  page: Page,
+) {
   const code = graphql?.code;
   if (code !== undefined) {
     try {
@@ -46,7 +58,7 @@ async function listProductAttributes(ctx: Ctx, query: { search?: string; q?: str
       throw err;
     }
   }
-  return attributes.listProductAttributes(ctx, { search: query.search ?? query.q }, page);
+  return attributes.listProductAttributes(ctx, { search: query.search ?? query.q, sortBy: query.sortBy, sortDir: query.sortDir }, page);
 }
 
 export const attributeOperations: Operation[] = [
@@ -55,7 +67,8 @@ export const attributeOperations: Operation[] = [
     method: 'GET',
     path: '/product-attributes',
     tags: ['product-attributes'],
-    summary: 'Product attributes by code, with their options (paginated, 20 a page by default)',
+    summary:
+      'Product attributes by code (or sortBy label, frontend_input, scope, position), with their options (paginated, 20 a page by default)',
     access: access.admin('product-attributes', 'read'),
     shortName: 'ProductAttribute',
     query: ProductAttributeListQuery,

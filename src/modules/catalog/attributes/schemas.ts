@@ -3,6 +3,9 @@ import { PageQuery } from '../../../platform/pagination.js';
 
 const INT_MAX = 2147483647;
 
+export const ATTRIBUTE_SORT_FIELDS = ['code', 'label', 'frontend_input', 'scope', 'position'] as const;
+export type AttributeSortField = (typeof ATTRIBUTE_SORT_FIELDS)[number];
+
 export const AttributeOption = Type.Object({
   label: Type.String(),
   value: Type.String({ description: 'the option id (or the fixed value of a built-in list), as a string' }),
@@ -58,6 +61,8 @@ export const ProductAttributeListQuery = Type.Object({
   ...PageQuery,
   search: Type.Optional(Type.String({ maxLength: 255, description: 'part of the code or label, case-insensitive' })),
   q: Type.Optional(Type.String({ maxLength: 255, description: 'alias of search' })),
+  sortBy: Type.Optional(Type.Enum([...ATTRIBUTE_SORT_FIELDS], { description: 'default code' })),
+  sortDir: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'default asc' })),
 });
 
 export const AttributeSetListQuery = Type.Object(PageQuery);

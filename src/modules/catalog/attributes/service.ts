@@ -2,13 +2,13 @@
  * Product attributes and attribute sets: reads for the back office. The rules for values of attributes kept in
  * products.attributes are in values.ts, the built-in choice lists in built-in.ts.
  */
-import { asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
 import { likeEscape } from '../../../platform/format.js';
 import type { Page } from '../../../platform/pagination.js';
 import { BUILT_IN_OPTIONS } from './built-in.js';
-import type { AttributeOptionDto, AttributeSetDto, ProductAttributeDto } from './schemas.js';
+import type { AttributeOptionDto, AttributeSetDto, AttributeSortField, ProductAttributeDto } from './schemas.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, productAttributes } from '../tables.js';
 
 export type AttributeRow = typeof productAttributes.$inferSelect;
@@ -89,6 +89,21 @@ async function withOptions(ctx: Ctx, rows: AttributeRow[]): Promise<ProductAttri
 
 export interface AttributeFilter {
   search?: string;
+  sortBy?: AttributeSortField;
+  sortDir?: 'asc' | 'desc';
+}
+
+/** ORDER BY of the attribute list: the chosen column (the code by default), then the id. */
+function attributeOrder(filter: AttributeFilter): SQL[] {
+  const dir = filter.sortDir === 'desc' ? sql`DESC` : sql`ASC`;
+  const column = {
+    code: sql`${productAttributes.code} collate "C"`,
+    label: sql`lower(${productAttributes.label}) collate "C"`,
+    frontend_input: sql`${productAttributes.frontendInput}`,
+    scope: sql`${productAttributes.scope}`,
+    position: sql`${productAttributes.position}`,
+  }[filter.sortBy ?? 'code'];
+  return [sql`${column} ${dir}`, sql`${productAttributes.id} ${dir}`];
 }
 
 /** Attributes by code, optionally those whose code or label contains `search` (case-insensitive). */
@@ -105,7 +120,7 @@ export async function listProductAttributes(
     .select()
     .from(productAttributes)
     .where(where)
-    .orderBy(sql`${productAttributes.code} collate "C"`, asc(productAttributes.id))
+    .orderBy(...attributeOrder(filter))
     .limit(page.size)
     .offset(page.offset);
   const total =
