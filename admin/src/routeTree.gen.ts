@@ -13,18 +13,63 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
+import { Route as AppAccountIndexRouteImport } from './routes/_app/account/index'
+import { Route as AppActivityLogIndexRouteImport } from './routes/_app/activity-log/index'
+import { Route as AppActivityLogEntryIdRouteImport } from './routes/_app/activity-log/$entryId'
+import { Route as AppAdminRolesIndexRouteImport } from './routes/_app/admin-roles/index'
+import { Route as AppAdminRolesRoleIdRouteImport } from './routes/_app/admin-roles/$roleId'
+import { Route as AppAdminRolesNewRouteImport } from './routes/_app/admin-roles/new'
+import { Route as AppAdminUsersIndexRouteImport } from './routes/_app/admin-users/index'
+import { Route as AppAdminUsersUserIdRouteImport } from './routes/_app/admin-users/$userId'
+import { Route as AppAdminUsersNewRouteImport } from './routes/_app/admin-users/new'
+import { Route as AppApiUsersIndexRouteImport } from './routes/_app/api-users/index'
+import { Route as AppApiUsersApiUserIdRouteImport } from './routes/_app/api-users/$apiUserId'
+import { Route as AppApiUsersNewRouteImport } from './routes/_app/api-users/new'
 import { Route as AppAttributeSetsIndexRouteImport } from './routes/_app/attribute-sets/index'
 import { Route as AppAttributeSetsSetIdRouteImport } from './routes/_app/attribute-sets/$setId'
 import { Route as AppAttributesIndexRouteImport } from './routes/_app/attributes/index'
 import { Route as AppAttributesAttributeIdRouteImport } from './routes/_app/attributes/$attributeId'
+import { Route as AppBlogCategoriesIndexRouteImport } from './routes/_app/blog-categories/index'
+import { Route as AppBlogCategoriesCategoryIdRouteImport } from './routes/_app/blog-categories/$categoryId'
+import { Route as AppBlogCategoriesNewRouteImport } from './routes/_app/blog-categories/new'
+import { Route as AppBlogPostsIndexRouteImport } from './routes/_app/blog-posts/index'
+import { Route as AppBlogPostsPostIdRouteImport } from './routes/_app/blog-posts/$postId'
+import { Route as AppBlogPostsNewRouteImport } from './routes/_app/blog-posts/new'
 import { Route as AppCategoriesIndexRouteImport } from './routes/_app/categories/index'
 import { Route as AppCategoriesCategoryIdRouteImport } from './routes/_app/categories/$categoryId'
+import { Route as AppCmsBlocksIndexRouteImport } from './routes/_app/cms-blocks/index'
+import { Route as AppCmsBlocksBlockIdRouteImport } from './routes/_app/cms-blocks/$blockId'
+import { Route as AppCmsBlocksNewRouteImport } from './routes/_app/cms-blocks/new'
+import { Route as AppCmsPagesIndexRouteImport } from './routes/_app/cms-pages/index'
+import { Route as AppCmsPagesPageIdRouteImport } from './routes/_app/cms-pages/$pageId'
+import { Route as AppCmsPagesNewRouteImport } from './routes/_app/cms-pages/new'
+import { Route as AppConfigurationIndexRouteImport } from './routes/_app/configuration/index'
+import { Route as AppConfigurationHistoryRouteImport } from './routes/_app/configuration/history'
+import { Route as AppCreditMemosIndexRouteImport } from './routes/_app/credit-memos/index'
+import { Route as AppCreditMemosCreditMemoIdRouteImport } from './routes/_app/credit-memos/$creditMemoId'
+import { Route as AppInvoicesIndexRouteImport } from './routes/_app/invoices/index'
+import { Route as AppInvoicesInvoiceIdRouteImport } from './routes/_app/invoices/$invoiceId'
+import { Route as AppMediaIndexRouteImport } from './routes/_app/media/index'
 import { Route as AppOrdersIndexRouteImport } from './routes/_app/orders/index'
+import { Route as AppOrdersOrderIdRouteImport } from './routes/_app/orders/$orderId'
 import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
 import { Route as AppProductsProductIdRouteImport } from './routes/_app/products/$productId'
 import { Route as AppProductsNewRouteImport } from './routes/_app/products/new'
 import { Route as AppReviewsIndexRouteImport } from './routes/_app/reviews/index'
 import { Route as AppReviewsReviewIdRouteImport } from './routes/_app/reviews/$reviewId'
+import { Route as AppRevocationRequestsIndexRouteImport } from './routes/_app/revocation-requests/index'
+import { Route as AppRevocationRequestsRequestIdRouteImport } from './routes/_app/revocation-requests/$requestId'
+import { Route as AppShipmentsIndexRouteImport } from './routes/_app/shipments/index'
+import { Route as AppShipmentsShipmentIdRouteImport } from './routes/_app/shipments/$shipmentId'
+import { Route as AppStoresIndexRouteImport } from './routes/_app/stores/index'
+import { Route as AppStoresStoreIdRouteImport } from './routes/_app/stores/$storeId'
+import { Route as AppWebhooksIndexRouteImport } from './routes/_app/webhooks/index'
+import { Route as AppWebhooksNewRouteImport } from './routes/_app/webhooks/new'
+import { Route as AppApiUsersRolesIndexRouteImport } from './routes/_app/api-users/roles/index'
+import { Route as AppApiUsersRolesRoleIdRouteImport } from './routes/_app/api-users/roles/$roleId'
+import { Route as AppApiUsersRolesNewRouteImport } from './routes/_app/api-users/roles/new'
+import { Route as AppWebhooksWebhookIdIndexRouteImport } from './routes/_app/webhooks/$webhookId/index'
+import { Route as AppWebhooksWebhookIdDeliveriesDeliveryIdRouteImport } from './routes/_app/webhooks/$webhookId/deliveries/$deliveryId'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -43,6 +88,66 @@ const SignInRoute = SignInRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAccountIndexRoute = AppAccountIndexRouteImport.update({
+  id: '/account/',
+  path: '/account/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppActivityLogIndexRoute = AppActivityLogIndexRouteImport.update({
+  id: '/activity-log/',
+  path: '/activity-log/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppActivityLogEntryIdRoute = AppActivityLogEntryIdRouteImport.update({
+  id: '/activity-log/$entryId',
+  path: '/activity-log/$entryId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminRolesIndexRoute = AppAdminRolesIndexRouteImport.update({
+  id: '/admin-roles/',
+  path: '/admin-roles/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminRolesRoleIdRoute = AppAdminRolesRoleIdRouteImport.update({
+  id: '/admin-roles/$roleId',
+  path: '/admin-roles/$roleId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminRolesNewRoute = AppAdminRolesNewRouteImport.update({
+  id: '/admin-roles/new',
+  path: '/admin-roles/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminUsersIndexRoute = AppAdminUsersIndexRouteImport.update({
+  id: '/admin-users/',
+  path: '/admin-users/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminUsersUserIdRoute = AppAdminUsersUserIdRouteImport.update({
+  id: '/admin-users/$userId',
+  path: '/admin-users/$userId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminUsersNewRoute = AppAdminUsersNewRouteImport.update({
+  id: '/admin-users/new',
+  path: '/admin-users/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersIndexRoute = AppApiUsersIndexRouteImport.update({
+  id: '/api-users/',
+  path: '/api-users/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersApiUserIdRoute = AppApiUsersApiUserIdRouteImport.update({
+  id: '/api-users/$apiUserId',
+  path: '/api-users/$apiUserId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersNewRoute = AppApiUsersNewRouteImport.update({
+  id: '/api-users/new',
+  path: '/api-users/new',
   getParentRoute: () => AppRoute,
 } as any)
 const AppAttributeSetsIndexRoute = AppAttributeSetsIndexRouteImport.update({
@@ -66,6 +171,37 @@ const AppAttributesAttributeIdRoute =
     path: '/attributes/$attributeId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppBlogCategoriesIndexRoute = AppBlogCategoriesIndexRouteImport.update({
+  id: '/blog-categories/',
+  path: '/blog-categories/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBlogCategoriesCategoryIdRoute =
+  AppBlogCategoriesCategoryIdRouteImport.update({
+    id: '/blog-categories/$categoryId',
+    path: '/blog-categories/$categoryId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppBlogCategoriesNewRoute = AppBlogCategoriesNewRouteImport.update({
+  id: '/blog-categories/new',
+  path: '/blog-categories/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBlogPostsIndexRoute = AppBlogPostsIndexRouteImport.update({
+  id: '/blog-posts/',
+  path: '/blog-posts/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBlogPostsPostIdRoute = AppBlogPostsPostIdRouteImport.update({
+  id: '/blog-posts/$postId',
+  path: '/blog-posts/$postId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBlogPostsNewRoute = AppBlogPostsNewRouteImport.update({
+  id: '/blog-posts/new',
+  path: '/blog-posts/new',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppCategoriesIndexRoute = AppCategoriesIndexRouteImport.update({
   id: '/categories/',
   path: '/categories/',
@@ -76,9 +212,80 @@ const AppCategoriesCategoryIdRoute = AppCategoriesCategoryIdRouteImport.update({
   path: '/categories/$categoryId',
   getParentRoute: () => AppRoute,
 } as any)
+const AppCmsBlocksIndexRoute = AppCmsBlocksIndexRouteImport.update({
+  id: '/cms-blocks/',
+  path: '/cms-blocks/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCmsBlocksBlockIdRoute = AppCmsBlocksBlockIdRouteImport.update({
+  id: '/cms-blocks/$blockId',
+  path: '/cms-blocks/$blockId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCmsBlocksNewRoute = AppCmsBlocksNewRouteImport.update({
+  id: '/cms-blocks/new',
+  path: '/cms-blocks/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCmsPagesIndexRoute = AppCmsPagesIndexRouteImport.update({
+  id: '/cms-pages/',
+  path: '/cms-pages/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCmsPagesPageIdRoute = AppCmsPagesPageIdRouteImport.update({
+  id: '/cms-pages/$pageId',
+  path: '/cms-pages/$pageId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCmsPagesNewRoute = AppCmsPagesNewRouteImport.update({
+  id: '/cms-pages/new',
+  path: '/cms-pages/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppConfigurationIndexRoute = AppConfigurationIndexRouteImport.update({
+  id: '/configuration/',
+  path: '/configuration/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppConfigurationHistoryRoute = AppConfigurationHistoryRouteImport.update({
+  id: '/configuration/history',
+  path: '/configuration/history',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCreditMemosIndexRoute = AppCreditMemosIndexRouteImport.update({
+  id: '/credit-memos/',
+  path: '/credit-memos/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCreditMemosCreditMemoIdRoute =
+  AppCreditMemosCreditMemoIdRouteImport.update({
+    id: '/credit-memos/$creditMemoId',
+    path: '/credit-memos/$creditMemoId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppInvoicesIndexRoute = AppInvoicesIndexRouteImport.update({
+  id: '/invoices/',
+  path: '/invoices/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppInvoicesInvoiceIdRoute = AppInvoicesInvoiceIdRouteImport.update({
+  id: '/invoices/$invoiceId',
+  path: '/invoices/$invoiceId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppMediaIndexRoute = AppMediaIndexRouteImport.update({
+  id: '/media/',
+  path: '/media/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppOrdersIndexRoute = AppOrdersIndexRouteImport.update({
   id: '/orders/',
   path: '/orders/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOrdersOrderIdRoute = AppOrdersOrderIdRouteImport.update({
+  id: '/orders/$orderId',
+  path: '/orders/$orderId',
   getParentRoute: () => AppRoute,
 } as any)
 const AppProductsIndexRoute = AppProductsIndexRouteImport.update({
@@ -106,40 +313,199 @@ const AppReviewsReviewIdRoute = AppReviewsReviewIdRouteImport.update({
   path: '/reviews/$reviewId',
   getParentRoute: () => AppRoute,
 } as any)
+const AppRevocationRequestsIndexRoute =
+  AppRevocationRequestsIndexRouteImport.update({
+    id: '/revocation-requests/',
+    path: '/revocation-requests/',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppRevocationRequestsRequestIdRoute =
+  AppRevocationRequestsRequestIdRouteImport.update({
+    id: '/revocation-requests/$requestId',
+    path: '/revocation-requests/$requestId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppShipmentsIndexRoute = AppShipmentsIndexRouteImport.update({
+  id: '/shipments/',
+  path: '/shipments/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppShipmentsShipmentIdRoute = AppShipmentsShipmentIdRouteImport.update({
+  id: '/shipments/$shipmentId',
+  path: '/shipments/$shipmentId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppStoresIndexRoute = AppStoresIndexRouteImport.update({
+  id: '/stores/',
+  path: '/stores/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppStoresStoreIdRoute = AppStoresStoreIdRouteImport.update({
+  id: '/stores/$storeId',
+  path: '/stores/$storeId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppWebhooksIndexRoute = AppWebhooksIndexRouteImport.update({
+  id: '/webhooks/',
+  path: '/webhooks/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppWebhooksNewRoute = AppWebhooksNewRouteImport.update({
+  id: '/webhooks/new',
+  path: '/webhooks/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersRolesIndexRoute = AppApiUsersRolesIndexRouteImport.update({
+  id: '/api-users/roles/',
+  path: '/api-users/roles/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersRolesRoleIdRoute = AppApiUsersRolesRoleIdRouteImport.update({
+  id: '/api-users/roles/$roleId',
+  path: '/api-users/roles/$roleId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApiUsersRolesNewRoute = AppApiUsersRolesNewRouteImport.update({
+  id: '/api-users/roles/new',
+  path: '/api-users/roles/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppWebhooksWebhookIdIndexRoute =
+  AppWebhooksWebhookIdIndexRouteImport.update({
+    id: '/webhooks/$webhookId/',
+    path: '/webhooks/$webhookId/',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppWebhooksWebhookIdDeliveriesDeliveryIdRoute =
+  AppWebhooksWebhookIdDeliveriesDeliveryIdRouteImport.update({
+    id: '/webhooks/$webhookId/deliveries/$deliveryId',
+    path: '/webhooks/$webhookId/deliveries/$deliveryId',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
+  '/activity-log/$entryId': typeof AppActivityLogEntryIdRoute
+  '/admin-roles/$roleId': typeof AppAdminRolesRoleIdRoute
+  '/admin-roles/new': typeof AppAdminRolesNewRoute
+  '/admin-users/$userId': typeof AppAdminUsersUserIdRoute
+  '/admin-users/new': typeof AppAdminUsersNewRoute
+  '/api-users/$apiUserId': typeof AppApiUsersApiUserIdRoute
+  '/api-users/new': typeof AppApiUsersNewRoute
   '/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
   '/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/blog-categories/$categoryId': typeof AppBlogCategoriesCategoryIdRoute
+  '/blog-categories/new': typeof AppBlogCategoriesNewRoute
+  '/blog-posts/$postId': typeof AppBlogPostsPostIdRoute
+  '/blog-posts/new': typeof AppBlogPostsNewRoute
   '/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/cms-blocks/$blockId': typeof AppCmsBlocksBlockIdRoute
+  '/cms-blocks/new': typeof AppCmsBlocksNewRoute
+  '/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
+  '/cms-pages/new': typeof AppCmsPagesNewRoute
+  '/configuration/history': typeof AppConfigurationHistoryRoute
+  '/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
+  '/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/products/$productId': typeof AppProductsProductIdRoute
   '/products/new': typeof AppProductsNewRoute
   '/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/revocation-requests/$requestId': typeof AppRevocationRequestsRequestIdRoute
+  '/shipments/$shipmentId': typeof AppShipmentsShipmentIdRoute
+  '/stores/$storeId': typeof AppStoresStoreIdRoute
+  '/webhooks/new': typeof AppWebhooksNewRoute
+  '/account/': typeof AppAccountIndexRoute
+  '/activity-log/': typeof AppActivityLogIndexRoute
+  '/admin-roles/': typeof AppAdminRolesIndexRoute
+  '/admin-users/': typeof AppAdminUsersIndexRoute
+  '/api-users/': typeof AppApiUsersIndexRoute
   '/attribute-sets/': typeof AppAttributeSetsIndexRoute
   '/attributes/': typeof AppAttributesIndexRoute
+  '/blog-categories/': typeof AppBlogCategoriesIndexRoute
+  '/blog-posts/': typeof AppBlogPostsIndexRoute
   '/categories/': typeof AppCategoriesIndexRoute
+  '/cms-blocks/': typeof AppCmsBlocksIndexRoute
+  '/cms-pages/': typeof AppCmsPagesIndexRoute
+  '/configuration/': typeof AppConfigurationIndexRoute
+  '/credit-memos/': typeof AppCreditMemosIndexRoute
+  '/invoices/': typeof AppInvoicesIndexRoute
+  '/media/': typeof AppMediaIndexRoute
   '/orders/': typeof AppOrdersIndexRoute
   '/products/': typeof AppProductsIndexRoute
   '/reviews/': typeof AppReviewsIndexRoute
+  '/revocation-requests/': typeof AppRevocationRequestsIndexRoute
+  '/shipments/': typeof AppShipmentsIndexRoute
+  '/stores/': typeof AppStoresIndexRoute
+  '/webhooks/': typeof AppWebhooksIndexRoute
+  '/api-users/roles/$roleId': typeof AppApiUsersRolesRoleIdRoute
+  '/api-users/roles/new': typeof AppApiUsersRolesNewRoute
+  '/api-users/roles/': typeof AppApiUsersRolesIndexRoute
+  '/webhooks/$webhookId/': typeof AppWebhooksWebhookIdIndexRoute
+  '/webhooks/$webhookId/deliveries/$deliveryId': typeof AppWebhooksWebhookIdDeliveriesDeliveryIdRoute
 }
 export interface FileRoutesByTo {
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
   '/': typeof AppIndexRoute
+  '/activity-log/$entryId': typeof AppActivityLogEntryIdRoute
+  '/admin-roles/$roleId': typeof AppAdminRolesRoleIdRoute
+  '/admin-roles/new': typeof AppAdminRolesNewRoute
+  '/admin-users/$userId': typeof AppAdminUsersUserIdRoute
+  '/admin-users/new': typeof AppAdminUsersNewRoute
+  '/api-users/$apiUserId': typeof AppApiUsersApiUserIdRoute
+  '/api-users/new': typeof AppApiUsersNewRoute
   '/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
   '/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/blog-categories/$categoryId': typeof AppBlogCategoriesCategoryIdRoute
+  '/blog-categories/new': typeof AppBlogCategoriesNewRoute
+  '/blog-posts/$postId': typeof AppBlogPostsPostIdRoute
+  '/blog-posts/new': typeof AppBlogPostsNewRoute
   '/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/cms-blocks/$blockId': typeof AppCmsBlocksBlockIdRoute
+  '/cms-blocks/new': typeof AppCmsBlocksNewRoute
+  '/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
+  '/cms-pages/new': typeof AppCmsPagesNewRoute
+  '/configuration/history': typeof AppConfigurationHistoryRoute
+  '/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
+  '/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/products/$productId': typeof AppProductsProductIdRoute
   '/products/new': typeof AppProductsNewRoute
   '/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/revocation-requests/$requestId': typeof AppRevocationRequestsRequestIdRoute
+  '/shipments/$shipmentId': typeof AppShipmentsShipmentIdRoute
+  '/stores/$storeId': typeof AppStoresStoreIdRoute
+  '/webhooks/new': typeof AppWebhooksNewRoute
+  '/account': typeof AppAccountIndexRoute
+  '/activity-log': typeof AppActivityLogIndexRoute
+  '/admin-roles': typeof AppAdminRolesIndexRoute
+  '/admin-users': typeof AppAdminUsersIndexRoute
+  '/api-users': typeof AppApiUsersIndexRoute
   '/attribute-sets': typeof AppAttributeSetsIndexRoute
   '/attributes': typeof AppAttributesIndexRoute
+  '/blog-categories': typeof AppBlogCategoriesIndexRoute
+  '/blog-posts': typeof AppBlogPostsIndexRoute
   '/categories': typeof AppCategoriesIndexRoute
+  '/cms-blocks': typeof AppCmsBlocksIndexRoute
+  '/cms-pages': typeof AppCmsPagesIndexRoute
+  '/configuration': typeof AppConfigurationIndexRoute
+  '/credit-memos': typeof AppCreditMemosIndexRoute
+  '/invoices': typeof AppInvoicesIndexRoute
+  '/media': typeof AppMediaIndexRoute
   '/orders': typeof AppOrdersIndexRoute
   '/products': typeof AppProductsIndexRoute
   '/reviews': typeof AppReviewsIndexRoute
+  '/revocation-requests': typeof AppRevocationRequestsIndexRoute
+  '/shipments': typeof AppShipmentsIndexRoute
+  '/stores': typeof AppStoresIndexRoute
+  '/webhooks': typeof AppWebhooksIndexRoute
+  '/api-users/roles/$roleId': typeof AppApiUsersRolesRoleIdRoute
+  '/api-users/roles/new': typeof AppApiUsersRolesNewRoute
+  '/api-users/roles': typeof AppApiUsersRolesIndexRoute
+  '/webhooks/$webhookId': typeof AppWebhooksWebhookIdIndexRoute
+  '/webhooks/$webhookId/deliveries/$deliveryId': typeof AppWebhooksWebhookIdDeliveriesDeliveryIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -147,18 +513,63 @@ export interface FileRoutesById {
   '/reset-password': typeof ResetPasswordRoute
   '/sign-in': typeof SignInRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/activity-log/$entryId': typeof AppActivityLogEntryIdRoute
+  '/_app/admin-roles/$roleId': typeof AppAdminRolesRoleIdRoute
+  '/_app/admin-roles/new': typeof AppAdminRolesNewRoute
+  '/_app/admin-users/$userId': typeof AppAdminUsersUserIdRoute
+  '/_app/admin-users/new': typeof AppAdminUsersNewRoute
+  '/_app/api-users/$apiUserId': typeof AppApiUsersApiUserIdRoute
+  '/_app/api-users/new': typeof AppApiUsersNewRoute
   '/_app/attribute-sets/$setId': typeof AppAttributeSetsSetIdRoute
   '/_app/attributes/$attributeId': typeof AppAttributesAttributeIdRoute
+  '/_app/blog-categories/$categoryId': typeof AppBlogCategoriesCategoryIdRoute
+  '/_app/blog-categories/new': typeof AppBlogCategoriesNewRoute
+  '/_app/blog-posts/$postId': typeof AppBlogPostsPostIdRoute
+  '/_app/blog-posts/new': typeof AppBlogPostsNewRoute
   '/_app/categories/$categoryId': typeof AppCategoriesCategoryIdRoute
+  '/_app/cms-blocks/$blockId': typeof AppCmsBlocksBlockIdRoute
+  '/_app/cms-blocks/new': typeof AppCmsBlocksNewRoute
+  '/_app/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
+  '/_app/cms-pages/new': typeof AppCmsPagesNewRoute
+  '/_app/configuration/history': typeof AppConfigurationHistoryRoute
+  '/_app/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/_app/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
+  '/_app/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/_app/products/$productId': typeof AppProductsProductIdRoute
   '/_app/products/new': typeof AppProductsNewRoute
   '/_app/reviews/$reviewId': typeof AppReviewsReviewIdRoute
+  '/_app/revocation-requests/$requestId': typeof AppRevocationRequestsRequestIdRoute
+  '/_app/shipments/$shipmentId': typeof AppShipmentsShipmentIdRoute
+  '/_app/stores/$storeId': typeof AppStoresStoreIdRoute
+  '/_app/webhooks/new': typeof AppWebhooksNewRoute
+  '/_app/account/': typeof AppAccountIndexRoute
+  '/_app/activity-log/': typeof AppActivityLogIndexRoute
+  '/_app/admin-roles/': typeof AppAdminRolesIndexRoute
+  '/_app/admin-users/': typeof AppAdminUsersIndexRoute
+  '/_app/api-users/': typeof AppApiUsersIndexRoute
   '/_app/attribute-sets/': typeof AppAttributeSetsIndexRoute
   '/_app/attributes/': typeof AppAttributesIndexRoute
+  '/_app/blog-categories/': typeof AppBlogCategoriesIndexRoute
+  '/_app/blog-posts/': typeof AppBlogPostsIndexRoute
   '/_app/categories/': typeof AppCategoriesIndexRoute
+  '/_app/cms-blocks/': typeof AppCmsBlocksIndexRoute
+  '/_app/cms-pages/': typeof AppCmsPagesIndexRoute
+  '/_app/configuration/': typeof AppConfigurationIndexRoute
+  '/_app/credit-memos/': typeof AppCreditMemosIndexRoute
+  '/_app/invoices/': typeof AppInvoicesIndexRoute
+  '/_app/media/': typeof AppMediaIndexRoute
   '/_app/orders/': typeof AppOrdersIndexRoute
   '/_app/products/': typeof AppProductsIndexRoute
   '/_app/reviews/': typeof AppReviewsIndexRoute
+  '/_app/revocation-requests/': typeof AppRevocationRequestsIndexRoute
+  '/_app/shipments/': typeof AppShipmentsIndexRoute
+  '/_app/stores/': typeof AppStoresIndexRoute
+  '/_app/webhooks/': typeof AppWebhooksIndexRoute
+  '/_app/api-users/roles/$roleId': typeof AppApiUsersRolesRoleIdRoute
+  '/_app/api-users/roles/new': typeof AppApiUsersRolesNewRoute
+  '/_app/api-users/roles/': typeof AppApiUsersRolesIndexRoute
+  '/_app/webhooks/$webhookId/': typeof AppWebhooksWebhookIdIndexRoute
+  '/_app/webhooks/$webhookId/deliveries/$deliveryId': typeof AppWebhooksWebhookIdDeliveriesDeliveryIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -166,53 +577,188 @@ export interface FileRouteTypes {
     | '/'
     | '/reset-password'
     | '/sign-in'
+    | '/activity-log/$entryId'
+    | '/admin-roles/$roleId'
+    | '/admin-roles/new'
+    | '/admin-users/$userId'
+    | '/admin-users/new'
+    | '/api-users/$apiUserId'
+    | '/api-users/new'
     | '/attribute-sets/$setId'
     | '/attributes/$attributeId'
+    | '/blog-categories/$categoryId'
+    | '/blog-categories/new'
+    | '/blog-posts/$postId'
+    | '/blog-posts/new'
     | '/categories/$categoryId'
+    | '/cms-blocks/$blockId'
+    | '/cms-blocks/new'
+    | '/cms-pages/$pageId'
+    | '/cms-pages/new'
+    | '/configuration/history'
+    | '/credit-memos/$creditMemoId'
+    | '/invoices/$invoiceId'
+    | '/orders/$orderId'
     | '/products/$productId'
     | '/products/new'
     | '/reviews/$reviewId'
+    | '/revocation-requests/$requestId'
+    | '/shipments/$shipmentId'
+    | '/stores/$storeId'
+    | '/webhooks/new'
+    | '/account/'
+    | '/activity-log/'
+    | '/admin-roles/'
+    | '/admin-users/'
+    | '/api-users/'
     | '/attribute-sets/'
     | '/attributes/'
+    | '/blog-categories/'
+    | '/blog-posts/'
     | '/categories/'
+    | '/cms-blocks/'
+    | '/cms-pages/'
+    | '/configuration/'
+    | '/credit-memos/'
+    | '/invoices/'
+    | '/media/'
     | '/orders/'
     | '/products/'
     | '/reviews/'
+    | '/revocation-requests/'
+    | '/shipments/'
+    | '/stores/'
+    | '/webhooks/'
+    | '/api-users/roles/$roleId'
+    | '/api-users/roles/new'
+    | '/api-users/roles/'
+    | '/webhooks/$webhookId/'
+    | '/webhooks/$webhookId/deliveries/$deliveryId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/reset-password'
     | '/sign-in'
     | '/'
+    | '/activity-log/$entryId'
+    | '/admin-roles/$roleId'
+    | '/admin-roles/new'
+    | '/admin-users/$userId'
+    | '/admin-users/new'
+    | '/api-users/$apiUserId'
+    | '/api-users/new'
     | '/attribute-sets/$setId'
     | '/attributes/$attributeId'
+    | '/blog-categories/$categoryId'
+    | '/blog-categories/new'
+    | '/blog-posts/$postId'
+    | '/blog-posts/new'
     | '/categories/$categoryId'
+    | '/cms-blocks/$blockId'
+    | '/cms-blocks/new'
+    | '/cms-pages/$pageId'
+    | '/cms-pages/new'
+    | '/configuration/history'
+    | '/credit-memos/$creditMemoId'
+    | '/invoices/$invoiceId'
+    | '/orders/$orderId'
     | '/products/$productId'
     | '/products/new'
     | '/reviews/$reviewId'
+    | '/revocation-requests/$requestId'
+    | '/shipments/$shipmentId'
+    | '/stores/$storeId'
+    | '/webhooks/new'
+    | '/account'
+    | '/activity-log'
+    | '/admin-roles'
+    | '/admin-users'
+    | '/api-users'
     | '/attribute-sets'
     | '/attributes'
+    | '/blog-categories'
+    | '/blog-posts'
     | '/categories'
+    | '/cms-blocks'
+    | '/cms-pages'
+    | '/configuration'
+    | '/credit-memos'
+    | '/invoices'
+    | '/media'
     | '/orders'
     | '/products'
     | '/reviews'
+    | '/revocation-requests'
+    | '/shipments'
+    | '/stores'
+    | '/webhooks'
+    | '/api-users/roles/$roleId'
+    | '/api-users/roles/new'
+    | '/api-users/roles'
+    | '/webhooks/$webhookId'
+    | '/webhooks/$webhookId/deliveries/$deliveryId'
   id:
     | '__root__'
     | '/_app'
     | '/reset-password'
     | '/sign-in'
     | '/_app/'
+    | '/_app/activity-log/$entryId'
+    | '/_app/admin-roles/$roleId'
+    | '/_app/admin-roles/new'
+    | '/_app/admin-users/$userId'
+    | '/_app/admin-users/new'
+    | '/_app/api-users/$apiUserId'
+    | '/_app/api-users/new'
     | '/_app/attribute-sets/$setId'
     | '/_app/attributes/$attributeId'
+    | '/_app/blog-categories/$categoryId'
+    | '/_app/blog-categories/new'
+    | '/_app/blog-posts/$postId'
+    | '/_app/blog-posts/new'
     | '/_app/categories/$categoryId'
+    | '/_app/cms-blocks/$blockId'
+    | '/_app/cms-blocks/new'
+    | '/_app/cms-pages/$pageId'
+    | '/_app/cms-pages/new'
+    | '/_app/configuration/history'
+    | '/_app/credit-memos/$creditMemoId'
+    | '/_app/invoices/$invoiceId'
+    | '/_app/orders/$orderId'
     | '/_app/products/$productId'
     | '/_app/products/new'
     | '/_app/reviews/$reviewId'
+    | '/_app/revocation-requests/$requestId'
+    | '/_app/shipments/$shipmentId'
+    | '/_app/stores/$storeId'
+    | '/_app/webhooks/new'
+    | '/_app/account/'
+    | '/_app/activity-log/'
+    | '/_app/admin-roles/'
+    | '/_app/admin-users/'
+    | '/_app/api-users/'
     | '/_app/attribute-sets/'
     | '/_app/attributes/'
+    | '/_app/blog-categories/'
+    | '/_app/blog-posts/'
     | '/_app/categories/'
+    | '/_app/cms-blocks/'
+    | '/_app/cms-pages/'
+    | '/_app/configuration/'
+    | '/_app/credit-memos/'
+    | '/_app/invoices/'
+    | '/_app/media/'
     | '/_app/orders/'
     | '/_app/products/'
     | '/_app/reviews/'
+    | '/_app/revocation-requests/'
+    | '/_app/shipments/'
+    | '/_app/stores/'
+    | '/_app/webhooks/'
+    | '/_app/api-users/roles/$roleId'
+    | '/_app/api-users/roles/new'
+    | '/_app/api-users/roles/'
+    | '/_app/webhooks/$webhookId/'
+    | '/_app/webhooks/$webhookId/deliveries/$deliveryId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -251,6 +797,90 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/account/': {
+      id: '/_app/account/'
+      path: '/account'
+      fullPath: '/account/'
+      preLoaderRoute: typeof AppAccountIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/activity-log/': {
+      id: '/_app/activity-log/'
+      path: '/activity-log'
+      fullPath: '/activity-log/'
+      preLoaderRoute: typeof AppActivityLogIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/activity-log/$entryId': {
+      id: '/_app/activity-log/$entryId'
+      path: '/activity-log/$entryId'
+      fullPath: '/activity-log/$entryId'
+      preLoaderRoute: typeof AppActivityLogEntryIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-roles/': {
+      id: '/_app/admin-roles/'
+      path: '/admin-roles'
+      fullPath: '/admin-roles/'
+      preLoaderRoute: typeof AppAdminRolesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-roles/$roleId': {
+      id: '/_app/admin-roles/$roleId'
+      path: '/admin-roles/$roleId'
+      fullPath: '/admin-roles/$roleId'
+      preLoaderRoute: typeof AppAdminRolesRoleIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-roles/new': {
+      id: '/_app/admin-roles/new'
+      path: '/admin-roles/new'
+      fullPath: '/admin-roles/new'
+      preLoaderRoute: typeof AppAdminRolesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-users/': {
+      id: '/_app/admin-users/'
+      path: '/admin-users'
+      fullPath: '/admin-users/'
+      preLoaderRoute: typeof AppAdminUsersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-users/$userId': {
+      id: '/_app/admin-users/$userId'
+      path: '/admin-users/$userId'
+      fullPath: '/admin-users/$userId'
+      preLoaderRoute: typeof AppAdminUsersUserIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin-users/new': {
+      id: '/_app/admin-users/new'
+      path: '/admin-users/new'
+      fullPath: '/admin-users/new'
+      preLoaderRoute: typeof AppAdminUsersNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/': {
+      id: '/_app/api-users/'
+      path: '/api-users'
+      fullPath: '/api-users/'
+      preLoaderRoute: typeof AppApiUsersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/$apiUserId': {
+      id: '/_app/api-users/$apiUserId'
+      path: '/api-users/$apiUserId'
+      fullPath: '/api-users/$apiUserId'
+      preLoaderRoute: typeof AppApiUsersApiUserIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/new': {
+      id: '/_app/api-users/new'
+      path: '/api-users/new'
+      fullPath: '/api-users/new'
+      preLoaderRoute: typeof AppApiUsersNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/attribute-sets/': {
       id: '/_app/attribute-sets/'
       path: '/attribute-sets'
@@ -279,6 +909,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAttributesAttributeIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/blog-categories/': {
+      id: '/_app/blog-categories/'
+      path: '/blog-categories'
+      fullPath: '/blog-categories/'
+      preLoaderRoute: typeof AppBlogCategoriesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/blog-categories/$categoryId': {
+      id: '/_app/blog-categories/$categoryId'
+      path: '/blog-categories/$categoryId'
+      fullPath: '/blog-categories/$categoryId'
+      preLoaderRoute: typeof AppBlogCategoriesCategoryIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/blog-categories/new': {
+      id: '/_app/blog-categories/new'
+      path: '/blog-categories/new'
+      fullPath: '/blog-categories/new'
+      preLoaderRoute: typeof AppBlogCategoriesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/blog-posts/': {
+      id: '/_app/blog-posts/'
+      path: '/blog-posts'
+      fullPath: '/blog-posts/'
+      preLoaderRoute: typeof AppBlogPostsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/blog-posts/$postId': {
+      id: '/_app/blog-posts/$postId'
+      path: '/blog-posts/$postId'
+      fullPath: '/blog-posts/$postId'
+      preLoaderRoute: typeof AppBlogPostsPostIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/blog-posts/new': {
+      id: '/_app/blog-posts/new'
+      path: '/blog-posts/new'
+      fullPath: '/blog-posts/new'
+      preLoaderRoute: typeof AppBlogPostsNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/categories/': {
       id: '/_app/categories/'
       path: '/categories'
@@ -293,11 +965,109 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCategoriesCategoryIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/cms-blocks/': {
+      id: '/_app/cms-blocks/'
+      path: '/cms-blocks'
+      fullPath: '/cms-blocks/'
+      preLoaderRoute: typeof AppCmsBlocksIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cms-blocks/$blockId': {
+      id: '/_app/cms-blocks/$blockId'
+      path: '/cms-blocks/$blockId'
+      fullPath: '/cms-blocks/$blockId'
+      preLoaderRoute: typeof AppCmsBlocksBlockIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cms-blocks/new': {
+      id: '/_app/cms-blocks/new'
+      path: '/cms-blocks/new'
+      fullPath: '/cms-blocks/new'
+      preLoaderRoute: typeof AppCmsBlocksNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cms-pages/': {
+      id: '/_app/cms-pages/'
+      path: '/cms-pages'
+      fullPath: '/cms-pages/'
+      preLoaderRoute: typeof AppCmsPagesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cms-pages/$pageId': {
+      id: '/_app/cms-pages/$pageId'
+      path: '/cms-pages/$pageId'
+      fullPath: '/cms-pages/$pageId'
+      preLoaderRoute: typeof AppCmsPagesPageIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cms-pages/new': {
+      id: '/_app/cms-pages/new'
+      path: '/cms-pages/new'
+      fullPath: '/cms-pages/new'
+      preLoaderRoute: typeof AppCmsPagesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/configuration/': {
+      id: '/_app/configuration/'
+      path: '/configuration'
+      fullPath: '/configuration/'
+      preLoaderRoute: typeof AppConfigurationIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/configuration/history': {
+      id: '/_app/configuration/history'
+      path: '/configuration/history'
+      fullPath: '/configuration/history'
+      preLoaderRoute: typeof AppConfigurationHistoryRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/credit-memos/': {
+      id: '/_app/credit-memos/'
+      path: '/credit-memos'
+      fullPath: '/credit-memos/'
+      preLoaderRoute: typeof AppCreditMemosIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/credit-memos/$creditMemoId': {
+      id: '/_app/credit-memos/$creditMemoId'
+      path: '/credit-memos/$creditMemoId'
+      fullPath: '/credit-memos/$creditMemoId'
+      preLoaderRoute: typeof AppCreditMemosCreditMemoIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/invoices/': {
+      id: '/_app/invoices/'
+      path: '/invoices'
+      fullPath: '/invoices/'
+      preLoaderRoute: typeof AppInvoicesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/invoices/$invoiceId': {
+      id: '/_app/invoices/$invoiceId'
+      path: '/invoices/$invoiceId'
+      fullPath: '/invoices/$invoiceId'
+      preLoaderRoute: typeof AppInvoicesInvoiceIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/media/': {
+      id: '/_app/media/'
+      path: '/media'
+      fullPath: '/media/'
+      preLoaderRoute: typeof AppMediaIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/orders/': {
       id: '/_app/orders/'
       path: '/orders'
       fullPath: '/orders/'
       preLoaderRoute: typeof AppOrdersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/orders/$orderId': {
+      id: '/_app/orders/$orderId'
+      path: '/orders/$orderId'
+      fullPath: '/orders/$orderId'
+      preLoaderRoute: typeof AppOrdersOrderIdRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/products/': {
@@ -335,39 +1105,221 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppReviewsReviewIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/revocation-requests/': {
+      id: '/_app/revocation-requests/'
+      path: '/revocation-requests'
+      fullPath: '/revocation-requests/'
+      preLoaderRoute: typeof AppRevocationRequestsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/revocation-requests/$requestId': {
+      id: '/_app/revocation-requests/$requestId'
+      path: '/revocation-requests/$requestId'
+      fullPath: '/revocation-requests/$requestId'
+      preLoaderRoute: typeof AppRevocationRequestsRequestIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/shipments/': {
+      id: '/_app/shipments/'
+      path: '/shipments'
+      fullPath: '/shipments/'
+      preLoaderRoute: typeof AppShipmentsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/shipments/$shipmentId': {
+      id: '/_app/shipments/$shipmentId'
+      path: '/shipments/$shipmentId'
+      fullPath: '/shipments/$shipmentId'
+      preLoaderRoute: typeof AppShipmentsShipmentIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/stores/': {
+      id: '/_app/stores/'
+      path: '/stores'
+      fullPath: '/stores/'
+      preLoaderRoute: typeof AppStoresIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/stores/$storeId': {
+      id: '/_app/stores/$storeId'
+      path: '/stores/$storeId'
+      fullPath: '/stores/$storeId'
+      preLoaderRoute: typeof AppStoresStoreIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/webhooks/': {
+      id: '/_app/webhooks/'
+      path: '/webhooks'
+      fullPath: '/webhooks/'
+      preLoaderRoute: typeof AppWebhooksIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/webhooks/new': {
+      id: '/_app/webhooks/new'
+      path: '/webhooks/new'
+      fullPath: '/webhooks/new'
+      preLoaderRoute: typeof AppWebhooksNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/roles/': {
+      id: '/_app/api-users/roles/'
+      path: '/api-users/roles'
+      fullPath: '/api-users/roles/'
+      preLoaderRoute: typeof AppApiUsersRolesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/roles/$roleId': {
+      id: '/_app/api-users/roles/$roleId'
+      path: '/api-users/roles/$roleId'
+      fullPath: '/api-users/roles/$roleId'
+      preLoaderRoute: typeof AppApiUsersRolesRoleIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/api-users/roles/new': {
+      id: '/_app/api-users/roles/new'
+      path: '/api-users/roles/new'
+      fullPath: '/api-users/roles/new'
+      preLoaderRoute: typeof AppApiUsersRolesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/webhooks/$webhookId/': {
+      id: '/_app/webhooks/$webhookId/'
+      path: '/webhooks/$webhookId'
+      fullPath: '/webhooks/$webhookId/'
+      preLoaderRoute: typeof AppWebhooksWebhookIdIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/webhooks/$webhookId/deliveries/$deliveryId': {
+      id: '/_app/webhooks/$webhookId/deliveries/$deliveryId'
+      path: '/webhooks/$webhookId/deliveries/$deliveryId'
+      fullPath: '/webhooks/$webhookId/deliveries/$deliveryId'
+      preLoaderRoute: typeof AppWebhooksWebhookIdDeliveriesDeliveryIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
 interface AppRouteChildren {
   AppIndexRoute: typeof AppIndexRoute
+  AppActivityLogEntryIdRoute: typeof AppActivityLogEntryIdRoute
+  AppAdminRolesRoleIdRoute: typeof AppAdminRolesRoleIdRoute
+  AppAdminRolesNewRoute: typeof AppAdminRolesNewRoute
+  AppAdminUsersUserIdRoute: typeof AppAdminUsersUserIdRoute
+  AppAdminUsersNewRoute: typeof AppAdminUsersNewRoute
+  AppApiUsersApiUserIdRoute: typeof AppApiUsersApiUserIdRoute
+  AppApiUsersNewRoute: typeof AppApiUsersNewRoute
   AppAttributeSetsSetIdRoute: typeof AppAttributeSetsSetIdRoute
   AppAttributesAttributeIdRoute: typeof AppAttributesAttributeIdRoute
+  AppBlogCategoriesCategoryIdRoute: typeof AppBlogCategoriesCategoryIdRoute
+  AppBlogCategoriesNewRoute: typeof AppBlogCategoriesNewRoute
+  AppBlogPostsPostIdRoute: typeof AppBlogPostsPostIdRoute
+  AppBlogPostsNewRoute: typeof AppBlogPostsNewRoute
   AppCategoriesCategoryIdRoute: typeof AppCategoriesCategoryIdRoute
+  AppCmsBlocksBlockIdRoute: typeof AppCmsBlocksBlockIdRoute
+  AppCmsBlocksNewRoute: typeof AppCmsBlocksNewRoute
+  AppCmsPagesPageIdRoute: typeof AppCmsPagesPageIdRoute
+  AppCmsPagesNewRoute: typeof AppCmsPagesNewRoute
+  AppConfigurationHistoryRoute: typeof AppConfigurationHistoryRoute
+  AppCreditMemosCreditMemoIdRoute: typeof AppCreditMemosCreditMemoIdRoute
+  AppInvoicesInvoiceIdRoute: typeof AppInvoicesInvoiceIdRoute
+  AppOrdersOrderIdRoute: typeof AppOrdersOrderIdRoute
   AppProductsProductIdRoute: typeof AppProductsProductIdRoute
   AppProductsNewRoute: typeof AppProductsNewRoute
   AppReviewsReviewIdRoute: typeof AppReviewsReviewIdRoute
+  AppRevocationRequestsRequestIdRoute: typeof AppRevocationRequestsRequestIdRoute
+  AppShipmentsShipmentIdRoute: typeof AppShipmentsShipmentIdRoute
+  AppStoresStoreIdRoute: typeof AppStoresStoreIdRoute
+  AppWebhooksNewRoute: typeof AppWebhooksNewRoute
+  AppAccountIndexRoute: typeof AppAccountIndexRoute
+  AppActivityLogIndexRoute: typeof AppActivityLogIndexRoute
+  AppAdminRolesIndexRoute: typeof AppAdminRolesIndexRoute
+  AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
+  AppApiUsersIndexRoute: typeof AppApiUsersIndexRoute
   AppAttributeSetsIndexRoute: typeof AppAttributeSetsIndexRoute
   AppAttributesIndexRoute: typeof AppAttributesIndexRoute
+  AppBlogCategoriesIndexRoute: typeof AppBlogCategoriesIndexRoute
+  AppBlogPostsIndexRoute: typeof AppBlogPostsIndexRoute
   AppCategoriesIndexRoute: typeof AppCategoriesIndexRoute
+  AppCmsBlocksIndexRoute: typeof AppCmsBlocksIndexRoute
+  AppCmsPagesIndexRoute: typeof AppCmsPagesIndexRoute
+  AppConfigurationIndexRoute: typeof AppConfigurationIndexRoute
+  AppCreditMemosIndexRoute: typeof AppCreditMemosIndexRoute
+  AppInvoicesIndexRoute: typeof AppInvoicesIndexRoute
+  AppMediaIndexRoute: typeof AppMediaIndexRoute
   AppOrdersIndexRoute: typeof AppOrdersIndexRoute
   AppProductsIndexRoute: typeof AppProductsIndexRoute
   AppReviewsIndexRoute: typeof AppReviewsIndexRoute
+  AppRevocationRequestsIndexRoute: typeof AppRevocationRequestsIndexRoute
+  AppShipmentsIndexRoute: typeof AppShipmentsIndexRoute
+  AppStoresIndexRoute: typeof AppStoresIndexRoute
+  AppWebhooksIndexRoute: typeof AppWebhooksIndexRoute
+  AppApiUsersRolesRoleIdRoute: typeof AppApiUsersRolesRoleIdRoute
+  AppApiUsersRolesNewRoute: typeof AppApiUsersRolesNewRoute
+  AppApiUsersRolesIndexRoute: typeof AppApiUsersRolesIndexRoute
+  AppWebhooksWebhookIdIndexRoute: typeof AppWebhooksWebhookIdIndexRoute
+  AppWebhooksWebhookIdDeliveriesDeliveryIdRoute: typeof AppWebhooksWebhookIdDeliveriesDeliveryIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppIndexRoute: AppIndexRoute,
+  AppActivityLogEntryIdRoute: AppActivityLogEntryIdRoute,
+  AppAdminRolesRoleIdRoute: AppAdminRolesRoleIdRoute,
+  AppAdminRolesNewRoute: AppAdminRolesNewRoute,
+  AppAdminUsersUserIdRoute: AppAdminUsersUserIdRoute,
+  AppAdminUsersNewRoute: AppAdminUsersNewRoute,
+  AppApiUsersApiUserIdRoute: AppApiUsersApiUserIdRoute,
+  AppApiUsersNewRoute: AppApiUsersNewRoute,
   AppAttributeSetsSetIdRoute: AppAttributeSetsSetIdRoute,
   AppAttributesAttributeIdRoute: AppAttributesAttributeIdRoute,
+  AppBlogCategoriesCategoryIdRoute: AppBlogCategoriesCategoryIdRoute,
+  AppBlogCategoriesNewRoute: AppBlogCategoriesNewRoute,
+  AppBlogPostsPostIdRoute: AppBlogPostsPostIdRoute,
+  AppBlogPostsNewRoute: AppBlogPostsNewRoute,
   AppCategoriesCategoryIdRoute: AppCategoriesCategoryIdRoute,
+  AppCmsBlocksBlockIdRoute: AppCmsBlocksBlockIdRoute,
+  AppCmsBlocksNewRoute: AppCmsBlocksNewRoute,
+  AppCmsPagesPageIdRoute: AppCmsPagesPageIdRoute,
+  AppCmsPagesNewRoute: AppCmsPagesNewRoute,
+  AppConfigurationHistoryRoute: AppConfigurationHistoryRoute,
+  AppCreditMemosCreditMemoIdRoute: AppCreditMemosCreditMemoIdRoute,
+  AppInvoicesInvoiceIdRoute: AppInvoicesInvoiceIdRoute,
+  AppOrdersOrderIdRoute: AppOrdersOrderIdRoute,
   AppProductsProductIdRoute: AppProductsProductIdRoute,
   AppProductsNewRoute: AppProductsNewRoute,
   AppReviewsReviewIdRoute: AppReviewsReviewIdRoute,
+  AppRevocationRequestsRequestIdRoute: AppRevocationRequestsRequestIdRoute,
+  AppShipmentsShipmentIdRoute: AppShipmentsShipmentIdRoute,
+  AppStoresStoreIdRoute: AppStoresStoreIdRoute,
+  AppWebhooksNewRoute: AppWebhooksNewRoute,
+  AppAccountIndexRoute: AppAccountIndexRoute,
+  AppActivityLogIndexRoute: AppActivityLogIndexRoute,
+  AppAdminRolesIndexRoute: AppAdminRolesIndexRoute,
+  AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
+  AppApiUsersIndexRoute: AppApiUsersIndexRoute,
   AppAttributeSetsIndexRoute: AppAttributeSetsIndexRoute,
   AppAttributesIndexRoute: AppAttributesIndexRoute,
+  AppBlogCategoriesIndexRoute: AppBlogCategoriesIndexRoute,
+  AppBlogPostsIndexRoute: AppBlogPostsIndexRoute,
   AppCategoriesIndexRoute: AppCategoriesIndexRoute,
+  AppCmsBlocksIndexRoute: AppCmsBlocksIndexRoute,
+  AppCmsPagesIndexRoute: AppCmsPagesIndexRoute,
+  AppConfigurationIndexRoute: AppConfigurationIndexRoute,
+  AppCreditMemosIndexRoute: AppCreditMemosIndexRoute,
+  AppInvoicesIndexRoute: AppInvoicesIndexRoute,
+  AppMediaIndexRoute: AppMediaIndexRoute,
   AppOrdersIndexRoute: AppOrdersIndexRoute,
   AppProductsIndexRoute: AppProductsIndexRoute,
   AppReviewsIndexRoute: AppReviewsIndexRoute,
+  AppRevocationRequestsIndexRoute: AppRevocationRequestsIndexRoute,
+  AppShipmentsIndexRoute: AppShipmentsIndexRoute,
+  AppStoresIndexRoute: AppStoresIndexRoute,
+  AppWebhooksIndexRoute: AppWebhooksIndexRoute,
+  AppApiUsersRolesRoleIdRoute: AppApiUsersRolesRoleIdRoute,
+  AppApiUsersRolesNewRoute: AppApiUsersRolesNewRoute,
+  AppApiUsersRolesIndexRoute: AppApiUsersRolesIndexRoute,
+  AppWebhooksWebhookIdIndexRoute: AppWebhooksWebhookIdIndexRoute,
+  AppWebhooksWebhookIdDeliveriesDeliveryIdRoute:
+    AppWebhooksWebhookIdDeliveriesDeliveryIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

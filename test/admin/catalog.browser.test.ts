@@ -111,6 +111,52 @@ describe('the catalog in the back office', { skip: browserSkip }, () => {
     assert.deepEqual(roles.find((m) => m.id === second.id)?.types, ['thumbnail']);
   });
 
+  test("each product type's own tab: variants, bundle options, grouped products (one added), downloadable links", async () => {
+    const colors = (await api('GET', '/product-attributes?search=color')).member.find(
+      (a: { attributeCode: string }) => a.attributeCode === 'color',
+    );
+    const child = await createTestProduct(bo.t, { name: 'Lamp Shade Red', customAttributesWrite: { color: colors.options[2].value } });
+    const configurable = await createTestProduct(bo.t, { name: 'Lamp Shade', type: 'configurable' });
+    await api('PUT', `/products/${configurable.id}/configurable`, { superAttributes: ['color'], childProductIds: [child.id] });
+    const bundle = await createTestProduct(bo.t, { name: 'Lamp Kit', type: 'bundle' });
+    await api('POST', `/products/${bundle.id}/bundle-options`, { title: 'Shade', type: 'select', selections: [{ productId: child.id }] });
+    const grouped = await createTestProduct(bo.t, { name: 'Lamp Set', type: 'grouped' });
+    const downloadable = await createTestProduct(bo.t, { name: 'Lamp Manual', type: 'downloadable' });
+    await api('POST', `/products/${downloadable.id}/downloadable-links`, {
+      title: 'Manual PDF',
+      linkType: 'url',
+      linkUrl: 'https://example.com/manual.pdf',
+    });
+
+    const open = async (id: number, name: string, tabName: string) => {
+      await page.goto(`${bo.base}/products/${id}`);
+      await page.getByRole('heading', { name, level: 1 }).waitFor();
+      await page.getByRole('tab', { name: tabName }).click();
+      await page.getByRole('tabpanel', { name: tabName }).waitFor();
+    };
+    await open(configurable.id, 'Lamp Shade', 'Variants');
+    await page.getByRole('cell', { name: 'Red', exact: true }).waitFor();
+    await assertAccessible(page, 'configurable product, variants');
+    await open(bundle.id, 'Lamp Kit', 'Bundle items');
+    await page.getByText('Lamp Shade Red').first().waitFor();
+    await assertAccessible(page, 'bundle product, options');
+    await open(downloadable.id, 'Lamp Manual', 'Downloadable links');
+    await page.getByText('Manual PDF').waitFor();
+    await assertAccessible(page, 'downloadable product, links');
+    await open(grouped.id, 'Lamp Set', 'Grouped products');
+    await page.getByLabel('Add a product to the group').fill(child.sku);
+    await page.getByLabel('Add a product to the group').press('Enter');
+    await page.getByRole('button', { name: 'Add Lamp Shade Red' }).click();
+    await assertAccessible(page, 'grouped product, products');
+    await page.getByRole('button', { name: 'Save grouped products' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const members = (await api('GET', `/products/${grouped.id}/grouped`)).member as { childProductId: number }[];
+    assert.deepEqual(
+      members.map((m) => m.childProductId),
+      [child.id],
+    );
+  });
+
   test('a new product is created from the grid', async () => {
     await menu('Products');
     await page.getByRole('link', { name: 'Add product' }).click();

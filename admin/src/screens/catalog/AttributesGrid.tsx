@@ -14,15 +14,22 @@ export function AttributesGrid() {
   const { can } = useSession();
   const yes = (v: boolean) => (v ? t('common.yes') : t('common.no'));
   const columns: GridColumn<Attribute>[] = [
-    { id: 'code', header: t('catalog.attributes.code'), cell: (a) => a.attributeCode },
-    { id: 'label', header: t('catalog.attributes.label'), cell: (a) => a.frontendLabel },
+    { id: 'code', header: t('catalog.attributes.code'), cell: (a) => a.attributeCode, sort: 'code' },
+    { id: 'label', header: t('catalog.attributes.label'), cell: (a) => a.frontendLabel, sort: 'label' },
     {
       id: 'input',
       header: t('catalog.attributes.input'),
       cell: (a) => t(`catalog.attributes.inputs.${a.frontendInput}`, { defaultValue: a.frontendInput }),
       csv: (a) => a.frontendInput,
+      sort: 'frontend_input',
     },
-    { id: 'scope', header: t('catalog.attributes.scope'), cell: (a) => t(`catalog.attributes.scopes.${a.scope}`), csv: (a) => a.scope },
+    {
+      id: 'scope',
+      header: t('catalog.attributes.scope'),
+      cell: (a) => t(`catalog.attributes.scopes.${a.scope}`),
+      csv: (a) => a.scope,
+      sort: 'scope',
+    },
     { id: 'required', header: t('catalog.attributes.isRequired'), cell: (a) => yes(a.isRequired) },
     { id: 'userDefined', header: t('catalog.attributes.isUserDefined'), cell: (a) => yes(a.isUserDefined) },
     { id: 'filterable', header: t('catalog.attributes.isFilterable'), cell: (a) => yes(a.isFilterable > 0) },
@@ -57,7 +64,14 @@ export function AttributesGrid() {
           collection<Attribute>(
             await unwrap(
               api.GET('/api/rest/v2/product-attributes', {
-                params: { query: { page: q.page, itemsPerPage: q.pageSize, ...(q.search ? { search: q.search } : {}) } },
+                params: {
+                  query: {
+                    page: q.page,
+                    itemsPerPage: q.pageSize,
+                    ...(q.search ? { search: q.search } : {}),
+                    ...(q.sort ? { sortBy: q.sort as 'code', sortDir: q.order } : {}),
+                  },
+                },
               }),
             ),
           )

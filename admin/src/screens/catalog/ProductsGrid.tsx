@@ -9,15 +9,15 @@ import { api, unwrap } from '../../api/client';
 import { collection, filterQuery } from '../../api/lists';
 import { useSession } from '../../auth/session';
 import { DataGrid, type BulkAction, type GridColumn } from '../../components/DataGrid';
-import { PageHeader, useStoreViews } from '../../components/ui';
+import { PageHeader } from '../../components/ui';
 import { formatDate, formatMoney, formatNumber } from '../../i18n';
-import { PRODUCT_TYPES, VISIBILITIES, inStore, type ProductRow } from './shared';
+import { PRODUCT_TYPES, VISIBILITIES, inStore, useStoreWebsites, type ProductRow } from './shared';
 import './catalog.css';
 
 export function ProductsGrid() {
   const { t } = useTranslation();
   const { can } = useSession();
-  const stores = useStoreViews();
+  const stores = useStoreWebsites();
   const columns: GridColumn<ProductRow>[] = [
     { id: 'name', header: t('catalog.products.name'), cell: (p) => p.name, sort: 'name' },
     { id: 'sku', header: t('catalog.products.sku'), cell: (p) => p.sku, sort: 'sku', filter: { param: 'sku', type: 'text' } },
@@ -84,7 +84,11 @@ export function ProductsGrid() {
     {
       id: 'store',
       header: t('catalog.products.storeView'),
-      cell: (p) => (p.websiteIds ?? []).join(', '),
+      cell: (p) =>
+        stores
+          .filter((s) => p.websiteIds?.includes(s.websiteId))
+          .map((s) => s.name)
+          .join(', '),
       filter: { param: 'store', type: 'select', options: stores.map((s) => ({ value: s.code, label: s.name })) },
       hidden: true,
     },

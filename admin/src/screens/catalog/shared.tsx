@@ -17,6 +17,18 @@ export function inStore(code: string): { headers?: Record<string, string> } {
 }
 
 export type Attribute = Row<'/api/rest/v2/product-attributes'>;
+
+/** The store views with the website each belongs to. */
+export function useStoreWebsites() {
+  return (
+    useQuery({
+      queryKey: ['catalog', 'stores-websites'],
+      staleTime: 300_000,
+      queryFn: async () =>
+        collection<{ id: number; code: string; name: string; websiteId: number }>(await unwrap(api.GET('/api/rest/v2/stores'))).items,
+    }).data ?? []
+  );
+}
 export type AttributeSet = Row<'/api/rest/v2/attribute-sets'>;
 
 /** Every attribute (a store has tens, a few pages of 100), by code. */

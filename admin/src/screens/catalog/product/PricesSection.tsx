@@ -6,6 +6,7 @@ import { api, unwrap } from '../../../api/client';
 import { collection } from '../../../api/lists';
 import { useSession } from '../../../auth/session';
 import { ErrorNote, Notice, useUnsavedChanges } from '../../../components/ui';
+import { useStoreWebsites } from '../shared';
 
 interface PriceRow {
   customerGroupId: string;
@@ -24,12 +25,8 @@ function useGroupsAndWebsites() {
         await unwrap(api.GET('/api/rest/v2/customer-groups', { params: { query: { itemsPerPage: 100 } } })),
       ).items,
   });
-  const stores = useQuery({
-    queryKey: ['catalog', 'stores-websites'],
-    staleTime: 300_000,
-    queryFn: async () => collection<{ websiteId: number }>(await unwrap(api.GET('/api/rest/v2/stores'))).items,
-  });
-  const websites = [...new Set((stores.data ?? []).map((s) => s.websiteId))].filter((w) => typeof w === 'number');
+  const stores = useStoreWebsites();
+  const websites = [...new Set(stores.map((s) => s.websiteId))].filter((w) => typeof w === 'number');
   return { groups: groups.data ?? [], websites };
 }
 

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { RolesGrid } from '../../../screens/system/RolesGrid';
+
+export const Route = createFileRoute('/_app/admin-roles/')({
+  component: () => <RolesGrid kind="staff" />,
+});
