@@ -12,8 +12,7 @@ import { seedDemoOnce } from '../src/app.js';
 import { openEnv } from '../src/cli/env.js';
 import { refreshReportAggregates, reportZones } from '../src/modules/orders/report-aggregates.js';
 import { loadConfig } from '../src/platform/config.js';
-
-const orders = Number(process.env.BENCH_REPORT_ORDERS ?? 100_000);
+import { REPORT_ORDERS as orders } from './report-scenarios.js';
 
 async function main(): Promise<void> {
   // the operator commands' environment: the database (migrated) and the store views, whose zones the reports use

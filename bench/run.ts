@@ -39,7 +39,7 @@ import {
   TOTALS_CART_ITEMS,
   type Scenario,
 } from './scenarios.js';
-import { REPORT_SCENARIOS } from './report-scenarios.js';
+import { GRID_PAGES, REPORT_ORDERS, REPORT_SCENARIOS } from './report-scenarios.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -341,7 +341,9 @@ function fill(text: string, run: RunContext): string {
     .replace('{productId}', String(run.productId))
     .replace('{guestCart}', () => run.guestCarts[Math.floor(Math.random() * run.guestCarts.length)])
     .replace('{totalsCart}', run.totalsCart)
-    .replace('{orderCart}', () => nextOrderCart(run));
+    .replace('{orderCart}', () => nextOrderCart(run))
+    .replace('{page}', () => String(1 + Math.floor(Math.random() * GRID_PAGES)))
+    .replace('{n}', () => String(1 + Math.floor(Math.random() * REPORT_ORDERS)));
 }
 
 function requestOptions(s: Scenario, run: RunContext) {
@@ -374,7 +376,7 @@ async function measure(base: string, s: Scenario, run: RunContext, seconds: numb
     headers,
     // a body (and path) per request, so that scenarios with a body function or a per-request cart spread their writes
     requests:
-      body || /\{(guestCart|orderCart)\}/.test(s.path)
+      body || /\{(guestCart|orderCart|page|n)\}/.test(s.path)
         ? [{ setupRequest: (req) => ({ ...req, path: pathOf(s, run), ...(body ? { body: body() } : {}) }) }]
         : undefined,
   });

@@ -23,7 +23,9 @@ export interface Scenario {
  * Placeholders in a path, filled by bench/run.ts: `{productId}` the demo tee; `{guestCart}` one of
  * GUEST_CARTS guest carts made before the timed loop, a different one for each request; `{totalsCart}` a
  * guest cart with TOTALS_CART_ITEMS lines, a shipping address and a shipping method; `{orderCart}` one of
- * ORDER_CARTS guest carts holding one of ORDER_SKUS and an address, made before the timed loop, each placed once.
+ * ORDER_CARTS guest carts holding one of ORDER_SKUS and an address, made before the timed loop, each placed once;
+ * `{page}` a page of the order grid and `{n}` the number of a seeded order, new for each request
+ * (bench/report-scenarios.ts).
  */
 export const GUEST_CARTS = 1000;
 export const ORDER_CARTS = 6000;

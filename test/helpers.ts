@@ -12,30 +12,14 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { openDatabase, type Database } from '../src/platform/db.js';
 import { setHashCost } from '../src/platform/auth/secrets.js';
+import { sourceKey } from './fixtures/source-key.js';
 import { createApiUser, createRole } from '../src/modules/auth/service.js';
 
 // cheap KDF cost in tests; stored hashes carry their own parameters
 setHashCost({ N: 1024, r: 8, p: 1 });
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-/** Hash of everything that shapes the template: migrations and source (install and demo data live there). */
-function templateKey(): string {
-  const h = crypto.createHash('sha256');
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (!e.name.endsWith('.test.ts')) {
-        h.update(p.slice(ROOT.length));
-        h.update(fs.readFileSync(p));
-      }
-    }
-  };
-  walk(path.join(ROOT, 'drizzle'));
-  walk(path.join(ROOT, 'src'));
-  return h.digest('hex').slice(0, 16);
-}
+/** What shapes the templates: migrations and source (install and demo data live there). */
+const templateKey = sourceKey;
 
 // pg 9 refuses a query issued on a client that is still running one (pg 8 queues it with a deprecation
 // warning): inside a transaction that is a Promise.all over one connection. The test file that does it fails.

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible, browserSkip, createStaff, signIn, startBackOffice, totpCode, type BackOffice } from '../fixtures/browser.js';
@@ -53,6 +54,22 @@ describe('the back office in Chromium: sign-in, dashboard, orders grid', { skip:
     await page.reload();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     assert.ok(page.url().endsWith('/admin/'), page.url());
+  });
+
+  test("the first screen's JavaScript is under 250 KB compressed; every other screen's comes when it is opened", async () => {
+    const page = await bo.page();
+    const scripts: Promise<{ url: string; size: number }>[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => ({ url: r.url(), size: gzipSync(b).length })));
+    });
+    await page.goto(`${bo.base}/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in to the back office' }).waitFor();
+    const first = await Promise.all(scripts);
+    const total = first.reduce((n, s) => n + s.size, 0);
+    assert.ok(first.length > 0, 'scripts were loaded');
+    assert.ok(total < 250 * 1024, `the sign-in screen loads ${Math.round(total / 1024)} KB of compressed JavaScript`);
+    // the grids' table and the dashboard's chart are not part of it
+    assert.ok(!first.some((s) => /DataGrid|Chart|RichTextEditor/.test(s.url)), first.map((s) => s.url).join(', '));
   });
 
   test('a user with TOTP is asked for the code after the password, and gets in with it', async () => {

@@ -4,7 +4,7 @@
  * size (the rows, the count, and the items of every order on the page), and one (the orders version) while it is
  * cached. The search is also lent, as SQL, to the lists of the order's documents (orderIdsMatching).
  */
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { dateRangeConditions } from '../../platform/date-range.js';
@@ -46,13 +46,9 @@ export function orderSearchCondition(search: string | undefined): SQL | undefine
   if (!words.length) return undefined;
   return and(
     ...words.map((w) => {
-      const p = `%${likeEscape(w)}%`;
-      return or(
-        sql`lower(${orders.incrementId}) LIKE ${p}::text`,
-        sql`lower(${orders.customerEmail}) LIKE ${p}::text`,
-        sql`lower(coalesce(${orders.customerFirstname}, '')) LIKE ${p}::text`,
-        sql`lower(coalesce(${orders.customerLastname}, '')) LIKE ${p}::text`,
-      )!;
+      // the four fields as one text, lowered once a row; they are joined by a space, which no word holds, so a word
+      // is found within one field
+      return sql`lower(${orders.incrementId} || ' ' || ${orders.customerEmail} || ' ' || coalesce(${orders.customerFirstname}, '') || ' ' || coalesce(${orders.customerLastname}, '')) LIKE ${`%${likeEscape(w)}%`}::text`;
     }),
   );
 }
@@ -118,13 +114,24 @@ function listWhere(ctx: Ctx, q: OrderGridQueryT): SQL | undefined {
 /** One page of orders matching `where` in the order `by`, as list rows (items in one statement for the page). */
 async function pageOfOrders(ctx: Ctx, where: SQL | undefined, by: SQL[], page: Page): Promise<CollectionResult<OrderDto>> {
   const [list, [{ n }]] = await Promise.all([
+    // the page's ids are sorted first and the rows read by them: sorting narrow (key, id) pairs rather than whole
+    // rows keeps a deep page of a sort without an index (the total, the status) fast on 100,000 orders
     ctx.db
       .select()
       .from(orders)
-      .where(where)
-      .orderBy(...by)
-      .limit(page.size)
-      .offset(page.offset),
+      .where(
+        inArray(
+          orders.id,
+          ctx.db
+            .select({ id: orders.id })
+            .from(orders)
+            .where(where)
+            .orderBy(...by)
+            .limit(page.size)
+            .offset(page.offset),
+        ),
+      )
+      .orderBy(...by),
     ctx.db.select({ n: count() }).from(orders).where(where),
   ]);
   const byOrder = new Map<number, OrderItemRow[]>();

@@ -1,0 +1,2 @@
+/** Bundles `entry` (a path from the repository root) into `outfile`: see bundle.js. */
+export function bundle(entry: string, outfile: string): Promise<void>;
