@@ -98,11 +98,24 @@ describe('the customer and marketing screens in Chromium', { skip: browserSkip }
     assert.equal(mail.template, 'customer/password_reset');
   });
 
-  test('the new-customer form and customer groups pass axe-core; a group is created', async () => {
+  test('a customer is created without a password and mailed a reset link; a customer group is created', async () => {
     await menu('All customers');
     await page.getByRole('link', { name: 'New customer' }).click();
     await heading('New customer');
+    const invited = `invited-${tag}@example.com`;
+    await page.getByLabel('Email', { exact: true }).fill(invited);
+    await page.getByLabel('First name', { exact: true }).fill('Ivo');
+    await page.getByLabel('Last name', { exact: true }).fill(`Invited${tag}`);
+    await page.getByLabel('Customer group').selectOption({ label: 'Wholesale' });
     await assertAccessible(page, 'new customer form');
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    await heading(`Customer: Ivo Invited${tag}`);
+    // no password typed: the customer is mailed a link to choose one
+    const made = await bo.t.req('GET', `${API}/customers`, { token: admin, query: { email: invited } });
+    assert.equal(made.body.totalItems, 1);
+    assert.equal(made.body.member[0].groupId, 2);
+    const [invite] = await bo.t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, invited));
+    assert.equal(invite?.template, 'customer/password_reset');
 
     await menu('Customer groups');
     await heading('Customer groups');

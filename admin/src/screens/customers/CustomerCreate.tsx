@@ -23,6 +23,7 @@ export function CustomerCreate() {
   const qc = useQueryClient();
   const [draft, setDraft] = useState<AccountDraft>(EMPTY_ACCOUNT);
   const [password, setPassword] = useState('');
+  const [created, setCreated] = useState<{ id: number }>();
   const submit = useSubmit();
   const dirty = JSON.stringify(draft) !== JSON.stringify(EMPTY_ACCOUNT) || password !== '';
   const guard = useLeaveGuard(dirty);
@@ -32,15 +33,21 @@ export function CustomerCreate() {
     e.preventDefault();
     void submit.run(async () => {
       const chosen = password !== '';
-      const created = await unwrap(
-        api.POST('/api/rest/v2/customers', {
-          body: { ...accountBody(draft), websiteId: Number(draft.websiteId), password: chosen ? password : randomPassword() },
-        }),
-      );
-      if (!chosen) await unwrap(api.POST('/api/rest/v2/customers/{id}/password-reset', { params: { path: { id: created.id } } }));
+      // made already when only the reset link failed: not made twice
+      const made =
+        created ??
+        (await unwrap(
+          api.POST('/api/rest/v2/customers', {
+            body: { ...accountBody(draft), websiteId: Number(draft.websiteId), password: chosen ? password : randomPassword() },
+          }),
+        ));
+      setCreated(made);
+      // an inactive account gets no link (the API refuses it); staff send one from its page once it is active
+      if (!chosen && draft.isActive)
+        await unwrap(api.POST('/api/rest/v2/customers/{id}/password-reset', { params: { path: { id: made.id } } }));
       guard.release();
       await qc.invalidateQueries({ queryKey: ['grid', 'customers'] });
-      await navigate({ to: '/customers/$customerId', params: { customerId: String(created.id) }, replace: true });
+      await navigate({ to: '/customers/$customerId', params: { customerId: String(made.id) }, replace: true });
     });
   }
 

@@ -96,14 +96,19 @@ export function CustomerPage({ customerId }: { customerId: number }) {
         ]}
       />
       <Tabs label={t('customers.tabs.label')} tabs={tabs} value={current.id} onChange={setTab} />
-      <TabPanel label={current.label}>
-        {current.id === 'account' && <AccountForm customer={c} />}
-        {current.id === 'addresses' && <CustomerAddresses customer={c} />}
-        {current.id === 'orders' && <CustomerOrders customerId={c.id} />}
-        {current.id === 'carts' && <CustomerCarts customerId={c.id} />}
-        {current.id === 'wishlist' && <CustomerWishlist customerId={c.id} />}
-        {current.id === 'newsletter' && <CustomerNewsletter customer={c} />}
-      </TabPanel>
+      {/* the account form stays mounted behind the other tabs, so that its unsaved changes survive a look at them */}
+      <div role="tabpanel" aria-label={tabs[0].label} className="tab-panel" hidden={current.id !== 'account'}>
+        <AccountForm customer={c} />
+      </div>
+      {current.id !== 'account' && (
+        <TabPanel label={current.label}>
+          {current.id === 'addresses' && <CustomerAddresses customer={c} />}
+          {current.id === 'orders' && <CustomerOrders customerId={c.id} />}
+          {current.id === 'carts' && <CustomerCarts customerId={c.id} />}
+          {current.id === 'wishlist' && <CustomerWishlist customerId={c.id} />}
+          {current.id === 'newsletter' && <CustomerNewsletter customer={c} />}
+        </TabPanel>
+      )}
     </>
   );
 }
