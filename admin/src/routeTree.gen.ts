@@ -45,11 +45,24 @@ import { Route as AppCmsPagesPageIdRouteImport } from './routes/_app/cms-pages/$
 import { Route as AppCmsPagesNewRouteImport } from './routes/_app/cms-pages/new'
 import { Route as AppConfigurationIndexRouteImport } from './routes/_app/configuration/index'
 import { Route as AppConfigurationHistoryRouteImport } from './routes/_app/configuration/history'
+import { Route as AppCouponsIndexRouteImport } from './routes/_app/coupons/index'
+import { Route as AppCouponsCouponIdRouteImport } from './routes/_app/coupons/$couponId'
+import { Route as AppCouponsNewRouteImport } from './routes/_app/coupons/new'
 import { Route as AppCreditMemosIndexRouteImport } from './routes/_app/credit-memos/index'
 import { Route as AppCreditMemosCreditMemoIdRouteImport } from './routes/_app/credit-memos/$creditMemoId'
+import { Route as AppCustomerGroupsIndexRouteImport } from './routes/_app/customer-groups/index'
+import { Route as AppCustomerGroupsGroupIdRouteImport } from './routes/_app/customer-groups/$groupId'
+import { Route as AppCustomerGroupsNewRouteImport } from './routes/_app/customer-groups/new'
+import { Route as AppCustomersIndexRouteImport } from './routes/_app/customers/index'
+import { Route as AppCustomersCustomerIdRouteImport } from './routes/_app/customers/$customerId'
+import { Route as AppCustomersNewRouteImport } from './routes/_app/customers/new'
+import { Route as AppGiftcardsIndexRouteImport } from './routes/_app/giftcards/index'
+import { Route as AppGiftcardsGiftcardIdRouteImport } from './routes/_app/giftcards/$giftcardId'
+import { Route as AppGiftcardsNewRouteImport } from './routes/_app/giftcards/new'
 import { Route as AppInvoicesIndexRouteImport } from './routes/_app/invoices/index'
 import { Route as AppInvoicesInvoiceIdRouteImport } from './routes/_app/invoices/$invoiceId'
 import { Route as AppMediaIndexRouteImport } from './routes/_app/media/index'
+import { Route as AppNewsletterIndexRouteImport } from './routes/_app/newsletter/index'
 import { Route as AppOrdersIndexRouteImport } from './routes/_app/orders/index'
 import { Route as AppOrdersOrderIdRouteImport } from './routes/_app/orders/$orderId'
 import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
@@ -252,6 +265,21 @@ const AppConfigurationHistoryRoute = AppConfigurationHistoryRouteImport.update({
   path: '/configuration/history',
   getParentRoute: () => AppRoute,
 } as any)
+const AppCouponsIndexRoute = AppCouponsIndexRouteImport.update({
+  id: '/coupons/',
+  path: '/coupons/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCouponsCouponIdRoute = AppCouponsCouponIdRouteImport.update({
+  id: '/coupons/$couponId',
+  path: '/coupons/$couponId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCouponsNewRoute = AppCouponsNewRouteImport.update({
+  id: '/coupons/new',
+  path: '/coupons/new',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppCreditMemosIndexRoute = AppCreditMemosIndexRouteImport.update({
   id: '/credit-memos/',
   path: '/credit-memos/',
@@ -263,6 +291,52 @@ const AppCreditMemosCreditMemoIdRoute =
     path: '/credit-memos/$creditMemoId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppCustomerGroupsIndexRoute = AppCustomerGroupsIndexRouteImport.update({
+  id: '/customer-groups/',
+  path: '/customer-groups/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCustomerGroupsGroupIdRoute =
+  AppCustomerGroupsGroupIdRouteImport.update({
+    id: '/customer-groups/$groupId',
+    path: '/customer-groups/$groupId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppCustomerGroupsNewRoute = AppCustomerGroupsNewRouteImport.update({
+  id: '/customer-groups/new',
+  path: '/customer-groups/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCustomersIndexRoute = AppCustomersIndexRouteImport.update({
+  id: '/customers/',
+  path: '/customers/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCustomersCustomerIdRoute = AppCustomersCustomerIdRouteImport.update({
+  id: '/customers/$customerId',
+  path: '/customers/$customerId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCustomersNewRoute = AppCustomersNewRouteImport.update({
+  id: '/customers/new',
+  path: '/customers/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppGiftcardsIndexRoute = AppGiftcardsIndexRouteImport.update({
+  id: '/giftcards/',
+  path: '/giftcards/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppGiftcardsGiftcardIdRoute = AppGiftcardsGiftcardIdRouteImport.update({
+  id: '/giftcards/$giftcardId',
+  path: '/giftcards/$giftcardId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppGiftcardsNewRoute = AppGiftcardsNewRouteImport.update({
+  id: '/giftcards/new',
+  path: '/giftcards/new',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppInvoicesIndexRoute = AppInvoicesIndexRouteImport.update({
   id: '/invoices/',
   path: '/invoices/',
@@ -276,6 +350,11 @@ const AppInvoicesInvoiceIdRoute = AppInvoicesInvoiceIdRouteImport.update({
 const AppMediaIndexRoute = AppMediaIndexRouteImport.update({
   id: '/media/',
   path: '/media/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppNewsletterIndexRoute = AppNewsletterIndexRouteImport.update({
+  id: '/newsletter/',
+  path: '/newsletter/',
   getParentRoute: () => AppRoute,
 } as any)
 const AppOrdersIndexRoute = AppOrdersIndexRouteImport.update({
@@ -406,7 +485,15 @@ export interface FileRoutesByFullPath {
   '/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
   '/cms-pages/new': typeof AppCmsPagesNewRoute
   '/configuration/history': typeof AppConfigurationHistoryRoute
+  '/coupons/$couponId': typeof AppCouponsCouponIdRoute
+  '/coupons/new': typeof AppCouponsNewRoute
   '/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/customer-groups/$groupId': typeof AppCustomerGroupsGroupIdRoute
+  '/customer-groups/new': typeof AppCustomerGroupsNewRoute
+  '/customers/$customerId': typeof AppCustomersCustomerIdRoute
+  '/customers/new': typeof AppCustomersNewRoute
+  '/giftcards/$giftcardId': typeof AppGiftcardsGiftcardIdRoute
+  '/giftcards/new': typeof AppGiftcardsNewRoute
   '/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
   '/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/products/$productId': typeof AppProductsProductIdRoute
@@ -429,9 +516,14 @@ export interface FileRoutesByFullPath {
   '/cms-blocks/': typeof AppCmsBlocksIndexRoute
   '/cms-pages/': typeof AppCmsPagesIndexRoute
   '/configuration/': typeof AppConfigurationIndexRoute
+  '/coupons/': typeof AppCouponsIndexRoute
   '/credit-memos/': typeof AppCreditMemosIndexRoute
+  '/customer-groups/': typeof AppCustomerGroupsIndexRoute
+  '/customers/': typeof AppCustomersIndexRoute
+  '/giftcards/': typeof AppGiftcardsIndexRoute
   '/invoices/': typeof AppInvoicesIndexRoute
   '/media/': typeof AppMediaIndexRoute
+  '/newsletter/': typeof AppNewsletterIndexRoute
   '/orders/': typeof AppOrdersIndexRoute
   '/products/': typeof AppProductsIndexRoute
   '/reviews/': typeof AppReviewsIndexRoute
@@ -468,7 +560,15 @@ export interface FileRoutesByTo {
   '/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
   '/cms-pages/new': typeof AppCmsPagesNewRoute
   '/configuration/history': typeof AppConfigurationHistoryRoute
+  '/coupons/$couponId': typeof AppCouponsCouponIdRoute
+  '/coupons/new': typeof AppCouponsNewRoute
   '/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/customer-groups/$groupId': typeof AppCustomerGroupsGroupIdRoute
+  '/customer-groups/new': typeof AppCustomerGroupsNewRoute
+  '/customers/$customerId': typeof AppCustomersCustomerIdRoute
+  '/customers/new': typeof AppCustomersNewRoute
+  '/giftcards/$giftcardId': typeof AppGiftcardsGiftcardIdRoute
+  '/giftcards/new': typeof AppGiftcardsNewRoute
   '/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
   '/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/products/$productId': typeof AppProductsProductIdRoute
@@ -491,9 +591,14 @@ export interface FileRoutesByTo {
   '/cms-blocks': typeof AppCmsBlocksIndexRoute
   '/cms-pages': typeof AppCmsPagesIndexRoute
   '/configuration': typeof AppConfigurationIndexRoute
+  '/coupons': typeof AppCouponsIndexRoute
   '/credit-memos': typeof AppCreditMemosIndexRoute
+  '/customer-groups': typeof AppCustomerGroupsIndexRoute
+  '/customers': typeof AppCustomersIndexRoute
+  '/giftcards': typeof AppGiftcardsIndexRoute
   '/invoices': typeof AppInvoicesIndexRoute
   '/media': typeof AppMediaIndexRoute
+  '/newsletter': typeof AppNewsletterIndexRoute
   '/orders': typeof AppOrdersIndexRoute
   '/products': typeof AppProductsIndexRoute
   '/reviews': typeof AppReviewsIndexRoute
@@ -532,7 +637,15 @@ export interface FileRoutesById {
   '/_app/cms-pages/$pageId': typeof AppCmsPagesPageIdRoute
   '/_app/cms-pages/new': typeof AppCmsPagesNewRoute
   '/_app/configuration/history': typeof AppConfigurationHistoryRoute
+  '/_app/coupons/$couponId': typeof AppCouponsCouponIdRoute
+  '/_app/coupons/new': typeof AppCouponsNewRoute
   '/_app/credit-memos/$creditMemoId': typeof AppCreditMemosCreditMemoIdRoute
+  '/_app/customer-groups/$groupId': typeof AppCustomerGroupsGroupIdRoute
+  '/_app/customer-groups/new': typeof AppCustomerGroupsNewRoute
+  '/_app/customers/$customerId': typeof AppCustomersCustomerIdRoute
+  '/_app/customers/new': typeof AppCustomersNewRoute
+  '/_app/giftcards/$giftcardId': typeof AppGiftcardsGiftcardIdRoute
+  '/_app/giftcards/new': typeof AppGiftcardsNewRoute
   '/_app/invoices/$invoiceId': typeof AppInvoicesInvoiceIdRoute
   '/_app/orders/$orderId': typeof AppOrdersOrderIdRoute
   '/_app/products/$productId': typeof AppProductsProductIdRoute
@@ -555,9 +668,14 @@ export interface FileRoutesById {
   '/_app/cms-blocks/': typeof AppCmsBlocksIndexRoute
   '/_app/cms-pages/': typeof AppCmsPagesIndexRoute
   '/_app/configuration/': typeof AppConfigurationIndexRoute
+  '/_app/coupons/': typeof AppCouponsIndexRoute
   '/_app/credit-memos/': typeof AppCreditMemosIndexRoute
+  '/_app/customer-groups/': typeof AppCustomerGroupsIndexRoute
+  '/_app/customers/': typeof AppCustomersIndexRoute
+  '/_app/giftcards/': typeof AppGiftcardsIndexRoute
   '/_app/invoices/': typeof AppInvoicesIndexRoute
   '/_app/media/': typeof AppMediaIndexRoute
+  '/_app/newsletter/': typeof AppNewsletterIndexRoute
   '/_app/orders/': typeof AppOrdersIndexRoute
   '/_app/products/': typeof AppProductsIndexRoute
   '/_app/reviews/': typeof AppReviewsIndexRoute
@@ -596,7 +714,15 @@ export interface FileRouteTypes {
     | '/cms-pages/$pageId'
     | '/cms-pages/new'
     | '/configuration/history'
+    | '/coupons/$couponId'
+    | '/coupons/new'
     | '/credit-memos/$creditMemoId'
+    | '/customer-groups/$groupId'
+    | '/customer-groups/new'
+    | '/customers/$customerId'
+    | '/customers/new'
+    | '/giftcards/$giftcardId'
+    | '/giftcards/new'
     | '/invoices/$invoiceId'
     | '/orders/$orderId'
     | '/products/$productId'
@@ -619,9 +745,14 @@ export interface FileRouteTypes {
     | '/cms-blocks/'
     | '/cms-pages/'
     | '/configuration/'
+    | '/coupons/'
     | '/credit-memos/'
+    | '/customer-groups/'
+    | '/customers/'
+    | '/giftcards/'
     | '/invoices/'
     | '/media/'
+    | '/newsletter/'
     | '/orders/'
     | '/products/'
     | '/reviews/'
@@ -658,7 +789,15 @@ export interface FileRouteTypes {
     | '/cms-pages/$pageId'
     | '/cms-pages/new'
     | '/configuration/history'
+    | '/coupons/$couponId'
+    | '/coupons/new'
     | '/credit-memos/$creditMemoId'
+    | '/customer-groups/$groupId'
+    | '/customer-groups/new'
+    | '/customers/$customerId'
+    | '/customers/new'
+    | '/giftcards/$giftcardId'
+    | '/giftcards/new'
     | '/invoices/$invoiceId'
     | '/orders/$orderId'
     | '/products/$productId'
@@ -681,9 +820,14 @@ export interface FileRouteTypes {
     | '/cms-blocks'
     | '/cms-pages'
     | '/configuration'
+    | '/coupons'
     | '/credit-memos'
+    | '/customer-groups'
+    | '/customers'
+    | '/giftcards'
     | '/invoices'
     | '/media'
+    | '/newsletter'
     | '/orders'
     | '/products'
     | '/reviews'
@@ -721,7 +865,15 @@ export interface FileRouteTypes {
     | '/_app/cms-pages/$pageId'
     | '/_app/cms-pages/new'
     | '/_app/configuration/history'
+    | '/_app/coupons/$couponId'
+    | '/_app/coupons/new'
     | '/_app/credit-memos/$creditMemoId'
+    | '/_app/customer-groups/$groupId'
+    | '/_app/customer-groups/new'
+    | '/_app/customers/$customerId'
+    | '/_app/customers/new'
+    | '/_app/giftcards/$giftcardId'
+    | '/_app/giftcards/new'
     | '/_app/invoices/$invoiceId'
     | '/_app/orders/$orderId'
     | '/_app/products/$productId'
@@ -744,9 +896,14 @@ export interface FileRouteTypes {
     | '/_app/cms-blocks/'
     | '/_app/cms-pages/'
     | '/_app/configuration/'
+    | '/_app/coupons/'
     | '/_app/credit-memos/'
+    | '/_app/customer-groups/'
+    | '/_app/customers/'
+    | '/_app/giftcards/'
     | '/_app/invoices/'
     | '/_app/media/'
+    | '/_app/newsletter/'
     | '/_app/orders/'
     | '/_app/products/'
     | '/_app/reviews/'
@@ -1021,6 +1178,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppConfigurationHistoryRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/coupons/': {
+      id: '/_app/coupons/'
+      path: '/coupons'
+      fullPath: '/coupons/'
+      preLoaderRoute: typeof AppCouponsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/coupons/$couponId': {
+      id: '/_app/coupons/$couponId'
+      path: '/coupons/$couponId'
+      fullPath: '/coupons/$couponId'
+      preLoaderRoute: typeof AppCouponsCouponIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/coupons/new': {
+      id: '/_app/coupons/new'
+      path: '/coupons/new'
+      fullPath: '/coupons/new'
+      preLoaderRoute: typeof AppCouponsNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/credit-memos/': {
       id: '/_app/credit-memos/'
       path: '/credit-memos'
@@ -1033,6 +1211,69 @@ declare module '@tanstack/react-router' {
       path: '/credit-memos/$creditMemoId'
       fullPath: '/credit-memos/$creditMemoId'
       preLoaderRoute: typeof AppCreditMemosCreditMemoIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customer-groups/': {
+      id: '/_app/customer-groups/'
+      path: '/customer-groups'
+      fullPath: '/customer-groups/'
+      preLoaderRoute: typeof AppCustomerGroupsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customer-groups/$groupId': {
+      id: '/_app/customer-groups/$groupId'
+      path: '/customer-groups/$groupId'
+      fullPath: '/customer-groups/$groupId'
+      preLoaderRoute: typeof AppCustomerGroupsGroupIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customer-groups/new': {
+      id: '/_app/customer-groups/new'
+      path: '/customer-groups/new'
+      fullPath: '/customer-groups/new'
+      preLoaderRoute: typeof AppCustomerGroupsNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customers/': {
+      id: '/_app/customers/'
+      path: '/customers'
+      fullPath: '/customers/'
+      preLoaderRoute: typeof AppCustomersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customers/$customerId': {
+      id: '/_app/customers/$customerId'
+      path: '/customers/$customerId'
+      fullPath: '/customers/$customerId'
+      preLoaderRoute: typeof AppCustomersCustomerIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/customers/new': {
+      id: '/_app/customers/new'
+      path: '/customers/new'
+      fullPath: '/customers/new'
+      preLoaderRoute: typeof AppCustomersNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/giftcards/': {
+      id: '/_app/giftcards/'
+      path: '/giftcards'
+      fullPath: '/giftcards/'
+      preLoaderRoute: typeof AppGiftcardsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/giftcards/$giftcardId': {
+      id: '/_app/giftcards/$giftcardId'
+      path: '/giftcards/$giftcardId'
+      fullPath: '/giftcards/$giftcardId'
+      preLoaderRoute: typeof AppGiftcardsGiftcardIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/giftcards/new': {
+      id: '/_app/giftcards/new'
+      path: '/giftcards/new'
+      fullPath: '/giftcards/new'
+      preLoaderRoute: typeof AppGiftcardsNewRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/invoices/': {
@@ -1054,6 +1295,13 @@ declare module '@tanstack/react-router' {
       path: '/media'
       fullPath: '/media/'
       preLoaderRoute: typeof AppMediaIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/newsletter/': {
+      id: '/_app/newsletter/'
+      path: '/newsletter'
+      fullPath: '/newsletter/'
+      preLoaderRoute: typeof AppNewsletterIndexRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/orders/': {
@@ -1220,7 +1468,15 @@ interface AppRouteChildren {
   AppCmsPagesPageIdRoute: typeof AppCmsPagesPageIdRoute
   AppCmsPagesNewRoute: typeof AppCmsPagesNewRoute
   AppConfigurationHistoryRoute: typeof AppConfigurationHistoryRoute
+  AppCouponsCouponIdRoute: typeof AppCouponsCouponIdRoute
+  AppCouponsNewRoute: typeof AppCouponsNewRoute
   AppCreditMemosCreditMemoIdRoute: typeof AppCreditMemosCreditMemoIdRoute
+  AppCustomerGroupsGroupIdRoute: typeof AppCustomerGroupsGroupIdRoute
+  AppCustomerGroupsNewRoute: typeof AppCustomerGroupsNewRoute
+  AppCustomersCustomerIdRoute: typeof AppCustomersCustomerIdRoute
+  AppCustomersNewRoute: typeof AppCustomersNewRoute
+  AppGiftcardsGiftcardIdRoute: typeof AppGiftcardsGiftcardIdRoute
+  AppGiftcardsNewRoute: typeof AppGiftcardsNewRoute
   AppInvoicesInvoiceIdRoute: typeof AppInvoicesInvoiceIdRoute
   AppOrdersOrderIdRoute: typeof AppOrdersOrderIdRoute
   AppProductsProductIdRoute: typeof AppProductsProductIdRoute
@@ -1243,9 +1499,14 @@ interface AppRouteChildren {
   AppCmsBlocksIndexRoute: typeof AppCmsBlocksIndexRoute
   AppCmsPagesIndexRoute: typeof AppCmsPagesIndexRoute
   AppConfigurationIndexRoute: typeof AppConfigurationIndexRoute
+  AppCouponsIndexRoute: typeof AppCouponsIndexRoute
   AppCreditMemosIndexRoute: typeof AppCreditMemosIndexRoute
+  AppCustomerGroupsIndexRoute: typeof AppCustomerGroupsIndexRoute
+  AppCustomersIndexRoute: typeof AppCustomersIndexRoute
+  AppGiftcardsIndexRoute: typeof AppGiftcardsIndexRoute
   AppInvoicesIndexRoute: typeof AppInvoicesIndexRoute
   AppMediaIndexRoute: typeof AppMediaIndexRoute
+  AppNewsletterIndexRoute: typeof AppNewsletterIndexRoute
   AppOrdersIndexRoute: typeof AppOrdersIndexRoute
   AppProductsIndexRoute: typeof AppProductsIndexRoute
   AppReviewsIndexRoute: typeof AppReviewsIndexRoute
@@ -1281,7 +1542,15 @@ const AppRouteChildren: AppRouteChildren = {
   AppCmsPagesPageIdRoute: AppCmsPagesPageIdRoute,
   AppCmsPagesNewRoute: AppCmsPagesNewRoute,
   AppConfigurationHistoryRoute: AppConfigurationHistoryRoute,
+  AppCouponsCouponIdRoute: AppCouponsCouponIdRoute,
+  AppCouponsNewRoute: AppCouponsNewRoute,
   AppCreditMemosCreditMemoIdRoute: AppCreditMemosCreditMemoIdRoute,
+  AppCustomerGroupsGroupIdRoute: AppCustomerGroupsGroupIdRoute,
+  AppCustomerGroupsNewRoute: AppCustomerGroupsNewRoute,
+  AppCustomersCustomerIdRoute: AppCustomersCustomerIdRoute,
+  AppCustomersNewRoute: AppCustomersNewRoute,
+  AppGiftcardsGiftcardIdRoute: AppGiftcardsGiftcardIdRoute,
+  AppGiftcardsNewRoute: AppGiftcardsNewRoute,
   AppInvoicesInvoiceIdRoute: AppInvoicesInvoiceIdRoute,
   AppOrdersOrderIdRoute: AppOrdersOrderIdRoute,
   AppProductsProductIdRoute: AppProductsProductIdRoute,
@@ -1304,9 +1573,14 @@ const AppRouteChildren: AppRouteChildren = {
   AppCmsBlocksIndexRoute: AppCmsBlocksIndexRoute,
   AppCmsPagesIndexRoute: AppCmsPagesIndexRoute,
   AppConfigurationIndexRoute: AppConfigurationIndexRoute,
+  AppCouponsIndexRoute: AppCouponsIndexRoute,
   AppCreditMemosIndexRoute: AppCreditMemosIndexRoute,
+  AppCustomerGroupsIndexRoute: AppCustomerGroupsIndexRoute,
+  AppCustomersIndexRoute: AppCustomersIndexRoute,
+  AppGiftcardsIndexRoute: AppGiftcardsIndexRoute,
   AppInvoicesIndexRoute: AppInvoicesIndexRoute,
   AppMediaIndexRoute: AppMediaIndexRoute,
+  AppNewsletterIndexRoute: AppNewsletterIndexRoute,
   AppOrdersIndexRoute: AppOrdersIndexRoute,
   AppProductsIndexRoute: AppProductsIndexRoute,
   AppReviewsIndexRoute: AppReviewsIndexRoute,
