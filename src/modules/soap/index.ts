@@ -1,6 +1,6 @@
 /**
- * The legacy SOAP interface for customer addresses: V1 at /api/soap/ (and /api/), V2 and WS-I at /api/v2_soap/,
- * with the long route forms integrations hard-code as aliases. It lives in its own encapsulated scope: bodies of
+ * The Magento 1 API: SOAP V1 at /api/soap/ (and /api/), V2 and WS-I at /api/v2_soap/, XML-RPC at /api/xmlrpc/ and
+ * JSON-RPC at /api/jsonrpc/, with the long route forms integrations hard-code as aliases. It lives in its own encapsulated scope: bodies of
  * any content type are read raw, and every failure there is answered as a SOAP fault, never as JSON or HTML.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,13 +12,16 @@ import { clientFault, fault, faultEnvelope, SoapFault } from './faults.js';
 import { envelope } from './messages.js';
 import { NS } from './names.js';
 import { wsiMode } from './sessions.js';
+import { handleJsonRpc } from './jsonrpc.js';
 import { handleV1 } from './v1.js';
 import { handleV2 } from './v2.js';
 import { handleWsi, isWsiRequest } from './wsi.js';
 import { wsdl, type WsdlKind } from './wsdl.js';
+import { handleXmlRpc } from './xmlrpc.js';
 import { child, esc, parseXml } from './xml.js';
 
 const XML = 'text/xml; charset=UTF-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * `v1`: the V1 endpoint. `v2`: the V2 endpoint, whose WSDL is the rpc/encoded or the WS-I document as
@@ -116,9 +119,64 @@ async function soapScope(scope: FastifyInstance): Promise<void> {
   }
 }
 
+/**
+ * XML-RPC (/api/xmlrpc/) and JSON-RPC (/api/jsonrpc/): bodies read raw whatever their content type, every answer
+ * HTTP 200 in the protocol's own shape, a request error (a body too large, say) included.
+ */
+async function rpcScope(scope: FastifyInstance): Promise<void> {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const xmlPaths = withIndexPhp(['/api/xmlrpc', '/api/xmlrpc/index']);
+  scope.setErrorHandler((err, req, reply) => {
+    const f = toFault(err, req);
+    const code = /^\d+$/.test(f.code) ? Number(f.code) : -32600;
+    if (xmlPaths.includes(req.routeOptions.url ?? '')) {
+      const body =
+        `<?xml version="1.0" encoding="UTF-8"?>\n<methodResponse><fault><value><struct>` +
+        `<member><name>faultCode</name><value><int>${code}</int></value></member>` +
+        `<member><name>faultString</name><value><string>${esc(f.message)}</string></value></member>` +
+        `</struct></value></fault></methodResponse>\n`;
+      return reply.code(200).type(XML).send(body);
+    }
+    return reply
+      .code(200)
+      .type(JSON_TYPE)
+      .send(JSON.stringify({ error: { code, message: f.message }, id: null }));
+  });
+  for (const url of xmlPaths) {
+    scope.route({
+      method: 'POST',
+      url,
+      schema: { hide: true },
+      config: { access: access.public },
+      handler: async (req, reply) =>
+        reply
+          .code(200)
+          .type(XML)
+          .send(await handleXmlRpc(req.ctx, typeof req.body === 'string' ? req.body : '')),
+    });
+  }
+  for (const url of withIndexPhp(['/api/jsonrpc', '/api/jsonrpc/index'])) {
+    scope.route({
+      method: 'POST',
+      url,
+      schema: { hide: true },
+      config: { access: access.public },
+      handler: async (req, reply) => {
+        const out = await handleJsonRpc(req.ctx, typeof req.body === 'string' ? req.body : '');
+        return reply
+          .code(200)
+          .type(JSON_TYPE)
+          .send(out ?? '');
+      },
+    });
+  }
+}
+
 export const soapModule: AppModule = {
   name: 'soap',
   rootRoutes: (app) => {
     void app.register(soapScope);
+    void app.register(rpcScope);
   },
 };

@@ -113,6 +113,14 @@ export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<C
   return session;
 }
 
+/**
+ * `startSession`: a new session id that is not signed in, as Magento answers it; calls with it fault 5 until
+ * `login` (which opens a session of its own). Nothing is stored.
+ */
+export function startSession(): string {
+  return crypto.randomBytes(16).toString('hex');
+}
+
 /** Closes a session; an unknown id is no error. */
 export async function endSession(ctx: Ctx, sessionId: unknown): Promise<true> {
   if (typeof sessionId === 'string' && sessionId.trim()) {

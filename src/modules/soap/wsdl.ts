@@ -25,13 +25,16 @@ function service(handler: string): string {
   );
 }
 
-/** rpc/encoded messages, port type and binding from `name → [input parts, output parts]`. */
-function rpcDocument(handler: string, types: string, ops: Record<string, [[string, string][], [string, string][]]>): string {
+/**
+ * rpc/encoded messages, port type and binding from `name → [input parts, output parts]`. V1 names each input
+ * message as its operation, V2 as `<operation>Request`.
+ */
+function rpcDocument(handler: string, types: string, ops: Record<string, [[string, string][], [string, string][]]>, v1 = false): string {
   let messages = '';
   let portOps = '';
   let bindingOps = '';
   for (const [op, [input, output]] of Object.entries(ops)) {
-    const inName = op === 'login' || op === 'endSession' || op === 'call' || op === 'multiCall' ? op : `${op}Request`;
+    const inName = v1 || op === 'login' || op === 'endSession' || op === 'call' || op === 'multiCall' ? op : `${op}Request`;
     const part = ([n, t]: [string, string]) => `    <part name="${n}" type="${t}"/>\n`;
     messages += `  <message name="${inName}">\n${input.map(part).join('')}  </message>\n`;
     messages += `  <message name="${op}Response">\n${output.map(part).join('')}  </message>\n`;
@@ -59,32 +62,49 @@ const encArray = (name: string, itemType: string) =>
 const schemaOpen = `  <types>\n    <schema xmlns="${NS.xsd}" targetNamespace="${NAMES.namespace}">\n      <import namespace="${NS.enc}"/>\n`;
 const schemaClose = `    </schema>\n  </types>\n`;
 
-const V1 = rpcDocument(NAMES.handlers.v1, schemaOpen + encArray('FixedArray', 'xsd:anyType') + schemaClose, {
-  login: [
-    [
-      ['username', 'xsd:string'],
-      ['apiKey', 'xsd:string'],
+const V1 = rpcDocument(
+  NAMES.handlers.v1,
+  schemaOpen + encArray('FixedArray', 'xsd:anyType') + schemaClose,
+  {
+    login: [
+      [
+        ['username', 'xsd:string'],
+        ['apiKey', 'xsd:string'],
+      ],
+      [['loginReturn', 'xsd:string']],
     ],
-    [['loginReturn', 'xsd:string']],
-  ],
-  endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
-  call: [
-    [
-      ['sessionId', 'xsd:string'],
-      ['resourcePath', 'xsd:string'],
-      ['args', 'xsd:anyType'],
+    endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
+    call: [
+      [
+        ['sessionId', 'xsd:string'],
+        ['resourcePath', 'xsd:string'],
+        ['args', 'xsd:anyType'],
+      ],
+      [['callReturn', 'xsd:anyType']],
     ],
-    [['callReturn', 'xsd:anyType']],
-  ],
-  multiCall: [
-    [
-      ['sessionId', 'xsd:string'],
-      ['calls', 'typens:FixedArray'],
-      ['options', 'xsd:anyType'],
+    multiCall: [
+      [
+        ['sessionId', 'xsd:string'],
+        ['calls', 'typens:FixedArray'],
+        ['options', 'xsd:anyType'],
+      ],
+      [['multiCallReturn', 'typens:FixedArray']],
     ],
-    [['multiCallReturn', 'typens:FixedArray']],
-  ],
-});
+    resources: [[['sessionId', 'xsd:string']], [['resourcesReturn', 'typens:FixedArray']]],
+    globalFaults: [[['sessionId', 'xsd:string']], [['globalFaultsReturn', 'typens:FixedArray']]],
+    // the parts in this order, as Magento's document has them: a client's first argument (the session) is sent
+    // as `resourceName`, and read back by position
+    resourceFaults: [
+      [
+        ['resourceName', 'xsd:string'],
+        ['sessionId', 'xsd:string'],
+      ],
+      [['resourceFaultsReturn', 'typens:FixedArray']],
+    ],
+    startSession: [[], [['startSessionReturn', 'xsd:string']]],
+  },
+  true,
+);
 
 /** Address input fields (`customerAddressEntityCreate`) in WSDL order; street is a list of lines. */
 const CREATE_FIELDS: [string, string][] = [
