@@ -90,3 +90,18 @@ export async function listCustomers(
   );
   return { result: { items, total: Number(counted[0]?.n ?? 0) }, page };
 }
+
+/**
+ * The customers the caller may see (its websites) that `where` keeps, built over the table's columns, by id:
+ * the rows of the Magento 1 API's customer.list, whose filters name any column.
+ */
+export async function customerRowsWhere(
+  ctx: Ctx,
+  where: (t: typeof customers) => SQL | undefined,
+): Promise<(typeof customers.$inferSelect)[]> {
+  return ctx.db
+    .select()
+    .from(customers)
+    .where(and(websiteScope(ctx), where(customers)))
+    .orderBy(asc(customers.id));
+}

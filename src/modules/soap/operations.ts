@@ -13,6 +13,7 @@ import { AddressInput, type AddressDto, type AddressInputBody } from '../custome
 import { assertCustomerInScope } from '../customers/service.js';
 import { isRecord, parseBoolean, type SoapValue } from './encoding.js';
 import { fault, SoapFault } from './faults.js';
+import { idArg } from './resources.js';
 
 export const METHODS = ['list', 'create', 'info', 'update', 'delete'] as const;
 export type Method = (typeof METHODS)[number];
@@ -66,14 +67,6 @@ function legacyAddress(a: AddressDto, vat?: AddressVatCheck): LegacyAddress {
 /** A list item carries only the attributes that have a value. */
 function withoutNulls(a: LegacyAddress): LegacyAddress {
   return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null));
-}
-
-/** An id argument; anything that is no positive 32-bit integer names no row. */
-function idArg(v: SoapValue | undefined): number | undefined {
-  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^\+?\d{1,10}$/.test(s)) return undefined;
-  const n = Number(s);
-  return n >= 1 && n <= 2147483647 ? n : undefined;
 }
 
 // ---- input ----

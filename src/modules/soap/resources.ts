@@ -58,3 +58,18 @@ export function allowed(ctx: Ctx, m: LegacyMethod): boolean {
 export function defineResource(r: LegacyResource): LegacyResource {
   return r;
 }
+
+/** An id argument (a number or its digits); anything that is no positive 32-bit integer names no row. */
+export function idArg(v: LegacyValue | undefined): number | undefined {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^\+?\d{1,10}$/.test(s)) return undefined;
+  const n = Number(s);
+  return n >= 1 && n <= 2147483647 ? n : undefined;
+}
+
+/** A moment as Magento writes it: `YYYY-MM-DD HH:MM:SS`, in UTC. */
+export function magentoDate(d: Date | string | null | undefined): string | null {
+  if (d === null || d === undefined) return null;
+  const date = d instanceof Date ? d : new Date(d);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 19).replace('T', ' ');
+}

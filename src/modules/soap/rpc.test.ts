@@ -104,7 +104,15 @@ describe('XML-RPC with Python xmlrpc.client', { skip: !process.env.CI && !hasPyt
 
   test('resources, resourceFaults and globalFaults list the method table', () => {
     const names = r.resources.ok.map((x: any) => x.name);
-    assert.deepEqual(names, ['core_store', 'core_magento', 'directory_country', 'directory_region', 'customer_group', 'customer_address']);
+    assert.deepEqual(names, [
+      'core_store',
+      'core_magento',
+      'directory_country',
+      'directory_region',
+      'customer',
+      'customer_group',
+      'customer_address',
+    ]);
     const region = r.resources.ok.find((x: any) => x.name === 'directory_region');
     assert.deepEqual(region.aliases, ['region']);
     assert.deepEqual(region.methods[0], {
@@ -251,7 +259,7 @@ describe('JSON-RPC', () => {
     assert.deepEqual(multi.body.result[0], { isFault: true, faultCode: '100', faultMessage: 'Requested store view not found.' });
     assert.equal(multi.body.result[1].magento_edition, 'Community');
     const resources = await rpc({ jsonrpc: '2.0', method: 'resources', params: [session], id: 6 });
-    assert.equal(resources.body.result.length, 6);
+    assert.equal(resources.body.result.length, 7);
     const unknownPath = await rpc({ jsonrpc: '2.0', method: 'call', params: [session, 'sales_order.list'], id: 7 });
     assert.deepEqual(unknownPath.body, { error: { code: 3, message: 'Invalid api path.' }, id: 7, jsonrpc: '2.0' });
     const expired = await rpc({ jsonrpc: '2.0', method: 'call', params: ['0'.repeat(32), 'magento.info'], id: 8 });
@@ -284,6 +292,140 @@ describe('JSON-RPC', () => {
       id: 1,
     });
     assert.equal(proto.body.result.magento_edition, 'Community');
+  });
+});
+
+describe('the customer resource', () => {
+  const rpc = async (method: string, params: unknown[]) => {
+    const res = await fetch(`${base}/api/jsonrpc/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
+    });
+    return (await res.json()) as { result?: any; error?: { code: number; message: string } };
+  };
+  let session: string;
+  const tag = `c${Date.now().toString(36)}`;
+  const ids: number[] = [];
+  before(async () => {
+    session = (await rpc('login', ['demo-admin', 'demo-admin-key'])).result;
+    for (const [first, group] of [
+      ['Ada', 1],
+      ['Bob', 2],
+      ['Cy', 2],
+    ] as const) {
+      const r = await rpc('call', [
+        session,
+        'customer.create',
+        [
+          {
+            email: `${first.toLowerCase()}.${tag}@example.com`,
+            firstname: first,
+            lastname: tag,
+            group_id: group,
+            website_id: 1,
+            password: 'Secret123!',
+          },
+        ],
+      ]);
+      assert.equal(typeof r.result, 'string', JSON.stringify(r));
+      ids.push(Number(r.result));
+    }
+  });
+
+  test('create answers the id; the account is the one REST reads, and signs in with its password', async () => {
+    const rest = await t.req('GET', `${API}/customers/${ids[1]}`, { token: await t.tokens.admin() });
+    assert.equal(rest.body.email, `bob.${tag}@example.com`);
+    assert.equal(rest.body.groupId, 2);
+    const token = await t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'customer', username: `bob.${tag}@example.com`, password: 'Secret123!' },
+    });
+    assert.equal(token.status, 200, token.text);
+    const missing = await rpc('call', [session, 'customer.create', [{ email: `x.${tag}@example.com` }]]);
+    assert.equal(missing.error?.code, 100);
+    const dup = await rpc('call', [session, 'customer.create', [{ email: `ada.${tag}@example.com`, firstname: 'A', lastname: 'B' }]]);
+    assert.equal(dup.error?.code, 100);
+    const noPassword = await rpc('call', [
+      session,
+      'customer.create',
+      [{ email: `np.${tag}@example.com`, firstname: 'No', lastname: tag }],
+    ]);
+    assert.ok(Number(noPassword.result) > 0, JSON.stringify(noPassword));
+    ids.push(Number(noPassword.result));
+  });
+
+  test('list filters in the V1 form (eq, in, like, from/to, OR of conditions) and the V2 form', async () => {
+    const names = async (filters: unknown) => {
+      const r = await rpc('call', [session, 'customer.list', [filters]]);
+      assert.ok(r.result, JSON.stringify(r));
+      return r.result.map((c: any) => c.firstname);
+    };
+    assert.deepEqual(await names({ lastname: tag, group_id: '2' }), ['Bob', 'Cy']);
+    assert.deepEqual(await names({ lastname: tag, group_id: { in: [1, 3] } }), ['Ada', 'No']);
+    assert.deepEqual(await names({ lastname: tag, firstname: { like: 'b%' } }), ['Bob']);
+    assert.deepEqual(await names({ lastname: tag, firstname: [{ eq: 'Ada' }, { eq: 'Cy' }] }), ['Ada', 'Cy']);
+    assert.deepEqual(await names({ lastname: tag, customer_id: { from: ids[1], to: ids[2] } }), ['Bob', 'Cy']);
+    assert.deepEqual(await names({ lastname: tag, created_at: { from: '2000-01-01 00:00:00' }, email: { nlike: 'np.%' } }), [
+      'Ada',
+      'Bob',
+      'Cy',
+    ]);
+    assert.deepEqual(await names({ lastname: tag, created_at: { lt: '2000-01-01' } }), []);
+    assert.deepEqual(
+      await names({
+        filter: [{ key: 'lastname', value: tag }],
+        complex_filter: [
+          { key: 'customer_id', value: { key: 'gteq', value: String(ids[1]) } },
+          { key: 'group_id', value: { key: 'in', value: '1,2' } },
+        ],
+      }),
+      ['Bob', 'Cy', 'No'],
+    );
+    const c = (await rpc('call', [session, 'customer.list', [{ email: `ada.${tag}@example.com` }]])).result[0];
+    assert.equal(c.customer_id, String(ids[0]));
+    assert.match(c.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    assert.ok(!('password_hash' in c), 'the password hash is never sent');
+    for (const bad of [
+      { nope: 1 },
+      { email: { regexp: '.*' } },
+      { customer_id: { gt: 'abc' } },
+      { created_at: { from: 'yesterday' } },
+      'x',
+    ]) {
+      const r = await rpc('call', [session, 'customer.list', [bad]]);
+      assert.equal(r.error?.code, 101, `${JSON.stringify(bad)}: ${JSON.stringify(r)}`);
+    }
+  });
+
+  test('info (with chosen attributes), update and delete; a missing customer is fault 102', async () => {
+    const all = (await rpc('call', [session, 'customer.info', [ids[0]]])).result;
+    assert.equal(all.email, `ada.${tag}@example.com`);
+    const some = (await rpc('call', [session, 'customer.info', [ids[0], ['email', 'group_id']]])).result;
+    assert.deepEqual(Object.keys(some), ['customer_id', 'email', 'group_id']);
+    assert.equal(
+      (await rpc('call', [session, 'customer.update', [ids[0], { lastname: `${tag}x`, group_id: 3, unknown: 1 }]])).result,
+      true,
+    );
+    const after = (await rpc('call', [session, 'customer.info', [ids[0]]])).result;
+    assert.equal(after.lastname, `${tag}x`);
+    assert.equal(after.group_id, '3');
+    assert.equal((await rpc('call', [session, 'customer.update', [ids[0], { email: 'not-an-email' }]])).error?.code, 100);
+    assert.equal((await rpc('call', [session, 'customer.delete', [ids[3]]])).result, true);
+    assert.equal((await rpc('call', [session, 'customer.info', [ids[3]]])).error?.code, 102);
+    assert.equal((await rpc('call', [session, 'customer.delete', [ids[3]]])).error?.code, 102);
+    assert.equal((await rpc('call', [session, 'customer.update', ['abc', {}]])).error?.code, 102);
+  });
+
+  test("a role's permissions and a store-limited API user's websites hold", async () => {
+    const reader = await newApiUser(t, ['customers/read']);
+    const s = (await rpc('login', [reader.username, reader.apiKey])).result;
+    assert.equal((await rpc('call', [s, 'customer.info', [ids[0]]])).result.customer_id, String(ids[0]));
+    assert.equal((await rpc('call', [s, 'customer.update', [ids[0], { firstname: 'X' }]])).error?.code, 2);
+    assert.equal(
+      (await rpc('call', [s, 'customer.create', [{ email: `r.${tag}@example.com`, firstname: 'R', lastname: 'R' }]])).error?.code,
+      2,
+    );
+    assert.equal((await rpc('call', [s, 'customer.delete', [ids[0]]])).error?.code, 2);
   });
 });
 

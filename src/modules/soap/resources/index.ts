@@ -2,6 +2,7 @@
 import { METHODS, runMethod, type LegacyAddress } from '../operations.js';
 import { defineResource, type LegacyResource, type LegacyValue } from '../resources.js';
 import { coreMagento, coreStore, customerGroup, directoryCountry, directoryRegion } from './core.js';
+import { customer } from './customer.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
   list: 'Retrieve customer addresses',
@@ -51,6 +52,7 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   coreMagento,
   directoryCountry,
   directoryRegion,
+  customer,
   customerGroup,
   customerAddress,
 ];
