@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible, browserSkip, createStaff, signIn, startBackOffice, totpCode, type BackOffice } from '../fixtures/browser.js';
 import { placeTestOrder } from '../fixtures/checkout.js';
+import { API } from '../helpers.js';
+import { mailOutbox } from '../../src/platform/tables.js';
+import { desc, eq } from 'drizzle-orm';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -70,6 +73,40 @@ describe('the back office in Chromium: sign-in, dashboard, orders grid', { skip:
     assert.ok(total < 250 * 1024, `the sign-in screen loads ${Math.round(total / 1024)} KB of compressed JavaScript`);
     // the grids' table and the dashboard's chart are not part of it
     assert.ok(!first.some((s) => /DataGrid|Chart|RichTextEditor/.test(s.url)), first.map((s) => s.url).join(', '));
+  });
+
+  test('a forgotten password: the link is mailed, the reset page sets a new one, which signs in', async () => {
+    const staff = await createStaff(bo.t, ['orders/read']);
+    const page = await bo.page();
+    await page.goto(`${bo.base}/sign-in`);
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await assertAccessible(page, 'password reset request');
+    await page.getByLabel('User name or email').fill(staff.username);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('If the account exists, a link to reset its password is on its way').waitFor();
+    const [mail] = await bo.t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, `${staff.username}@example.com`))
+      .orderBy(desc(mailOutbox.id));
+    const link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail?.textBody ?? '')?.[0];
+    assert.ok(link, mail?.textBody);
+
+    await page.goto(`${bo.base}/reset-password${link.slice(link.indexOf('?'))}`);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await assertAccessible(page, 'password reset');
+    await page.getByLabel('New password', { exact: true }).fill('Another-Pass-42');
+    await page.getByLabel('Repeat the new password').fill('Another-Pass-41');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('The two passwords differ.').waitFor();
+    await page.getByLabel('Repeat the new password').fill('Another-Pass-42');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password is changed. Sign in with it now.').waitFor();
+    const token = await bo.t.req('POST', `${API}/auth/token`, {
+      body: { grant_type: 'admin_user', username: staff.username, password: 'Another-Pass-42' },
+    });
+    assert.equal(token.status, 200, token.text);
   });
 
   test('a user with TOTP is asked for the code after the password, and gets in with it', async () => {
