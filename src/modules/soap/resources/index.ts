@@ -3,6 +3,8 @@ import { METHODS, runMethod, type LegacyAddress } from '../operations.js';
 import { defineResource, type LegacyResource, type LegacyValue } from '../resources.js';
 import { coreMagento, coreStore, customerGroup, directoryCountry, directoryRegion } from './core.js';
 import { customer } from './customer.js';
+import { salesOrderCreditmemo } from './sales-creditmemo.js';
+import { salesOrderShipment } from './sales-shipment.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
   list: 'Retrieve customer addresses',
@@ -55,4 +57,6 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   customer,
   customerGroup,
   customerAddress,
+  salesOrderShipment,
+  salesOrderCreditmemo,
 ];
