@@ -257,7 +257,7 @@ describe('JSON-RPC', () => {
     assert.equal(multi.body.result[1].magento_edition, 'Community');
     const resources = await rpc({ jsonrpc: '2.0', method: 'resources', params: [session], id: 6 });
     assert.equal(resources.body.result.length, LEGACY_RESOURCES.length);
-    const unknownPath = await rpc({ jsonrpc: '2.0', method: 'call', params: [session, 'sales_order.list'], id: 7 });
+    const unknownPath = await rpc({ jsonrpc: '2.0', method: 'call', params: [session, 'no_such_resource.list'], id: 7 });
     assert.deepEqual(unknownPath.body, { error: { code: 3, message: 'Invalid api path.' }, id: 7, jsonrpc: '2.0' });
     const expired = await rpc({ jsonrpc: '2.0', method: 'call', params: ['0'.repeat(32), 'magento.info'], id: 8 });
     assert.equal(expired.body.error.code, 5);
