@@ -3,6 +3,8 @@ import { METHODS, runMethod, type LegacyAddress } from '../operations.js';
 import { defineResource, type LegacyResource, type LegacyValue } from '../resources.js';
 import { coreMagento, coreStore, customerGroup, directoryCountry, directoryRegion } from './core.js';
 import { customer } from './customer.js';
+import { salesOrderInvoice } from './sales-invoice.js';
+import { salesOrder } from './sales-order.js';
 import { salesOrderCreditmemo } from './sales-creditmemo.js';
 import { salesOrderShipment } from './sales-shipment.js';
 
@@ -57,6 +59,8 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   customer,
   customerGroup,
   customerAddress,
+  salesOrder,
+  salesOrderInvoice,
   salesOrderShipment,
   salesOrderCreditmemo,
 ];
