@@ -7,6 +7,8 @@ import { salesOrderInvoice } from './sales-invoice.js';
 import { salesOrder } from './sales-order.js';
 import { salesOrderCreditmemo } from './sales-creditmemo.js';
 import { salesOrderShipment } from './sales-shipment.js';
+import { stockItem } from './stock.js';
+import { category } from './category.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
   list: 'Retrieve customer addresses',
@@ -63,4 +65,6 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   salesOrderInvoice,
   salesOrderShipment,
   salesOrderCreditmemo,
+  stockItem,
+  category,
 ];
