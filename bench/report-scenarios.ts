@@ -21,6 +21,7 @@ export const GRID_PAGES = Math.max(1, Math.floor(REPORT_ORDERS / 20));
 const API = '/api/rest/v2';
 /** a year of days (the longest range of a daily report is two years; this one is by month) */
 const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 
 export const REPORT_SCENARIOS = [
   'report-sales',
@@ -37,6 +38,7 @@ export const REPORT_SCENARIOS = [
   'grid-orders',
   'grid-orders-sorted',
   'grid-orders-search',
+  'legacy-order-list',
 ];
 
 const report = (name: string, query = ''): Scenario => ({
@@ -72,4 +74,17 @@ export const reportScenarios: Scenario[] = [
   grid('orders-sorted', '?sortBy=grandTotal&sortDir=desc&page={page}'),
   // one seeded customer's email, found by a part of it: every order's number, email and names are searched
   grid('orders-search', '?search=bench{n}%40'),
+  // an ERP's poll of the Magento 1 API: the last week's orders (some 1,900 of the 100,000) over JSON-RPC
+  {
+    name: 'legacy-order-list',
+    method: 'POST',
+    path: '/api/jsonrpc/',
+    body: {
+      jsonrpc: '2.0',
+      method: 'call',
+      params: ['{legacySession}', 'sales_order.list', [{ created_at: { from: `${weekAgo} 00:00:00` } }]],
+      id: 1,
+    },
+    connections,
+  },
 ];

@@ -247,6 +247,8 @@ interface RunContext {
   totalsCart: string;
   /** ready-to-place guest carts, each placed once (see nextOrderCart) */
   orderCarts: string[];
+  /** a Magento 1 API session of the demo API user, for the legacy scenarios' `{legacySession}` */
+  legacySession: string;
 }
 
 let orderCartsUsed = 0;
@@ -328,7 +330,14 @@ async function runContext(base: string): Promise<RunContext> {
   const [product] = (await r.json()) as { id: number }[];
   if (!product) throw new Error(`the demo product ${DETAIL_SKU} is not in the catalog`);
   const orderCarts = scenariosToRun.some((s) => s.path.includes('{orderCart}')) ? await prepareOrderCarts(base, tokens.admin) : [];
-  return { tokens, productId: product.id, ...(await prepareCarts(base)), orderCarts };
+  const login = await fetch(`${base}/api/jsonrpc/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'login', params: [DEMO_API_USER.username, DEMO_API_USER.api_key], id: 1 }),
+  });
+  const legacy = (await login.json()) as { result?: string };
+  if (typeof legacy.result !== 'string') throw new Error(`the Magento 1 API login failed: ${JSON.stringify(legacy)}`);
+  return { tokens, productId: product.id, ...(await prepareCarts(base)), orderCarts, legacySession: legacy.result };
 }
 
 function pathOf(s: Scenario, run: RunContext): string {
@@ -342,6 +351,7 @@ function fill(text: string, run: RunContext): string {
     .replace('{guestCart}', () => run.guestCarts[Math.floor(Math.random() * run.guestCarts.length)])
     .replace('{totalsCart}', run.totalsCart)
     .replace('{orderCart}', () => nextOrderCart(run))
+    .replace('{legacySession}', run.legacySession)
     .replace('{page}', () => String(1 + Math.floor(Math.random() * GRID_PAGES)))
     .replace('{n}', () => String(1 + Math.floor(Math.random() * REPORT_ORDERS)));
 }
