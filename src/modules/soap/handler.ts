@@ -9,7 +9,7 @@ import { isRecord, type SoapValue } from './encoding.js';
 import { clientFault, SoapFault } from './faults.js';
 import { allowed, GLOBAL_FAULTS, resourceFault, type LegacyResource, type LegacyValue } from './resources.js';
 import { LEGACY_RESOURCES } from './resources/index.js';
-import { MULTICALL_MAX } from './sessions.js';
+import { endSession, login, MULTICALL_MAX, resume, startSession } from './sessions.js';
 
 const byName = new Map<string, LegacyResource>();
 for (const r of LEGACY_RESOURCES) for (const name of [r.name, ...(r.aliases ?? [])]) byName.set(name, r);
@@ -126,4 +126,54 @@ export function resourceFaults(ctx: Ctx, name: LegacyValue | undefined): LegacyV
 
 export function globalFaults(): LegacyValue[] {
   return faultList(GLOBAL_FAULTS);
+}
+
+/** A result as the untyped wires send it: numbers as strings, as classic installations sent the values they read. */
+export function classicValue(v: LegacyValue): LegacyValue {
+  if (typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return v.map(classicValue);
+  if (isRecord(v)) return new Map([...v].map(([k, x]) => [k, classicValue(x)]));
+  return v;
+}
+
+/** The interface's methods with their parameter names, in Magento's handler's order (for arguments sent by name). */
+export const INTERFACE_METHODS: Record<string, string[]> = {
+  login: ['username', 'apiKey'],
+  endSession: ['sessionId'],
+  startSession: [],
+  call: ['sessionId', 'apiPath', 'args'],
+  multiCall: ['sessionId', 'calls', 'options'],
+  resources: ['sessionId'],
+  resourceFaults: ['sessionId', 'resourceName'],
+  globalFaults: ['sessionId'],
+};
+
+/**
+ * One method of the interface (a name of INTERFACE_METHODS) with its arguments by position, as XML-RPC and
+ * JSON-RPC call it: the session resumed where the method needs one, a multiCall counted per call, results as
+ * `classicValue` writes them.
+ */
+export async function invoke(ctx: Ctx, method: string, p: LegacyValue[]): Promise<LegacyValue> {
+  switch (method) {
+    case 'login':
+      return login(ctx, p[0], p[1]);
+    case 'endSession':
+      return endSession(ctx, p[0]);
+    case 'startSession':
+      return startSession();
+    case 'call':
+      return classicValue(await call(await resume(ctx, p[0]), p[1], p[2]));
+    case 'multiCall': {
+      const list = callList(p[1]);
+      return classicValue(await multiCall(await resume(ctx, p[0], list.length), list, p[2]));
+    }
+    case 'resources':
+      return resources(await resume(ctx, p[0], 0));
+    case 'resourceFaults':
+      return resourceFaults(await resume(ctx, p[0], 0), p[1]);
+    case 'globalFaults':
+      return globalFaults();
+    default:
+      throw new Error(`not a method of the interface: ${method}`);
+  }
 }

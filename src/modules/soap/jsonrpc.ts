@@ -9,9 +9,8 @@
 import type { Ctx } from '../../platform/context.js';
 import { isRecord, type SoapValue } from './encoding.js';
 import { SoapFault } from './faults.js';
-import { call, callList, globalFaults, multiCall, resourceFaults, resources } from './handler.js';
-import { endSession, login, resume, startSession } from './sessions.js';
-import { classicValue } from './v1.js';
+import { call, classicValue, INTERFACE_METHODS, invoke } from './handler.js';
+import { resume } from './sessions.js';
 
 type Json = null | string | number | boolean | Json[] | { [k: string]: Json };
 
@@ -50,42 +49,10 @@ function toJson(v: SoapValue): Json {
   return v;
 }
 
-/** Each method's parameter names, for arguments sent by name. */
-const SIGNATURES: Record<string, string[]> = {
-  login: ['username', 'apiKey'],
-  endSession: ['sessionId'],
-  startSession: [],
-  call: ['sessionId', 'apiPath', 'args'],
-  multiCall: ['sessionId', 'calls', 'options'],
-  resources: ['sessionId'],
-  resourceFaults: ['sessionId', 'resourceName'],
-  globalFaults: ['sessionId'],
-};
-
 async function dispatch(ctx: Ctx, method: string, p: SoapValue[]): Promise<SoapValue> {
-  switch (method) {
-    case 'login':
-      return login(ctx, p[0], p[1]);
-    case 'endSession':
-      return endSession(ctx, p[0]);
-    case 'startSession':
-      return startSession();
-    case 'call':
-      return classicValue(await call(await resume(ctx, p[0]), p[1], p[2]));
-    case 'multiCall': {
-      const list = callList(p[1]);
-      return classicValue(await multiCall(await resume(ctx, p[0], list.length), list, p[2]));
-    }
-    case 'resources':
-      return resources(await resume(ctx, p[0], 0));
-    case 'resourceFaults':
-      return resourceFaults(await resume(ctx, p[0], 0), p[1]);
-    case 'globalFaults':
-      return globalFaults();
-    default:
-      // a resource path as the method: call(session, path, the other arguments)
-      return classicValue(await call(await resume(ctx, p[0]), method, p.slice(1)));
-  }
+  if (Object.hasOwn(INTERFACE_METHODS, method)) return invoke(ctx, method, p);
+  // a resource path as the method: call(session, path, the other arguments)
+  return classicValue(await call(await resume(ctx, p[0]), method, p.slice(1)));
 }
 
 function paramsOf(method: string, raw: unknown): SoapValue[] {
@@ -93,7 +60,7 @@ function paramsOf(method: string, raw: unknown): SoapValue[] {
   if (Array.isArray(raw)) return raw.map((x) => toValue(x));
   if (typeof raw !== 'object') throw new RpcError(...ERR.params);
   const named = toValue(raw) as Map<string, SoapValue>;
-  const names = SIGNATURES[method];
+  const names = Object.hasOwn(INTERFACE_METHODS, method) ? INTERFACE_METHODS[method] : undefined;
   if (!names) return [...named.values()];
   return names.map((n) => named.get(n) ?? null);
 }

@@ -5,20 +5,12 @@
  * installations sent them, flags as `xsd:boolean`.
  */
 import type { Ctx } from '../../platform/context.js';
-import { Decoder, encodeValue, isRecord, type SoapValue } from './encoding.js';
+import { Decoder, encodeValue } from './encoding.js';
 import { serverFault } from './faults.js';
-import { call, callList, globalFaults, multiCall, resourceFaults, resources } from './handler.js';
+import { call, callList, classicValue, globalFaults, multiCall, resourceFaults, resources } from './handler.js';
 import { rpcParts } from './messages.js';
 import { endSession, login, resume, startSession } from './sessions.js';
 import type { XmlElement } from './xml.js';
-
-/** A result as V1 sends it: numbers as strings, as classic installations sent the values they read. */
-export function classicValue(v: SoapValue): SoapValue {
-  if (typeof v === 'number') return String(v);
-  if (Array.isArray(v)) return v.map(classicValue);
-  if (isRecord(v)) return new Map([...v].map(([k, x]) => [k, classicValue(x)]));
-  return v;
-}
 
 /** The reply body for one V1 operation element. */
 export async function handleV1(ctx: Ctx, op: XmlElement, dec: Decoder): Promise<string> {

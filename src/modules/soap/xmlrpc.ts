@@ -8,9 +8,7 @@
 import type { Ctx } from '../../platform/context.js';
 import { isRecord, parseBoolean, type SoapValue } from './encoding.js';
 import { SoapFault } from './faults.js';
-import { call, callList, globalFaults, multiCall, resourceFaults, resources } from './handler.js';
-import { endSession, login, resume, startSession } from './sessions.js';
-import { classicValue } from './v1.js';
+import { callList, INTERFACE_METHODS, invoke } from './handler.js';
 import { esc, parseXml, type XmlElement } from './xml.js';
 
 /** Faults of the protocol itself, with the codes XML-RPC servers give them. */
@@ -119,35 +117,11 @@ function asRpcFault(err: unknown): RpcFault | undefined {
 
 /** One method of the interface, its arguments decoded; `system.multicall` runs each entry through here. */
 async function dispatch(ctx: Ctx, method: string, params: SoapValue[]): Promise<SoapValue> {
-  switch (method) {
-    case 'login':
-      return login(ctx, params[0], params[1]);
-    case 'endSession':
-      return endSession(ctx, params[0]);
-    case 'startSession':
-      return startSession();
-    case 'call':
-      return classicValue(await call(await resume(ctx, params[0]), params[1], params[2]));
-    case 'multiCall': {
-      const list = callList(params[1]);
-      return classicValue(await multiCall(await resume(ctx, params[0], list.length), list, params[2]));
-    }
-    case 'resources':
-      return resources(await resume(ctx, params[0], 0));
-    case 'resourceFaults':
-      return resourceFaults(await resume(ctx, params[0], 0), params[1]);
-    case 'globalFaults':
-      return globalFaults();
-    case 'system.listMethods':
-      return [...METHODS];
-    case 'system.multicall':
-      return systemMulticall(ctx, params[0]);
-    default:
-      throw new RpcFault(PROTOCOL.noMethod[0], PROTOCOL.noMethod[1].replace('%s', method));
-  }
+  if (Object.hasOwn(INTERFACE_METHODS, method)) return invoke(ctx, method, params);
+  if (method === 'system.listMethods') return Object.keys(INTERFACE_METHODS);
+  if (method === 'system.multicall') return systemMulticall(ctx, params[0]);
+  throw new RpcFault(PROTOCOL.noMethod[0], PROTOCOL.noMethod[1].replace('%s', method));
 }
-
-const METHODS = ['login', 'endSession', 'startSession', 'call', 'multiCall', 'resources', 'resourceFaults', 'globalFaults'];
 
 /** `system.multicall([{methodName, params}, ...])`: each result wrapped in a one-item list, each failure as a fault struct. */
 async function systemMulticall(ctx: Ctx, calls: SoapValue | undefined): Promise<SoapValue[]> {
