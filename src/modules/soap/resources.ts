@@ -8,6 +8,7 @@
 import type { Ctx } from '../../platform/context.js';
 import { hasPermission, type Operation } from '../../platform/auth/access.js';
 import type { SoapValue } from './encoding.js';
+import { AppError } from '../../platform/errors.js';
 import { SoapFault } from './faults.js';
 
 /** A method's value: what every protocol can carry. */
@@ -72,4 +73,31 @@ export function magentoDate(d: Date | string | null | undefined): string | null 
   if (d === null || d === undefined) return null;
   const date = d instanceof Date ? d : new Date(d);
   return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** How a resource answers a service's refusal: which of its faults a missing, a forbidden and an invalid request is. */
+export interface ServiceFaults {
+  /** a 404 (and a 403, unless `forbidden` says otherwise) */
+  missing: string;
+  /** a 403; without it a 403 is `missing` when `hideForbidden`, else `invalid` */
+  forbidden?: string;
+  hideForbidden?: boolean;
+  /** any other 4xx, with the service's message */
+  invalid: string;
+  /** errors by their reason, before the rules above: a fault name, or a name and the message to give */
+  reasons?: Record<string, string | readonly [string, string]>;
+}
+
+/** A service's AppError as the resource's fault (see ServiceFaults); anything else is thrown as it is (fault 1). */
+export function serviceFault(resource: LegacyResource, err: unknown, faults: ServiceFaults): never {
+  if (err instanceof AppError) {
+    const byReason = err.reason ? faults.reasons?.[err.reason] : undefined;
+    if (byReason)
+      throw typeof byReason === 'string' ? resourceFault(resource, byReason) : resourceFault(resource, byReason[0], byReason[1]);
+    if (err.status === 404) throw resourceFault(resource, faults.missing);
+    if (err.status === 403 && faults.forbidden) throw resourceFault(resource, faults.forbidden);
+    if (err.status === 403 && faults.hideForbidden) throw resourceFault(resource, faults.missing);
+    if (err.status < 500) throw resourceFault(resource, faults.invalid, err.message);
+  }
+  throw err;
 }

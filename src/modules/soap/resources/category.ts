@@ -5,13 +5,12 @@
  * default values are read and written. Products are named by id or SKU (`identifierType` 'sku').
  */
 import type { Ctx } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
 import { assignedProducts, categoryNodes, setCategoryProduct, type LegacyCategoryNode } from '../../catalog/categories/legacy.js';
 import type { CategoryWriteBody } from '../../catalog/categories/schemas.js';
 import { createCategory, deleteCategory, getCategory, TREE_ROOT_ID, updateCategory } from '../../catalog/categories/service.js';
 import { productsByIdOrSku } from '../../catalog/products/legacy-keys.js';
 import { isRecord } from '../encoding.js';
-import { defineResource, idArg, magentoDate, resourceFault, type LegacyResource, type LegacyValue } from '../resources.js';
+import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyResource, type LegacyValue } from '../resources.js';
 
 const rec = (entries: [string, LegacyValue][]) => new Map<string, LegacyValue>(entries);
 
@@ -34,9 +33,7 @@ function inStore(ctx: Ctx, storeId: number | undefined): Ctx {
 }
 
 function asFault(err: unknown, invalid: string): never {
-  if (err instanceof AppError && err.status === 404) throw resourceFault(category, 'not_exists');
-  if (err instanceof AppError && err.status < 500) throw resourceFault(category, invalid, err.message);
-  throw err;
+  return serviceFault(category, err, { missing: 'not_exists', invalid });
 }
 
 async function load(ctx: Ctx, id: LegacyValue | undefined) {

@@ -2,13 +2,12 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
 import { customerRowsWhere } from '../../customers/list.js';
 import type { CustomerCreateBody, CustomerUpdateBody } from '../../customers/schemas.js';
 import { createCustomer, deleteCustomer, updateCustomer } from '../../customers/service.js';
 import { isRecord } from '../encoding.js';
 import { filterSql, FilterError, parseFilters, type FilterColumn } from '../filters.js';
-import { defineResource, idArg, magentoDate, resourceFault, type LegacyValue } from '../resources.js';
+import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyValue } from '../resources.js';
 
 type Row = Awaited<ReturnType<typeof customerRowsWhere>>[number];
 
@@ -93,10 +92,7 @@ const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries
 
 /** A service error as the resource's fault: not found as `not_exists`, a refusal of the data as `data_invalid`. */
 function asFault(err: unknown, invalid: 'data_invalid' | 'not_deleted'): never {
-  if (err instanceof AppError && err.status === 404) throw resourceFault(customer, 'not_exists');
-  if (err instanceof AppError && err.status === 403) throw resourceFault(customer, 'access_denied');
-  if (err instanceof AppError && err.status < 500) throw resourceFault(customer, invalid, err.message);
-  throw err;
+  return serviceFault(customer, err, { missing: 'not_exists', forbidden: 'access_denied', invalid });
 }
 
 async function info(ctx: Ctx, id: number | undefined) {

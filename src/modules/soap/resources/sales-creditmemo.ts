@@ -5,14 +5,13 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
 import { refundableShipping } from '../../credit-memos/amounts.js';
 import { addCreditMemoComment, creditMemoRowsWhere, type CreditMemoColumns, type LegacyCreditMemoRow } from '../../credit-memos/legacy.js';
 import { createCreditMemo, getCreditMemo, type CreditMemoCreateInput, type CreditMemoDto } from '../../credit-memos/service.js';
 import { findOrderByIncrementId, mayAccessOrder, type OrderRow } from '../../orders/core.js';
 import { isRecord } from '../encoding.js';
 import { filterSql, FilterError, parseFilters, type FilterColumn } from '../filters.js';
-import { defineResource, idArg, magentoDate, resourceFault, type LegacyValue } from '../resources.js';
+import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyValue } from '../resources.js';
 
 const record = (o: Record<string, LegacyValue>) => new Map(Object.entries(o));
 const money = (v: string) => Number(v);
@@ -163,12 +162,12 @@ function amountArg(v: LegacyValue | undefined, name: string): number | undefined
 
 /** A service error as the resource's fault; an order that allows no refund is cannot_create_creditmemo. */
 function asFault(err: unknown, missing: 'not_exists' | 'order_not_exists' = 'not_exists'): never {
-  if (err instanceof AppError) {
-    if (err.status === 404 || err.status === 403) throw resourceFault(salesOrderCreditmemo, missing);
-    if (err.reason === 'ORDER_NOT_REFUNDABLE') throw resourceFault(salesOrderCreditmemo, 'cannot_create_creditmemo');
-    if (err.status < 500) throw invalid(err.message);
-  }
-  throw err;
+  return serviceFault(salesOrderCreditmemo, err, {
+    missing,
+    hideForbidden: true,
+    invalid: 'data_invalid',
+    reasons: { ORDER_NOT_REFUNDABLE: 'cannot_create_creditmemo' },
+  });
 }
 
 async function memoArg(ctx: Ctx, v: LegacyValue | undefined): Promise<LegacyCreditMemoRow> {

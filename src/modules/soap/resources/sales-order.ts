@@ -5,13 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
 import { dec } from '../../../platform/money.js';
 import type { OrderAddress, OrderItemRow, OrderRow } from '../../orders/core.js';
 import { orderByIncrementId, orderRowsWhere, type LegacyOrder, type OrderColumns, type OrderHistoryRow } from '../../orders/legacy.js';
 import { addOrderComment, cancelOrder, holdOrder, unholdOrder } from '../../orders/service.js';
 import { filterSql, FilterError, parseFilters, type FilterColumn } from '../filters.js';
-import { defineResource, magentoDate, resourceFault, type LegacyValue } from '../resources.js';
+import { defineResource, magentoDate, resourceFault, serviceFault, type LegacyValue } from '../resources.js';
 
 type Rec = Map<string, LegacyValue>;
 const flag = (b: boolean | null | undefined) => (b ? 1 : 0);
@@ -363,10 +362,7 @@ function columns({ table: t, address }: OrderColumns): Record<string, FilterColu
 
 /** A service error as the resource's fault: a missing order as `not_exists`, a refused change as `status_not_changed`. */
 function asFault(err: unknown): never {
-  if (err instanceof AppError && err.status === 404) throw resourceFault(salesOrder, 'not_exists');
-  if (err instanceof AppError && err.status === 403) throw resourceFault(salesOrder, 'not_exists');
-  if (err instanceof AppError && err.status < 500) throw resourceFault(salesOrder, 'status_not_changed', err.message);
-  throw err;
+  return serviceFault(salesOrder, err, { missing: 'not_exists', hideForbidden: true, invalid: 'status_not_changed' });
 }
 
 /** The order an `orderIncrementId` argument names, as the caller may see it; `not_exists` otherwise. */

@@ -5,14 +5,13 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
 import { findOrderByIncrementId, mayAccessOrder, type OrderRow } from '../../orders/core.js';
 import { shipmentRowsWhere, sendShipmentInfo, type LegacyShipmentRow, type ShipmentColumns } from '../../shipments/legacy.js';
 import type { ShipmentDto } from '../../shipments/schemas.js';
 import { addShipmentComment, addTrack, createShipment, getShipment, removeTrack } from '../../shipments/service.js';
 import { isRecord } from '../encoding.js';
 import { filterSql, FilterError, parseFilters, type FilterColumn } from '../filters.js';
-import { defineResource, idArg, magentoDate, resourceFault, type LegacyValue } from '../resources.js';
+import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyValue } from '../resources.js';
 
 const record = (o: Record<string, LegacyValue>) => new Map(Object.entries(o));
 const num = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
@@ -146,13 +145,12 @@ function textArg(v: LegacyValue | undefined, name: string): string | undefined {
 
 /** A service error as the resource's fault; `missing` names the fault of a 404. */
 function asFault(err: unknown, missing: 'not_exists' | 'order_not_exists' = 'not_exists'): never {
-  if (err instanceof AppError) {
-    if (err.status === 404) throw resourceFault(salesOrderShipment, err.reason === 'TRACK_NOT_FOUND' ? 'track_not_exists' : missing);
-    if (err.status === 403) throw resourceFault(salesOrderShipment, missing);
-    if (err.reason === 'ORDER_NOT_SHIPPABLE') throw resourceFault(salesOrderShipment, 'data_invalid', 'Cannot do shipment for order.');
-    if (err.status < 500) throw resourceFault(salesOrderShipment, 'data_invalid', err.message);
-  }
-  throw err;
+  return serviceFault(salesOrderShipment, err, {
+    missing,
+    hideForbidden: true,
+    invalid: 'data_invalid',
+    reasons: { TRACK_NOT_FOUND: 'track_not_exists', ORDER_NOT_SHIPPABLE: ['data_invalid', 'Cannot do shipment for order.'] },
+  });
 }
 
 /** The shipment an increment id names, when the caller may reach it; else not_exists. */
