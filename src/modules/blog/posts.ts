@@ -160,6 +160,22 @@ export async function listPosts(ctx: Ctx, q: BlogPostListQueryT & PostDateFilter
   return { items: await dtos(ctx, rows), total: n };
 }
 
+/**
+ * Posts matching `where`, built over the posts and their store view links (the Magento 1 API's filters), in id
+ * order, within the caller's read scope: one statement for the rows, then what their items need.
+ */
+export async function postsWhere(
+  ctx: Ctx,
+  where: (posts: typeof blogPosts, stores: typeof blogPostStores) => SQL | undefined,
+): Promise<BlogPostDto[]> {
+  const rows = await ctx.db
+    .select()
+    .from(blogPosts)
+    .where(and(where(blogPosts, blogPostStores), readScope(ctx)))
+    .orderBy(asc(blogPosts.id));
+  return dtos(ctx, rows);
+}
+
 /** One post: public callers only a published post of the current store view (else 404); back-office readers any. */
 export async function getPost(ctx: Ctx, id: number): Promise<BlogPostDto> {
   return readPost(ctx, id, isBackOffice(ctx, RESOURCE));

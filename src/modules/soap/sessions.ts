@@ -2,10 +2,11 @@
  * Legacy API sessions: `login` with an API user's name and key (the REST api_user credentials, checked and
  * rate-limited by the auth service), an opaque id of 32 hex characters, a sliding idle lifetime, and
  * `endSession`. Sessions live in the database, so any process serves them; every change is one statement. A new
- * API key ends the sessions opened before it.
+ * API key ends the sessions opened before it. A session keeps data between calls (Magento's API session data,
+ * such as the catalog's current store view): read with the session at `resume`, written by `keepInSession`.
  */
 import crypto from 'node:crypto';
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { declareConfig } from '../../platform/settings.js';
@@ -50,6 +51,35 @@ async function countCalls(ctx: Ctx, calls: number): Promise<void> {
 
 const hashOf = (id: string) => crypto.createHash('sha256').update(id).digest('hex');
 
+/** The session behind a resumed context: its row and the data it keeps, shared by every call of the request. */
+interface SessionState {
+  hash: string;
+  data: Record<string, unknown>;
+}
+
+/** Where a resumed context carries its session; a symbol, so that contexts derived by spreading keep it. */
+const SESSION = Symbol('legacy API session');
+type SessionCtx = Ctx & { readonly [SESSION]?: SessionState };
+
+/** What the session of `ctx` keeps under `key`; undefined when nothing is kept or `ctx` was not resumed from a session. */
+export function keptInSession(ctx: Ctx, key: string): unknown {
+  return (ctx as SessionCtx)[SESSION]?.data[key];
+}
+
+/**
+ * Keeps `value` under `key` in the session of `ctx`, for the rest of this request (a multiCall's later calls) and
+ * the session's next ones: one statement, merged into the row's data so that other keys written meanwhile stay.
+ */
+export async function keepInSession(ctx: Ctx, key: string, value: string | number | boolean | null): Promise<void> {
+  const state = (ctx as SessionCtx)[SESSION];
+  if (!state) throw new Error('keepInSession: the context has no legacy API session');
+  await ctx.db
+    .update(soapSessions)
+    .set({ data: sql`${soapSessions.data} || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)` })
+    .where(eq(soapSessions.idHash, state.hash));
+  state.data[key] = value;
+}
+
 function timeoutMs(ctx: Ctx): number {
   return Math.max(1, ctx.app.settings.getInt(CONFIG.sessionTimeout, ctx.store.storeId) || 3600) * 1000;
 }
@@ -86,7 +116,7 @@ export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<C
     .update(soapSessions)
     .set({ lastUsedAt: ctx.now })
     .where(and(eq(soapSessions.idHash, hash), gt(soapSessions.lastUsedAt, new Date(ctx.now.getTime() - ms))))
-    .returning({ apiUserId: soapSessions.apiUserId, createdAt: soapSessions.createdAt });
+    .returning({ apiUserId: soapSessions.apiUserId, createdAt: soapSessions.createdAt, data: soapSessions.data });
   if (!s) throw fault('sessionExpired');
   const user = await apiUserStanding(ctx.db, s.apiUserId);
   if (user?.validAfter && s.createdAt < user.validAfter) {
@@ -96,8 +126,9 @@ export async function resume(ctx: Ctx, sessionId: unknown, calls = 1): Promise<C
   if (!user || !user.isActive) throw fault('accessDenied');
   const allowed = user.allowedStoreIds ?? undefined;
   if (allowed && !allowed.includes(ctx.store.storeId)) throw fault('accessDenied');
-  const session: Ctx = {
+  const session: SessionCtx = {
     ...ctx,
+    [SESSION]: { hash, data: { ...s.data } },
     actor: {
       kind: 'admin',
       principal: 'api_user',

@@ -1,22 +1,28 @@
 /**
  * `catalog_category` (`category`) and `catalog_category_attribute` of the Magento 1 API: the tree, one level,
  * a category's data, create, update, move and delete, and the products assigned to a category, over the catalog's
- * category service (tree lock, paths, positions, url paths). Store views are named by id or code; without one the
- * default values are read and written. Products are named by id or SKU (`identifierType` 'sku').
+ * category service (tree lock, paths, positions, url paths). Store views are named by id or code; without one a
+ * method works in the store view `currentStore` kept in the session (current-store.ts), else on the default values.
+ * Products are named by id or SKU (`identifierType` 'sku').
  */
 import type { Ctx } from '../../../platform/context.js';
 import { assignedProducts, categoryNodes, setCategoryProduct, type LegacyCategoryNode } from '../../catalog/categories/legacy.js';
 import type { CategoryWriteBody } from '../../catalog/categories/schemas.js';
 import { createCategory, deleteCategory, getCategory, TREE_ROOT_ID, updateCategory } from '../../catalog/categories/service.js';
 import { productsByIdOrSku } from '../../catalog/products/legacy-keys.js';
+import { currentStoreMethod, keptStore } from '../current-store.js';
 import { isRecord } from '../encoding.js';
 import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyResource, type LegacyValue } from '../resources.js';
 
 const rec = (entries: [string, LegacyValue][]) => new Map<string, LegacyValue>(entries);
 
-/** The store view a `store` argument names (id or code); undefined for none given; fault 100 for an unknown one. */
+/**
+ * The store view a `store` argument names (id or code), the one kept by `currentStore` when it is left out (null);
+ * undefined for the default values (0, ''); fault 100 for an unknown one.
+ */
 function storeOf(ctx: Ctx, store: LegacyValue | undefined, resource: LegacyResource): number | undefined {
-  if (store === undefined || store === null || store === '') return undefined;
+  if (store === undefined || store === null) return keptStore(ctx, resource);
+  if (store === '') return undefined;
   const r = ctx.app.settings;
   const s = typeof store === 'number' || (typeof store === 'string' && /^\d+$/.test(store.trim())) ? Number(store) : undefined;
   if (s === 0) return undefined;
@@ -131,36 +137,34 @@ async function assignment(ctx: Ctx, args: (LegacyValue | undefined)[], mode: 'as
 
 const read = ['categories', 'read'] as [string, 'read'];
 
+const NAME = 'catalog_category';
+const FAULTS: LegacyResource['faults'] = {
+  store_not_exists: ['100', 'Requested store view not found.'],
+  website_not_exists: ['101', 'Requested website not found.'],
+  not_exists: ['102', 'Category not exists.'],
+  data_invalid: ['103', 'Invalid data given. Details in error message.'],
+  not_moved: ['104', 'Category not moved. Details in error message.'],
+  not_deleted: ['105', 'Category not deleted. Details in error message.'],
+  product_not_assigned: ['106', 'Requested product is not assigned to category.'],
+};
+
 export const category = defineResource({
-  name: 'catalog_category',
+  name: NAME,
   title: 'Category API',
   aliases: ['category'],
-  faults: {
-    store_not_exists: ['100', 'Requested store view not found.'],
-    website_not_exists: ['101', 'Requested website not found.'],
-    not_exists: ['102', 'Category not exists.'],
-    data_invalid: ['103', 'Invalid data given. Details in error message.'],
-    not_moved: ['104', 'Category not moved. Details in error message.'],
-    not_deleted: ['105', 'Category not deleted. Details in error message.'],
-    product_not_assigned: ['106', 'Requested product is not assigned to category.'],
-  },
+  faults: FAULTS,
   methods: {
-    currentStore: {
-      title: 'Set/Get current store view',
-      permission: read,
-      params: ['store'],
-      // the store view a call works in is its `store` argument, or the request's (?store=, X-Store-Code)
-      run: async (ctx, [store]) => storeOf(ctx, store, category) ?? (ctx.store.explicit ? ctx.store.storeId : 0),
-    },
+    currentStore: currentStoreMethod({ name: NAME, faults: FAULTS }),
     tree: {
       title: 'Retrieve hierarchical tree',
       permission: read,
       params: ['parentId', 'store'],
       run: async (ctx, [parent, store]) => {
         const storeId = storeOf(ctx, store, category);
+        // without a parent: the root of a store view named in the call, else the whole tree (in a kept store's names)
         const rootId =
           parent === undefined || parent === null || parent === ''
-            ? storeId !== undefined
+            ? storeId !== undefined && store !== undefined && store !== null
               ? (ctx.app.settings.group(ctx.app.settings.store(storeId)!.groupId)?.rootCategoryId ?? TREE_ROOT_ID)
               : TREE_ROOT_ID
             : idArg(parent);
