@@ -65,7 +65,7 @@ export class Decoder {
   constructor(private readonly refs: Map<string, XmlElement>) {}
 
   /** Follows `href="#id"` to the element holding the value. */
-  private target(el: XmlElement, depth: number): XmlElement {
+  deref(el: XmlElement, depth = 0): XmlElement {
     let cur = el;
     for (let hops = 0; ; hops++) {
       const href = attr(cur, '', 'href');
@@ -79,7 +79,7 @@ export class Decoder {
   /** The element's value, shaped by its `xsi:type` or, without one, by its content. */
   value(el: XmlElement, depth = 0): SoapValue {
     if (depth > MAX_DEPTH) throw encodingFault();
-    const e = this.target(el, depth);
+    const e = this.deref(el, depth);
     const nil = attr(e, NS.xsi, 'nil');
     if (nil !== undefined && parseBoolean(nil)) return null;
     const typeAttr = attr(e, NS.xsi, 'type');

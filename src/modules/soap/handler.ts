@@ -27,6 +27,16 @@ function resolve(path: LegacyValue | undefined) {
   return { resource, method };
 }
 
+/** Whether a `resource.method` path names a method this server serves. */
+export function serves(path: string): boolean {
+  try {
+    resolve(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `args` spread over the method's parameters: a list by position, a map keyed by parameter names by name, else one argument. */
 function spread(params: string[], args: LegacyValue | undefined): (LegacyValue | undefined)[] {
   if (Array.isArray(args)) return args;

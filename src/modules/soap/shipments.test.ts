@@ -383,7 +383,7 @@ describe('sales_order_creditmemo over JSON-RPC', () => {
     assert.equal(memo.state, '2');
     assert.equal(memo.email_sent, '0', 'no mail unless notifyCustomer');
     // the first memo takes all the shipping (3 × 5.00), as Magento's default
-    assert.deepEqual([memo.subtotal, memo.shipping_amount, memo.grand_total], ['10', '15', '25']);
+    assert.deepEqual([memo.subtotal, memo.shipping_amount, memo.grand_total], ['10.0000', '15.0000', '25.0000']);
     assert.deepEqual(
       memo.items.map((i: any) => [i.order_item_id, i.qty, i.row_total]),
       [[String(a.item), '1', '10']],
@@ -395,7 +395,7 @@ describe('sales_order_creditmemo over JSON-RPC', () => {
       creditmemoData: { qtys: [{ order_item_id: a.item, qty: 1 }], adjustment_negative: '2', adjustment_positive: 0.5 },
     });
     const m2 = await ok('order_creditmemo.info', [second]);
-    assert.deepEqual([m2.subtotal, m2.shipping_amount, m2.adjustment, m2.grand_total], ['10', '0', '-1.5', '8.5']);
+    assert.deepEqual([m2.subtotal, m2.shipping_amount, m2.adjustment, m2.grand_total], ['10.0000', '0.0000', '-1.5000', '8.5000']);
 
     assert.equal(await ok('order_creditmemo.addComment', [second, 'checked', 1, 1]), true);
     assert.equal(await ok('order_creditmemo.addComment', { creditmemoIncrementId: second, comment: 'stocked' }), true);

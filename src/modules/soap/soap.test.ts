@@ -672,7 +672,7 @@ describe('Node soap client', () => {
       '102',
       'Address not exists.',
     ]);
-    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'catalog_product.list', args: 1 })), [
+    assert.deepEqual(await faultOf(c.callAsync({ sessionId: session, resourcePath: 'catalog_product.no_such_method', args: 1 })), [
       '3',
       'Invalid api path.',
     ]);

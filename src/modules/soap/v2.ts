@@ -1,84 +1,73 @@
 /**
- * V2 (rpc/encoded, typed by the WSDL): `login`, `endSession` and `customerAddress{List,Create,Info,Update,Delete}`.
- * Results follow the WSDL types in WSDL order; unset fields and fields the type lacks (vat_*) are left out.
+ * SOAP V2 (rpc/encoded) and its WS-I form (document/literal), typed by the WSDL: every operation of the typed
+ * tables (typed/) whose method the method table serves, and the interface's own operations. Arguments are read as
+ * their declared types into the plain values of the untyped interface and run through the same handler
+ * (handler.ts), so V2 `salesOrderList` and V1 `sales_order.list` are one method; results are written as the
+ * declared types.
  */
 import type { Ctx } from '../../platform/context.js';
-import { Decoder, encodeValue } from './encoding.js';
-import { serverFault } from './faults.js';
+import type { Decoder, SoapValue } from './encoding.js';
+import { fault, serverFault } from './faults.js';
+import { call, invoke, serves } from './handler.js';
 import { rpcParts } from './messages.js';
-import { runMethod, type LegacyAddress, type Method } from './operations.js';
-import { endSession, login, resume } from './sessions.js';
-import { esc, type XmlElement } from './xml.js';
+import { resume } from './sessions.js';
+import { TypedDecoder, TypedEncoder } from './typed/codec.js';
+import { V2_INTERFACE, WSI_INTERFACE, type InterfaceOperation } from './typed/interface.js';
+import { V2_OPS, V2_TYPES, WSI_BY_REQUEST, WSI_TYPES, type TypedOperation } from './typed/schema.js';
+import type { XmlElement } from './xml.js';
 
-/** `customerAddressEntityItem`, in WSDL order. */
-export const ITEM_FIELDS: [string, 'int' | 'string' | 'boolean'][] = [
-  ['customer_address_id', 'int'],
-  ['created_at', 'string'],
-  ['updated_at', 'string'],
-  ['increment_id', 'string'],
-  ['city', 'string'],
-  ['company', 'string'],
-  ['country_id', 'string'],
-  ['fax', 'string'],
-  ['firstname', 'string'],
-  ['lastname', 'string'],
-  ['middlename', 'string'],
-  ['postcode', 'string'],
-  ['prefix', 'string'],
-  ['region', 'string'],
-  ['region_id', 'int'],
-  ['street', 'string'],
-  ['suffix', 'string'],
-  ['telephone', 'string'],
-  ['is_default_billing', 'boolean'],
-  ['is_default_shipping', 'boolean'],
-];
+const SESSION = { name: 'sessionId', type: 'string', optional: false };
+const v2Encoder = new TypedEncoder(V2_TYPES, 'encoded');
+const wsiEncoder = new TypedEncoder(WSI_TYPES, 'literal');
 
-/** An item's fields as elements, typed (`xsi:type`) for V2 or plain for WS-I. */
-export function itemFields(a: LegacyAddress, typed: boolean): string {
-  let out = '';
-  for (const [f, t] of ITEM_FIELDS) {
-    const v = a[f];
-    if (v === null || v === undefined) continue;
-    out += typed ? `<${f} xsi:type="xsd:${t}">${esc(String(v))}</${f}>` : `<${f}>${esc(String(v))}</${f}>`;
-  }
-  return out;
-}
+const servedOp = (op: TypedOperation | undefined) => (op && serves(op.path) ? op : undefined);
 
-/** V2 operation → method, its input parts after the session id, and its output part name. */
-export const V2_OPERATIONS: Record<string, { method: Method; params: string[]; out: 'result' | 'info' }> = {
-  customerAddressList: { method: 'list', params: ['customerId'], out: 'result' },
-  customerAddressCreate: { method: 'create', params: ['customerId', 'addressData'], out: 'result' },
-  customerAddressInfo: { method: 'info', params: ['addressId'], out: 'info' },
-  customerAddressUpdate: { method: 'update', params: ['addressId', 'addressData'], out: 'info' },
-  customerAddressDelete: { method: 'delete', params: ['addressId'], out: 'info' },
-};
-
-function v2Result(name: string, r: Awaited<ReturnType<typeof runMethod>>): string {
-  if (r === true) return `<${name} xsi:type="xsd:boolean">true</${name}>`;
-  if (typeof r === 'number') return `<${name} xsi:type="xsd:int">${r}</${name}>`;
-  if (Array.isArray(r)) {
-    const items = r.map((a) => `<item xsi:type="ns1:customerAddressEntityItem">${itemFields(a, true)}</item>`).join('');
-    const open = `<${name} SOAP-ENC:arrayType="ns1:customerAddressEntityItem[${r.length}]" xsi:type="ns1:customerAddressEntityArray"`;
-    return items ? `${open}>${items}</${name}>` : `${open}/>`;
-  }
-  return `<${name} xsi:type="ns1:customerAddressEntityItem">${itemFields(r, true)}</${name}>`;
+/** Runs an operation with its parts' values in order (the session first for a resource's). */
+async function run(ctx: Ctx, op: TypedOperation | InterfaceOperation, values: (SoapValue | undefined)[]): Promise<SoapValue> {
+  if ('method' in op)
+    return invoke(
+      ctx,
+      op.method,
+      values.map((v) => v ?? null),
+    );
+  const [sessionId, ...args] = values;
+  return call(
+    await resume(ctx, sessionId),
+    op.path,
+    args.map((v) => v ?? null),
+  );
 }
 
 /** The reply body for one V2 operation element. */
-export async function handleV2(ctx: Ctx, op: XmlElement, dec: Decoder): Promise<string> {
-  const parts = (names: string[]) => rpcParts(op, names).map((el) => (el ? dec.value(el) : undefined));
-  if (op.local === 'login') {
-    const [username, apiKey] = parts(['username', 'apiKey']);
-    return `<ns1:loginResponse>${encodeValue('loginReturn', await login(ctx, username, apiKey))}</ns1:loginResponse>`;
-  }
-  if (op.local === 'endSession') {
-    const [sessionId] = parts(['sessionId']);
-    return `<ns1:endSessionResponse>${encodeValue('endSessionReturn', await endSession(ctx, sessionId))}</ns1:endSessionResponse>`;
-  }
-  const spec = Object.hasOwn(V2_OPERATIONS, op.local) ? V2_OPERATIONS[op.local] : undefined;
-  if (!spec) throw serverFault(`Procedure '${op.local}' not present`);
-  const [sessionId, ...args] = parts(['sessionId', ...spec.params]);
-  const result = await runMethod(await resume(ctx, sessionId), spec.method, args);
-  return `<ns1:${op.local}Response>${v2Result(spec.out, result)}</ns1:${op.local}Response>`;
+export async function handleV2(ctx: Ctx, el: XmlElement, dec: Decoder): Promise<string> {
+  const iface = V2_INTERFACE.get(el.local);
+  const op = iface ?? servedOp(V2_OPS.get(el.local));
+  if (!op) throw serverFault(`Procedure '${el.local}' not present`);
+  const parts = iface ? op.params : [SESSION, ...op.params];
+  const typed = new TypedDecoder(dec, V2_TYPES);
+  const values = rpcParts(
+    el,
+    parts.map((p) => p.name),
+  ).map((x, i) => (x ? typed.value(x, parts[i].type) : undefined));
+  const result = await run(ctx, op, values);
+  return `<ns1:${op.name}Response>${v2Encoder.element(op.result.name, result, op.result.type)}</ns1:${op.name}Response>`;
+}
+
+/** Whether a V2 endpoint request is in WS-I style (its body element is a `…Param` element). */
+export const isWsiRequest = (el: XmlElement) => el.local.endsWith('Param');
+
+/** The reply body for one WS-I request element; a required child missing is fault 6 before anything runs. */
+export async function handleWsi(ctx: Ctx, el: XmlElement, dec: Decoder): Promise<string> {
+  const iface = WSI_INTERFACE.get(el.local);
+  const op = iface ?? servedOp(WSI_BY_REQUEST.get(el.local));
+  if (!op) throw serverFault(`Procedure '${el.local}' not present`);
+  const parts = iface ? op.params : [SESSION, ...op.params];
+  const typed = new TypedDecoder(dec, WSI_TYPES);
+  const values = parts.map((p) => {
+    const x = el.children.find((c) => c.local === p.name);
+    if (!x && !p.optional) throw fault('paramMissing');
+    return x ? typed.value(x, p.type) : undefined;
+  });
+  const result = await run(ctx, op, values);
+  return `<ns1:${op.response}>${wsiEncoder.element('result', result, op.result.type)}</ns1:${op.response}>`;
 }

@@ -2,7 +2,10 @@
  * The three WSDL documents (V1 rpc/encoded, V2 rpc/encoded, WS-I document/literal). Everything but the
  * `soap:address` is fixed, so each document is assembled once; the address is the URL the client used.
  */
+import { serves } from './handler.js';
 import { NAMES, NS } from './names.js';
+import { V2_INTERFACE, WSI_INTERFACE, type InterfaceOperation } from './typed/interface.js';
+import { PRIMITIVES, typesUsed, V2_OPS, V2_TYPES, WSI_OPS, WSI_TYPES, type Field, type Part, type TypedOperation } from './typed/schema.js';
 import { esc } from './xml.js';
 
 const ENC_BODY = `<soap:body namespace="${NAMES.namespace}" use="encoded" encodingStyle="${NS.enc}"/>`;
@@ -29,12 +32,17 @@ function service(handler: string): string {
  * rpc/encoded messages, port type and binding from `name → [input parts, output parts]`. V1 names each input
  * message as its operation, V2 as `<operation>Request`.
  */
-function rpcDocument(handler: string, types: string, ops: Record<string, [[string, string][], [string, string][]]>, v1 = false): string {
+function rpcDocument(
+  handler: string,
+  types: string,
+  ops: Record<string, [[string, string][], [string, string][]]>,
+  messageNames: Record<string, string> | 'operation',
+): string {
   let messages = '';
   let portOps = '';
   let bindingOps = '';
   for (const [op, [input, output]] of Object.entries(ops)) {
-    const inName = v1 || op === 'login' || op === 'endSession' || op === 'call' || op === 'multiCall' ? op : `${op}Request`;
+    const inName = messageNames === 'operation' ? op : (messageNames[op] ?? `${op}Request`);
     const part = ([n, t]: [string, string]) => `    <part name="${n}" type="${t}"/>\n`;
     messages += `  <message name="${inName}">\n${input.map(part).join('')}  </message>\n`;
     messages += `  <message name="${op}Response">\n${output.map(part).join('')}  </message>\n`;
@@ -103,202 +111,76 @@ const V1 = rpcDocument(
     ],
     startSession: [[], [['startSessionReturn', 'xsd:string']]],
   },
-  true,
+  'operation',
 );
 
-/** Address input fields (`customerAddressEntityCreate`) in WSDL order; street is a list of lines. */
-const CREATE_FIELDS: [string, string][] = [
-  ['city', 'xsd:string'],
-  ['company', 'xsd:string'],
-  ['country_id', 'xsd:string'],
-  ['fax', 'xsd:string'],
-  ['firstname', 'xsd:string'],
-  ['lastname', 'xsd:string'],
-  ['middlename', 'xsd:string'],
-  ['postcode', 'xsd:string'],
-  ['prefix', 'xsd:string'],
-  ['region_id', 'xsd:int'],
-  ['region', 'xsd:string'],
-  ['street', 'typens:ArrayOfString'],
-  ['suffix', 'xsd:string'],
-  ['telephone', 'xsd:string'],
-  ['is_default_billing', 'xsd:boolean'],
-  ['is_default_shipping', 'xsd:boolean'],
-];
+/** The typed operations this server serves (the method table's), with the interface's own first. */
+function typedOperations(ifaces: Iterable<InterfaceOperation>, ops: Map<string, TypedOperation>): (TypedOperation | InterfaceOperation)[] {
+  return [...ifaces, ...[...ops.values()].filter((op) => serves(op.path))];
+}
 
-const ITEM_FIELDS: [string, string][] = [
-  ['customer_address_id', 'xsd:int'],
-  ['created_at', 'xsd:string'],
-  ['updated_at', 'xsd:string'],
-  ['increment_id', 'xsd:string'],
-  ['city', 'xsd:string'],
-  ['company', 'xsd:string'],
-  ['country_id', 'xsd:string'],
-  ['fax', 'xsd:string'],
-  ['firstname', 'xsd:string'],
-  ['lastname', 'xsd:string'],
-  ['middlename', 'xsd:string'],
-  ['postcode', 'xsd:string'],
-  ['prefix', 'xsd:string'],
-  ['region', 'xsd:string'],
-  ['region_id', 'xsd:int'],
-  ['street', 'xsd:string'],
-  ['suffix', 'xsd:string'],
-  ['telephone', 'xsd:string'],
-  ['is_default_billing', 'xsd:boolean'],
-  ['is_default_shipping', 'xsd:boolean'],
-];
+const v2Field = (f: Field) => `<element name="${f.name}" type="${qualifiedType(f.type)}"${f.required ? '' : ' minOccurs="0"'}/>`;
+const wsiField = (f: Field) => `<xsd:element name="${f.name}" type="${qualifiedType(f.type)}" minOccurs="${f.required ? 1 : 0}"/>`;
 
-const fields = (list: [string, string][], p = '') => list.map(([n, t]) => `<${p}element name="${n}" type="${t}" minOccurs="0"/>`).join('');
+function qualifiedType(type: string): string {
+  if (type === 'Array') return 'soapenc:Array';
+  return PRIMITIVES.has(type) ? `xsd:${type}` : `typens:${type}`;
+}
 
-const V2 = rpcDocument(
-  NAMES.handlers.v2,
-  schemaOpen +
-    encArray('ArrayOfString', 'xsd:string') +
-    `      <complexType name="customerAddressEntityCreate"><all>${fields(CREATE_FIELDS)}</all></complexType>\n` +
-    `      <complexType name="customerAddressEntityItem"><all>${fields(ITEM_FIELDS)}</all></complexType>\n` +
-    encArray('customerAddressEntityArray', 'typens:customerAddressEntityItem') +
-    schemaClose,
-  {
-    login: [
-      [
-        ['username', 'xsd:string'],
-        ['apiKey', 'xsd:string'],
-      ],
-      [['loginReturn', 'xsd:string']],
-    ],
-    endSession: [[['sessionId', 'xsd:string']], [['endSessionReturn', 'xsd:boolean']]],
-    customerAddressList: [
-      [
-        ['sessionId', 'xsd:string'],
-        ['customerId', 'xsd:int'],
-      ],
-      [['result', 'typens:customerAddressEntityArray']],
-    ],
-    customerAddressCreate: [
-      [
-        ['sessionId', 'xsd:string'],
-        ['customerId', 'xsd:int'],
-        ['addressData', 'typens:customerAddressEntityCreate'],
-      ],
-      [['result', 'xsd:int']],
-    ],
-    customerAddressInfo: [
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-      ],
-      [['info', 'typens:customerAddressEntityItem']],
-    ],
-    customerAddressUpdate: [
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-        ['addressData', 'typens:customerAddressEntityCreate'],
-      ],
-      [['info', 'xsd:boolean']],
-    ],
-    customerAddressDelete: [
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-      ],
-      [['info', 'xsd:boolean']],
-    ],
-  },
-);
+function v2Types(names: string[]): string {
+  let out = schemaOpen;
+  for (const name of names) {
+    const def = V2_TYPES.get(name)!;
+    out +=
+      def.kind === 'list'
+        ? encArray(name, qualifiedType(def.item))
+        : `      <complexType name="${name}"><all>${def.fields.map(v2Field).join('')}</all></complexType>\n`;
+  }
+  return out + schemaClose;
+}
 
-/** WS-I: operation → [request element, its children], [response element, type of its `result`]. */
-const WSI_OPERATIONS: Record<string, { req: [string, [string, string][]]; res: [string, string] }> = {
-  login: {
-    req: [
-      'loginParam',
-      [
-        ['username', 'xsd:string'],
-        ['apiKey', 'xsd:string'],
-      ],
-    ],
-    res: ['loginResponseParam', 'xsd:string'],
-  },
-  endSession: { req: ['endSessionParam', [['sessionId', 'xsd:string']]], res: ['endSessionResponseParam', 'xsd:boolean'] },
-  customerAddressList: {
-    req: [
-      'customerAddressListRequestParam',
-      [
-        ['sessionId', 'xsd:string'],
-        ['customerId', 'xsd:int'],
-      ],
-    ],
-    res: ['customerAddressListResponseParam', 'typens:customerAddressEntityArray'],
-  },
-  customerAddressCreate: {
-    req: [
-      'customerAddressCreateRequestParam',
-      [
-        ['sessionId', 'xsd:string'],
-        ['customerId', 'xsd:int'],
-        ['addressData', 'typens:customerAddressEntityCreate'],
-      ],
-    ],
-    res: ['customerAddressCreateResponseParam', 'xsd:int'],
-  },
-  customerAddressInfo: {
-    req: [
-      'customerAddressInfoRequestParam',
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-      ],
-    ],
-    res: ['customerAddressInfoResponseParam', 'typens:customerAddressEntityItem'],
-  },
-  customerAddressUpdate: {
-    req: [
-      'customerAddressUpdateRequestParam',
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-        ['addressData', 'typens:customerAddressEntityCreate'],
-      ],
-    ],
-    res: ['customerAddressUpdateResponseParam', 'xsd:boolean'],
-  },
-  customerAddressDelete: {
-    req: [
-      'customerAddressDeleteRequestParam',
-      [
-        ['sessionId', 'xsd:string'],
-        ['addressId', 'xsd:int'],
-      ],
-    ],
-    res: ['customerAddressDeleteResponseParam', 'xsd:boolean'],
-  },
-};
+function v2Document(): string {
+  const ops = typedOperations(V2_INTERFACE.values(), V2_OPS);
+  const session: [string, string] = ['sessionId', 'xsd:string'];
+  const table: Record<string, [[string, string][], [string, string][]]> = {};
+  for (const op of ops) {
+    const input = op.params.map((p): [string, string] => [p.name, qualifiedType(p.type)]);
+    table[op.name] = ['method' in op ? input : [session, ...input], [[op.result.name, qualifiedType(op.result.type)]]];
+  }
+  const roots = ops.flatMap((op) => [...op.params.map((p) => p.type), op.result.type]);
+  const messages = Object.fromEntries(ops.filter((op) => 'method' in op).map((op) => [op.name, (op as InterfaceOperation).message]));
+  return rpcDocument(NAMES.handlers.v2, v2Types(typesUsed(V2_TYPES, roots)), table, messages);
+}
 
 function wsiDocument(): string {
   const handler = NAMES.handlers.wsi;
-  const seq = (list: [string, string][]) => list.map(([n, t]) => `<xsd:element name="${n}" type="${t}" minOccurs="0"/>`).join('');
-  const listOf = (name: string, type: string) =>
-    `      <xsd:complexType name="${name}"><xsd:sequence><xsd:element minOccurs="0" maxOccurs="unbounded" name="complexObjectArray" type="${type}"/></xsd:sequence></xsd:complexType>\n`;
-  let types =
-    `  <wsdl:types>\n    <xsd:schema targetNamespace="${NAMES.namespace}">\n` +
-    listOf('ArrayOfString', 'xsd:string') +
-    `      <xsd:complexType name="customerAddressEntityCreate"><xsd:sequence>${seq(CREATE_FIELDS)}</xsd:sequence></xsd:complexType>\n` +
-    `      <xsd:complexType name="customerAddressEntityItem"><xsd:sequence>${seq(ITEM_FIELDS)}</xsd:sequence></xsd:complexType>\n` +
-    listOf('customerAddressEntityArray', 'typens:customerAddressEntityItem');
-  const one = (n: string, t: string) => `<xsd:element minOccurs="1" maxOccurs="1" name="${n}" type="${t}"/>`;
+  const ops = typedOperations(WSI_INTERFACE.values(), WSI_OPS);
+  const roots = ops.flatMap((op) => [...op.params.map((p) => p.type), op.result.type]);
+  let types = `  <wsdl:types>\n    <xsd:schema targetNamespace="${NAMES.namespace}">\n`;
+  for (const name of typesUsed(WSI_TYPES, roots)) {
+    const def = WSI_TYPES.get(name)!;
+    const body =
+      def.kind === 'list'
+        ? `<xsd:element minOccurs="0" maxOccurs="unbounded" name="complexObjectArray" type="${qualifiedType(def.item)}"/>`
+        : def.fields.map(wsiField).join('');
+    types += `      <xsd:complexType name="${name}"><xsd:sequence>${body}</xsd:sequence></xsd:complexType>\n`;
+  }
+  const child = (p: Part) =>
+    `<xsd:element minOccurs="${p.optional ? 0 : 1}" maxOccurs="1" name="${p.name}" type="${qualifiedType(p.type)}"/>`;
+  const session: Part = { name: 'sessionId', type: 'string', optional: false };
   let messages = '';
   let portOps = '';
   let bindingOps = '';
   const body = '<soap:body use="literal"/>';
-  for (const [op, { req, res }] of Object.entries(WSI_OPERATIONS)) {
-    types += `      <xsd:element name="${req[0]}"><xsd:complexType><xsd:sequence>${req[1].map(([n, t]) => one(n, t)).join('')}</xsd:sequence></xsd:complexType></xsd:element>\n`;
-    types += `      <xsd:element name="${res[0]}"><xsd:complexType><xsd:sequence>${one('result', res[1])}</xsd:sequence></xsd:complexType></xsd:element>\n`;
-    const inName = `${op}Request`;
-    messages += `  <wsdl:message name="${inName}"><wsdl:part name="parameters" element="typens:${req[0]}"/></wsdl:message>\n`;
-    messages += `  <wsdl:message name="${op}Response"><wsdl:part name="parameters" element="typens:${res[0]}"/></wsdl:message>\n`;
-    portOps += `    <wsdl:operation name="${op}"><wsdl:input message="typens:${inName}"/><wsdl:output message="typens:${op}Response"/></wsdl:operation>\n`;
-    bindingOps += `    <wsdl:operation name="${op}"><soap:operation soapAction=""/><wsdl:input>${body}</wsdl:input><wsdl:output>${body}</wsdl:output></wsdl:operation>\n`;
+  for (const op of ops) {
+    const params = 'method' in op ? op.params : [session, ...op.params];
+    types += `      <xsd:element name="${op.request}"><xsd:complexType><xsd:sequence>${params.map(child).join('')}</xsd:sequence></xsd:complexType></xsd:element>\n`;
+    types += `      <xsd:element name="${op.response}"><xsd:complexType><xsd:sequence>${child(op.result)}</xsd:sequence></xsd:complexType></xsd:element>\n`;
+    const inName = `${op.name}Request`;
+    messages += `  <wsdl:message name="${inName}"><wsdl:part name="parameters" element="typens:${op.request}"/></wsdl:message>\n`;
+    messages += `  <wsdl:message name="${op.name}Response"><wsdl:part name="parameters" element="typens:${op.response}"/></wsdl:message>\n`;
+    portOps += `    <wsdl:operation name="${op.name}"><wsdl:input message="typens:${inName}"/><wsdl:output message="typens:${op.name}Response"/></wsdl:operation>\n`;
+    bindingOps += `    <wsdl:operation name="${op.name}"><soap:operation soapAction=""/><wsdl:input>${body}</wsdl:input><wsdl:output>${body}</wsdl:output></wsdl:operation>\n`;
   }
   types += `    </xsd:schema>\n  </wsdl:types>\n`;
   return (
@@ -316,13 +198,12 @@ function wsiDocument(): string {
   );
 }
 
-const WSI = wsiDocument();
-
 export type WsdlKind = 'v1' | 'v2' | 'wsi';
 
-const DOCUMENTS: Record<WsdlKind, string> = { v1: V1, v2: V2, wsi: WSI };
+let documents: Record<WsdlKind, string> | undefined;
 
 /** The document with its service address set to `location` (the URL the client asked for, minus `wsdl`). */
 export function wsdl(kind: WsdlKind, location: string): string {
-  return DOCUMENTS[kind].replace(LOCATION, () => esc(location));
+  documents ??= { v1: V1, v2: v2Document(), wsi: wsiDocument() };
+  return documents[kind].replace(LOCATION, () => esc(location));
 }

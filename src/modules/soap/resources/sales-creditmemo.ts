@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
+import { dec } from '../../../platform/money.js';
 import { refundableShipping } from '../../credit-memos/amounts.js';
 import { addCreditMemoComment, creditMemoRowsWhere, type CreditMemoColumns, type LegacyCreditMemoRow } from '../../credit-memos/legacy.js';
 import { createCreditMemo, getCreditMemo, type CreditMemoCreateInput, type CreditMemoDto } from '../../credit-memos/service.js';
@@ -14,7 +15,8 @@ import { filterSql, FilterError, parseFilters, type FilterColumn } from '../filt
 import { defineResource, idArg, magentoDate, resourceFault, serviceFault, type LegacyValue } from '../resources.js';
 
 const record = (o: Record<string, LegacyValue>) => new Map(Object.entries(o));
-const money = (v: string) => Number(v);
+/** An amount as Magento prints it: the stored decimal with four places. */
+const money = (v: string) => dec(v).toFixed(4);
 
 /** A credit memo as Magento lists it: the memo's own fields (Magento's names), with its order's number. */
 function memoRecord(m: LegacyCreditMemoRow): Map<string, LegacyValue> {
@@ -50,10 +52,10 @@ function memoRecord(m: LegacyCreditMemoRow): Map<string, LegacyValue> {
     base_adjustment_positive: money(m.baseAdjustmentPositive),
     adjustment_negative: money(m.adjustmentNegative),
     base_adjustment_negative: money(m.baseAdjustmentNegative),
-    adjustment: money(m.adjustmentPositive) - money(m.adjustmentNegative),
-    base_adjustment: money(m.baseAdjustmentPositive) - money(m.baseAdjustmentNegative),
-    hidden_tax_amount: 0,
-    base_hidden_tax_amount: 0,
+    adjustment: dec(m.adjustmentPositive).minus(m.adjustmentNegative).toFixed(4),
+    base_adjustment: dec(m.baseAdjustmentPositive).minus(m.baseAdjustmentNegative).toFixed(4),
+    hidden_tax_amount: '0.0000',
+    base_hidden_tax_amount: '0.0000',
     grand_total: money(m.grandTotal),
     base_grand_total: money(m.baseGrandTotal),
     created_at: magentoDate(m.createdAt),
@@ -88,8 +90,8 @@ function memoInfo(m: LegacyCreditMemoRow, dto: CreditMemoDto): Map<string, Legac
         base_tax_amount: i.baseTaxAmount,
         discount_amount: i.discountAmount,
         base_discount_amount: i.baseDiscountAmount,
-        hidden_tax_amount: 0,
-        base_hidden_tax_amount: 0,
+        hidden_tax_amount: '0.0000',
+        base_hidden_tax_amount: '0.0000',
       }),
     ),
   );
