@@ -47,6 +47,7 @@ export const RESOURCES = [
   'addresses',
   'customer-groups',
   'reviews',
+  'tags',
   'wishlists',
   'newsletter',
   'cms-pages',

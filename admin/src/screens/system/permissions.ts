@@ -8,7 +8,7 @@ export type PermissionOp = (typeof PERMISSION_OPS)[number];
 
 export const PERMISSION_TREE: { group: string; resources: string[] }[] = [
   { group: 'sales', resources: ['orders', 'invoices', 'shipments', 'credit-memos', 'carts', 'revocation-requests'] },
-  { group: 'catalog', resources: ['products', 'categories', 'product-attributes', 'attribute-sets', 'inventory', 'reviews'] },
+  { group: 'catalog', resources: ['products', 'categories', 'product-attributes', 'attribute-sets', 'inventory', 'reviews', 'tags'] },
   { group: 'customers', resources: ['customers', 'addresses', 'customer-groups', 'wishlists'] },
   { group: 'marketing', resources: ['coupons', 'giftcards', 'newsletter'] },
   { group: 'content', resources: ['cms-pages', 'cms-blocks', 'blog-posts', 'blog-categories', 'media'] },

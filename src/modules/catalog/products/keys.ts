@@ -69,3 +69,17 @@ export async function productListFields(
     .from(products)
     .where(inArray(products.id, [...ids]));
 }
+
+/**
+ * Every product as a relation for the one-statement lists of later modules (the tags): `id`, `sku`, `name` in the
+ * store view `storeId` (its own name there, else the default), `website_ids`, and `shown`: enabled in that store
+ * view, assigned to the website `websiteId` and visible individually, as the storefront shows products.
+ */
+export function productsInStoreSql(storeId: number, websiteId: number): SQL {
+  const sid = String(storeId);
+  return sql`(SELECT ${products.id} AS id, ${products.sku} AS sku,
+      coalesce(nullif(${products.storeValues} -> ${sid} ->> 'name', ''), ${products.name}) AS name, ${products.websiteIds} AS website_ids,
+      ((CASE ${products.storeValues} -> ${sid} ->> 'isActive' WHEN 'true' THEN true WHEN 'false' THEN false ELSE ${products.isActive} END)
+        AND ${websiteId}::int = ANY (${products.websiteIds}) AND ${products.visibility} <> 'not_visible') AS shown
+    FROM ${products})`;
+}
