@@ -39,6 +39,7 @@ export const REPORT_SCENARIOS = [
   'grid-orders-sorted',
   'grid-orders-search',
   'legacy-order-list',
+  'legacy-order-list-soap',
 ];
 
 const report = (name: string, query = ''): Scenario => ({
@@ -85,6 +86,18 @@ export const reportScenarios: Scenario[] = [
       params: ['{legacySession}', 'sales_order.list', [{ created_at: { from: `${weekAgo} 00:00:00` } }]],
       id: 1,
     },
+    connections,
+  },
+  // the same poll as a proxy generated from the V2 WSDL sends it: salesOrderList with a complex_filter
+  {
+    name: 'legacy-order-list-soap',
+    method: 'POST',
+    path: '/api/v2_soap/',
+    body:
+      `<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" ` +
+      `xmlns:ns1="urn:Magento"><SOAP-ENV:Body><ns1:salesOrderList><sessionId>{legacySession}</sessionId><filters><complex_filter>` +
+      `<item><key>created_at</key><value><key>from</key><value>${weekAgo} 00:00:00</value></value></item>` +
+      `</complex_filter></filters></ns1:salesOrderList></SOAP-ENV:Body></SOAP-ENV:Envelope>`,
     connections,
   },
 ];

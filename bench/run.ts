@@ -359,8 +359,11 @@ function fill(text: string, run: RunContext): string {
 function requestOptions(s: Scenario, run: RunContext) {
   const headers: Record<string, string> = { accept: 'application/json', ...(s.headers ?? {}) };
   if (s.auth) headers.authorization = `Bearer ${run.tokens[s.auth]}`;
-  if (s.body !== undefined) headers['content-type'] = 'application/json';
-  const body = () => fill(JSON.stringify(typeof s.body === 'function' ? (s.body as () => unknown)() : s.body), run);
+  // a string body (a SOAP envelope) is sent as it is, as XML; anything else as JSON
+  const raw = typeof s.body === 'string';
+  if (s.body !== undefined) headers['content-type'] ??= raw ? 'text/xml; charset=utf-8' : 'application/json';
+  const body = () =>
+    fill(raw ? (s.body as string) : JSON.stringify(typeof s.body === 'function' ? (s.body as () => unknown)() : s.body), run);
   return { method: s.method, headers, body: s.body === undefined ? undefined : body };
 }
 

@@ -12,7 +12,7 @@ export interface Scenario {
   path: string;
   /** send the demo customer's or the demo API user's bearer token */
   auth?: 'customer' | 'admin';
-  /** JSON body (sent with Content-Type: application/json); a function makes a new body for every request */
+  /** JSON body (sent with Content-Type: application/json), or a string sent as XML (a SOAP envelope); a function makes a new JSON body for every request */
   body?: unknown | (() => unknown);
   headers?: Record<string, string>;
   /** concurrent connections for this scenario instead of BENCH_CONNECTIONS (the reports measure one request's latency) */

@@ -10,7 +10,7 @@ import { encodingFault } from '../faults.js';
 import { NS } from '../names.js';
 import { attr, esc, qname, type XmlElement } from '../xml.js';
 import { PRIMITIVES, type TypeDef } from './schema.js';
-import { INPUT_SHAPES } from './shapes.js';
+import { INPUT_SHAPES, OUTPUT_SHAPES } from './shapes.js';
 
 /** `encoded`: SOAP V2 (rpc/encoded, every element typed); `literal`: WS-I (lists as repeated `complexObjectArray`). */
 export type Style = 'encoded' | 'literal';
@@ -137,6 +137,8 @@ export class TypedEncoder {
       const open = typed ? `<${name} SOAP-ENC:arrayType="${qualified(def.item)}[${list.length}]" xsi:type="ns1:${type}"` : `<${name}`;
       return body ? `${open}>${body}</${name}>` : `${open}/>`;
     }
+    const shape = Object.hasOwn(OUTPUT_SHAPES, type) ? OUTPUT_SHAPES[type] : undefined;
+    if (shape) v = shape(v, new Set(def.fields.map((f) => f.name)));
     let body = '';
     if (isRecord(v)) {
       for (const f of def.fields) {

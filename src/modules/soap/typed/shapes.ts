@@ -55,6 +55,33 @@ function cartProduct(v: SoapValue): SoapValue {
   return out;
 }
 
+/**
+ * A product as V2 answers it: the attributes its type has no field for go to `additional_attributes` as
+ * key/value pairs (scalars only; a value that is a list is written as its items joined by commas).
+ */
+function productReturn(v: SoapValue, fields: ReadonlySet<string>): SoapValue {
+  if (!isRecord(v)) return v;
+  const out: SoapRecord = new Map();
+  const extra: SoapValue[] = [];
+  for (const [k, x] of v) {
+    if (fields.has(k)) out.set(k, x);
+    else if (x !== null && !isRecord(x))
+      extra.push(
+        new Map<string, SoapValue>([
+          ['key', k],
+          ['value', Array.isArray(x) ? x.join(',') : x],
+        ]),
+      );
+  }
+  if (extra.length && !out.has('additional_attributes')) out.set('additional_attributes', extra);
+  return out;
+}
+
+/** Results reshaped before they are written as their type, given the type's field names. */
+export const OUTPUT_SHAPES: Record<string, (v: SoapValue, fields: ReadonlySet<string>) => SoapValue> = {
+  catalogProductReturnEntity: productReturn,
+};
+
 export const INPUT_SHAPES: Record<string, (v: SoapValue) => SoapValue> = {
   orderItemIdQtyArray: itemQtys,
   catalogProductCreateEntity: productData,
