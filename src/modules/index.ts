@@ -28,6 +28,7 @@ import { shipmentsModule } from './shipments/index.js';
 import { shippingModule } from './shipping/index.js';
 import { soapModule } from './soap/index.js';
 import { storesModule } from './stores/index.js';
+import { tagsModule } from './tags/index.js';
 import { taxModule } from './tax/index.js';
 import { urlResolverModule } from './url-resolver/index.js';
 import { webhooksModule } from './webhooks/index.js';
@@ -43,6 +44,7 @@ export const modules: AppModule[] = [
   catalogModule,
   inventoryModule,
   reviewsModule,
+  tagsModule,
   shippingModule,
   paymentModule,
   couponsModule,

@@ -9,6 +9,7 @@ import { salesOrderCreditmemo } from './sales-creditmemo.js';
 import { salesOrderShipment } from './sales-shipment.js';
 import { stockItem } from './stock.js';
 import { category } from './category.js';
+import { blogPost } from './blog.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
   list: 'Retrieve customer addresses',
@@ -67,4 +68,5 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   salesOrderCreditmemo,
   stockItem,
   category,
+  blogPost,
 ];
