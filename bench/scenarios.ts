@@ -115,6 +115,25 @@ export const scenarios: Scenario[] = [
       variables: { m: '{guestCart}', sku: cartSku() },
     }),
   },
+  // a PIM's or a marketplace connector's pull of the whole catalog (the generated products and the demo's) over
+  // the Magento 1 API, one request at a time: JSON-RPC, then SOAP V2 as a proxy generated from the WSDL sends it
+  {
+    name: 'legacy-product-list',
+    method: 'POST',
+    path: '/api/jsonrpc/',
+    body: { jsonrpc: '2.0', method: 'call', params: ['{legacySession}', 'catalog_product.list', []], id: 1 },
+    connections: 1,
+  },
+  {
+    name: 'legacy-product-list-soap',
+    method: 'POST',
+    path: '/api/v2_soap/',
+    body:
+      '<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" ' +
+      'xmlns:ns1="urn:Magento"><SOAP-ENV:Body><ns1:catalogProductList><sessionId>{legacySession}</sessionId>' +
+      '</ns1:catalogProductList></SOAP-ENV:Body></SOAP-ENV:Envelope>',
+    connections: 1,
+  },
   ...reportScenarios,
 ];
 
