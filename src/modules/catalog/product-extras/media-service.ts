@@ -65,7 +65,7 @@ declareConfig({
 });
 
 const OUTPUT_FORMATS = { webp: 'webp', jpeg: 'jpg', png: 'png' } as const;
-type OutputFormat = keyof typeof OUTPUT_FORMATS;
+export type OutputFormat = keyof typeof OUTPUT_FORMATS;
 /** what sharp may decode for us; SVG, PDF and other documents are not product images */
 const INPUT_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 /** decoding more pixels than this is refused (a small file can claim a huge canvas) */
@@ -381,4 +381,14 @@ export async function purgeProductMediaFiles(ctx: Ctx, productId: number): Promi
       deleteMediaFile(config, `${PRODUCT_MEDIA_FOLDER}${file}`).catch((err) => log.warn({ err, file }, 'could not delete an image file'));
     }
   });
+}
+
+/**
+ * A base64 image decoded, checked and converted as an upload is, to `format` (else the configured one), without
+ * storing it: the Magento 1 API replaces an image's file in place, under its name and so in its format.
+ */
+export async function convertBase64Image(ctx: Ctx, base64: string, field: string, format?: OutputFormat): Promise<Buffer> {
+  const settings = mediaSettings(ctx);
+  const used = format ? { ...settings, format } : settings;
+  return convertImage(decodeBase64(base64, field, used.maxBytes), field, used);
 }
