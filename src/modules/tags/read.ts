@@ -258,3 +258,9 @@ export async function tagUses(ctx: Ctx, tagId: number, stores: number[] | undefi
       GROUP BY r.product_id ORDER BY r.product_id`,
   );
 }
+
+/** The tag with its figures in `storeId` (0: every store view), undefined when there is none the caller may see. */
+export async function tagForStaff(ctx: Ctx, id: number, storeId: number): Promise<TagRow | undefined> {
+  const row = await findTag(ctx.db, id, storeId);
+  return row && tagVisible(ctx, row) ? row : undefined;
+}
