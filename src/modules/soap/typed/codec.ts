@@ -112,12 +112,37 @@ function members(v: SoapValue, itemDef: TypeDef | undefined): SoapValue[] {
 const xsdName = (type: string) => (type === 'Array' ? 'SOAP-ENC:Array' : `xsd:${type}`);
 const qualified = (type: string) => (PRIMITIVES.has(type) ? xsdName(type) : `ns1:${type}`);
 
+/** A struct's field with its tags written once. */
+interface FieldWriter {
+  name: string;
+  type: string;
+  /** a scalar field's opening and closing tags; undefined for any other */
+  open?: string;
+  close?: string;
+}
+
 /** Writes values as their declared types. */
 export class TypedEncoder {
+  private readonly fieldWriters = new Map<string, FieldWriter[]>();
+
   constructor(
     private readonly types: Map<string, TypeDef>,
     private readonly style: Style,
   ) {}
+
+  private writers(type: string, def: { fields: { name: string; type: string }[] }): FieldWriter[] {
+    let w = this.fieldWriters.get(type);
+    if (!w) {
+      const typed = this.style === 'encoded';
+      w = def.fields.map((f) =>
+        PRIMITIVES.has(f.type) && f.type !== 'anyType' && f.type !== 'Array'
+          ? { ...f, open: typed ? `<${f.name} xsi:type="xsd:${f.type}">` : `<${f.name}>`, close: `</${f.name}>` }
+          : f,
+      );
+      this.fieldWriters.set(type, w);
+    }
+    return w;
+  }
 
   /** One element `name` holding `v` as `type`; an unset value is `xsi:nil`. */
   element(name: string, v: SoapValue | undefined, type: string): string {
@@ -141,9 +166,13 @@ export class TypedEncoder {
     if (shape) v = shape(v, new Set(def.fields.map((f) => f.name)));
     let body = '';
     if (isRecord(v)) {
-      for (const f of def.fields) {
+      for (const f of this.writers(type, def)) {
         const x = v.get(f.name);
-        if (x !== undefined && x !== null) body += this.element(f.name, x, f.type);
+        if (x === undefined || x === null) continue;
+        body +=
+          f.open !== undefined
+            ? f.open + esc(typeof x === 'string' && f.type === 'string' ? x : scalarText(x, f.type)) + f.close
+            : this.element(f.name, x, f.type);
       }
     }
     const open = typed ? `<${name} xsi:type="ns1:${type}"` : `<${name}`;
