@@ -109,6 +109,23 @@ export const attributeSetAttributes = pgTable(
   (t) => [primaryKey({ columns: [t.setId, t.attributeId] })],
 );
 
+/**
+ * The groups of attribute sets by id, for the Magento 1 API, which names groups by id and keeps empty ones; a
+ * member names its group by `group_name`. A group with members has a row once the legacy API has used the set.
+ */
+export const attributeGroups = pgTable(
+  'attribute_groups',
+  {
+    id: serial('id').primaryKey(),
+    setId: integer('set_id')
+      .notNull()
+      .references(() => attributeSets.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('attribute_groups_set_name_idx').on(t.setId, t.name)],
+);
+
 // ---- products ----
 
 export const products = pgTable(

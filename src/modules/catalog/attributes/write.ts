@@ -5,11 +5,19 @@
  * sets products use. Required system attributes of every product type (name, sku, status, visibility) stay in
  * every set: products always have them.
  */
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { rows } from '../../../platform/db.js';
 import { badRequest, conflict } from '../../../platform/errors.js';
-import { attributeOptions, attributeSetAttributes, attributeSets, configurableAttributes, productAttributes, products } from '../tables.js';
+import {
+  attributeGroups,
+  attributeOptions,
+  attributeSetAttributes,
+  attributeSets,
+  configurableAttributes,
+  productAttributes,
+  products,
+} from '../tables.js';
 import { BUILT_IN_OPTIONS, RESERVED_ATTRIBUTE_CODES } from './built-in.js';
 import { DEFAULT_ATTRIBUTE_SET, getAttributeSet, getProductAttribute, type AttributeRow } from './service.js';
 import {
@@ -67,7 +75,7 @@ function checkConfigurable(a: Pick<AttributeRow, 'isConfigurable' | 'frontendInp
   }
 }
 
-function checkOptionsAllowed(a: Pick<AttributeRow, 'code' | 'frontendInput' | 'isSystem'>): void {
+export function checkOptionsAllowed(a: Pick<AttributeRow, 'code' | 'frontendInput' | 'isSystem'>): void {
   if (!hasOptions(a.frontendInput)) throw invalid('options', `A ${a.frontendInput} attribute has no options`);
   if (a.isSystem || BUILT_IN_OPTIONS[a.code]) throw invalid('options', `The options of ${a.code} are built in`);
 }
@@ -85,7 +93,7 @@ function optionRow(o: OptionInput, attributeId: number, sortOrder: number) {
 }
 
 /** Option ids of `code` that some product holds as its value (a select's id, one of a multiselect's). */
-async function optionsInUse(ctx: Ctx, code: string, ids: number[]): Promise<number[]> {
+export async function optionsInUse(ctx: Ctx, code: string, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
   const found = await rows<{ id: number }>(
     ctx.db,
@@ -312,6 +320,9 @@ export async function updateAttributeSet(ctx: Ctx, id: number, body: AttributeSe
       const members = await memberRows(tx, id, body.groups);
       await tx.db.delete(attributeSetAttributes).where(eq(attributeSetAttributes.setId, id));
       if (members.length) await tx.db.insert(attributeSetAttributes).values(members);
+      // the groups are those given: ids of groups left out (empty ones of the legacy API among them) go
+      const names = body.groups.map((g) => g.name.trim().toLowerCase());
+      await tx.db.delete(attributeGroups).where(and(eq(attributeGroups.setId, id), notInArray(sql`lower(${attributeGroups.name})`, names)));
     }
   });
   return getAttributeSet(ctx, id);
