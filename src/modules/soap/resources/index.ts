@@ -3,12 +3,22 @@ import { METHODS, runMethod, type LegacyAddress } from '../operations.js';
 import { defineResource, type LegacyResource, type LegacyValue } from '../resources.js';
 import { coreMagento, coreStore, customerGroup, directoryCountry, directoryRegion } from './core.js';
 import { customer } from './customer.js';
-import { salesOrderInvoice } from './sales-invoice.js';
 import { salesOrder } from './sales-order.js';
-import { salesOrderCreditmemo } from './sales-creditmemo.js';
+import { salesOrderInvoice } from './sales-invoice.js';
 import { salesOrderShipment } from './sales-shipment.js';
+import { salesOrderCreditmemo } from './sales-creditmemo.js';
 import { stockItem } from './stock.js';
 import { category } from './category.js';
+import { categoryAttribute } from './category-attribute.js';
+import { product, productType } from './product.js';
+import { productAttribute } from './product-attribute.js';
+import { attributeSet } from './product-attribute-set.js';
+import { productMedia } from './product-media.js';
+import { productTierPrice } from './product-tier-price.js';
+import { productLink } from './product-link.js';
+import { productCustomOption, productCustomOptionValue } from './product-option.js';
+import { downloadableLink } from './downloadable.js';
+import { tag } from './tag.js';
 import { blogPost } from './blog.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
@@ -68,5 +78,17 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   salesOrderCreditmemo,
   stockItem,
   category,
+  categoryAttribute,
+  product,
+  productType,
+  productAttribute,
+  attributeSet,
+  productMedia,
+  productTierPrice,
+  productLink,
+  productCustomOption,
+  productCustomOptionValue,
+  downloadableLink,
+  tag,
   blogPost,
 ];

@@ -2,7 +2,7 @@
  * Where a typed argument's shape is not the untyped interface's, it is reshaped as Magento's V2 classes do
  * before the shared method runs: lists of `{order_item_id, qty}` become the map of item id to quantity, a
  * product's `additional_attributes` become attributes of its data, the list of attributes asked of a product
- * becomes one list of codes, a cart product's option pairs become maps.
+ * becomes one list of codes, a cart product's options and an attribute's additional fields, sent as pairs, become maps.
  */
 import { isRecord, type SoapRecord, type SoapValue } from '../encoding.js';
 
@@ -47,13 +47,15 @@ function requestAttributes(v: SoapValue): SoapValue {
   return [...list(v.get('attributes')), ...list(v.get('additional_attributes'))];
 }
 
-/** A cart product's option pairs as maps. */
-function cartProduct(v: SoapValue): SoapValue {
-  if (!isRecord(v)) return v;
-  const out: SoapRecord = new Map(v);
-  for (const k of ['options', 'bundle_option', 'bundle_option_qty']) if (out.has(k)) out.set(k, pairsToMap(out.get(k)) ?? null);
-  return out;
-}
+/** The fields of a struct that are `{key, value}` pair lists, as maps. */
+const pairFields =
+  (...keys: string[]) =>
+  (v: SoapValue): SoapValue => {
+    if (!isRecord(v)) return v;
+    const out: SoapRecord = new Map(v);
+    for (const k of keys) if (out.has(k)) out.set(k, pairsToMap(out.get(k)) ?? null);
+    return out;
+  };
 
 /**
  * A product as V2 answers it: the attributes its type has no field for go to `additional_attributes` as
@@ -86,5 +88,7 @@ export const INPUT_SHAPES: Record<string, (v: SoapValue) => SoapValue> = {
   orderItemIdQtyArray: itemQtys,
   catalogProductCreateEntity: productData,
   catalogProductRequestAttributes: requestAttributes,
-  shoppingCartProductEntity: cartProduct,
+  shoppingCartProductEntity: pairFields('options', 'bundle_option', 'bundle_option_qty'),
+  catalogProductAttributeEntityToCreate: pairFields('additional_fields'),
+  catalogProductAttributeEntityToUpdate: pairFields('additional_fields'),
 };
