@@ -1,0 +1,132 @@
+<?php
+// A PIM's catalog round trip over SOAP V2 or its WS-I form, as a proxy generated from the WSDL calls it: types and
+// attribute sets, a product created with an additional attribute, read, updated and listed, its tier prices,
+// image, related product and custom option, an attribute with an option, and the product deleted. SOAP_STYLE is
+// `v2` or `wsi`; SOAP_SKU is a new SKU, SOAP_OTHER an existing product's SKU, SOAP_IMAGE a base64 PNG.
+declare(strict_types=1);
+require __DIR__ . '/common.php';
+
+$wsi = env('SOAP_STYLE') === 'wsi';
+$c = client(env('SOAP_BASE') . env('SOAP_WSDL_PATH'));
+$list = fn (array $items) => $wsi ? ['complexObjectArray' => $items] : $items;
+
+function plain($x)
+{
+    if (is_object($x)) {
+        $vars = get_object_vars($x);
+        if (array_keys($vars) === ['complexObjectArray']) {
+            return array_map('plain', (array) $vars['complexObjectArray']);
+        }
+        return $vars === [] ? [] : array_map('plain', $vars);
+    }
+    return is_array($x) ? array_map('plain', $x) : $x;
+}
+
+$call = function (string $op, array $parts) use ($c, $wsi) {
+    if ($wsi) {
+        return plain($c->$op($parts)->result ?? null);
+    }
+    return plain($c->$op(...array_values($parts)));
+};
+
+$s = step('login', fn () => $wsi
+    ? $c->login(['username' => env('SOAP_USER'), 'apiKey' => env('SOAP_KEY')])->result
+    : $c->login(env('SOAP_USER'), env('SOAP_KEY')));
+$sku = env('SOAP_SKU');
+$other = env('SOAP_OTHER');
+
+step('types', fn () => array_column($call('catalogProductTypeList', ['sessionId' => $s]), 'type'));
+$sets = step('sets', fn () => $call('catalogProductAttributeSetList', ['sessionId' => $s]));
+$set = (string) ($sets[0]['set_id'] ?? '4');
+step('attributes', fn () => array_column($call('catalogProductAttributeList', ['sessionId' => $s, 'setId' => (int) $set]), 'code'));
+
+$id = step('create', fn () => $call('catalogProductCreate', [
+    'sessionId' => $s,
+    'type' => 'simple',
+    'set' => $set,
+    'sku' => $sku,
+    'productData' => [
+        'name' => 'Typed tee',
+        'description' => 'Made over SOAP',
+        'short_description' => 'Typed',
+        'price' => '12.50',
+        'status' => '1',
+        'visibility' => '4',
+        'weight' => '0.5',
+        'tax_class_id' => '2',
+        'websites' => $list(['1']),
+        'additional_attributes' => $wsi
+            ? $list([['key' => 'cost', 'value' => '4.20']])
+            : ['single_data' => [['key' => 'cost', 'value' => '4.20']]],
+    ],
+    'store' => null,
+]));
+step('info', fn () => $call('catalogProductInfo', [
+    'sessionId' => $s,
+    'productId' => $sku,
+    'store' => null,
+    'attributes' => ['attributes' => $list(['name', 'price', 'status']), 'additional_attributes' => $list(['cost'])],
+    'identifierType' => 'sku',
+]));
+step('update', fn () => $call('catalogProductUpdate', [
+    'sessionId' => $s,
+    'productId' => $sku,
+    'productData' => ['price' => '15.00', 'name' => 'Typed tee, new'],
+    'store' => null,
+    'identifierType' => 'sku',
+]));
+step('list', fn () => $call('catalogProductList', ['sessionId' => $s, 'filters' => [
+    'filter' => $list([['key' => 'sku', 'value' => $sku]]),
+], 'store' => null]));
+
+step('tierUpdate', fn () => $call('catalogProductAttributeTierPriceUpdate', [
+    'sessionId' => $s,
+    'productId' => $sku,
+    'tierPrices' => $list([['customer_group_id' => 'all', 'website' => 'all', 'qty' => 5, 'price' => 11.25]]),
+    'identifierType' => 'sku',
+]));
+step('tierInfo', fn () => $call('catalogProductAttributeTierPriceInfo', ['sessionId' => $s, 'productId' => $sku, 'identifierType' => 'sku']));
+
+step('image', fn () => $call('catalogProductAttributeMediaCreate', [
+    'sessionId' => $s,
+    'productId' => $sku,
+    'data' => [
+        'file' => ['content' => env('SOAP_IMAGE'), 'mime' => 'image/png', 'name' => 'typed'],
+        'label' => 'Front',
+        'position' => '1',
+        'types' => $list(['image', 'thumbnail']),
+        'exclude' => '0',
+    ],
+    'store' => null,
+    'identifierType' => 'sku',
+]));
+step('images', fn () => $call('catalogProductAttributeMediaList', ['sessionId' => $s, 'productId' => $sku, 'store' => null, 'identifierType' => 'sku']));
+
+step('link', fn () => $call('catalogProductLinkAssign', [
+    'sessionId' => $s,
+    'type' => 'related',
+    'productId' => $sku,
+    'linkedProductId' => $other,
+    'data' => ['position' => '1'],
+    'identifierType' => 'sku',
+]));
+step('links', fn () => $call('catalogProductLinkList', ['sessionId' => $s, 'type' => 'related', 'productId' => $sku, 'identifierType' => 'sku']));
+
+step('option', fn () => $call('catalogProductCustomOptionAdd', [
+    'sessionId' => $s,
+    'productId' => (string) $id,
+    'data' => [
+        'title' => 'Engraving',
+        'type' => 'field',
+        'sort_order' => '1',
+        'is_require' => 0,
+        'additional_fields' => $list([['price' => '2.00', 'price_type' => 'fixed', 'sku' => 'engr', 'max_characters' => '20']]),
+    ],
+    'store' => null,
+]));
+step('options', fn () => $call('catalogProductCustomOptionList', ['sessionId' => $s, 'productId' => (string) $id, 'store' => null]));
+
+step('missing', fn () => $call('catalogProductInfo', ['sessionId' => $s, 'productId' => 'no-such-sku', 'store' => null, 'attributes' => null, 'identifierType' => 'sku']));
+step('delete', fn () => $call('catalogProductDelete', ['sessionId' => $s, 'productId' => $sku, 'identifierType' => 'sku']));
+
+finish();

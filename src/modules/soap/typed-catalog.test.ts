@@ -1,0 +1,141 @@
+/**
+ * The catalog over SOAP V2 and WS-I with PHP's SoapClient from our WSDL (php/catalog.php): a PIM creates a product
+ * with an additional attribute, reads it with attributes and additional attributes asked for, updates and lists
+ * it, sets tier prices, uploads an image, links a related product, adds a custom option and deletes it, and REST
+ * reads what it wrote.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { API, type TestApp } from '../../../test/helpers.js';
+import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { startSoapApp } from '../../../test/fixtures/soap.js';
+
+const run = promisify(execFile);
+const PHP_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'php');
+
+function phpWithSoap(): boolean {
+  try {
+    return execFileSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes';
+  } catch {
+    return false;
+  }
+}
+const skip = !process.env.CI && !phpWithSoap() ? 'php CLI with ext-soap is not installed' : false;
+
+type Step = { ok?: any; fault?: [string, string] };
+
+let t: TestApp;
+let base: string;
+let admin: string;
+let dataDir: string;
+let png: string;
+
+before(async () => {
+  if (skip) return;
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soap-typed-catalog-'));
+  ({ t, base } = await startSoapApp({ DATA_DIR: dataDir }));
+  admin = await t.tokens.admin();
+  png = (
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00ff00' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+});
+after(async () => {
+  await t?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const ok = (s: Step | undefined, name: string) => {
+  assert.ok(s && 'ok' in s, `${name}: expected a value, got ${JSON.stringify(s)}`);
+  return s.ok;
+};
+
+for (const [style, wsdlPath] of [
+  ['v2', '/api/v2_soap/?wsdl'],
+  ['wsi', '/api/v2_soap/wsi/?wsdl'],
+] as const) {
+  describe(`a PIM over ${style === 'v2' ? 'SOAP V2' : 'WS-I'} with PHP's SoapClient`, { skip }, () => {
+    let r: Record<string, Step>;
+    let sku: string;
+    let other: Record<string, any>;
+
+    before(async () => {
+      sku = `typed-${style}-${crypto.randomBytes(4).toString('hex')}`;
+      other = await createTestProduct(t);
+      const { stdout } = await run('php', [path.join(PHP_DIR, 'catalog.php')], {
+        env: {
+          ...process.env,
+          SOAP_BASE: base,
+          SOAP_WSDL_PATH: wsdlPath,
+          SOAP_STYLE: style,
+          SOAP_USER: 'demo-admin',
+          SOAP_KEY: 'demo-admin-key',
+          SOAP_SKU: sku,
+          SOAP_OTHER: other.sku,
+          SOAP_IMAGE: png,
+        },
+        timeout: 120_000,
+      });
+      r = JSON.parse(stdout);
+    });
+
+    test('types, sets and their attributes', () => {
+      assert.ok(ok(r.types, 'types').includes('configurable'));
+      assert.ok(ok(r.sets, 'sets').length >= 1);
+      assert.ok(ok(r.attributes, 'attributes').includes('name'));
+    });
+
+    test('a product created, read with additional attributes, updated and listed', () => {
+      const id = ok(r.create, 'create');
+      assert.ok(Number(id) > 0);
+      const info = ok(r.info, 'info');
+      assert.equal(info.sku, sku);
+      assert.equal(info.name, 'Typed tee');
+      assert.deepEqual(info.additional_attributes, [{ key: 'cost', value: '4.2000' }]);
+      assert.equal(ok(r.update, 'update'), true);
+      const list = ok(r.list, 'list');
+      assert.deepEqual(
+        list.map((p: any) => [p.sku, p.name]),
+        [[sku, 'Typed tee, new']],
+      );
+    });
+
+    test('tier prices, an image, a related product and a custom option', () => {
+      assert.ok(ok(r.tierUpdate, 'tierUpdate'));
+      assert.deepEqual(
+        ok(r.tierInfo, 'tierInfo').map((x: any) => [x.qty, x.price]),
+        [[5, 11.25]],
+      );
+      assert.match(ok(r.image, 'image'), /^\/t\/y\/typed\.\w+$/);
+      const images = ok(r.images, 'images');
+      assert.equal(images.length, 1);
+      assert.equal(images[0].label, 'Front');
+      assert.deepEqual(images[0].types, ['image', 'thumbnail']);
+      assert.ok(ok(r.link, 'link'));
+      assert.deepEqual(
+        ok(r.links, 'links').map((l: any) => l.sku),
+        [other.sku],
+      );
+      assert.ok(ok(r.option, 'option'));
+      assert.deepEqual(
+        ok(r.options, 'options').map((o: any) => o.title),
+        ['Engraving'],
+      );
+    });
+
+    test('an unknown product is fault 101; the product is deleted', async () => {
+      assert.deepEqual(r.missing.fault, ['101', 'Product not exists.']);
+      assert.ok(ok(r.delete, 'delete'));
+      const rest = await t.req('GET', `${API}/products/${ok(r.create, 'create')}`, { token: admin });
+      assert.equal(rest.status, 404);
+    });
+  });
+}
