@@ -303,7 +303,7 @@ describe('catalog_product: reads and updates over JSON-RPC', () => {
     const numeric = await createTestProduct(t, { sku: `${900000000 + Math.floor(Math.random() * 99999999)}` });
     const bySku = await ok('product.info', [p.sku.toUpperCase()]);
     assert.equal(bySku.product_id, String(p.id));
-    assert.equal((await ok('product.info', { product: p.sku, identifierType: 'SKU' })).product_id, String(p.id));
+    assert.equal((await ok('product.info', { productId: p.sku, identifierType: 'SKU' })).product_id, String(p.id));
     assert.equal((await ok('product.info', [String(p.id), null, null, 'id'])).sku, p.sku);
     // a SKU of digits is an id unless identifierType says sku
     assert.equal((await ok('product.info', [numeric.sku, null, null, 'sku'])).product_id, String(numeric.id));
@@ -349,7 +349,10 @@ describe('catalog_product: reads and updates over JSON-RPC', () => {
       [p.sku],
     );
     // a store view's status, and a value that only the default values hold
-    assert.equal(await ok('product.update', { product: p.sku, productData: { status: 2 }, store: 'german', identifierType: 'sku' }), true);
+    assert.equal(
+      await ok('product.update', { productId: p.sku, productData: { status: 2 }, store: 'german', identifierType: 'sku' }),
+      true,
+    );
     assert.deepEqual([(await ok('product.info', [p.id, 'german'])).status, (await ok('product.info', [p.id])).status], ['2', '1']);
     assert.equal(await ok('product.update', [p.sku, { sku: `${p.sku}-renamed`, visibility: '3', weight: '' }]), true);
     const r = await rest(p.id);
@@ -410,7 +413,7 @@ describe('catalog_product: reads and updates over JSON-RPC', () => {
       special_from_date: '2030-01-01 00:00:00',
       special_to_date: '2030-01-31 00:00:00',
     });
-    assert.equal(await ok('product.setSpecialPrice', { product: p.id, specialPrice: 14 }), true);
+    assert.equal(await ok('product.setSpecialPrice', { productId: p.id, specialPrice: 14 }), true);
     assert.equal((await ok('product.getSpecialPrice', [p.id])).special_to_date, '2030-01-31 00:00:00');
     assert.equal(await ok('product.setSpecialPrice', [p.id, '', null, '']), true);
     assert.deepEqual(await ok('product.getSpecialPrice', [p.id]), {
@@ -468,7 +471,7 @@ describe('catalog_product: reads and updates over JSON-RPC', () => {
   test('delete: by id or SKU; 101 for none; 103 when the database refuses', async () => {
     const [a, b, c] = [await createTestProduct(t), await createTestProduct(t), await createTestProduct(t)];
     assert.equal(await ok('product.delete', [a.id]), true);
-    assert.equal(await ok('product.delete', { product: b.sku, identifierType: 'sku' }), true);
+    assert.equal(await ok('product.delete', { productId: b.sku, identifierType: 'sku' }), true);
     assert.equal((await t.req('GET', `${API}/products/${a.id}`, { token: admin })).status, 404);
     assert.deepEqual(await fault('product.delete', [a.id]), [101, 'Product not exists.']);
     assert.deepEqual(await fault('product.delete', [String(c.id), 'sku']), [101, 'Product not exists.']);

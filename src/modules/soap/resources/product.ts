@@ -6,7 +6,7 @@
  * columns and attributes; `info` answers the product's editable attributes (those of its set that apply to its
  * type), restricted by `attributes` (V1: a list of codes or ids; V2: {attributes, additional_attributes}). The
  * writes are in product-write.ts. `currentStore` (a store kept in the session) is not served: each call takes its
- * store view as an argument.
+ * store view as an argument. Parameter names are those of Maho's V1 methods, by which a V1 `args` map is spread.
  */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { adminWebsiteScope, type Ctx } from '../../../platform/context.js';
@@ -362,7 +362,7 @@ export const product = defineResource({
     info: {
       title: 'Retrieve product',
       permission: read,
-      params: ['product', 'store', 'attributes', 'identifierType'],
+      params: ['productId', 'store', 'attributes', 'identifierType'],
       run: info,
     },
     create: {
@@ -374,7 +374,7 @@ export const product = defineResource({
     update: {
       title: 'Update product',
       permission: write,
-      params: ['product', 'productData', 'store', 'identifierType'],
+      params: ['productId', 'productData', 'store', 'identifierType'],
       run: (ctx, [ref, data, store, identifierType]) => updateLegacyProduct(ctx, ref, data, store, identifierType),
     },
     multiUpdate: {
@@ -386,13 +386,13 @@ export const product = defineResource({
     delete: {
       title: 'Delete product',
       permission: ['products', 'delete'],
-      params: ['product', 'identifierType'],
+      params: ['productId', 'identifierType'],
       run: (ctx, [ref, identifierType]) => deleteLegacyProduct(ctx, ref, identifierType),
     },
     getSpecialPrice: {
       title: 'Get special price',
       permission: read,
-      params: ['product', 'store'],
+      params: ['productId', 'store'],
       run: async (ctx, [ref, store]) => {
         const view = storeView(ctx, store);
         const key = await findProduct(ctx, ref, undefined);
@@ -408,7 +408,7 @@ export const product = defineResource({
     setSpecialPrice: {
       title: 'Set special price',
       permission: write,
-      params: ['product', 'specialPrice', 'fromDate', 'toDate', 'store', 'identifierType'],
+      params: ['productId', 'specialPrice', 'fromDate', 'toDate', 'store', 'identifierType'],
       run: setLegacySpecialPrice,
     },
     listOfAdditionalAttributes: {
