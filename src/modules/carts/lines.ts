@@ -27,14 +27,17 @@ declareConfig({
   'checkout/cart/max_items': { type: 'integer', default: 100, label: 'Most Lines in a Cart', min: 1, max: 10000 },
 });
 
-type StockCheckLine = Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & { qty: string | number; lineKey?: string | null };
+export type StockCheckLine = Pick<CartItemRow, 'productId' | 'childProductId' | 'buyRequest'> & {
+  qty: string | number;
+  lineKey?: string | null;
+};
 
 /**
  * Refuses lines whose products cannot be had in the cart's resulting quantities (only the products of `touched`
  * lines are judged: an item that ran out since it was added does not block adding another). Answers with what
  * it read, for pricing the cart afterwards.
  */
-async function assertAvailable(
+export async function assertAvailable(
   ctx: Ctx,
   lines: StockCheckLine[],
   touched: Set<number>,
@@ -74,7 +77,7 @@ function assertCustomPriceAllowed(ctx: Ctx): void {
 }
 
 /** What makes two additions the same line: the product, the child and the choices (null: never merged). */
-function lineKey(l: NewLine, customPrice: number | undefined): string | null {
+export function lineKey(l: NewLine, customPrice: number | undefined): string | null {
   if (customPrice !== undefined) return null;
   return crypto
     .createHash('sha256')
@@ -156,7 +159,7 @@ const writeLinesStatement = statement<CartItemRow>(
       buy_request AS "buyRequest", custom_price::text AS "customPrice", gift_message AS "giftMessage", line_key AS "lineKey"`,
 );
 
-async function writeLines(
+export async function writeLines(
   ctx: Ctx,
   cartId: number,
   lines: (NewLine & { key: string | null })[],
