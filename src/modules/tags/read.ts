@@ -156,6 +156,7 @@ interface TaggedRow {
 function staffStores(ctx: Ctx, asked: number | undefined): number[] | undefined {
   const scope = adminStoreScope(ctx);
   if (asked !== undefined && asked !== 0) {
+    figuresStore(ctx, asked);
     if (scope && !scope.includes(asked)) throw forbidden(`Access denied to store ${asked}`, { reason: 'STORE_NOT_ALLOWED' });
     return [asked];
   }

@@ -10,7 +10,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { hasPermission } from '../../platform/auth/access.js';
 import { adminStoreScope, type Ctx } from '../../platform/context.js';
 import { rows, type Db } from '../../platform/db.js';
-import { forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { compact } from '../../platform/format.js';
 import type { Page } from '../../platform/pagination.js';
 import type { ProductRow } from '../catalog/products/shared.js';
@@ -31,6 +31,9 @@ export const tagMissing = () => notFound('Tag not found', { reason: 'TAG_NOT_FOU
  * limited to some store views, the request's (always one of its own). A limited token may not ask for another.
  */
 export function figuresStore(ctx: Ctx, asked: number | undefined): number {
+  if (asked && !ctx.app.settings.store(asked)) {
+    throw badRequest(`Unknown store: ${asked}`, { reason: 'UNKNOWN_STORE', details: { field: 'storeId', constraint: 'exists' } });
+  }
   const scope = adminStoreScope(ctx);
   if (!scope) return asked ?? 0;
   const storeId = asked ?? ctx.store.storeId;

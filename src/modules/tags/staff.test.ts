@@ -118,6 +118,9 @@ describe('staff manage tags', () => {
     refused(await req('GET', '/tags?sortBy=nope', admin), 400);
     refused(await req('GET', '/tags?storeId=-1', admin), 400);
     refused(await req('GET', '/tags?status=gone', admin), 400);
+    refused(await req('GET', '/tags?storeId=999999', admin), 400, /Unknown store/);
+    refused(await req('GET', `/tags/${pending.id}?storeId=999999`, admin), 400, /Unknown store/);
+    refused(await req('GET', `/tags/${pending.id}/products?storeId=999999`, admin), 400, /Unknown store/);
   });
 
   test('update: rename, moderate, base popularity of a store view; conflicts and bad input change nothing', async () => {

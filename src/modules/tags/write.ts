@@ -51,8 +51,10 @@ async function productIds(ctx: Ctx, field: string, ids: readonly number[]): Prom
   return wanted;
 }
 
-function tagExists(id: number) {
-  return conflict('A tag with this name exists', { reason: 'TAG_EXISTS', details: { field: 'name', id } });
+/** 409; the tag's id only for a caller that sees every tag (a limited token may not see that one). */
+function tagExists(ctx: Ctx, id?: number) {
+  const seen = id !== undefined && !adminStoreScope(ctx) ? { id } : {};
+  return conflict('A tag with this name exists', { reason: 'TAG_EXISTS', details: { field: 'name', ...seen } });
 }
 
 async function setBasePopularity(tx: Ctx, tagId: number, storeId: number, value: number): Promise<void> {
@@ -81,7 +83,7 @@ export async function createTag(ctx: Ctx, body: TagCreateBody): Promise<TagDto> 
     if (same) {
       // a new approved tag takes over a pending tag of the same name (Magento's tag resource does so)
       const row = (await findTag(tx.db, same.id, 0))!;
-      if (row.status !== 'pending' || status !== 'approved' || !tagVisible(ctx, row)) throw tagExists(same.id);
+      if (row.status !== 'pending' || status !== 'approved' || !tagVisible(ctx, row)) throw tagExists(ctx, same.id);
       if (!tagWritable(ctx, row))
         throw forbidden('The pending tag of this name is used in store views this token may not act in', { reason: 'STORE_NOT_ALLOWED' });
       await tx.db.execute(sql`UPDATE tags SET status = 'approved' WHERE id = ${same.id}`);
@@ -93,7 +95,7 @@ export async function createTag(ctx: Ctx, body: TagCreateBody): Promise<TagDto> 
           ON CONFLICT ((lower(name))) DO NOTHING RETURNING id`,
       );
       // another request made it meanwhile
-      if (!made) throw tagExists(0);
+      if (!made) throw tagExists(ctx);
       tagId = made.id;
     }
     if (body.basePopularity !== undefined) await setBasePopularity(tx, tagId, storeId!, body.basePopularity);
@@ -122,7 +124,7 @@ export async function updateTag(ctx: Ctx, id: number, body: TagUpdateBody): Prom
     }
     if (name !== undefined) {
       const [other] = await rows<{ id: number }>(tx.db, sql`SELECT id FROM tags WHERE lower(name) = lower(${name}) AND id <> ${id}`);
-      if (other) throw tagExists(other.id);
+      if (other) throw tagExists(ctx, other.id);
     }
     if (name !== undefined || body.status !== undefined) {
       const set: Partial<typeof tags.$inferInsert> = {};
