@@ -255,7 +255,7 @@ describe('catalog_category_attribute over JSON-RPC', () => {
     const listed = (await rpc('resources', [reader])).result.filter((r: any) => r.name.includes('attribute'));
     assert.deepEqual(
       listed.map((r: any) => [r.name, r.aliases, r.methods.map((m: any) => m.name)]),
-      [['catalog_category_attribute', ['category_attribute'], ['list', 'options']]],
+      [['catalog_category_attribute', ['category_attribute'], ['currentStore', 'list', 'options']]],
     );
     assert.deepEqual(await fault('category_attribute.list', [], await sessionOf(await newApiUser(t, ['products/read']))), [
       2,

@@ -1,7 +1,8 @@
 /**
- * The current store view kept in the legacy API session (`catalog_category.currentStore`): set by id or code and
- * read back, used by the category methods whose store is left out, kept per session (and per call of a
- * multiCall, within one session check), gone with the session, and the faults of an unknown store view.
+ * The current store view kept in the legacy API session (`currentStore` of the category and product families):
+ * set by id or code and read back, used by the methods whose store is left out, kept per session and per family
+ * (and per call of a multiCall, within one session check), gone with the session, and the faults of an unknown
+ * store view.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -204,5 +205,39 @@ describe('catalog_category.currentStore', () => {
     assert.deepEqual(await fault(limited, 'category.currentStore', ['default']), NOT_FOUND);
     assert.equal(await ok(limited, 'category.currentStore', ['keptweb']), String(second.storeId));
     assert.equal(await ok(limited, 'category.currentStore', []), String(second.storeId));
+  });
+});
+
+describe('the product family of resources', () => {
+  test('catalog_product.currentStore: info and update without a store work in the kept one; categories keep their own', async () => {
+    const s = await sessionOf();
+    const sku = `kept-${crypto.randomBytes(4).toString('hex')}`;
+    const id = await ok(s, 'catalog_product.create', [
+      'simple',
+      '1',
+      sku,
+      { name: 'Kept default', price: '5.00', status: 1, visibility: 4, websites: [1], tax_class_id: 2, weight: 1 },
+    ]);
+    assert.equal(await ok(s, 'product.currentStore', ['german']), german);
+    assert.equal(await ok(s, 'category.currentStore', []), '0', 'the category family is apart');
+    assert.equal(await ok(s, 'catalog_product.update', [sku, { name: 'Behalten' }, null, 'sku']), true);
+    assert.equal((await ok(s, 'catalog_product.info', [sku, null, null, 'sku'])).name, 'Behalten');
+    assert.equal((await ok(s, 'catalog_product.info', [sku, 0, null, 'sku'])).name, 'Kept default', 'the default values are untouched');
+    assert.equal(await ok(s, 'product.currentStore', [0]), '0');
+    assert.equal((await ok(s, 'catalog_product.info', [id, null, null])).name, 'Kept default');
+    assert.deepEqual(await fault(s, 'product.currentStore', ['nowhere']), NOT_FOUND);
+  });
+
+  test('product attributes, their media and category attributes have currentStore too', async () => {
+    const s = await sessionOf();
+    assert.equal(await ok(s, 'product_attribute.currentStore', ['german']), german);
+    assert.equal(await ok(s, 'product.currentStore', []), german, 'products and their attributes share one');
+    assert.equal(await ok(s, 'product_media.currentStore', []), german);
+    assert.equal(await ok(s, 'category_attribute.currentStore', []), '0');
+    assert.equal(await ok(s, 'category_attribute.currentStore', ['german']), german);
+    assert.equal(await ok(s, 'category.currentStore', []), german, 'categories and their attributes share one');
+    for (const p of ['product_attribute', 'product_media', 'category_attribute']) {
+      assert.deepEqual(await fault(s, `${p}.currentStore`, ['nowhere']), NOT_FOUND, p);
+    }
   });
 });

@@ -718,7 +718,7 @@ describe('catalog_product: permissions and store views', () => {
         .filter((r: any) => ['catalog_product', 'catalog_product_type'].includes(r.name))
         .map((r: any) => [r.name, r.aliases, r.methods.map((m: any) => m.name)]),
       [
-        ['catalog_product', ['product'], ['list', 'info', 'getSpecialPrice', 'listOfAdditionalAttributes']],
+        ['catalog_product', ['product'], ['currentStore', 'list', 'info', 'getSpecialPrice', 'listOfAdditionalAttributes']],
         ['catalog_product_type', ['product_type'], ['list']],
       ],
     );

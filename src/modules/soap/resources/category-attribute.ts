@@ -11,6 +11,7 @@
  * models over our data: Yes/No, the display modes, the CMS blocks the caller may read (landing_page), the page
  * layouts, and "Best Value" (position) with the attributes products may be sorted by.
  */
+import { currentStoreMethod } from '../current-store.js';
 import { hasPermission } from '../../../platform/auth/access.js';
 import type { Ctx } from '../../../platform/context.js';
 import { sortableAttributes } from '../../catalog/attributes/legacy.js';
@@ -118,6 +119,10 @@ export const categoryAttribute = defineResource({
     not_exists: ['101', 'Requested attribute not found.'],
   },
   methods: {
+    currentStore: currentStoreMethod({
+      name: 'catalog_category_attribute',
+      faults: { store_not_exists: ['100', 'Requested store view not found.'] },
+    }),
     list: {
       title: 'Retrieve category attributes',
       permission: ['categories', 'read'],

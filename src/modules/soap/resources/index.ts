@@ -19,6 +19,11 @@ import { productLink } from './product-link.js';
 import { productCustomOption, productCustomOptionValue } from './product-option.js';
 import { downloadableLink } from './downloadable.js';
 import { tag } from './tag.js';
+import { cart } from './cart.js';
+import { cartProduct } from './cart-product.js';
+import { cartCustomer } from './cart-customer.js';
+import { cartCoupon, cartPayment, cartShipping } from './cart-methods.js';
+import { giftmessage } from './giftmessage.js';
 import { blogPost } from './blog.js';
 
 const TITLES: Record<(typeof METHODS)[number], string> = {
@@ -90,5 +95,12 @@ export const LEGACY_RESOURCES: LegacyResource[] = [
   productCustomOptionValue,
   downloadableLink,
   tag,
+  cart,
+  cartProduct,
+  cartCustomer,
+  cartShipping,
+  cartPayment,
+  cartCoupon,
+  giftmessage,
   blogPost,
 ];

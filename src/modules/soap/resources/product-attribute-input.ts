@@ -5,6 +5,7 @@
  * them (the leading empty choice of select lists, Yes/No of booleans, Magento's values of status and visibility,
  * product tax classes, the store view's labels of a store's own options).
  */
+import { keptStore } from '../current-store.js';
 import { Value } from 'typebox/value';
 import type { Ctx } from '../../../platform/context.js';
 import { BUILT_IN_OPTIONS } from '../../catalog/attributes/built-in.js';
@@ -26,11 +27,13 @@ export const rec = (entries: [string, LegacyValue][]) => new Map<string, LegacyV
 export const stripTags = (s: string) => s.replace(/<[^>]*>/g, '');
 
 /**
- * The store view a `store` argument names: an id or a code; none, '', 0 and "admin" are the default values (0).
+ * The store view a `store` argument names: an id or a code; '', 0 and "admin" are the default values (0), none the one
+ * `currentStore` kept (else the default values).
  * One that does not exist, or that a store-limited API user may not work in, is the resource's store_not_exists.
  */
 export function storeArg(ctx: Ctx, store: LegacyValue | undefined, resource: LegacyResource): number {
-  if (store === undefined || store === null) return 0;
+  // left out: the store view `currentStore` kept in the session, else the default values
+  if (store === undefined || store === null) return keptStore(ctx, resource) ?? 0;
   const text = typeof store === 'number' ? String(store) : typeof store === 'string' ? store.trim() : undefined;
   if (text === undefined) throw resourceFault(resource, 'store_not_exists');
   if (text === '' || text.toLowerCase() === 'admin' || /^0+$/.test(text)) return 0;

@@ -6,6 +6,7 @@
  * some flags it leaves out), labels of other store views than the default one are not kept for attributes (they
  * are for options), and the input types are those Magento lists that our attributes have (no media_image).
  */
+import { currentStoreMethod } from '../current-store.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { addOption, removeOption, setAttributes } from '../../catalog/attributes/legacy.js';
@@ -134,6 +135,10 @@ export const productAttribute = defineResource({
     unable_to_remove_option: ['109', 'Unable to remove option.'],
   },
   methods: {
+    currentStore: currentStoreMethod({
+      name: 'catalog_product_attribute',
+      faults: { store_not_exists: ['100', 'Requested store view not found.'] },
+    }),
     list: {
       title: 'Retrieve attribute list',
       permission: ['product-attributes', 'read'],

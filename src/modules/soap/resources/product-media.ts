@@ -6,6 +6,7 @@
  * written over the image's file. Labels, positions and roles are kept once for every store view: a `store`
  * argument is checked, and its values are those of every store view. Products by id or SKU (`identifierType`).
  */
+import { currentStoreMethod } from '../current-store.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { withTx } from '../../../platform/context.js';
@@ -162,6 +163,10 @@ export const productMedia = defineResource({
     not_media: ['107', "Requested product doesn't support images"],
   },
   methods: {
+    currentStore: currentStoreMethod({
+      name: 'catalog_product_attribute_media',
+      faults: { store_not_exists: ['100', 'Requested store view not found.'] },
+    }),
     list: {
       title: 'Retrieve product image list',
       permission: read,

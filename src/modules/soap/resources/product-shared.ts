@@ -6,6 +6,7 @@
  */
 import { adminStoreScope, adminWebsiteScope, type Ctx } from '../../../platform/context.js';
 import { productsByIdOrSku, type LegacyProductKey } from '../../catalog/products/legacy-keys.js';
+import { keptStore } from '../current-store.js';
 import type { SoapFault } from '../faults.js';
 import { resourceFault, serviceFault, type LegacyResource, type LegacyValue } from '../resources.js';
 
@@ -50,6 +51,8 @@ export interface StoreView {
  * store; a limited principal stays in the store view its session named, as its REST requests do.
  */
 export function storeView(ctx: Ctx, store: LegacyValue | undefined): StoreView {
+  // left out: the store view `currentStore` kept in the session, if any
+  if (store === undefined || store === null) store = keptStore(ctx, FAULTS_OF) ?? store;
   const limited = adminStoreScope(ctx);
   const text = typeof store === 'number' ? String(store) : typeof store === 'string' ? store.trim() : undefined;
   if (store !== undefined && store !== null && text === undefined) {

@@ -8,6 +8,7 @@
  * writes are in product-write.ts. `currentStore` (a store kept in the session) is not served: each call takes its
  * store view as an argument. Parameter names are those of Maho's V1 methods, by which a V1 `args` map is spread.
  */
+import { currentStoreMethod } from '../current-store.js';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { adminWebsiteScope, type Ctx } from '../../../platform/context.js';
 import { BUILT_IN_OPTIONS } from '../../catalog/attributes/built-in.js';
@@ -353,6 +354,7 @@ export const product = defineResource({
   aliases: ['product'],
   faults: PRODUCT_FAULTS,
   methods: {
+    currentStore: currentStoreMethod({ name: 'catalog_product', faults: PRODUCT_FAULTS }),
     list: {
       title: 'Retrieve products list by filters',
       permission: read,
