@@ -352,6 +352,44 @@ const LISTS: Record<string, () => Promise<ListCase>> = {
       read: () => ({ url: `${API}/reviews`, token: admin, query: { productId: String(p.id), itemsPerPage: '100' } }),
     };
   },
+  'tags.listByProduct': async () => {
+    const p = await product();
+    return {
+      budget: 3,
+      add: async () => void (await post('/tags', { name: uniq('tag'), storeId: 1, productIds: [p.id] })),
+      read: () => ({ url: `${API}/products/${p.id}/tags` }),
+    };
+  },
+  'tags.list': async () => {
+    const prefix = uniq('cloud');
+    const p = await product();
+    return {
+      budget: 3,
+      add: async () => void (await post('/tags', { name: uniq(prefix), storeId: 1, productIds: [p.id] })),
+      read: () => ({ url: `${API}/tags`, token: admin, query: { search: prefix, itemsPerPage: '100' } }),
+    };
+  },
+  'tags.products': async () => {
+    const tag = await post('/tags', { name: uniq('tagged') });
+    return {
+      budget: 3,
+      add: async () =>
+        void ok(
+          await t.req('PUT', `${API}/tags/${tag.id}/products`, { token: admin, body: { storeId: 1, assign: [(await product()).id] } }),
+          200,
+        ),
+      read: () => ({ url: `${API}/tags/${tag.id}/products` }),
+    };
+  },
+  'tags.listMine': async () => {
+    const token = await newCustomerToken();
+    const p = await product();
+    return {
+      budget: 3,
+      add: async () => void (await post(`/products/${p.id}/tags`, { tags: uniq('mine') }, token)),
+      read: () => ({ url: `${API}/customers/me/tags`, token }),
+    };
+  },
   'coupons.list': async () => ({
     budget: 3,
     add: async () => void (await post('/coupons', { code: uniq('LIST').replace(/-/g, '_'), discountType: 'percent', discountAmount: 5 })),

@@ -280,6 +280,30 @@ const SCOPED: Record<string, Check> = {
     },
   },
 
+  'tags.create': { data: 'tags of store A', check: () => forbidden('POST', '/tags', { name: 'scoped-tag', storeId: 1 }) },
+  'tags.update': {
+    data: 'tag A, a tag of A and B',
+    check: async () => {
+      await notFound('PUT', `/tags/${A.tag}`, { name: 'Taken' }, `/tags/${A.tag}`);
+      await forbidden('PUT', `/tags/${A.tagAB}`, { name: 'Taken' }, `/tags/${A.tagAB}`);
+      await forbidden('PUT', `/tags/${A.tagAB}`, { basePopularity: 9, storeId: 1 }, `/tags/${A.tagAB}?storeId=1`);
+    },
+  },
+  'tags.delete': {
+    data: 'tag A, a tag of A and B',
+    check: async () => {
+      await notFound('DELETE', `/tags/${A.tag}`, undefined, `/tags/${A.tag}`);
+      await forbidden('DELETE', `/tags/${A.tagAB}`, undefined, `/tags/${A.tagAB}`);
+    },
+  },
+  'tags.assignProducts': {
+    data: "tag A, the uses of store A's products",
+    check: async () => {
+      await notFound('PUT', `/tags/${A.tag}/products`, { storeId: storeB, assign: [p()] }, `/tags/${A.tag}`);
+      await forbidden('PUT', `/tags/${A.tagAB}/products`, { storeId: 1, unassign: [p()] }, `/tags/${A.tagAB}?storeId=1`);
+    },
+  },
+
   'coupons.list': { data: 'coupons of website A', check: () => listOmits('/coupons?code=WELCOME10', A.coupon) },
   'coupons.get': { data: 'coupon A', check: () => notFound('GET', `/coupons/${A.coupon}`) },
   'coupons.create': {
@@ -689,6 +713,11 @@ const PUBLIC_WITH_BACK_OFFICE: Record<string, Check> = {
   'products.customOptions.list': productOp('GET', '/custom-options'),
   'products.links.related.list': productOp('GET', '/links/related'),
   'reviews.get': { data: 'review A', check: () => notFound('GET', `/reviews/${A.review}`) },
+  'tags.list': { data: 'tags of store A', check: () => listOmits('/tags', A.tag) },
+  'tags.get': { data: 'tag A', check: () => notFound('GET', `/tags/${A.tag}`) },
+  'tags.products': { data: "tag A's products", check: () => notFound('GET', `/tags/${A.tag}/products`) },
+  'tags.listByProduct': productOp('GET', '/tags'),
+
   'orders.create': {
     data: 'cart A',
     check: () => notFound('POST', '/orders', { cartId: A.cart, paymentMethod: 'checkmo', shippingMethod: 'flatrate_flatrate' }),
@@ -766,6 +795,10 @@ before(async () => {
   A.review = (await made('POST', `/products/${A.product}/reviews`, { title: 'Fine', detail: 'A fine lamp.', nickname: 'Al' })).id;
   A.reviewAB = (await made('POST', `/products/${A.product}/reviews`, { title: 'Both', detail: 'Seen in A and B.', nickname: 'Bo' })).id;
   await made('PUT', `/reviews/${A.reviewAB}`, { stores: [1, storeB] });
+  A.tag = (await made('POST', '/tags', { name: 'tag-a', storeId: 1, productIds: [A.product] })).id;
+  A.tagAB = (await made('POST', '/tags', { name: 'tag-ab', storeId: 1, productIds: [A.product] })).id;
+  await made('PUT', `/tags/${A.tagAB}/products`, { storeId: storeB, assign: [A.product] });
+
   A.coupon = (await asAdmin('GET', '/coupons?code=WELCOME10')).body[0].id;
   A.giftcard = (await made('POST', '/giftcards', { initialBalance: 10 })).id;
   await made('POST', '/newsletter/subscribe', { email: 'a-news@example.com' }, '');

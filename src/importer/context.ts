@@ -29,6 +29,7 @@ export type Group =
   | 'sales'
   | 'newsletter'
   | 'reviews'
+  | 'tags'
   | 'wishlists'
   | 'giftcards'
   | 'blog'
@@ -47,6 +48,7 @@ export const GROUPS: Group[] = [
   'sales',
   'newsletter',
   'reviews',
+  'tags',
   'wishlists',
   'giftcards',
   'blog',

@@ -6,15 +6,17 @@ import { newsletterImporter } from './content-newsletter.js';
 import { PROMOTION_IMPORTERS } from './content-promotions.js';
 import { revocationImporter } from './content-revocation.js';
 import { REVIEW_IMPORTERS } from './content-reviews.js';
+import { TAG_IMPORTERS } from './tags.js';
 import { wishlistItemsImporter } from './content-wishlists.js';
 
-/** CMS, promotions, newsletter, reviews, wishlists, gift cards, blog and revocation, in dependency order. */
+/** CMS, promotions, newsletter, reviews, product tags, wishlists, gift cards, blog and revocation, in dependency order. */
 export const CONTENT_IMPORTERS: EntityImporter[] = [
   cmsPagesImporter,
   cmsBlocksImporter,
   ...PROMOTION_IMPORTERS,
   newsletterImporter,
   ...REVIEW_IMPORTERS,
+  ...TAG_IMPORTERS,
   wishlistItemsImporter,
   ...GIFTCARD_IMPORTERS,
   ...BLOG_IMPORTERS,

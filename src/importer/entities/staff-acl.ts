@@ -47,6 +47,8 @@ const STAFF_RESOURCES: [resource: string, permissions: string[]][] = [
   ['catalog/attributes/sets', ['attribute-sets/all']],
   ['catalog/reviews_ratings/reviews/all', ['reviews/all']],
   ['catalog/reviews_ratings/reviews/pending', ['reviews/all']],
+  // All Tags and Pending Tags: the same tag screens, moderation and deletion included
+  ['catalog/tag', ['tags/all']],
   // the customer screen shows the addresses and wishlist
   ['customer/manage', ['customers/all', 'addresses/all', 'wishlists/all']],
   ['customer/group', ['customer-groups/all']],
