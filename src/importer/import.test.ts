@@ -164,6 +164,35 @@ describe('import magento (Maho shape)', { skip: !available }, () => {
     assert.equal(wrong.status, 401);
   });
 
+  test("an imported API user calls the Magento 1 API with its old key, as its role's rules allow", async () => {
+    const rpc = async (method: string, params: unknown[]) =>
+      (await t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method, params, id: 1 } })).body as {
+        result?: any;
+        error?: { code: number; message: string };
+      };
+    const limited = shop.apiUsers.find((u) => u.isActive && u.role === 'Customers and catalog');
+    const full = shop.apiUsers.find((u) => u.isActive && u.role === 'Full access');
+    assert.ok(limited && full);
+    const session = (await rpc('login', [limited.username, limited.apiKey])).result;
+    assert.match(session, /^[0-9a-f]{32}$/);
+    // allowed: customers and their addresses, products and categories (their nodes or a parent of them)
+    for (const [path, args] of [
+      ['customer.list', []],
+      ['catalog_product.list', []],
+      ['catalog_category.tree', []],
+      ['product_attribute_set.list', []],
+    ] as const) {
+      const r = await rpc('call', [session, path, args]);
+      assert.ok(!r.error, `${path}: ${JSON.stringify(r.error)}`);
+    }
+    // denied: sales and stock, whose nodes the role denies
+    for (const path of ['sales_order.list', 'sales_order_invoice.list', 'cataloginventory_stock_item.list', 'product_stock.update']) {
+      assert.deepEqual((await rpc('call', [session, path, []])).error, { code: 2, message: 'Access denied.' }, path);
+    }
+    const fullSession = (await rpc('login', [full.username, full.apiKey])).result;
+    assert.ok(Array.isArray((await rpc('call', [fullSession, 'sales_order.list', []])).result));
+  });
+
   test('an old product URL resolves through the URL resolver', async () => {
     const old = shop.samples.oldProductPath;
     assert.ok(old);

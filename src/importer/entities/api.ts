@@ -9,6 +9,7 @@ import { rows } from '../../platform/db.js';
 import { apiRoles, apiUsers } from '../../modules/auth/tables.js';
 import { count, mappedIds, recordIds, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { bool, date, text, trimmed, type SourceRow } from '../source.js';
+import { legacyPermissions, type MagentoRule } from '../../modules/soap/legacy-acl.js';
 
 /** Magento ACL resource (first two segments) → our resources. */
 const RESOURCE_MAP: [prefix: string, resources: string[]][] = [
@@ -17,8 +18,9 @@ const RESOURCE_MAP: [prefix: string, resources: string[]][] = [
   ['catalog/category', ['categories']],
   ['catalog/product/attribute', ['product-attributes', 'attribute-sets']],
   ['catalog/product/media', ['media']],
+  ['catalog/product/tag', ['tags']],
   ['catalog/product', ['products']],
-  ['catalog', ['products', 'categories', 'product-attributes', 'attribute-sets', 'media']],
+  ['catalog', ['products', 'categories', 'product-attributes', 'attribute-sets', 'media', 'tags']],
   ['cataloginventory', ['inventory']],
   ['sales/order/invoice', ['invoices']],
   ['sales/order/shipment', ['shipments']],
@@ -68,6 +70,18 @@ export function permissionsOf(resources: string[]): string[] {
   }
   // `x/all` covers `x/read` and the rest
   return [...out].filter((p) => p.endsWith('/all') || !out.has(`${p.split('/')[0]}/all`)).sort();
+}
+
+/**
+ * A Magento API role's permissions here: those its allowed resources map to for the REST API, and those of every
+ * Magento 1 API method its rules allow (the method's own ACL node, as Magento's ACL inherits and denies), so that
+ * the integrations of an imported role call what they called before.
+ */
+export function rolePermissions(rules: MagentoRule[]): string[] {
+  const rest = permissionsOf(rules.filter((r) => r.allow).map((r) => r.resource));
+  if (rest.includes('all')) return rest;
+  const all = new Set([...rest, ...legacyPermissions(rules)]);
+  return [...all].filter((p) => p.endsWith('/all') || !all.has(`${p.split('/')[0]}/all`)).sort();
 }
 
 /**
@@ -124,7 +138,7 @@ export const apiRolesImporter: EntityImporter = {
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('api_role')) return;
     const roles = await ctx.source.query("SELECT * FROM api_role WHERE role_type = 'G' ORDER BY role_id");
-    const rules = await ctx.source.query("SELECT role_id, resource_id FROM api_rule WHERE api_permission = 'allow' ORDER BY rule_id");
+    const rules = await ctx.source.query('SELECT role_id, resource_id, api_permission FROM api_rule ORDER BY rule_id');
     stats.found = roles.length;
     const places = await placeByName(
       ctx,
@@ -136,7 +150,11 @@ export const apiRolesImporter: EntityImporter = {
     const values = roles.map((r, i) => ({
       ...(places[i].id !== undefined ? { id: places[i].id } : {}),
       name: places[i].name,
-      permissions: permissionsOf(rules.filter((x) => Number(x.role_id) === Number(r.role_id)).map((x) => String(x.resource_id))),
+      permissions: rolePermissions(
+        rules
+          .filter((x) => Number(x.role_id) === Number(r.role_id))
+          .map((x) => ({ resource: String(x.resource_id), allow: text(x.api_permission) === 'allow' })),
+      ),
     }));
     roles.forEach((r, i) => {
       const from = places[i].renamedFrom;

@@ -638,7 +638,7 @@ describe('catalog_product: product types', () => {
       102,
     );
     assert.equal((await fault('product.create', ['configurable', 1, orphan, { name: 'x', super_attributes: ['description'] }]))[0], 102);
-    assert.equal((await fault('product.create', ['configurable', 1, orphan, { name: 'x', super_attributes: 'color' }]))[0], 102);
+    assert.equal((await fault('product.create', ['configurable', 1, orphan, { name: 'x', super_attributes: true }]))[0], 102);
     assert.deepEqual(await skusLike(orphan), []);
     // the keys mean nothing to other types, as in Magento
     const simple = await ok('product.create', ['simple', 1, `${tag}-plain`, { name: 'Plain', super_attributes: ['color'] }]);

@@ -1,8 +1,8 @@
 /**
  * The catalog over SOAP V2 and WS-I with PHP's SoapClient from our WSDL (php/catalog.php): a PIM creates a product
  * with an additional attribute, reads it with attributes and additional attributes asked for, updates and lists
- * it, sets tier prices, uploads an image, links a related product, adds a custom option and deletes it, and REST
- * reads what it wrote.
+ * it, sets tier prices, uploads an image, links a related product, adds a custom option, makes a configurable
+ * product over two children and gives it a third, and deletes the first; REST reads what it wrote.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,6 +129,19 @@ for (const [style, wsdlPath] of [
         ok(r.options, 'options').map((o: any) => o.title),
         ['Engraving'],
       );
+    });
+
+    test('a configurable product created over its children and updated with a third', async () => {
+      const ids = ['child1', 'child2', 'child3'].map((n) => Number(ok(r[n], n)));
+      const id = Number(ok(r.configurable, 'configurable'));
+      assert.equal(ok(r.configurableUpdate, 'configurableUpdate'), true);
+      const conf = await t.req('GET', `${API}/products/${id}/configurable`, { token: admin });
+      assert.equal(conf.status, 200, conf.text);
+      const body = conf.body.member?.[0] ?? conf.body.items?.[0] ?? conf.body;
+      assert.deepEqual(body.superAttributes, ['color', 'size']);
+      assert.deepEqual(body.childProductIds, ids);
+      const parent = await t.req('GET', `${API}/products/${id}`, { token: admin });
+      assert.equal(parent.body.name, 'Typed configurable tee, three');
     });
 
     test('an unknown product is fault 101; the product is deleted', async () => {

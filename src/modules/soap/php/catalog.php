@@ -1,7 +1,7 @@
 <?php
 // A PIM's catalog round trip over SOAP V2 or its WS-I form, as a proxy generated from the WSDL calls it: types and
 // attribute sets, a product created with an additional attribute, read, updated and listed, its tier prices,
-// image, related product and custom option, an attribute with an option, and the product deleted. SOAP_STYLE is
+// image, related product and custom option, a configurable product with its children, and the product deleted. SOAP_STYLE is
 // `v2` or `wsi`; SOAP_SKU is a new SKU, SOAP_OTHER an existing product's SKU, SOAP_IMAGE a base64 PNG.
 declare(strict_types=1);
 require __DIR__ . '/common.php';
@@ -125,6 +125,55 @@ step('option', fn () => $call('catalogProductCustomOptionAdd', [
     'store' => null,
 ]));
 step('options', fn () => $call('catalogProductCustomOptionList', ['sessionId' => $s, 'productId' => (string) $id, 'store' => null]));
+
+// a configurable product over colour and size: the children first, then the parent with its super attributes and
+// children as additional attributes (V2: multi_data lists; WS-I, whose pairs carry one value: comma-separated)
+$attrs = fn (array $pairs, bool $multi) => $wsi
+    ? $list(array_map(fn ($k) => ['key' => $k, 'value' => is_array($pairs[$k]) ? implode(',', $pairs[$k]) : $pairs[$k]], array_keys($pairs)))
+    : [($multi ? 'multi_data' : 'single_data') => array_map(fn ($k) => ['key' => $k, 'value' => $pairs[$k]], array_keys($pairs))];
+$child = fn (string $color, string $size) => $call('catalogProductCreate', [
+    'sessionId' => $s,
+    'type' => 'simple',
+    'set' => $set,
+    'sku' => "$sku-$color-$size",
+    'productData' => [
+        'name' => "Typed tee $color $size",
+        'price' => '19.90',
+        'status' => '1',
+        'visibility' => '1',
+        'websites' => $list(['1']),
+        'additional_attributes' => $attrs(['color' => $color, 'size' => $size], false),
+    ],
+    'store' => null,
+]);
+$c1 = step('child1', fn () => $child('Red', 'S'));
+$c2 = step('child2', fn () => $child('Blue', 'S'));
+$c3 = step('child3', fn () => $child('Red', 'M'));
+step('configurable', fn () => $call('catalogProductCreate', [
+    'sessionId' => $s,
+    'type' => 'configurable',
+    'set' => $set,
+    'sku' => "$sku-conf",
+    'productData' => [
+        'name' => 'Typed configurable tee',
+        'price' => '25.00',
+        'status' => '1',
+        'visibility' => '4',
+        'websites' => $list(['1']),
+        'additional_attributes' => $attrs(['super_attributes' => ['color', 'size'], 'child_product_ids' => [(string) $c1, (string) $c2]], true),
+    ],
+    'store' => null,
+]));
+step('configurableUpdate', fn () => $call('catalogProductUpdate', [
+    'sessionId' => $s,
+    'productId' => "$sku-conf",
+    'productData' => [
+        'name' => 'Typed configurable tee, three',
+        'additional_attributes' => $attrs(['child_product_ids' => [(string) $c1, (string) $c2, (string) $c3]], true),
+    ],
+    'store' => null,
+    'identifierType' => 'sku',
+]));
 
 step('missing', fn () => $call('catalogProductInfo', ['sessionId' => $s, 'productId' => 'no-such-sku', 'store' => null, 'attributes' => null, 'identifierType' => 'sku']));
 step('delete', fn () => $call('catalogProductDelete', ['sessionId' => $s, 'productId' => $sku, 'identifierType' => 'sku']));
