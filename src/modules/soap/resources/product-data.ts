@@ -164,13 +164,7 @@ function stockData(v: LegacyValue, creating: boolean): ProductStockDataT {
 
 /** A list as sent: a list, a map's values, or comma-separated text (as a WS-I additional attribute carries one). */
 const listOf = (v: LegacyValue | undefined): LegacyValue[] | undefined =>
-  Array.isArray(v)
-    ? v
-    : isRecord(v)
-      ? [...v.values()]
-      : typeof v === 'string' && v.trim()
-        ? v.split(',').map((x) => x.trim())
-        : undefined;
+  Array.isArray(v) ? v : isRecord(v) ? [...v.values()] : typeof v === 'string' && v.trim() ? v.split(',').map((x) => x.trim()) : undefined;
 
 /** Websites by id or code. */
 function websiteIds(ctx: Ctx, v: LegacyValue[], code: string, creating: boolean): number[] {
