@@ -76,6 +76,7 @@ async function erp(style: 'v2' | 'wsi', wsdlPath: string, order: string): Promis
       SOAP_ORDER: order,
       SOAP_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
       SOAP_SKUS: skus.join(','),
+      SOAP_GUEST: `cart-${style}-${crypto.randomBytes(4).toString('hex')}@example.com`,
     },
     timeout: 120_000,
   });
@@ -148,6 +149,25 @@ for (const [style, wsdlPath] of [
       );
       const last = await t.req('GET', `${API}/inventory/${encodeURIComponent(skus[99])}`, { token: admin });
       assert.equal(last.body.qty, 109);
+    });
+
+    test('an order placed through the shopping cart API', async () => {
+      assert.ok(ok(r.cartAdd, 'cartAdd'));
+      assert.deepEqual(ok(r.cartProducts, 'cartProducts'), [skus[5]]);
+      assert.ok(ok(r.cartCustomer, 'cartCustomer'));
+      assert.ok(ok(r.cartAddresses, 'cartAddresses'));
+      assert.ok(ok(r.cartRates, 'cartRates').includes('flatrate_flatrate'));
+      assert.ok(ok(r.cartShipping, 'cartShipping'));
+      assert.ok(ok(r.cartPayments, 'cartPayments').includes('checkmo'));
+      assert.ok(ok(r.cartPayment, 'cartPayment'));
+      const totals = new Map(ok(r.cartTotals, 'cartTotals').map((x: any) => [x.title, x.amount]));
+      assert.ok(Number(totals.get('Grand Total')) > 0, JSON.stringify([...totals]));
+      const number = ok(r.cartOrder, 'cartOrder');
+      assert.match(number, /^\d+$/);
+      const info = ok(r.cartOrderInfo, 'cartOrderInfo');
+      assert.equal(info.customer_email.startsWith('cart-'), true);
+      assert.equal(Number(info.grand_total), Number(totals.get('Grand Total')));
+      assert.equal(info.items[0].sku, skus[5]);
     });
 
     test("the category tree and the interface's own operations", () => {

@@ -1,8 +1,8 @@
 <?php
 // An ERP's round trip over SOAP V2 (rpc/encoded) or its WS-I form (document/literal), as a proxy generated from
 // the WSDL calls it: stores and directory, new orders by a date filter, an order's details, a partial invoice,
-// a shipment with tracking, a refund, the stock of 100 SKUs in one call, the category tree, the interface's own
-// operations and their faults. SOAP_STYLE is `v2` or `wsi`; SOAP_ORDER, SOAP_SINCE and SOAP_SKUS (comma-separated)
+// a shipment with tracking, a refund, the stock of 100 SKUs in one call, the category tree, an order placed
+// through the shopping cart API, the interface's own operations and their faults. SOAP_STYLE is `v2` or `wsi`; SOAP_ORDER, SOAP_SINCE and SOAP_SKUS (comma-separated)
 // name the data the test made.
 declare(strict_types=1);
 require __DIR__ . '/common.php';
@@ -107,6 +107,38 @@ step('stock', fn () => $call('catalogInventoryStockItemMultiUpdate', [
 ]));
 step('stockList', fn () => $call('catalogInventoryStockItemList', ['sessionId' => $s, 'productIds' => $list(array_slice($skus, 0, 3))]));
 step('tree', fn () => $call('catalogCategoryTree', ['sessionId' => $s, 'parentId' => '1', 'store' => null])['category_id'] ?? null);
+
+// an order through the shopping cart API: a guest buys two of one of the SKUs
+$address = fn (string $mode) => [
+    'mode' => $mode,
+    'firstname' => 'Sol',
+    'lastname' => 'Ap',
+    'street' => '1 Test Road',
+    'city' => 'Austin',
+    'region' => 'TX',
+    'postcode' => '73301',
+    'country_id' => 'US',
+    'telephone' => '555-0199',
+];
+$cart = (int) step('cartCreate', fn () => $call('shoppingCartCreate', ['sessionId' => $s, 'store' => 'default']));
+$inCart = ['sessionId' => $s, 'quoteId' => $cart];
+step('cartAdd', fn () => $call('shoppingCartProductAdd', $inCart + ['productsData' => $list([['sku' => $skus[5], 'qty' => 2.0]]), 'store' => 'default']));
+step('cartProducts', fn () => array_column($call('shoppingCartProductList', $inCart + ['store' => 'default']), 'sku'));
+step('cartCustomer', fn () => $call('shoppingCartCustomerSet', $inCart + [
+    'customerData' => ['mode' => 'guest', 'email' => env('SOAP_GUEST'), 'firstname' => 'Sol', 'lastname' => 'Ap'],
+    'store' => 'default',
+]));
+step('cartAddresses', fn () => $call('shoppingCartCustomerAddresses', $inCart + [
+    'customerAddressData' => $list([$address('billing'), $address('shipping')]),
+    'store' => 'default',
+]));
+step('cartRates', fn () => array_column($call('shoppingCartShippingList', $inCart + ['store' => 'default']), 'code'));
+step('cartShipping', fn () => $call('shoppingCartShippingMethod', $inCart + ['shippingMethod' => 'flatrate_flatrate', 'store' => 'default']));
+step('cartPayments', fn () => array_column($call('shoppingCartPaymentList', $inCart + ['store' => 'default']), 'code'));
+step('cartPayment', fn () => $call('shoppingCartPaymentMethod', $inCart + ['paymentData' => ['method' => 'checkmo'], 'store' => 'default']));
+step('cartTotals', fn () => $call('shoppingCartTotals', $inCart + ['store' => 'default']));
+$placed = step('cartOrder', fn () => $call('shoppingCartOrder', $inCart + ['store' => 'default', 'agreements' => null]));
+step('cartOrderInfo', fn () => $call('salesOrderInfo', ['sessionId' => $s, 'orderIncrementId' => $placed]));
 
 step('resources', fn () => array_column($call('resources', ['sessionId' => $s]), 'name'));
 step('globalFaults', fn () => count($call('globalFaults', ['sessionId' => $s])));
