@@ -1987,6 +1987,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rest/v2/products/{productId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's approved tags in the current store view, with their popularity, popular first (20 per page) */
+        get: operations["tags.listByProduct"];
+        put?: never;
+        /** Tag a product as the signed-in customer, in the current store view: words separated by spaces, 'quoted words' as one tag; a new tag waits for moderation as pending, a tag the customer used on the product already is not added twice */
+        post: operations["tags.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tag cloud: approved tags used on products in the current store view, popular first (20 per page); a tags/read principal gets every tag it may see, filters status, productId, search, storeId (its figures), sortBy, sortDir */
+        get: operations["tags.list"];
+        put?: never;
+        /** Create a tag (approved unless status says otherwise; an approved one takes over a pending tag of the same name), with its base popularity and products in storeId (default the current store view) */
+        post: operations["tags.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tag: approved and used in the current store view, or any tag (figures of storeId) for a tags/read principal */
+        get: operations["tags.get"];
+        /** Rename or moderate a tag, and/or set its base popularity in storeId (default the current store view) */
+        put: operations["tags.update"];
+        post?: never;
+        /** Delete a tag and every use of it */
+        delete: operations["tags.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/tags/{id}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products tagged with a tag, most tagged first (20 per page): those shown in the current store view, or for a tags/read principal every one (in storeId, else in every store view it may see) */
+        get: operations["tags.products"];
+        /** Tag products with a tag in storeId (default the current store view) as staff (assign), and/or remove every use of it on products there (unassign) */
+        put: operations["tags.assignProducts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/customers/me/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in customer's tags in every status, by name, with the products tagged (20 per page) */
+        get: operations["tags.listMine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rest/v2/customers/me/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the signed-in customer's tag from every product they tagged with it */
+        delete: operations["tags.removeMine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rest/v2/coupons": {
         parameters: {
             query?: never;
@@ -17551,6 +17658,670 @@ export interface operations {
                         stores: number[];
                     };
                 };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.listByProduct": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            /**
+                             * @description approved, pending or disabled
+                             * @enum {unknown}
+                             */
+                            status: "approved" | "pending" | "disabled";
+                            /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                            popularity: number;
+                            /** @description products tagged with it there */
+                            productCount: number;
+                            /** @description customers who used it there (staff only) */
+                            customerCount?: number;
+                            /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                            basePopularity?: number;
+                            /** @description the store view the figures are of, 0 for every store view (staff only) */
+                            storeId?: number;
+                            /** @description store views it is used in (staff only) */
+                            stores?: number[];
+                            /** @description the customer who used it first (staff only) */
+                            firstCustomerId?: number;
+                            /** @description the store view it was first used in (staff only) */
+                            firstStoreId?: number;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description words separated by spaces; 'quoted words' make one tag */
+                    tags: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        productId: number;
+                        tags: {
+                            id: number;
+                            name: string;
+                            /**
+                             * @description approved, pending or disabled
+                             * @enum {unknown}
+                             */
+                            status: "approved" | "pending" | "disabled";
+                            /**
+                             * @description new: waits for moderation; success: added to the product; exist: the product had it already; rejected: staff disabled the tag
+                             * @enum {unknown}
+                             */
+                            result: "new" | "success" | "exist" | "rejected";
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description the name contains (case-insensitive) */
+                search?: string;
+                /** @description staff only */
+                status?: "approved" | "pending" | "disabled";
+                /** @description only tags used on this product (staff only) */
+                productId?: number;
+                /** @description figures of this store view, 0 every one (staff only) */
+                storeId?: number;
+                /** @description default popularity */
+                sortBy?: "popularity" | "name" | "productCount" | "customerCount" | "status" | "id";
+                /** @description default desc for popularity and counts, asc otherwise */
+                sortDir?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            id: number;
+                            name: string;
+                            /**
+                             * @description approved, pending or disabled
+                             * @enum {unknown}
+                             */
+                            status: "approved" | "pending" | "disabled";
+                            /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                            popularity: number;
+                            /** @description products tagged with it there */
+                            productCount: number;
+                            /** @description customers who used it there (staff only) */
+                            customerCount?: number;
+                            /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                            basePopularity?: number;
+                            /** @description the store view the figures are of, 0 for every store view (staff only) */
+                            storeId?: number;
+                            /** @description store views it is used in (staff only) */
+                            stores?: number[];
+                            /** @description the customer who used it first (staff only) */
+                            firstCustomerId?: number;
+                            /** @description the store view it was first used in (staff only) */
+                            firstStoreId?: number;
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description default approved
+                     * @enum {unknown}
+                     */
+                    status?: "approved" | "pending" | "disabled";
+                    /** @description added to the tag’s popularity there */
+                    basePopularity?: number;
+                    /** @description the store view the base popularity, the assignment and the figures answered are of; default the request’s */
+                    storeId?: number;
+                    /** @description products to tag in that store view */
+                    productIds?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.get": {
+        parameters: {
+            query?: {
+                /** @description figures of this store view, 0 every one (staff only) */
+                storeId?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description approved, pending or disabled
+                     * @enum {unknown}
+                     */
+                    status?: "approved" | "pending" | "disabled";
+                    /** @description added to the tag’s popularity there */
+                    basePopularity?: number;
+                    /** @description the store view the base popularity, the assignment and the figures answered are of; default the request’s */
+                    storeId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.products": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+                /** @description figures of this store view, 0 every one (staff only) */
+                storeId?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            productId: number;
+                            sku: string;
+                            /** @description in the current store view */
+                            name: string;
+                            /** @description times the product was tagged with the tag (by customers and staff) */
+                            popularity: number;
+                            /** @description store views it is tagged in (staff only) */
+                            stores?: number[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        productId: number;
+                        sku: string;
+                        /** @description in the current store view */
+                        name: string;
+                        /** @description times the product was tagged with the tag (by customers and staff) */
+                        popularity: number;
+                        /** @description store views it is tagged in (staff only) */
+                        stores?: number[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.assignProducts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the store view the base popularity, the assignment and the figures answered are of; default the request’s */
+                    storeId?: number;
+                    /** @description products to tag in the store view */
+                    assign?: number[];
+                    /** @description products whose uses of the tag in the store view are removed (customers’ too) */
+                    unassign?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description uses by customers plus the base popularity, in the store view the figures are of */
+                        popularity: number;
+                        /** @description products tagged with it there */
+                        productCount: number;
+                        /** @description customers who used it there (staff only) */
+                        customerCount?: number;
+                        /** @description the popularity staff gave it in that store view (staff only, when the figures are of one) */
+                        basePopularity?: number;
+                        /** @description the store view the figures are of, 0 for every store view (staff only) */
+                        storeId?: number;
+                        /** @description store views it is used in (staff only) */
+                        stores?: number[];
+                        /** @description the customer who used it first (staff only) */
+                        firstCustomerId?: number;
+                        /** @description the store view it was first used in (staff only) */
+                        firstStoreId?: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.listMine": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; values below 1 read as 1 */
+                page?: number;
+                /** @description page size, clamped to the list maximum */
+                itemsPerPage?: number;
+                /** @description alias of itemsPerPage */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": string;
+                        "@id": string;
+                        /** @enum {string} */
+                        "@type": "Collection";
+                        totalItems: number;
+                        member: {
+                            /** @description the tag id */
+                            id: number;
+                            name: string;
+                            /**
+                             * @description approved, pending or disabled
+                             * @enum {unknown}
+                             */
+                            status: "approved" | "pending" | "disabled";
+                            /** @description what the customer tagged with it, newest first */
+                            products: {
+                                productId: number;
+                                /** @description in the current store view */
+                                name: string;
+                                /** @description the store view it was tagged in */
+                                storeId: number;
+                                createdAt: string;
+                            }[];
+                        }[];
+                        view?: {
+                            "@id": string;
+                            "@type": string;
+                            first?: string;
+                            last?: string;
+                            next?: string;
+                            previous?: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description the tag id */
+                        id: number;
+                        name: string;
+                        /**
+                         * @description approved, pending or disabled
+                         * @enum {unknown}
+                         */
+                        status: "approved" | "pending" | "disabled";
+                        /** @description what the customer tagged with it, newest first */
+                        products: {
+                            productId: number;
+                            /** @description in the current store view */
+                            name: string;
+                            /** @description the store view it was tagged in */
+                            storeId: number;
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+        };
+    };
+    "tags.removeMine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
         };
