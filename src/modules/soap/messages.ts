@@ -2,11 +2,13 @@
 import { NAMES, NS } from './names.js';
 import type { XmlElement } from './xml.js';
 
-/** A successful reply; rpc/encoded replies declare the encoding style and the prefixes their types use. */
+/**
+ * A successful reply; rpc/encoded replies declare the encoding style. Both declare the prefixes values may use: a
+ * literal reply's `xsi:nil`, and the typed values of an `anyType` result (WS-I `call` and `multiCall`).
+ */
 export function envelope(body: string, encoded: boolean): string {
-  const decl = encoded
-    ? ` xmlns:ns1="${NAMES.namespace}" xmlns:xsd="${NS.xsd}" xmlns:xsi="${NS.xsi}" xmlns:ns2="${NS.apache}" xmlns:SOAP-ENC="${NS.enc}" SOAP-ENV:encodingStyle="${NS.enc}"`
-    : ` xmlns:ns1="${NAMES.namespace}"`;
+  const prefixes = ` xmlns:ns1="${NAMES.namespace}" xmlns:xsd="${NS.xsd}" xmlns:xsi="${NS.xsi}" xmlns:ns2="${NS.apache}" xmlns:SOAP-ENC="${NS.enc}"`;
+  const decl = encoded ? `${prefixes} SOAP-ENV:encodingStyle="${NS.enc}"` : prefixes;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<SOAP-ENV:Envelope xmlns:SOAP-ENV="${NS.env}"${decl}><SOAP-ENV:Body>${body}</SOAP-ENV:Body></SOAP-ENV:Envelope>\n`;
 }
 

@@ -235,6 +235,28 @@ describe('the typed documents and wire', () => {
     assert.match(bad.text, /Encoding/);
   });
 
+  test('WS-I: call and multiCall answer untyped values in a well-formed reply', async () => {
+    const session = await login(base);
+    const call = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(`<ns1:callParam><sessionId>${session}</sessionId><apiPath>directory_region.list</apiPath><args>US</args></ns1:callParam>`),
+    );
+    assert.equal(call.status, 200, call.text);
+    assert.match(call.text, /<ns1:callResponseParam><result SOAP-ENC:arrayType="ns2:Map\[\d+\]" xsi:type="SOAP-ENC:Array">/);
+    assert.match(call.text, /xmlns:SOAP-ENC="http:\/\/schemas.xmlsoap.org\/soap\/encoding\/"/);
+    const multi = await post(
+      base,
+      '/api/v2_soap/',
+      envelope(
+        `<ns1:multiCallParam><sessionId>${session}</sessionId><calls><item><item>core_magento.info</item></item><item><item>order.info</item><item>none</item></item></calls><options/></ns1:multiCallParam>`,
+      ),
+    );
+    assert.equal(multi.status, 200, multi.text);
+    assert.match(multi.text, /<key xsi:type="xsd:string">magento_edition<\/key>/);
+    assert.match(multi.text, /<key xsi:type="xsd:string">faultCode<\/key><value xsi:type="xsd:string">100<\/value>/);
+  });
+
   test('WS-I: a required child missing is fault 6; lists of one are lists', async () => {
     const session = await login(base);
     const missing = await post(
