@@ -118,6 +118,7 @@ describe('the system screens and the own account in Chromium', { skip: browserSk
       'products/all',
       'reports/read',
       'reviews/all',
+      'tags/all',
     ]);
 
     await open(page, '/admin-users', 'Staff users');
