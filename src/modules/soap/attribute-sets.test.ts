@@ -8,45 +8,17 @@ import assert from 'node:assert/strict';
 import { and, eq } from 'drizzle-orm';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
 import { attributeGroups } from '../catalog/tables.js';
-import { createApiUser, createRole } from '../auth/service.js';
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let session: string;
 let defaultSet: string;
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCode: code } = api;
 
-type Reply = { result?: any; error?: { code: number; message: string } };
-const headersOf = new Map<string, Record<string, string>>();
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-/** A session of an API user; a store-limited one works in its store view (`headers`). */
-async function sessionOf(u: { username: string; apiKey: string }, headers: Record<string, string> = {}): Promise<string> {
-  const s = (await rpc('login', [u.username, u.apiKey], headers)).result as string;
-  headersOf.set(s, headers);
-  return s;
-}
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
-const code = async (p: string, args: unknown, s = session) => (await fault(p, args, s))[0];
 const rest = async (url: string) => (await t.req('GET', `${API}${url}`, { token: admin })).body;
 const label = (label: string, store: unknown = 0) => ({ frontend_label: [{ store_id: store, label }] });
 const groupId = async (setId: string, name: string) =>
@@ -64,7 +36,7 @@ const newCode = () => `set_attr_${Date.now().toString(36)}_${++seq}`;
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf({ username: 'demo-admin', apiKey: 'demo-admin-key' });
+  api.session = await sessionOf();
   defaultSet = (await ok('product_attribute_set.list', [])).find((s: any) => s.name === 'Default').set_id;
 });
 after(() => t?.close());
@@ -171,7 +143,7 @@ describe('catalog_product_attribute_set over JSON-RPC', () => {
     const p = await createTestProduct(t, { attributeSetId: Number(setId) });
     assert.deepEqual(await fault('product_attribute_set.remove', [setId]), [
       105,
-      (await rpc('resourceFaults', [session, 'product_attribute_set'])).result[5].message,
+      (await rpc('resourceFaults', [api.session, 'product_attribute_set'])).result[5].message,
     ]);
     const reader = await newApiUser(t, ['attribute-sets/all']);
     assert.deepEqual(await fault('product_attribute_set.remove', [setId, true], await sessionOf(reader)), [2, 'Access denied.']);
@@ -193,7 +165,7 @@ describe('catalog_product_attribute_set over JSON-RPC', () => {
       ),
     );
     await Promise.all(attrs.map((a, i) => ok('product_attribute_set.attributeAdd', [a, setId, null, i])));
-    const names = await Promise.all([1, 2, 3].map(() => rpc('call', [session, 'product_attribute_set.groupAdd', [setId, 'Same']])));
+    const names = await Promise.all([1, 2, 3].map(() => rpc('call', [api.session, 'product_attribute_set.groupAdd', [setId, 'Same']])));
     assert.equal(names.filter((r) => r.result).length, 1);
     assert.deepEqual(
       names.filter((r) => r.error).map((r) => r.error!.code),
@@ -264,10 +236,7 @@ describe('catalog_category_attribute over JSON-RPC', () => {
 
     // a store-limited API user names its own store views only
     const german = t.services.settings.storeByCode('german')!.id;
-    const name = `soap-catattr-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['categories/read']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [german] });
-    const limited = await sessionOf({ username: name, apiKey: `${name}-key` }, { 'x-store-code': 'german' });
+    const limited = await sessionOf(await newApiUser(t, ['categories/read'], [german]), { 'x-store-code': 'german' });
     assert.deepEqual(await ok('category_attribute.options', [42, german], limited), yesNo);
     assert.deepEqual(await fault('category_attribute.options', [42, 'default'], limited), [100, 'Requested store view not found.']);
   });

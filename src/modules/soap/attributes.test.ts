@@ -6,64 +6,20 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient, runScenario, skipWithout } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
-import { createApiUser, createRole } from '../auth/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'attribute_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let session: string;
 let defaultSet: string;
 let german: number;
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCodes, faultCode: code } = api;
 
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-/** The headers of a store-limited user's session: its store view. */
-const headersOf = new Map<string, Record<string, string>>();
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-async function sessionOf(u: { username: string; apiKey: string }, headers: Record<string, string> = {}): Promise<string> {
-  const s = (await rpc('login', [u.username, u.apiKey], headers)).result as string;
-  headersOf.set(s, headers);
-  return s;
-}
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
-const code = async (p: string, args: unknown, s = session) => (await fault(p, args, s))[0];
 const rest = async (url: string) => (await t.req('GET', `${API}${url}`, { token: admin })).body;
 const label = (label: string, store: unknown = 0) => ({ frontend_label: [{ store_id: store, label }] });
 let seq = 0;
@@ -72,25 +28,15 @@ const newCode = () => `pim_attr_${Date.now().toString(36)}_${++seq}`;
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf({ username: 'demo-admin', apiKey: 'demo-admin-key' });
+  api.session = await sessionOf();
   defaultSet = (await ok('product_attribute_set.list', [])).find((s: any) => s.name === 'Default').set_id;
   german = t.services.settings.storeByCode('german')!.id;
 });
 after(() => t?.close());
 
-describe('a PIM with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
+describe('a PIM with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
   test('creates an attribute with options, adds it to a new group of a new set and reads it back', async () => {
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_GERMAN: String(german),
-      },
-      timeout: 120_000,
-    });
-    const r = JSON.parse(stdout);
+    const r = await runScenario('python', 'attribute_scenario.py', base, { RPC_GERMAN: String(german) });
     for (const [step, v] of Object.entries(r)) assert.ok(!(v as any).fault || step === 'duplicate', `${step}: ${JSON.stringify(v)}`);
     const id = r.create.ok;
     assert.equal(r.info.ok.attribute_code, 'pim_material');
@@ -131,7 +77,7 @@ describe('catalog_product_attribute over JSON-RPC', () => {
     const count = async (setId: string) => {
       const post = () =>
         t.req('POST', '/api/jsonrpc/', {
-          body: { jsonrpc: '2.0', method: 'call', params: [session, 'product_attribute.list', [setId]], id: 1 },
+          body: { jsonrpc: '2.0', method: 'call', params: [api.session, 'product_attribute.list', [setId]], id: 1 },
         });
       await post();
       return (await countStatements(post)).n;
@@ -288,7 +234,7 @@ describe('catalog_product_attribute over JSON-RPC', () => {
     assert.equal((await ok('product_attribute.options', [c])).length, 4);
     // clients adding the same option at once make one
     const same = await Promise.all(
-      [1, 2, 3].map(() => rpc('call', [session, 'product_attribute.addOption', [c, { label: [{ store_id: 0, value: 'Iron' }] }]])),
+      [1, 2, 3].map(() => rpc('call', [api.session, 'product_attribute.addOption', [c, { label: [{ store_id: 0, value: 'Iron' }] }]])),
     );
     assert.deepEqual(same.map((r) => r.result ?? r.error!.code).sort(), [108, 108, true]);
     assert.equal(
@@ -341,15 +287,9 @@ describe('catalog_product_attribute over JSON-RPC', () => {
     const none = await sessionOf(await newApiUser(t, ['customers/read']));
     assert.deepEqual(await fault('product_attribute.list', [defaultSet], none), [2, 'Access denied.']);
     assert.deepEqual(await fault('category_attribute.list', [], none), [2, 'Access denied.']);
-    assert.deepEqual(
-      (await rpc('resourceFaults', [session, 'product_attribute'])).result.map((f: any) => f.code),
-      ['100', '101', '102', '103', '104', '105', '106', '107', '108', '109'],
-    );
+    assert.deepEqual(await faultCodes('product_attribute'), ['100', '101', '102', '103', '104', '105', '106', '107', '108', '109']);
 
-    const name = `soap-attr-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['product-attributes/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [german] });
-    const limited = await sessionOf({ username: name, apiKey: `${name}-key` }, { 'x-store-code': 'german' });
+    const limited = await sessionOf(await newApiUser(t, ['product-attributes/all'], [german]), { 'x-store-code': 'german' });
     assert.equal(await ok('product_attribute.addOption', [c, { label: [{ store_id: [0, german], value: 'Eins' }] }], limited), true);
     assert.equal((await ok('product_attribute.options', [c, 'german'], limited))[1].label, 'Eins');
     assert.deepEqual(await fault('product_attribute.options', [c, 'default'], limited), [100, 'Requested store view not found.']);

@@ -5,64 +5,19 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
+import { LegacyClient, runScenario, skipWithout } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
 import { storeZone, today } from '../../platform/report-period.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'blog_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let session: string;
 let german: number;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-const headersOf = new Map<string, Record<string, string>>();
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args], headersOf.get(s));
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault } = api;
 
 const NOT_EXISTS: [number, string] = [0, 'Post not exists.'];
 const DENIED: [number, string] = [2, 'Access denied.'];
@@ -70,30 +25,20 @@ let seq = 0;
 const key = (name: string) => `soap-${name}-${++seq}-${Date.now().toString(36)}`;
 const rest = async (id: number | string) => t.req('GET', `${API}/blog-posts/${id}`, { token: admin });
 /** The posts of this file (their URL keys start with "soap-"), by id. */
-const ours = async (filters: Record<string, unknown> = {}, s = session) =>
+const ours = async (filters: Record<string, unknown> = {}, s = api.session) =>
   (await ok('blog_post.list', [{ url_key: { like: 'soap-%' }, ...filters }], s)).map((p: any) => p.post_id);
 
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await sessionOf();
   german = t.services.settings.storeByCode('german')!.id;
 });
 after(() => t?.close());
 
-describe('a content tool with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
+describe('a content tool with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
   test('creates, reads, finds, updates, deletes a post; a missing title is fault 0', async () => {
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_STORES: 'default,german',
-      },
-      timeout: 120_000,
-    });
-    const r = JSON.parse(stdout);
+    const r = await runScenario('python', 'blog_scenario.py', base, { RPC_STORES: 'default,german' });
     const id = r.create.ok;
     assert.match(String(id), /^\d+$/);
     assert.deepEqual(r.info.ok.stores, ['1', String(german)]);
@@ -263,7 +208,9 @@ describe('blog_post over JSON-RPC', () => {
   test('list reads a fixed number of statements whatever its length', async () => {
     const statements = async (filters: unknown) => {
       const { n, result } = await countStatements(() =>
-        t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method: 'call', params: [session, 'blog_post.list', [filters]], id: 1 } }),
+        t.req('POST', '/api/jsonrpc/', {
+          body: { jsonrpc: '2.0', method: 'call', params: [api.session, 'blog_post.list', [filters]], id: 1 },
+        }),
       );
       assert.equal(result.status, 200);
       return { n, length: result.body.result.length as number };
@@ -331,7 +278,7 @@ describe('blog_post over JSON-RPC', () => {
   });
 
   test('resources and resourceFaults: titles and methods; the global faults, as Maho declares none', async () => {
-    const r = (await rpc('resources', [session])).result.find((x: any) => x.name === 'blog_post');
+    const r = (await rpc('resources', [api.session])).result.find((x: any) => x.name === 'blog_post');
     assert.equal(r.title, 'Blog Post API');
     assert.deepEqual(
       r.methods.map((m: any) => [m.name, m.title]),
@@ -343,7 +290,7 @@ describe('blog_post over JSON-RPC', () => {
         ['delete', 'Delete post'],
       ],
     );
-    const faults = (await rpc('resourceFaults', [session, 'blog_post'])).result;
+    const faults = (await rpc('resourceFaults', [api.session, 'blog_post'])).result;
     assert.deepEqual(
       faults.map((f: any) => f.code),
       ['0', '1', '2', '3', '4', '5', '6'],
@@ -353,20 +300,20 @@ describe('blog_post over JSON-RPC', () => {
   test('permissions: read lists and reads only; write creates and updates; delete is its own; none is fault 2', async () => {
     const id = await ok('blog_post.create', [{ title: 'Guarded', content: 'x', url_key: key('guarded') }]);
     const reader = await newApiUser(t, ['blog-posts/read']);
-    const r = await sessionOf(reader.username, reader.apiKey);
+    const r = await sessionOf(reader);
     assert.ok((await ok('blog_post.list', [], r)).length > 0);
     assert.equal((await ok('blog_post.info', [id], r)).title, 'Guarded');
     assert.deepEqual(await fault('blog_post.create', [{ title: 'x', content: 'x' }], r), DENIED);
     assert.deepEqual(await fault('blog_post.update', [id, { title: 'x' }], r), DENIED);
     assert.deepEqual(await fault('blog_post.delete', [id], r), DENIED);
     const writer = await newApiUser(t, ['blog-posts/write']);
-    const w = await sessionOf(writer.username, writer.apiKey);
+    const w = await sessionOf(writer);
     assert.match(String(await ok('blog_post.create', [{ title: 'By Writer', content: 'x', url_key: key('writer') }], w)), /^\d+$/);
     assert.equal(await ok('blog_post.update', [id, { title: 'Guarded Too' }], w), true);
     assert.deepEqual(await fault('blog_post.delete', [id], w), DENIED);
     assert.deepEqual(await fault('blog_post.list', [], w), DENIED);
     const other = await newApiUser(t, ['cms-pages/all', 'blog-categories/all']);
-    const o = await sessionOf(other.username, other.apiKey);
+    const o = await sessionOf(other);
     for (const [p, args] of [
       ['blog_post.list', []],
       ['blog_post.info', [id]],
@@ -390,12 +337,7 @@ describe('blog_post over JSON-RPC', () => {
     const mine = await ok('blog_post.create', [{ title: 'Mine', content: 'x', url_key: key('mine'), stores: ['blogweb'] }]);
     const theirs = await ok('blog_post.create', [{ title: 'Theirs', content: 'x', url_key: key('theirs'), stores: ['german'] }]);
     const shared = await ok('blog_post.create', [{ title: 'Shared', content: 'x', url_key: key('shared') }]);
-    const name = `soap-blog-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['blog-posts/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'blogweb' };
-    const s = await sessionOf(name, `${name}-key`, headers);
-    headersOf.set(s, headers);
+    const s = await sessionOf(await newApiUser(t, ['blog-posts/all'], [second.storeId]), { 'x-store-code': 'blogweb' });
     const seen = await ours({ post_id: { in: [mine, theirs, shared] } }, s);
     assert.deepEqual(seen, [mine, shared].map(String));
     assert.deepEqual(await ours({ store: 'german' }, s), []);

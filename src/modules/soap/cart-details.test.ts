@@ -7,25 +7,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { CART_ADDRESS, cartProduct, LegacyClient, newCoupon, readyCart } from '../../../test/fixtures/legacy-cart.js';
+import { CART_ADDRESS, cartProduct, newCoupon, readyCart } from '../../../test/fixtures/legacy-cart.js';
+import { LegacyClient } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite, setConfig } from '../stores/service.js';
 
 let t: TestApp;
+let base: string;
 let admin: string;
-let api: LegacyClient;
-const ok = (p: string, args: unknown, s?: string) => api.ok(p, args, s);
-const fault = (p: string, args: unknown, s?: string) => api.fault(p, args, s);
+const api = new LegacyClient(() => base);
+const { ok, fault, faultCodes: codes } = api;
 const product = (qty?: number, body?: Record<string, unknown>) => cartProduct(t, qty, body);
-const codes = async (resource: string) => (await api.rpc('resourceFaults', [api.session, resource])).result.map((f: any) => f.code);
 
 before(async () => {
-  let base: string;
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  api = new LegacyClient(base);
-  api.session = await api.sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await api.sessionOf();
 });
 after(() => t?.close());
 
@@ -348,7 +345,7 @@ describe('permissions and store views', () => {
     const p = await product();
     const quote = await readyCart(api, [[p.sku, 1]]);
     const reader = await newApiUser(t, ['carts/read']);
-    const s = await api.sessionOf(reader.username, reader.apiKey);
+    const s = await api.sessionOf(reader);
     assert.equal((await ok('cart.info', [quote], s)).quote_id, quote);
     assert.equal((await ok('cart_product.list', [quote], s)).length, 1);
     for (const [path, args] of [
@@ -369,12 +366,12 @@ describe('permissions and store views', () => {
       assert.deepEqual(await fault(path, args, s), [2, 'Access denied.'], path);
     }
     const writer = await newApiUser(t, ['carts/all']);
-    const w = await api.sessionOf(writer.username, writer.apiKey);
+    const w = await api.sessionOf(writer);
     await ok('cart_shipping.method', [quote, 'flatrate_flatrate'], w);
     await ok('cart_payment.method', [quote, { method: 'checkmo' }], w);
     assert.deepEqual(await fault('cart.order', [quote], w), [2, 'Access denied.']);
     const none = await newApiUser(t, ['customers/read']);
-    assert.deepEqual(await fault('cart.info', [quote], await api.sessionOf(none.username, none.apiKey)), [2, 'Access denied.']);
+    assert.deepEqual(await fault('cart.info', [quote], await api.sessionOf(none)), [2, 'Access denied.']);
     const names = (await api.rpc('resources', [s])).result.map((r: any) => r.name);
     assert.ok(names.includes('cart') && !names.includes('giftmessage'));
   });
@@ -387,10 +384,7 @@ describe('permissions and store views', () => {
       storeName: 'Cart Store View',
     });
     const theirs = await product(10, { websiteIds: [second.websiteId] });
-    const name = `soap-cart-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['carts/all', 'orders/create']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const s = await api.sessionOf(name, `${name}-key`, { 'x-store-code': 'cartweb' });
+    const s = await api.sessionOf(await newApiUser(t, ['carts/all', 'orders/create'], [second.storeId]), { 'x-store-code': 'cartweb' });
     const foreign = await ok('cart.create', []);
     const own = await ok('cart.create', [], s);
     assert.equal((await ok('cart.info', [own])).store_id, String(second.storeId));

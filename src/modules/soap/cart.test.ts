@@ -6,67 +6,42 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { CART_ADDRESS, cartProduct, LegacyClient, newCoupon, readyCart, restStock } from '../../../test/fixtures/legacy-cart.js';
+import { CART_ADDRESS, cartProduct, newCoupon, readyCart, restStock } from '../../../test/fixtures/legacy-cart.js';
+import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
 import { seedCatalogDemo } from '../catalog/demo.js';
 import { productsForSale } from '../catalog/sale.js';
 import { setConfig } from '../stores/service.js';
 
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'cart_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let t: TestApp;
 let base: string;
 let admin: string;
-let api: LegacyClient;
-const ok = (p: string, args: unknown, s?: string) => api.ok(p, args, s);
-const fault = (p: string, args: unknown, s?: string) => api.fault(p, args, s);
-const call = (p: string, args: unknown, s?: string) => api.call(p, args, s);
+const api = new LegacyClient(() => base);
+const { ok, fault, call, faultCodes } = api;
 const product = (qty?: number, body?: Record<string, unknown>) => cartProduct(t, qty, body);
 const stock = async (sku: string) => (await restStock(t, sku)).qty;
 
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  api = new LegacyClient(base);
-  api.session = await api.sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await api.sessionOf();
 });
 after(() => t?.close());
 
-describe('a guest order with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
-  let r: Record<string, { ok?: any; fault?: [number, string] }>;
+describe('a guest order with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
   let made: { sku: string; id: number }[];
   let code: string;
 
   before(async () => {
     made = [await product(10), await product(10)];
     code = await newCoupon(t);
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_SKUS: made.map((p) => p.sku).join(','),
-        RPC_COUPON: code,
-        RPC_EMAIL: 'pat@example.com',
-      },
-      timeout: 120_000,
+    r = await runScenario('python', 'cart_scenario.py', base, {
+      RPC_SKUS: made.map((p) => p.sku).join(','),
+      RPC_COUPON: code,
+      RPC_EMAIL: 'pat@example.com',
     });
-    r = JSON.parse(stdout);
   });
 
   test('builds the cart step by step: products, guest, addresses, methods, coupon', () => {
@@ -170,10 +145,7 @@ describe('cart over JSON-RPC', () => {
         assert.deepEqual(await fault(`cart.${m}`, [bad]), [1002, 'Can not make operation because quote is not exists'], m);
       }
     }
-    assert.deepEqual(
-      (await api.rpc('resourceFaults', [api.session, 'cart'])).result.map((f: any) => f.code),
-      ['1001', '1002', '1003', '1004', '1005', '1006', '1007', '1008'],
-    );
+    assert.deepEqual(await faultCodes('cart'), ['1001', '1002', '1003', '1004', '1005', '1006', '1007', '1008']);
   });
 
   test('order: what the cart lacks is fault 1008 and nothing is written; guest checkout off is 1007', async () => {
@@ -290,10 +262,7 @@ describe('cart_product over JSON-RPC', () => {
     ]);
     assert.equal(await ok('cart_product.remove', [quote, [{ product_id: a.id }, { sku: b.sku }]]), true);
     assert.deepEqual(await ok('cart_product.list', [quote]), []);
-    assert.deepEqual(
-      (await api.rpc('resourceFaults', [api.session, 'cart_product'])).result.map((x: any) => x.code),
-      ['1001', '1002', ...Array.from({ length: 12 }, (_, i) => String(1021 + i))],
-    );
+    assert.deepEqual(await faultCodes('cart_product'), ['1001', '1002', ...Array.from({ length: 12 }, (_, i) => String(1021 + i))]);
   });
 
   test('configurable and bundle products with their choices, updated and removed by them', async () => {

@@ -6,102 +6,33 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient, runScenario, skipWithout, stockedProducts, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'stock_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-let session: string;
-const storeOf = new Map<string, Record<string, string>>();
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args], storeOf.get(s));
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
-
-/** `n` new products with stock 5, in stock; their SKUs and ids. */
-async function products(n: number, body: Record<string, unknown> = {}): Promise<{ sku: string; id: number }[]> {
-  const out: { sku: string; id: number }[] = [];
-  for (let i = 0; i < n; i += 10) {
-    const made = await Promise.all(
-      Array.from({ length: Math.min(10, n - i) }, () => createTestProduct(t, { stockData: { qty: 5, isInStock: true }, ...body })),
-    );
-    out.push(...made.map((p) => ({ sku: p.sku as string, id: p.id as number })));
-  }
-  // made ten at a time in parallel: in id order, as the lists answer them
-  return out.sort((a, b) => a.id - b.id);
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, call, ok, fault, faultCodes } = api;
 
 const restStock = async (sku: string) => (await t.req('GET', `${API}/inventory/${encodeURIComponent(sku)}`, { token: admin })).body;
 
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await sessionOf();
 });
 after(() => t?.close());
 
-describe('an ERP with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
-  let r: Record<string, { ok?: any; fault?: [number, string] }>;
+describe('an ERP with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
   let made: { sku: string; id: number }[];
 
   before(async () => {
-    made = await products(100);
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_SKUS: made.map((p) => p.sku).join(','),
-      },
-      timeout: 120_000,
-    });
-    r = JSON.parse(stdout);
+    made = await stockedProducts(t, 100);
+    r = await runScenario('python', 'stock_scenario.py', base, { RPC_SKUS: made.map((p) => p.sku).join(',') });
   });
 
   test('one multiUpdate sets the stock of 100 SKUs; list and REST read it back', async () => {
@@ -152,7 +83,7 @@ describe('an ERP with Python xmlrpc.client', { skip: !process.env.CI && !hasPyth
 
 describe('product_stock over JSON-RPC', () => {
   test('list: by SKU (any case) or id, one product or many; unknown ones are left out', async () => {
-    const [a, b] = await products(2);
+    const [a, b] = await stockedProducts(t, 2);
     assert.deepEqual(await ok('product_stock.list', [[a.sku.toUpperCase(), String(b.id), 'nope', 999999999]]), [
       { product_id: String(a.id), sku: a.sku, qty: '5', is_in_stock: '1' },
       { product_id: String(b.id), sku: b.sku, qty: '5', is_in_stock: '1' },
@@ -168,7 +99,7 @@ describe('product_stock over JSON-RPC', () => {
   });
 
   test('a product without a stock row reads as out of stock; an update creates its row', async () => {
-    const [p] = await products(1, { stockData: undefined });
+    const [p] = await stockedProducts(t, 1, { stockData: undefined });
     const [row] = await ok('product_stock.list', [[p.sku]]);
     assert.deepEqual([row.qty, row.is_in_stock], ['0', '0'], 'numbers as strings, as Magento sent what it read');
     assert.equal(await ok('product_stock.update', [p.sku, { qty: 3 }]), true);
@@ -176,7 +107,7 @@ describe('product_stock over JSON-RPC', () => {
   });
 
   test('update: arguments by position or by name, every stock key, the service rules as fault 102', async () => {
-    const [p] = await products(1);
+    const [p] = await stockedProducts(t, 1);
     assert.equal(
       await ok('product_stock.update', {
         product: p.sku,
@@ -221,7 +152,7 @@ describe('product_stock over JSON-RPC', () => {
   });
 
   test('multiUpdate: all or nothing; 103 when the lists differ in length', async () => {
-    const [a, b] = await products(2);
+    const [a, b] = await stockedProducts(t, 2);
     assert.deepEqual(await fault('product_stock.multiUpdate', [[a.sku, b.sku], [{ qty: 1 }]]), [
       103,
       'Quantity of product IDs and product data should match. Inventory was not updated.',
@@ -254,7 +185,7 @@ describe('product_stock over JSON-RPC', () => {
   test('multiUpdate runs the same number of statements for 10 and for 100 products', async () => {
     await t.mail.stop();
     await t.webhooks.stop();
-    const made = await products(100);
+    const made = await stockedProducts(t, 100);
     const count = async (n: number, qty: number) => {
       const start = t.database.queryCount();
       assert.equal(
@@ -271,7 +202,7 @@ describe('product_stock over JSON-RPC', () => {
   });
 
   test('two parallel multiUpdates of the same products leave one of them whole, never a mix', async () => {
-    const made = await products(30);
+    const made = await stockedProducts(t, 30);
     const skus = made.map((p) => p.sku);
     const reversed = [...skus].reverse();
     for (let round = 0; round < 3; round++) {
@@ -288,7 +219,7 @@ describe('product_stock over JSON-RPC', () => {
   });
 
   test('the REST API and the Magento API write the same stock rows', async () => {
-    const [p] = await products(1);
+    const [p] = await stockedProducts(t, 1);
     await ok('product_stock.update', [p.sku, { qty: 50 }]);
     const rest = await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: p.sku, qty: 40 } });
     assert.equal(rest.status, 200);
@@ -298,14 +229,14 @@ describe('product_stock over JSON-RPC', () => {
 
 describe('permissions and store views', () => {
   test('a role without the permission gets fault 2; a reader may list but not update', async () => {
-    const [p] = await products(1);
+    const [p] = await stockedProducts(t, 1);
     const reader = await newApiUser(t, ['inventory/read']);
-    const s = await sessionOf(reader.username, reader.apiKey);
+    const s = await sessionOf(reader);
     assert.equal((await ok('product_stock.list', [[p.sku]], s)).length, 1);
     assert.deepEqual(await fault('product_stock.update', [p.sku, { qty: 1 }], s), [2, 'Access denied.']);
     assert.deepEqual(await fault('product_stock.multiUpdate', [[p.sku], [{ qty: 1 }]], s), [2, 'Access denied.']);
     const none = await newApiUser(t, ['customers/read']);
-    const n = await sessionOf(none.username, none.apiKey);
+    const n = await sessionOf(none);
     assert.deepEqual(await fault('product_stock.list', [[p.sku]], n), [2, 'Access denied.']);
     const resources = (await rpc('resources', [s])).result;
     assert.deepEqual(
@@ -314,10 +245,7 @@ describe('permissions and store views', () => {
         .map((r: any) => [r.aliases, r.methods.map((m: any) => m.name)]),
       [[['product_stock'], ['list']]],
     );
-    assert.deepEqual(
-      (await rpc('resourceFaults', [session, 'product_stock'])).result.map((f: any) => f.code),
-      ['101', '102', '103'],
-    );
+    assert.deepEqual(await faultCodes('product_stock'), ['101', '102', '103']);
   });
 
   test("an API user limited to a store view reaches only its website's products", async () => {
@@ -327,14 +255,9 @@ describe('permissions and store views', () => {
       storeCode: 'stockweb',
       storeName: 'Stock Store View',
     });
-    const [mine] = await products(1, { websiteIds: [second.websiteId] });
-    const [other] = await products(1, { websiteIds: [1] });
-    const name = `soap-stock-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['inventory/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'stockweb' };
-    const s = await sessionOf(name, `${name}-key`, headers);
-    storeOf.set(s, headers);
+    const [mine] = await stockedProducts(t, 1, { websiteIds: [second.websiteId] });
+    const [other] = await stockedProducts(t, 1, { websiteIds: [1] });
+    const s = await sessionOf(await newApiUser(t, ['inventory/all'], [second.storeId]), { 'x-store-code': 'stockweb' });
     assert.deepEqual(
       (await ok('product_stock.list', [[mine.sku, other.sku]], s)).map((x: any) => x.sku),
       [mine.sku],
@@ -438,7 +361,7 @@ describe('catalog_category over JSON-RPC', () => {
   });
 
   test('assignProduct, updateProduct, removeProduct and assignedProducts, by id or SKU', async () => {
-    const [a, b] = await products(2);
+    const [a, b] = await stockedProducts(t, 2);
     const c = await ok('category.create', [2, { name: `Assign ${a.sku}` }]);
     assert.equal(await ok('category.assignProduct', [c, a.id, 3]), true);
     assert.equal(await ok('category.assignProduct', { categoryId: c, product: b.sku, position: 1, identifierType: 'sku' }), true);
@@ -462,14 +385,14 @@ describe('catalog_category over JSON-RPC', () => {
     const rest = (await t.req('GET', `${API}/categories/${c}`, { token: admin })).body;
     assert.equal(rest.productCount, 1);
     // two clients assigning at once: both assignments stay
-    const more = await products(6);
+    const more = await stockedProducts(t, 6);
     await Promise.all(more.map((p, i) => ok('category.assignProduct', [c, p.id, i])));
     assert.equal((await ok('category.assignedProducts', [c])).length, 7);
   });
 
   test('permissions: a reader reads and writes nothing; a store-limited user writes only under its root', async () => {
     const reader = await newApiUser(t, ['categories/read']);
-    const s = await sessionOf(reader.username, reader.apiKey);
+    const s = await sessionOf(reader);
     assert.equal((await ok('category.info', [2], s)).category_id, '2');
     for (const [p, args] of [
       ['category.create', [2, { name: 'x' }]],
@@ -483,19 +406,14 @@ describe('catalog_category over JSON-RPC', () => {
       assert.deepEqual(await fault(p, args, s), [2, 'Access denied.'], p);
     }
     const none = await newApiUser(t, ['customers/read']);
-    assert.deepEqual(await fault('category.tree', [], await sessionOf(none.username, none.apiKey)), [2, 'Access denied.']);
+    assert.deepEqual(await fault('category.tree', [], await sessionOf(none)), [2, 'Access denied.']);
     const second = await createWebsite(t.database.db, t.services.settings, {
       code: 'catweb',
       name: 'Category Website',
       storeCode: 'catweb',
       storeName: 'Category Store View',
     });
-    const name = `soap-cat-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['categories/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'catweb' };
-    const limited = await sessionOf(name, `${name}-key`, headers);
-    storeOf.set(limited, headers);
+    const limited = await sessionOf(await newApiUser(t, ['categories/all'], [second.storeId]), { 'x-store-code': 'catweb' });
     const mine = await ok('category.tree', [null, 'catweb'], limited);
     // its store group's root category is the limit of its writes: it may not delete or move the root itself
     assert.deepEqual(await fault('category.delete', [mine.category_id], limited), [102, 'Category not exists.']);

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { API, type TestApp } from '../../../test/helpers.js';
+import { LegacyClient } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
 import { countStatements } from '../../platform/db.js';
 import { soapSessions } from './tables.js';
@@ -18,36 +18,11 @@ import { soapSessions } from './tables.js';
 let t: TestApp;
 let base: string;
 let german: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username = 'demo-admin', apiKey = 'demo-admin-key', headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-const headersOf = new Map<string, Record<string, string>>();
-async function ok(s: string, p: string, args: unknown): Promise<any> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(s: string, p: string, args: unknown): Promise<[number, string]> {
-  const r = await rpc('call', [s, p, args], headersOf.get(s));
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf } = api;
+// every call here names its session, first
+const ok = (s: string, p: string, args: unknown) => api.ok(p, args, s);
+const fault = (s: string, p: string, args: unknown) => api.fault(p, args, s);
 
 const NOT_FOUND: [number, string] = [100, 'Requested store view not found.'];
 
@@ -186,21 +161,16 @@ describe('catalog_category.currentStore', () => {
 
   test('permissions: the role needs category read; a store-limited user keeps only its own store views', async () => {
     const none = await newApiUser(t, ['customers/read']);
-    assert.deepEqual(await fault(await sessionOf(none.username, none.apiKey), 'category.currentStore', ['german']), [2, 'Access denied.']);
+    assert.deepEqual(await fault(await sessionOf(none), 'category.currentStore', ['german']), [2, 'Access denied.']);
     const reader = await newApiUser(t, ['categories/read']);
-    assert.equal(await ok(await sessionOf(reader.username, reader.apiKey), 'category.currentStore', ['german']), german);
+    assert.equal(await ok(await sessionOf(reader), 'category.currentStore', ['german']), german);
     const second = await createWebsite(t.database.db, t.services.settings, {
       code: 'keptweb',
       name: 'Kept Website',
       storeCode: 'keptweb',
       storeName: 'Kept Store View',
     });
-    const name = `soap-kept-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['categories/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'keptweb' };
-    const limited = await sessionOf(name, `${name}-key`, headers);
-    headersOf.set(limited, headers);
+    const limited = await sessionOf(await newApiUser(t, ['categories/all'], [second.storeId]), { 'x-store-code': 'keptweb' });
     assert.deepEqual(await fault(limited, 'category.currentStore', ['german']), NOT_FOUND);
     assert.deepEqual(await fault(limited, 'category.currentStore', ['default']), NOT_FOUND);
     assert.equal(await ok(limited, 'category.currentStore', ['keptweb']), String(second.storeId));

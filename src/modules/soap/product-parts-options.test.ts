@@ -6,74 +6,31 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import sharp from 'sharp';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/service.js';
+import { LegacyClient, pngBase64 } from '../../../test/fixtures/legacy-api.js';
+import { newApiUser, startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
 import { createWebsite } from '../stores/service.js';
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let dataDir: string;
-let session: string;
+let close: (() => Promise<void>) | undefined;
 let png: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-const headersOf = new Map<string, Record<string, string>>();
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args], headersOf.get(s));
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
-const code = async (p: string, args: unknown, s = session) => (await fault(p, args, s))[0];
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCodes, faultCode: code } = api;
 
 const product = (body: Record<string, unknown> = {}) => createTestProduct(t, body);
 const rest = async (url: string) => (await t.req('GET', `${API}${url}`, { token: admin })).body;
 const image = (extra: Record<string, unknown> = {}) => ({ file: { content: png, mime: 'image/png', name: 'shot' }, ...extra });
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soap-options-'));
-  ({ t, base } = await startSoapApp({ DATA_DIR: dataDir }));
+  ({ t, base, close } = await startSoapAppWithFiles('soap-options-'));
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
-  png = (
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
-      .png()
-      .toBuffer()
-  ).toString('base64');
+  api.session = await sessionOf();
+  png = await pngBase64('#ff0000');
 });
-after(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => close?.());
 describe('product_custom_option and its values over JSON-RPC', () => {
   const field = {
     title: 'Engraving',
@@ -393,7 +350,7 @@ describe('permissions, store-limited users and statements', () => {
   test('a reader reads and writes nothing; a role without products gets fault 2', async () => {
     const p = await product();
     const reader = await newApiUser(t, ['products/read']);
-    const s = await sessionOf(reader.username, reader.apiKey);
+    const s = await sessionOf(reader);
     assert.deepEqual(await ok('product_media.list', [p.id], s), []);
     assert.deepEqual(await ok('product_tier_price.info', [p.id], s), []);
     assert.deepEqual(await ok('product_link.list', ['related', p.id], s), []);
@@ -418,7 +375,7 @@ describe('permissions, store-limited users and statements', () => {
       assert.deepEqual(await fault(m, args, s), [2, 'Access denied.'], m);
     }
     const none = await newApiUser(t, ['customers/read']);
-    const n = await sessionOf(none.username, none.apiKey);
+    const n = await sessionOf(none);
     for (const m of [
       'product_media.list',
       'product_media.types',
@@ -442,10 +399,9 @@ describe('permissions, store-limited users and statements', () => {
         JSON.stringify(expected),
       );
     }
-    const faults = async (r: string) => (await rpc('resourceFaults', [session, r])).result.map((f: any) => f.code);
-    assert.deepEqual(await faults('product_media'), ['100', '101', '102', '103', '104', '105', '106', '107']);
-    assert.deepEqual(await faults('product_custom_option_value'), ['101', '102', '103', '104', '105', '106', '107', '108', '109']);
-    assert.equal((await faults('product_downloadable_link')).length, 18);
+    assert.deepEqual(await faultCodes('product_media'), ['100', '101', '102', '103', '104', '105', '106', '107']);
+    assert.deepEqual(await faultCodes('product_custom_option_value'), ['101', '102', '103', '104', '105', '106', '107', '108', '109']);
+    assert.equal((await faultCodes('product_downloadable_link')).length, 18);
   });
 
   test("a store-limited API user reaches its website's products and store views only", async () => {
@@ -456,12 +412,7 @@ describe('permissions, store-limited users and statements', () => {
       storeName: 'Parts',
     });
     const [mine, other] = [await product({ websiteIds: [second.websiteId] }), await product({ websiteIds: [1] })];
-    const name = `soap-parts-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['products/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'partsweb' };
-    const s = await sessionOf(name, `${name}-key`, headers);
-    headersOf.set(s, headers);
+    const s = await sessionOf(await newApiUser(t, ['products/all'], [second.storeId]), { 'x-store-code': 'partsweb' });
     assert.ok(await ok('product_media.create', [mine.id, image(), 'partsweb'], s));
     assert.deepEqual(await fault('product_media.list', [mine.id, 'default'], s), [100, 'Requested store view not found.']);
     assert.deepEqual(await fault('product_media.create', [other.id, image()], s), [101, 'Product not exists.']);

@@ -7,105 +7,44 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { startSoapApp } from '../../../test/fixtures/soap.js';
+import { LegacyClient, pngBase64, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
+import { startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
 import { createWebsite, deleteConfig, setConfig } from '../stores/service.js';
 import { productMedia } from '../catalog/tables.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'parts_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
 let dataDir: string;
-let session: string;
+let close: (() => Promise<void>) | undefined;
 let png: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args]);
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
-const code = async (p: string, args: unknown, s = session) => (await fault(p, args, s))[0];
+const api = new LegacyClient(() => base);
+const { sessionOf, ok, fault, faultCode: code } = api;
 
 const product = (body: Record<string, unknown> = {}) => createTestProduct(t, body);
 const rest = async (url: string) => (await t.req('GET', `${API}${url}`, { token: admin })).body;
 const image = (extra: Record<string, unknown> = {}) => ({ file: { content: png, mime: 'image/png', name: 'shot' }, ...extra });
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soap-parts-'));
-  ({ t, base } = await startSoapApp({ DATA_DIR: dataDir }));
+  ({ t, base, dataDir, close } = await startSoapAppWithFiles('soap-parts-'));
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
-  png = (
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
-      .png()
-      .toBuffer()
-  ).toString('base64');
+  api.session = await sessionOf();
+  png = await pngBase64('#ff0000');
 });
-after(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => close?.());
 
-describe('a PIM with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
-  let r: Record<string, { ok?: any; fault?: [number, string] }>;
+describe('a PIM with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
   let made: Record<string, any>[];
 
   before(async () => {
     made = [await product(), await product(), await product()];
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_SKUS: made.map((p) => p.sku).join(','),
-      },
-      timeout: 120_000,
-    });
-    r = JSON.parse(stdout);
+    r = await runScenario('python', 'parts_scenario.py', base, { RPC_SKUS: made.map((p) => p.sku).join(',') });
   });
 
   test('uploads an image, reads and relabels it; REST sees it', async () => {

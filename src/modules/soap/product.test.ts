@@ -7,66 +7,21 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
 import { generateProducts } from '../catalog/generate.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'product_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let session: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-const headersOf = new Map<string, Record<string, string>>();
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args], headersOf.get(s));
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCodes } = api;
 
 /** The id of an option of a select attribute, by REST. */
 async function optionId(code: string, label: string): Promise<string> {
@@ -88,7 +43,7 @@ async function skusLike(prefix: string): Promise<string[]> {
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await sessionOf();
 });
 after(() => t?.close());
 
@@ -551,7 +506,7 @@ describe('catalog_product.list', () => {
     await t.webhooks.stop();
     await generateProducts(t.systemCtx(), 300);
     const count = async (filters: unknown) => {
-      const body = { jsonrpc: '2.0', method: 'call', params: [session, 'catalog_product.list', [filters]], id: 1 };
+      const body = { jsonrpc: '2.0', method: 'call', params: [api.session, 'catalog_product.list', [filters]], id: 1 };
       const { n, result } = await countStatements(() => t.req('POST', '/api/jsonrpc/', { body }));
       assert.equal(result.status, 200);
       assert.ok(!result.body.error, JSON.stringify(result.body.error));
@@ -680,7 +635,7 @@ describe('catalog_product: product types', () => {
 describe('catalog_product: permissions and store views', () => {
   test('a role without the permission gets fault 2; each permission opens its methods', async () => {
     const p = await createTestProduct(t);
-    const reader = await sessionOf(...(Object.values(await newApiUser(t, ['products/read'])) as [string, string]));
+    const reader = await sessionOf(await newApiUser(t, ['products/read']));
     assert.equal((await ok('product.info', [p.id], reader)).sku, p.sku);
     assert.ok((await ok('product.list', [{ sku: p.sku }], reader)).length === 1);
     assert.equal((await ok('product_type.list', [], reader)).length, 6);
@@ -695,14 +650,14 @@ describe('catalog_product: permissions and store views', () => {
     ] as const) {
       assert.deepEqual(await fault(path, args, reader), [2, 'Access denied.'], path);
     }
-    const creator = await sessionOf(...(Object.values(await newApiUser(t, ['products/create'])) as [string, string]));
+    const creator = await sessionOf(await newApiUser(t, ['products/create']));
     const made = await ok('product.create', ['simple', 1, `creator-${uid()}`, { name: 'Hidden', status: 2, websites: [] }], creator);
     assert.match(String(made), /^\d+$/);
     assert.deepEqual(await fault('product.info', [made], creator), [2, 'Access denied.']);
     assert.deepEqual(await fault('product.update', [made, { name: 'x' }], creator), [2, 'Access denied.']);
-    const deleter = await sessionOf(...(Object.values(await newApiUser(t, ['products/delete'])) as [string, string]));
+    const deleter = await sessionOf(await newApiUser(t, ['products/delete']));
     assert.equal(await ok('product.delete', [made], deleter), true);
-    const none = await sessionOf(...(Object.values(await newApiUser(t, ['customers/read'])) as [string, string]));
+    const none = await sessionOf(await newApiUser(t, ['customers/read']));
     for (const path of [
       'product.list',
       'product.info',
@@ -722,10 +677,7 @@ describe('catalog_product: permissions and store views', () => {
         ['catalog_product_type', ['product_type'], ['list']],
       ],
     );
-    assert.deepEqual(
-      (await rpc('resourceFaults', [session, 'product'])).result.map((f: any) => f.code),
-      ['100', '101', '102', '103', '104', '105', '106', '107', '108'],
-    );
+    assert.deepEqual(await faultCodes('product'), ['100', '101', '102', '103', '104', '105', '106', '107', '108']);
   });
 
   test("an API user limited to a store view reaches only its website's products and its own store views", async () => {
@@ -738,12 +690,7 @@ describe('catalog_product: permissions and store views', () => {
     });
     const mine = await createTestProduct(t, { name: 'Mine', websiteIds: [second.websiteId] });
     const other = await createTestProduct(t, { name: 'Other', websiteIds: [1] });
-    const name = `soap-product-${uid()}`;
-    await createRole(t.database.db, name, ['products/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': code };
-    const s = await sessionOf(name, `${name}-key`, headers);
-    headersOf.set(s, headers);
+    const s = await sessionOf(await newApiUser(t, ['products/all'], [second.storeId]), { 'x-store-code': code });
     assert.deepEqual(
       (await ok('product.list', [{ product_id: { in: [mine.id, other.id] } }], s)).map((p: any) => p.sku),
       [mine.sku],
@@ -765,17 +712,13 @@ describe('catalog_product: permissions and store views', () => {
   });
 });
 
-describe('a PIM with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
-  let r: Record<string, { ok?: any; fault?: [number, string] }> & { ids?: any };
+describe('a PIM with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step> & { ids?: any };
   let tag: string;
 
   before(async () => {
     tag = `pim-${uid()}`;
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: { ...process.env, RPC_URL: `${base}/api/xmlrpc/`, RPC_USER: 'demo-admin', RPC_KEY: 'demo-admin-key', RPC_TAG: tag },
-      timeout: 120_000,
-    });
-    r = JSON.parse(stdout);
+    r = await runScenario('python', 'product_scenario.py', base, { RPC_TAG: tag });
   });
 
   test('creates a configurable product with two children, then adds a third and renames it; REST reads the same', async () => {

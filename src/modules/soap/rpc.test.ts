@@ -5,24 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
+import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { envelope, newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
 import { LEGACY_RESOURCES } from './resources/index.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'xmlrpc_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
@@ -34,27 +20,17 @@ before(async () => {
 });
 after(() => t?.close());
 
-type Step = { ok?: any; fault?: [number, string] };
-
-describe('XML-RPC with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
+describe('XML-RPC with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
   let r: Record<string, Step>;
   let customer: number;
 
   before(async () => {
     customer = await newCustomer(t);
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_CUSTOMER_ID: String(customer),
-        RPC_DENIED_USER: denied.username,
-        RPC_DENIED_KEY: denied.apiKey,
-      },
-      timeout: 120_000,
+    r = await runScenario('python', 'xmlrpc_scenario.py', base, {
+      RPC_CUSTOMER_ID: String(customer),
+      RPC_DENIED_USER: denied.username,
+      RPC_DENIED_KEY: denied.apiKey,
     });
-    r = JSON.parse(stdout);
   });
 
   test('login answers a session id; core, directory and group resources answer as Magento', () => {
@@ -293,19 +269,12 @@ describe('JSON-RPC', () => {
 });
 
 describe('the customer resource', () => {
-  const rpc = async (method: string, params: unknown[]) => {
-    const res = await fetch(`${base}/api/jsonrpc/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-    });
-    return (await res.json()) as { result?: any; error?: { code: number; message: string } };
-  };
+  const { rpc, sessionOf } = new LegacyClient(() => base);
   let session: string;
   const tag = `c${Date.now().toString(36)}`;
   const ids: number[] = [];
   before(async () => {
-    session = (await rpc('login', ['demo-admin', 'demo-admin-key'])).result;
+    session = await sessionOf();
     for (const [first, group] of [
       ['Ada', 1],
       ['Bob', 2],
@@ -415,7 +384,7 @@ describe('the customer resource', () => {
 
   test("a role's permissions and a store-limited API user's websites hold", async () => {
     const reader = await newApiUser(t, ['customers/read']);
-    const s = (await rpc('login', [reader.username, reader.apiKey])).result;
+    const s = await sessionOf(reader);
     assert.equal((await rpc('call', [s, 'customer.info', [ids[0]]])).result.customer_id, String(ids[0]));
     assert.equal((await rpc('call', [s, 'customer.update', [ids[0], { firstname: 'X' }]])).error?.code, 2);
     assert.equal(

@@ -6,126 +6,76 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { invoiceOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { invoiceOrder } from '../../../test/fixtures/checkout.js';
+import { LegacyClient, runScenario, skipWithout, twoLineOrder, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/accounts.js';
 import { sql } from 'drizzle-orm';
 import { countStatements } from '../../platform/db.js';
 
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'sales_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let t: TestApp;
 let base: string;
-let session: string;
-
-const rpc = async (method: string, params: unknown[]) => {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  return (await res.json()) as { result?: any; error?: { code: number; message: string } };
-};
-const call = (path: string, args: unknown[] = [], s = session) => rpc('call', [s, path, args]);
-
-/** An order of two lines (2 and 3 units) by a new email, placed through REST. */
-async function twoLineOrder(email: string) {
-  const a = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-  const b = await createTestProduct(t, { price: 4, stockData: { qty: 100, isInStock: true } });
-  return placeTestOrder(t, {
-    items: [
-      { sku: a.sku, qty: 2 },
-      { sku: b.sku, qty: 3 },
-    ],
-    guestEmail: email,
-  });
-}
+const api = new LegacyClient(() => base);
+const { sessionOf, call } = api;
 
 before(async () => {
   ({ t, base } = await startSoapApp());
-  session = (await rpc('login', ['demo-admin', 'demo-admin-key'])).result;
+  api.session = await sessionOf();
 });
 after(() => t?.close());
 
-describe(
-  'an ERP export over XML-RPC with Python xmlrpc.client',
-  { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false },
-  () => {
-    let r: Record<string, { ok?: any; fault?: [number, string] }>;
-    let placed: Awaited<ReturnType<typeof twoLineOrder>>;
+describe('an ERP export over XML-RPC with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
+  let placed: Awaited<ReturnType<typeof twoLineOrder>>;
 
-    before(async () => {
-      const email = `erp-${crypto.randomBytes(4).toString('hex')}@example.com`;
-      placed = await twoLineOrder(email);
-      const other = await twoLineOrder(email);
-      const open = await invoiceOrder(t, other.id, { capture: 'not_capture' });
-      const { stdout } = await run('python3', [SCRIPT], {
-        env: {
-          ...process.env,
-          RPC_URL: `${base}/api/xmlrpc/`,
-          RPC_USER: 'demo-admin',
-          RPC_KEY: 'demo-admin-key',
-          RPC_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
-          RPC_EMAIL: email,
-          RPC_OPEN_INVOICE: open.incrementId,
-        },
-        timeout: 120_000,
-      });
-      r = JSON.parse(stdout);
+  before(async () => {
+    const email = `erp-${crypto.randomBytes(4).toString('hex')}@example.com`;
+    placed = await twoLineOrder(t, email);
+    const other = await twoLineOrder(t, email);
+    const open = await invoiceOrder(t, other.id, { capture: 'not_capture' });
+    r = await runScenario('python', 'sales_scenario.py', base, {
+      RPC_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+      RPC_EMAIL: email,
+      RPC_OPEN_INVOICE: open.incrementId,
     });
+  });
 
-    test('lists the new orders, reads one, invoices part of it, captures, comments', async () => {
-      assert.equal(r.newOrders.ok.length, 2);
-      assert.equal(r.newOrders.ok[0].increment_id, placed.incrementId);
-      assert.equal(r.newOrders.ok[0].billing_name, 'Tess Tester');
-      assert.equal(r.info.ok.order_id, String(placed.id));
-      assert.equal(r.info.ok.items.length, 2);
-      assert.match(r.invoice.ok, /^\d+$/);
-      assert.equal(r.invoiceInfo.ok.order_increment_id, placed.incrementId);
-      assert.equal(r.invoiceInfo.ok.items.length, 1);
-      assert.equal(r.invoiceInfo.ok.items[0].qty, '1.0000');
-      assert.equal(r.invoiceInfo.ok.state, '2', 'paid at creation');
-      assert.deepEqual(r.captureInvoiced.fault, [104, 'Invoice cannot be captured.']);
-      assert.equal(r.captureOpen.ok, true);
-      assert.equal(r.invoiceComment.ok, true);
-      assert.equal(r.orderComment.ok, true);
-      assert.equal(r.after.ok.state, 'processing');
-      assert.equal(r.after.ok.items[0].qty_invoiced, '1.0000');
-      assert.equal(r.after.ok.status_history[0].comment, 'Exported to the ERP');
-      assert.deepEqual(
-        r.invoices.ok.map((i: any) => i.increment_id),
-        [r.invoice.ok],
-      );
-      assert.deepEqual(r.missing.fault, [100, 'Requested order not exists.']);
-      assert.equal(r.badFilter.fault?.[0], 101);
-      const rest = await t.req('GET', `${API}/orders/${placed.id}/invoices`, { token: await t.tokens.admin() });
-      assert.equal(rest.body.member[0].comments.at(-1).comment, 'Booked in the ERP', 'the REST API sees the same invoice');
-    });
-  },
-);
+  test('lists the new orders, reads one, invoices part of it, captures, comments', async () => {
+    assert.equal(r.newOrders.ok.length, 2);
+    assert.equal(r.newOrders.ok[0].increment_id, placed.incrementId);
+    assert.equal(r.newOrders.ok[0].billing_name, 'Tess Tester');
+    assert.equal(r.info.ok.order_id, String(placed.id));
+    assert.equal(r.info.ok.items.length, 2);
+    assert.match(r.invoice.ok, /^\d+$/);
+    assert.equal(r.invoiceInfo.ok.order_increment_id, placed.incrementId);
+    assert.equal(r.invoiceInfo.ok.items.length, 1);
+    assert.equal(r.invoiceInfo.ok.items[0].qty, '1.0000');
+    assert.equal(r.invoiceInfo.ok.state, '2', 'paid at creation');
+    assert.deepEqual(r.captureInvoiced.fault, [104, 'Invoice cannot be captured.']);
+    assert.equal(r.captureOpen.ok, true);
+    assert.equal(r.invoiceComment.ok, true);
+    assert.equal(r.orderComment.ok, true);
+    assert.equal(r.after.ok.state, 'processing');
+    assert.equal(r.after.ok.items[0].qty_invoiced, '1.0000');
+    assert.equal(r.after.ok.status_history[0].comment, 'Exported to the ERP');
+    assert.deepEqual(
+      r.invoices.ok.map((i: any) => i.increment_id),
+      [r.invoice.ok],
+    );
+    assert.deepEqual(r.missing.fault, [100, 'Requested order not exists.']);
+    assert.equal(r.badFilter.fault?.[0], 101);
+    const rest = await t.req('GET', `${API}/orders/${placed.id}/invoices`, { token: await t.tokens.admin() });
+    assert.equal(rest.body.member[0].comments.at(-1).comment, 'Booked in the ERP', 'the REST API sees the same invoice');
+  });
+});
 
 describe('sales_order over JSON-RPC', () => {
   const email = `so-${crypto.randomBytes(4).toString('hex')}@example.com`;
   let orders: Awaited<ReturnType<typeof twoLineOrder>>[];
 
   before(async () => {
-    orders = [await twoLineOrder(email), await twoLineOrder(email), await twoLineOrder(email)];
+    orders = [await twoLineOrder(t, email), await twoLineOrder(t, email), await twoLineOrder(t, email)];
   });
 
   test('list: flat order rows, filtered by Magento fields in the V1 and V2 forms', async () => {
@@ -171,7 +121,7 @@ describe('sales_order over JSON-RPC', () => {
     const count = async (filters: unknown) => {
       const post = () =>
         t.req('POST', '/api/jsonrpc/', {
-          body: { jsonrpc: '2.0', method: 'call', params: [session, 'sales_order.list', [filters]], id: 1 },
+          body: { jsonrpc: '2.0', method: 'call', params: [api.session, 'sales_order.list', [filters]], id: 1 },
         });
       await post();
       const { n, result } = await countStatements(post);
@@ -240,7 +190,7 @@ describe('sales_order_invoice over JSON-RPC', () => {
   let first: string;
 
   before(async () => {
-    order = await twoLineOrder(`inv-${crypto.randomBytes(4).toString('hex')}@example.com`);
+    order = await twoLineOrder(t, `inv-${crypto.randomBytes(4).toString('hex')}@example.com`);
   });
 
   test('create invoices an item → qty map (paid), then what is left; faults 103 and 102', async () => {
@@ -299,7 +249,7 @@ describe('sales_order_invoice over JSON-RPC', () => {
     assert.deepEqual((await call('sales_order_invoice.void', [first])).error, { code: 104, message: 'Invoice cannot be voided.' });
     assert.deepEqual((await call('sales_order_invoice.cancel', [first])).error, { code: 104, message: 'Invoice cannot be canceled.' });
     // an open invoice (the back office's not_capture): captured, then voided; another one canceled
-    const other = await twoLineOrder(`inv2-${crypto.randomBytes(4).toString('hex')}@example.com`);
+    const other = await twoLineOrder(t, `inv2-${crypto.randomBytes(4).toString('hex')}@example.com`);
     const open = await invoiceOrder(t, other.id, { capture: 'not_capture', items: [{ orderItemId: other.items[0].id, qty: 1 }] });
     assert.equal((await call('order_invoice.capture', [open.incrementId])).result, true);
     assert.equal((await call('sales_order_invoice.info', [open.incrementId])).result.can_void_flag, '1');
@@ -317,28 +267,23 @@ describe('sales_order_invoice over JSON-RPC', () => {
 
 describe('permissions and store-limited API users', () => {
   test('a role without the permission gets fault 2; a user limited to other store views sees no order', async () => {
-    const order = await twoLineOrder(`perm-${crypto.randomBytes(4).toString('hex')}@example.com`);
+    const order = await twoLineOrder(t, `perm-${crypto.randomBytes(4).toString('hex')}@example.com`);
     const reader = await newApiUser(t, ['orders/read']);
-    const s = (await rpc('login', [reader.username, reader.apiKey])).result;
+    const s = await sessionOf(reader);
     assert.equal((await call('sales_order.info', [order.incrementId], s)).result.increment_id, order.incrementId);
     for (const m of ['hold', 'unhold', 'cancel']) assert.equal((await call(`sales_order.${m}`, [order.incrementId], s)).error?.code, 2, m);
     assert.equal((await call('sales_order.addComment', [order.incrementId, 'pending', 'x'], s)).error?.code, 2);
     assert.equal((await call('sales_order_invoice.list', [], s)).error?.code, 2);
     assert.equal((await call('sales_order_invoice.create', [order.incrementId], s)).error?.code, 2);
     const invoiceReader = await newApiUser(t, ['invoices/read']);
-    const si = (await rpc('login', [invoiceReader.username, invoiceReader.apiKey])).result;
+    const si = await sessionOf(invoiceReader);
     for (const m of ['create', 'addComment', 'capture', 'void', 'cancel'])
       assert.equal((await call(`sales_order_invoice.${m}`, ['x'], si)).error?.code, 2, m);
     assert.equal((await call('sales_order.list', [], si)).error?.code, 2);
 
     // a user limited to store view 1, and an order (with its invoice) of another store view
-    const name = `soap-store1-${crypto.randomBytes(3).toString('hex')}`;
-    await createRole(t.database.db, name, ['all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [1] });
-    const login = await rpc('login', [name, `${name}-key`]);
-    assert.ok(login.result, JSON.stringify(login));
-    const limited = login.result;
-    const mine = await twoLineOrder(`mine-${crypto.randomBytes(4).toString('hex')}@example.com`);
+    const limited = await sessionOf(await newApiUser(t, ['all'], [1]));
+    const mine = await twoLineOrder(t, `mine-${crypto.randomBytes(4).toString('hex')}@example.com`);
     assert.equal((await call('sales_order.info', [mine.incrementId], limited)).result.increment_id, mine.incrementId);
     const invoice = await invoiceOrder(t, order.id, { capture: 'not_capture' });
     await t.database.db.execute(sql`UPDATE orders SET store_id = 999 WHERE id = ${order.id}`);

@@ -6,66 +6,19 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { invoiceOrder, placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
 import { and, eq, like } from 'drizzle-orm';
 import { mailOutbox } from '../../platform/tables.js';
-import { createApiUser, createRole } from '../auth/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'shipment_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-let session: string;
-/** the session's store view, for the calls of a user limited to store views (they act in one of theirs) */
-const storeOf = new Map<string, Record<string, string>>();
-const call = (path: string, args: unknown, s = session) => rpc('call', [s, path, args], storeOf.get(s));
-/** the call's result; fails the test with the fault otherwise */
-async function ok(path: string, args: unknown, s = session): Promise<any> {
-  const r = await call(path, args, s);
-  assert.ok(!r.error, `${path}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(path: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(path, args, s);
-  assert.ok(r.error, `${path} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCodes } = api;
 
 /** An order of `qty` of one new product (price 10), invoiced in full unless told otherwise. */
 async function order(qty = 3, invoiced = true) {
@@ -90,28 +43,17 @@ const shipmentsOf = async (orderId: number) =>
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await sessionOf();
 });
 after(() => t?.close());
 
-describe('a warehouse with Python xmlrpc.client', { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false }, () => {
-  let r: Record<string, { ok?: any; fault?: [number, string] }>;
+describe('a warehouse with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
   let o: Awaited<ReturnType<typeof order>>;
 
   before(async () => {
     o = await order(3);
-    const { stdout } = await run('python3', [SCRIPT], {
-      env: {
-        ...process.env,
-        RPC_URL: `${base}/api/xmlrpc/`,
-        RPC_USER: 'demo-admin',
-        RPC_KEY: 'demo-admin-key',
-        RPC_ORDER: o.number,
-        RPC_ITEM: String(o.item),
-      },
-      timeout: 120_000,
-    });
-    r = JSON.parse(stdout);
+    r = await runScenario('python', 'shipment_scenario.py', base, { RPC_ORDER: o.number, RPC_ITEM: String(o.item) });
   });
 
   test('ships two of three with a tracking number and a comment; the shipment is the one REST reads', async () => {
@@ -494,7 +436,7 @@ describe('permissions and store views', () => {
     const a = await order(1);
     const number = await ok('order_shipment.create', [a.number]);
     const reader = await newApiUser(t, ['shipments/read', 'credit-memos/read']);
-    const s = await sessionOf(reader.username, reader.apiKey);
+    const s = await sessionOf(reader);
     assert.equal((await ok('order_shipment.info', [number], s)).increment_id, number);
     assert.ok(await ok('order_shipment.getCarriers', [a.number], s));
     for (const [p, args] of [
@@ -520,26 +462,18 @@ describe('permissions and store views', () => {
       ],
     );
     const none = await newApiUser(t, ['customers/read']);
-    const n = await sessionOf(none.username, none.apiKey);
+    const n = await sessionOf(none);
     assert.deepEqual(await fault('order_shipment.list', [], n), [2, 'Access denied.']);
     assert.deepEqual(await fault('order_creditmemo.list', [], n), [2, 'Access denied.']);
     assert.equal((await rpc('resourceFaults', [n, 'order_shipment'])).error?.code, 2);
-    assert.deepEqual(
-      (await rpc('resourceFaults', [session, 'order_creditmemo'])).result.map((f: any) => f.code),
-      ['100', '101', '102', '103', '104', '106'],
-    );
+    assert.deepEqual(await faultCodes('order_creditmemo'), ['100', '101', '102', '103', '104', '106']);
   });
 
   test('an API user limited to other store views reaches none of these shipments, memos or orders', async () => {
     const a = await order(2);
     const number = await ok('order_shipment.create', [a.number, { [a.item]: 1 }]);
     const memo = await ok('order_creditmemo.create', [a.number, { qtys: { [a.item]: 1 } }]);
-    const name = `soap-german-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['shipments/all', 'credit-memos/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [2] });
-    const german = { 'x-store-code': 'german' };
-    const s = await sessionOf(name, `${name}-key`, german);
-    storeOf.set(s, german);
+    const s = await sessionOf(await newApiUser(t, ['shipments/all', 'credit-memos/all'], [2]), { 'x-store-code': 'german' });
     const own = await ok('order_shipment.list', [{ order_id: a.id }]);
     assert.equal(own.length, 1, 'the unlimited user sees it');
     assert.deepEqual(await ok('order_shipment.list', [{ order_id: a.id }], s), []);

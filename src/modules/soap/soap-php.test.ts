@@ -5,28 +5,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
+import { runScenario, skipWithout, stepOk as ok, type Step } from '../../../test/fixtures/legacy-api.js';
 import { ageSession, login, newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
 
-const run = promisify(execFile);
-const PHP_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'php');
-
-function phpWithSoap(): boolean {
-  try {
-    return execFileSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes';
-  } catch {
-    return false;
-  }
-}
-
-// under CI the PHP suite must run; elsewhere it is skipped when PHP with ext-soap is not installed
-const skip = !process.env.CI && !phpWithSoap() ? 'php CLI with ext-soap is not installed' : false;
-
-type Step = { ok?: any; fault?: [string, string] };
+const skip = skipWithout('php');
 
 let t: TestApp;
 let base: string;
@@ -45,30 +29,19 @@ before(async () => {
 after(() => t?.close());
 
 /** Runs a scenario against a fresh customer. */
-async function scenario(script: string, wsdlPath: string): Promise<{ customer: number; r: Record<string, Step> }> {
+async function scenario(script: string, wsdlPath: string): Promise<{ customer: number; r: Record<string, Step<string>> }> {
   const customer = await newCustomer(t);
-  const { stdout } = await run('php', [path.join(PHP_DIR, script)], {
-    env: {
-      ...process.env,
-      SOAP_BASE: base,
-      SOAP_WSDL_PATH: wsdlPath,
-      SOAP_USER: 'demo-admin',
-      SOAP_KEY: 'demo-admin-key',
-      SOAP_CUSTOMER_ID: String(customer),
-      SOAP_STALE_SESSION: stale,
-      SOAP_DENIED_USER: denied.username,
-      SOAP_DENIED_KEY: denied.apiKey,
-    },
-    timeout: 60_000,
-  });
-  return { customer, r: JSON.parse(stdout) };
+  const env = {
+    SOAP_WSDL_PATH: wsdlPath,
+    SOAP_CUSTOMER_ID: String(customer),
+    SOAP_STALE_SESSION: stale,
+    SOAP_DENIED_USER: denied.username,
+    SOAP_DENIED_KEY: denied.apiKey,
+  };
+  return { customer, r: await runScenario('php', script, base, env, 60_000) };
 }
 
-const ok = (s: Step) => {
-  assert.ok(s && 'ok' in s, `expected a value, got ${JSON.stringify(s)}`);
-  return s.ok;
-};
-const faultOf = (s: Step) => s?.fault;
+const faultOf = (s: Step<string>) => s?.fault;
 
 const EXPIRED: [string, string] = ['5', 'Session expired. Try to relogin.'];
 const DENIED: [string, string] = ['2', 'Access denied.'];

@@ -5,32 +5,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { runScenario, skipWithout, stepOk as ok, stockedProducts, twoLineOrder, type Step } from '../../../test/fixtures/legacy-api.js';
 import { startSoapApp } from '../../../test/fixtures/soap.js';
 
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'php', 'erp_v1.php');
-
-function phpWithSoap(): boolean {
-  try {
-    return execFileSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes';
-  } catch {
-    return false;
-  }
-}
-const skip = !process.env.CI && !phpWithSoap() ? 'php CLI with ext-soap is not installed' : false;
-
-type Step = { ok?: any; fault?: [string, string] };
-const ok = (s: Step | undefined, name: string) => {
-  assert.ok(s && 'ok' in s, `${name}: expected a value, got ${JSON.stringify(s)}`);
-  return s.ok;
-};
+const skip = skipWithout('php');
 
 let t: TestApp;
 let base: string;
@@ -42,8 +22,8 @@ before(async () => {
 after(() => t?.close());
 
 describe("an ERP on SOAP V1 with PHP's SoapClient", { skip }, () => {
-  let r: Record<string, Step>;
-  let placed: Awaited<ReturnType<typeof placeTestOrder>>;
+  let r: Record<string, Step<string>>;
+  let placed: Awaited<ReturnType<typeof twoLineOrder>>;
   let skus: string[];
   let admin: string;
   const tag = `v1-${crypto.randomBytes(4).toString('hex')}`;
@@ -51,35 +31,15 @@ describe("an ERP on SOAP V1 with PHP's SoapClient", { skip }, () => {
 
   before(async () => {
     admin = await t.tokens.admin();
-    skus = [];
-    for (let i = 0; i < 100; i += 10) {
-      const made = await Promise.all(Array.from({ length: 10 }, () => createTestProduct(t, { stockData: { qty: 5, isInStock: true } })));
-      skus.push(...made.sort((a, b) => a.id - b.id).map((p) => p.sku));
-    }
-    const a = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-    const b = await createTestProduct(t, { price: 4, stockData: { qty: 100, isInStock: true } });
-    placed = await placeTestOrder(t, {
-      items: [
-        { sku: a.sku, qty: 2 },
-        { sku: b.sku, qty: 3 },
-      ],
-      guestEmail: `${tag}-order@example.com`,
+    skus = (await stockedProducts(t, 100)).map((p) => p.sku);
+    placed = await twoLineOrder(t, `${tag}-order@example.com`);
+    r = await runScenario('php', 'erp_v1.php', base, {
+      SOAP_ORDER: placed.incrementId,
+      SOAP_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+      SOAP_SKUS: skus.join(','),
+      SOAP_TAG: tag,
+      SOAP_GUEST: guest,
     });
-    const { stdout } = await run('php', [SCRIPT], {
-      env: {
-        ...process.env,
-        SOAP_BASE: base,
-        SOAP_USER: 'demo-admin',
-        SOAP_KEY: 'demo-admin-key',
-        SOAP_ORDER: placed.incrementId,
-        SOAP_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
-        SOAP_SKUS: skus.join(','),
-        SOAP_TAG: tag,
-        SOAP_GUEST: guest,
-      },
-      timeout: 120_000,
-    });
-    r = JSON.parse(stdout);
   });
 
   test('the new order by a date filter and its details', () => {

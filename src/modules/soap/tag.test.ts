@@ -5,128 +5,67 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createApiUser, createRole } from '../auth/service.js';
 import { createWebsite } from '../stores/service.js';
-
-const run = promisify(execFile);
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'tag_scenario.py');
-
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import xmlrpc.client']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let session: string;
 let customerId: number;
 let p1: number;
 let p2: number;
-
-type Reply = { result?: any; error?: { code: number; message: string } };
-
-async function rpc(method: string, params: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(`${base}/api/jsonrpc/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Reply;
-}
-
-async function sessionOf(username: string, apiKey: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await rpc('login', [username, apiKey], headers);
-  assert.ok(r.result, JSON.stringify(r));
-  return r.result;
-}
-
-/** The headers a session's calls are sent with (a store-limited user names its store view). */
-const headersOf = new Map<string, Record<string, string>>();
-const call = (p: string, args: unknown, s = session) => rpc('call', [s, p, args], headersOf.get(s));
-async function ok(p: string, args: unknown, s = session): Promise<any> {
-  const r = await call(p, args, s);
-  assert.ok(!r.error, `${p}: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-async function fault(p: string, args: unknown, s = session): Promise<[number, string]> {
-  const r = await call(p, args, s);
-  assert.ok(r.error, `${p} answered ${JSON.stringify(r.result)}`);
-  return [r.error.code, r.error.message];
-}
+const api = new LegacyClient(() => base);
+const { rpc, sessionOf, ok, fault, faultCodes } = api;
 
 const rest = async (p: string) => {
   const r = await t.req('GET', `${API}${p}`, { token: admin });
   assert.equal(r.status, 200, r.text);
   return r.body;
 };
-const add = (tag: string, productId = p1, customer = customerId, store: unknown = 'default', s = session) =>
+const add = (tag: string, productId = p1, customer = customerId, store: unknown = 'default', s = api.session) =>
   ok('product_tag.add', [{ product_id: productId, tag, customer_id: customer, store }], s);
 
 before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
-  session = await sessionOf('demo-admin', 'demo-admin-key');
+  api.session = await sessionOf();
   customerId = (await rest('/customers?email=customer@example.com')).member[0].id;
   p1 = (await createTestProduct(t)).id;
   p2 = (await createTestProduct(t)).id;
 });
 after(() => t?.close());
 
-describe(
-  'a moderation tool with Python xmlrpc.client',
-  { skip: !process.env.CI && !hasPython() ? 'python3 is not installed' : false },
-  () => {
-    let r: Record<string, { ok?: any; fault?: [number, string] }>;
-    let product: number;
+describe('a moderation tool with Python xmlrpc.client', { skip: skipWithout('python') }, () => {
+  let r: Record<string, Step>;
+  let product: number;
 
-    before(async () => {
-      product = (await createTestProduct(t)).id;
-      const { stdout } = await run('python3', [SCRIPT], {
-        env: {
-          ...process.env,
-          RPC_URL: `${base}/api/xmlrpc/`,
-          RPC_USER: 'demo-admin',
-          RPC_KEY: 'demo-admin-key',
-          RPC_PRODUCT: String(product),
-          RPC_CUSTOMER: String(customerId),
-        },
-        timeout: 120_000,
-      });
-      r = JSON.parse(stdout);
-    });
+  before(async () => {
+    product = (await createTestProduct(t)).id;
+    r = await runScenario('python', 'tag_scenario.py', base, { RPC_PRODUCT: String(product), RPC_CUSTOMER: String(customerId) });
+  });
 
-    test('tags a product, lists, approves with a base popularity, renames and removes, as REST reads it', async () => {
-      const ids = r.add.ok;
-      assert.deepEqual(Object.keys(ids), ['erp', 'erp two words', 'erp-old']);
-      assert.deepEqual(r.addAgain.ok, { ERP: ids.erp });
-      assert.deepEqual(r.list.ok, {
-        [ids.erp]: { tag_id: ids.erp, name: 'erp' },
-        [ids['erp two words']]: { tag_id: ids['erp two words'], name: 'erp two words' },
-        [ids['erp-old']]: { tag_id: ids['erp-old'], name: 'erp-old' },
-      });
-      assert.equal(r.approve.ok, true);
-      assert.deepEqual(r.info.ok, { status: '1', name: 'erp', base_popularity: '4', products: { [product]: '1' } });
-      assert.equal(r.rename.ok, true);
-      assert.deepEqual(r.renamed.ok, { status: '0', name: 'ERP Pair', base_popularity: '0', products: { [product]: '1' } });
-      assert.equal(r.remove.ok, true);
-      assert.deepEqual(r.removed.fault, [104, 'Requested tag does not exist.']);
-      const shown = (await t.req('GET', `${API}/products/${product}/tags`)).body.member;
-      assert.deepEqual(shown, [{ id: Number(ids.erp), name: 'erp', status: 'approved', popularity: 5, productCount: 1 }]);
+  test('tags a product, lists, approves with a base popularity, renames and removes, as REST reads it', async () => {
+    const ids = r.add.ok;
+    assert.deepEqual(Object.keys(ids), ['erp', 'erp two words', 'erp-old']);
+    assert.deepEqual(r.addAgain.ok, { ERP: ids.erp });
+    assert.deepEqual(r.list.ok, {
+      [ids.erp]: { tag_id: ids.erp, name: 'erp' },
+      [ids['erp two words']]: { tag_id: ids['erp two words'], name: 'erp two words' },
+      [ids['erp-old']]: { tag_id: ids['erp-old'], name: 'erp-old' },
     });
-  },
-);
+    assert.equal(r.approve.ok, true);
+    assert.deepEqual(r.info.ok, { status: '1', name: 'erp', base_popularity: '4', products: { [product]: '1' } });
+    assert.equal(r.rename.ok, true);
+    assert.deepEqual(r.renamed.ok, { status: '0', name: 'ERP Pair', base_popularity: '0', products: { [product]: '1' } });
+    assert.equal(r.remove.ok, true);
+    assert.deepEqual(r.removed.fault, [104, 'Requested tag does not exist.']);
+    const shown = (await t.req('GET', `${API}/products/${product}/tags`)).body.member;
+    assert.deepEqual(shown, [{ id: Number(ids.erp), name: 'erp', status: 'approved', popularity: 5, productCount: 1 }]);
+  });
+});
 
 describe('product_tag over JSON-RPC', () => {
   test('add: tags by Magento’s rules for a customer in a store view, pending, never doubled', async () => {
@@ -239,7 +178,7 @@ describe('permissions and store views', () => {
   test('a role without the permission gets fault 2; a reader may list and read but not write', async () => {
     const added = await add('guarded');
     const reader = await newApiUser(t, ['tags/read']);
-    const s = await sessionOf(reader.username, reader.apiKey);
+    const s = await sessionOf(reader);
     assert.ok((await ok('product_tag.list', [p1], s))[added.guarded]);
     assert.equal((await ok('product_tag.info', [added.guarded], s)).name, 'guarded');
     assert.deepEqual(await fault('product_tag.add', [{ product_id: p1, tag: 'x', customer_id: customerId, store: 1 }], s), [
@@ -249,7 +188,7 @@ describe('permissions and store views', () => {
     assert.deepEqual(await fault('product_tag.update', [added.guarded, { status: 1 }], s), [2, 'Access denied.']);
     assert.deepEqual(await fault('product_tag.remove', [added.guarded], s), [2, 'Access denied.']);
     const none = await newApiUser(t, ['products/all']);
-    const n = await sessionOf(none.username, none.apiKey);
+    const n = await sessionOf(none);
     assert.deepEqual(await fault('product_tag.list', [p1], n), [2, 'Access denied.']);
     assert.deepEqual(await fault('product_tag.info', [added.guarded], n), [2, 'Access denied.']);
     const resources = (await rpc('resources', [s])).result;
@@ -257,10 +196,7 @@ describe('permissions and store views', () => {
       resources.filter((r: any) => r.name === 'catalog_product_tag').map((r: any) => [r.aliases, r.methods.map((m: any) => m.name)]),
       [[['product_tag'], ['list', 'info']]],
     );
-    assert.deepEqual(
-      (await rpc('resourceFaults', [session, 'product_tag'])).result.map((f: any) => f.code),
-      ['101', '102', '103', '104', '105', '106', '107'],
-    );
+    assert.deepEqual(await faultCodes('product_tag'), ['101', '102', '103', '104', '105', '106', '107']);
   });
 
   test('an API user limited to a store view reaches only its own uses and tags', async () => {
@@ -274,12 +210,7 @@ describe('permissions and store views', () => {
     const theirs = await add('theirs-only', mine);
     const shared = await add('shared-tag', mine);
     await add('shared-tag', mine, customerId, 'tagweb');
-    const name = `soap-tags-${Date.now().toString(36)}`;
-    await createRole(t.database.db, name, ['tags/all']);
-    await createApiUser(t.database.db, { username: name, apiKey: `${name}-key`, role: name, allowedStoreIds: [second.storeId] });
-    const headers = { 'x-store-code': 'tagweb' };
-    const s = await sessionOf(name, `${name}-key`, headers);
-    headersOf.set(s, headers);
+    const s = await sessionOf(await newApiUser(t, ['tags/all'], [second.storeId]), { 'x-store-code': 'tagweb' });
     assert.deepEqual(await ok('product_tag.list', [mine], s), {
       [shared['shared-tag']]: { tag_id: shared['shared-tag'], name: 'shared-tag' },
     });

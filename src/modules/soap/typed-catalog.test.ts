@@ -6,85 +6,47 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { startSoapApp } from '../../../test/fixtures/soap.js';
+import { pngBase64, runScenario, skipWithout, type Step, stepOk as ok } from '../../../test/fixtures/legacy-api.js';
+import { startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
 
-const run = promisify(execFile);
-const PHP_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'php');
-
-function phpWithSoap(): boolean {
-  try {
-    return execFileSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes';
-  } catch {
-    return false;
-  }
-}
-const skip = !process.env.CI && !phpWithSoap() ? 'php CLI with ext-soap is not installed' : false;
-
-type Step = { ok?: any; fault?: [string, string] };
+const skip = skipWithout('php');
 
 let t: TestApp;
 let base: string;
 let admin: string;
-let dataDir: string;
+let close: (() => Promise<void>) | undefined;
 let png: string;
 
 before(async () => {
   if (skip) return;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soap-typed-catalog-'));
-  ({ t, base } = await startSoapApp({ DATA_DIR: dataDir }));
+  ({ t, base, close } = await startSoapAppWithFiles('soap-typed-catalog-'));
   admin = await t.tokens.admin();
-  png = (
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00ff00' } })
-      .png()
-      .toBuffer()
-  ).toString('base64');
+  png = await pngBase64('#00ff00');
 });
-after(async () => {
-  await t?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const ok = (s: Step | undefined, name: string) => {
-  assert.ok(s && 'ok' in s, `${name}: expected a value, got ${JSON.stringify(s)}`);
-  return s.ok;
-};
+after(() => close?.());
 
 for (const [style, wsdlPath] of [
   ['v2', '/api/v2_soap/?wsdl'],
   ['wsi', '/api/v2_soap/wsi/?wsdl'],
 ] as const) {
   describe(`a PIM over ${style === 'v2' ? 'SOAP V2' : 'WS-I'} with PHP's SoapClient`, { skip }, () => {
-    let r: Record<string, Step>;
+    let r: Record<string, Step<string>>;
     let sku: string;
     let other: Record<string, any>;
 
     before(async () => {
       sku = `typed-${style}-${crypto.randomBytes(4).toString('hex')}`;
       other = await createTestProduct(t);
-      const { stdout } = await run('php', [path.join(PHP_DIR, 'catalog.php')], {
-        env: {
-          ...process.env,
-          SOAP_BASE: base,
-          SOAP_WSDL_PATH: wsdlPath,
-          SOAP_STYLE: style,
-          SOAP_USER: 'demo-admin',
-          SOAP_KEY: 'demo-admin-key',
-          SOAP_SKU: sku,
-          SOAP_OTHER: other.sku,
-          SOAP_IMAGE: png,
-        },
-        timeout: 120_000,
+      r = await runScenario('php', 'catalog.php', base, {
+        SOAP_WSDL_PATH: wsdlPath,
+        SOAP_STYLE: style,
+        SOAP_SKU: sku,
+        SOAP_OTHER: other.sku,
+        SOAP_IMAGE: png,
       });
-      r = JSON.parse(stdout);
     });
 
     test('types, sets and their attributes', () => {

@@ -6,30 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, type TestApp } from '../../../test/helpers.js';
-import { createTestProduct } from '../../../test/fixtures/catalog.js';
-import { placeTestOrder } from '../../../test/fixtures/checkout.js';
+import { runScenario, skipWithout, stepOk as ok, stockedProducts, twoLineOrder, type Step } from '../../../test/fixtures/legacy-api.js';
 import { envelope, login, newApiUser, post, startSoapApp } from '../../../test/fixtures/soap.js';
 import { serves } from './handler.js';
 import { V2_OPS, WSI_OPS } from './typed/schema.js';
 
-const run = promisify(execFile);
-const PHP_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'php');
-
-function phpWithSoap(): boolean {
-  try {
-    return execFileSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes';
-  } catch {
-    return false;
-  }
-}
-const skip = !process.env.CI && !phpWithSoap() ? 'php CLI with ext-soap is not installed' : false;
-
-type Step = { ok?: any; fault?: [string, string] };
+const skip = skipWithout('php');
 
 let t: TestApp;
 let base: string;
@@ -41,63 +25,33 @@ before(async () => {
   ({ t, base } = await startSoapApp());
   admin = await t.tokens.admin();
   denied = await newApiUser(t, ['addresses/read']);
-  skus = [];
-  for (let i = 0; i < 100; i += 10) {
-    const made = await Promise.all(Array.from({ length: 10 }, () => createTestProduct(t, { stockData: { qty: 5, isInStock: true } })));
-    skus.push(...made.sort((a, b) => a.id - b.id).map((p) => p.sku));
-  }
+  skus = (await stockedProducts(t, 100)).map((p) => p.sku);
 });
 after(() => t?.close());
 
-/** An order of two lines (2 and 3 units), placed through REST. */
-async function twoLineOrder() {
-  const a = await createTestProduct(t, { price: 10, stockData: { qty: 100, isInStock: true } });
-  const b = await createTestProduct(t, { price: 4, stockData: { qty: 100, isInStock: true } });
-  return placeTestOrder(t, {
-    items: [
-      { sku: a.sku, qty: 2 },
-      { sku: b.sku, qty: 3 },
-    ],
-    guestEmail: `typed-${crypto.randomBytes(4).toString('hex')}@example.com`,
+async function erp(style: 'v2' | 'wsi', wsdlPath: string, order: string): Promise<Record<string, Step<string>>> {
+  return runScenario('php', 'erp.php', base, {
+    SOAP_WSDL_PATH: wsdlPath,
+    SOAP_STYLE: style,
+    SOAP_DENIED_USER: denied.username,
+    SOAP_DENIED_KEY: denied.apiKey,
+    SOAP_ORDER: order,
+    SOAP_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+    SOAP_SKUS: skus.join(','),
+    SOAP_GUEST: `cart-${style}-${crypto.randomBytes(4).toString('hex')}@example.com`,
   });
 }
-
-async function erp(style: 'v2' | 'wsi', wsdlPath: string, order: string): Promise<Record<string, Step>> {
-  const { stdout } = await run('php', [path.join(PHP_DIR, 'erp.php')], {
-    env: {
-      ...process.env,
-      SOAP_BASE: base,
-      SOAP_WSDL_PATH: wsdlPath,
-      SOAP_STYLE: style,
-      SOAP_USER: 'demo-admin',
-      SOAP_KEY: 'demo-admin-key',
-      SOAP_DENIED_USER: denied.username,
-      SOAP_DENIED_KEY: denied.apiKey,
-      SOAP_ORDER: order,
-      SOAP_SINCE: new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
-      SOAP_SKUS: skus.join(','),
-      SOAP_GUEST: `cart-${style}-${crypto.randomBytes(4).toString('hex')}@example.com`,
-    },
-    timeout: 120_000,
-  });
-  return JSON.parse(stdout);
-}
-
-const ok = (s: Step | undefined, name: string) => {
-  assert.ok(s && 'ok' in s, `${name}: expected a value, got ${JSON.stringify(s)}`);
-  return s.ok;
-};
 
 for (const [style, wsdlPath] of [
   ['v2', '/api/v2_soap/?wsdl'],
   ['wsi', '/api/v2_soap/wsi/?wsdl'],
 ] as const) {
   describe(`an ERP over ${style === 'v2' ? 'SOAP V2' : 'WS-I'} with PHP's SoapClient`, { skip }, () => {
-    let r: Record<string, Step>;
+    let r: Record<string, Step<string>>;
     let placed: Awaited<ReturnType<typeof twoLineOrder>>;
 
     before(async () => {
-      placed = await twoLineOrder();
+      placed = await twoLineOrder(t, `typed-${crypto.randomBytes(4).toString('hex')}@example.com`);
       r = await erp(style, wsdlPath, placed.incrementId);
     });
 
@@ -202,7 +156,7 @@ describe('the typed documents and wire', () => {
 
   test('V2: integers as their types, a list of one is a list, a value not of its type is a client fault', async () => {
     const session = await login(base);
-    const placed = await twoLineOrder();
+    const placed = await twoLineOrder(t, `typed-${crypto.randomBytes(4).toString('hex')}@example.com`);
     const list = await post(
       base,
       '/api/v2_soap/',
