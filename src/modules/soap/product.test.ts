@@ -223,6 +223,20 @@ describe('catalog_product over JSON-RPC', () => {
     assert.equal((await fault('product.create', ['simple', 1, sku, { name: 'x', categories: [999999] }]))[0], 102);
     assert.equal((await fault('product.create', ['simple', 1, sku, { name: 'x', color: 'Purple' }]))[0], 102);
     assert.equal((await fault('product.create', ['simple', 1, sku, { name: 'x', stock_data: { qty: -3 } }]))[0], 102);
+    // stock_data: Magento's stock keys (unknown ones and nulls left out), whole quantities and 0/1 or true/false flags
+    assert.deepEqual(await fault('product.create', ['simple', 1, sku, { name: 'x', stock_data: { qty: '2.5' } }]), [
+      102,
+      'Attribute "stock_data.qty" is invalid: not a whole number',
+    ]);
+    assert.deepEqual(await fault('product.create', ['simple', 1, sku, { name: 'x', stock_data: { is_in_stock: 'maybe' } }]), [
+      102,
+      'Attribute "stock_data.is_in_stock" is invalid.',
+    ]);
+    const stocked = `stock-${uid()}`;
+    const stockData = { qty: '4.0000', is_in_stock: 'true', min_sale_qty: 2, max_sale_qty: null, no_such_key: 1 };
+    assert.match(String(await ok('product.create', ['simple', 1, stocked, { name: 'Stocked', stock_data: stockData }])), /^\d+$/);
+    const stock = (await t.req('GET', `${API}/inventory/${stocked}`, { token: admin })).body;
+    assert.deepEqual([stock.qty, stock.isInStock, stock.minSaleQty], [4, true, 2]);
     assert.deepEqual(await fault('product.create', ['simple', 1, sku, 'not a struct']), [102, 'Product data must be a struct.']);
     // the tier price's website is not the product's: the product written before it is rolled back with it
     const second = await createWebsite(t.database.db, t.services.settings, {

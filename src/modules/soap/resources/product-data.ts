@@ -19,6 +19,7 @@ import { ProductWrite, type ProductStockDataT, type ProductWriteBody } from '../
 import { isRecord } from '../encoding.js';
 import type { LegacyValue } from '../resources.js';
 import { productFault } from './product-shared.js';
+import { STOCK_KEYS, stockFields } from './stock-data.js';
 
 type Kind = 'text' | 'money' | 'number' | 'date' | 'status' | 'visibility' | 'int' | 'flag01' | 'bool';
 
@@ -122,44 +123,17 @@ function fieldValue(code: string, kind: Kind, v: LegacyValue, creating: boolean)
   }
 }
 
-/** Magento's stock keys → the service's. */
-const STOCK_KEYS: Record<string, keyof ProductStockDataT> = {
-  qty: 'qty',
-  is_in_stock: 'isInStock',
-  manage_stock: 'manageStock',
-  use_config_manage_stock: 'useConfigManageStock',
-  backorders: 'backorders',
-  use_config_backorders: 'useConfigBackorders',
-  min_qty: 'minQty',
-  use_config_min_qty: 'useConfigMinQty',
-  min_sale_qty: 'minSaleQty',
-  use_config_min_sale_qty: 'useConfigMinSaleQty',
-  max_sale_qty: 'maxSaleQty',
-  use_config_max_sale_qty: 'useConfigMaxSaleQty',
-  notify_stock_qty: 'notifyStockQty',
-  use_config_notify_stock_qty: 'useConfigNotifyStockQty',
-  qty_increments: 'qtyIncrements',
-  enable_qty_increments: 'enableQtyIncrements',
-  use_config_qty_increments: 'useConfigQtyIncrements',
-  use_config_enable_qty_inc: 'useConfigEnableQtyInc',
-  is_qty_decimal: 'isQtyDecimal',
-};
-const STOCK_NUMBERS = new Set(['qty', 'minQty', 'minSaleQty', 'maxSaleQty', 'backorders', 'notifyStockQty', 'qtyIncrements']);
-
 function stockData(v: LegacyValue, creating: boolean): ProductStockDataT {
   if (!isRecord(v)) return invalid('stock_data', creating);
-  const out: Record<string, unknown> = {};
-  for (const [key, x] of v) {
-    const k = Object.hasOwn(STOCK_KEYS, key) ? STOCK_KEYS[key] : undefined;
-    if (!k || x === null) continue;
-    if (STOCK_NUMBERS.has(k)) {
+  return stockFields(v, {
+    number: (x, key) => {
       const t = typeof x === 'number' ? String(x) : typeof x === 'string' ? x.trim() : '';
       // Magento keeps quantities with four decimals: "5.0000" is 5
       if (!/^-?\d{1,10}(\.0*)?$/.test(t)) invalid(`stock_data.${key}`, creating, 'not a whole number');
-      out[k] = Number(t);
-    } else out[k] = fieldValue(`stock_data.${key}`, 'bool', x, creating);
-  }
-  return out as ProductStockDataT;
+      return Number(t);
+    },
+    flag: (x, key) => fieldValue(`stock_data.${key}`, 'bool', x, creating),
+  }) as ProductStockDataT;
 }
 
 /** A list as sent: a list, a map's values, or comma-separated text (as a WS-I additional attribute carries one). */

@@ -12,6 +12,7 @@ import type { StockInput } from '../../inventory/stock-input.js';
 import { missingRow } from '../../inventory/stock-rows.js';
 import { isRecord } from '../encoding.js';
 import { defineResource, resourceFault, type LegacyValue } from '../resources.js';
+import { stockFields } from './stock-data.js';
 
 /** Most products one list or multiUpdate names (Magento's own limit is the request size). */
 const MAX_PRODUCTS = 1000;
@@ -35,43 +36,6 @@ async function resolve(ctx: Ctx, refs: (string | undefined)[]): Promise<(LegacyP
   );
 }
 
-/** Magento's stock keys → the service's; a value the service would refuse is refused by it with its reason. */
-const KEYS: Record<string, keyof StockInput> = {
-  qty: 'qty',
-  is_in_stock: 'isInStock',
-  manage_stock: 'manageStock',
-  use_config_manage_stock: 'useConfigManageStock',
-  backorders: 'backorders',
-  use_config_backorders: 'useConfigBackorders',
-  min_qty: 'minQty',
-  use_config_min_qty: 'useConfigMinQty',
-  min_sale_qty: 'minSaleQty',
-  use_config_min_sale_qty: 'useConfigMinSaleQty',
-  max_sale_qty: 'maxSaleQty',
-  use_config_max_sale_qty: 'useConfigMaxSaleQty',
-  notify_stock_qty: 'notifyStockQty',
-  use_config_notify_stock_qty: 'useConfigNotifyStockQty',
-  qty_increments: 'qtyIncrements',
-  enable_qty_increments: 'enableQtyIncrements',
-  use_config_qty_increments: 'useConfigQtyIncrements',
-  use_config_enable_qty_inc: 'useConfigEnableQtyInc',
-  is_qty_decimal: 'isQtyDecimal',
-};
-const BOOLEANS = new Set<keyof StockInput>([
-  'isInStock',
-  'manageStock',
-  'useConfigManageStock',
-  'useConfigBackorders',
-  'useConfigMinQty',
-  'useConfigMinSaleQty',
-  'useConfigMaxSaleQty',
-  'useConfigNotifyStockQty',
-  'enableQtyIncrements',
-  'useConfigQtyIncrements',
-  'useConfigEnableQtyInc',
-  'isQtyDecimal',
-]);
-
 /** A wire value as a number when it reads as one ("10", "10.0000", 10), else as sent for the service to refuse. */
 function numberOf(v: LegacyValue): unknown {
   if (typeof v === 'number') return v;
@@ -86,16 +50,10 @@ function flagOf(v: LegacyValue): unknown {
   return v;
 }
 
-/** The stock data of an update in the service's keys; null values are not sent, as Magento's isset() skips them. */
+/** The stock data of an update in the service's keys; a value the service would refuse is refused by it with its reason. */
 function stockInput(data: LegacyValue | undefined): StockInput {
   if (!isRecord(data)) throw resourceFault(stockItem, 'not_updated', 'Stock data must be a struct.');
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of data) {
-    const k = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
-    if (!k || v === null || v === undefined) continue;
-    out[k] = BOOLEANS.has(k) ? flagOf(v) : numberOf(v);
-  }
-  return out as StockInput;
+  return stockFields(data, { number: numberOf, flag: flagOf });
 }
 
 /** Writes the updates in one transaction: 101 when a reference names no product, 102 when the service refuses one. */
