@@ -7,24 +7,13 @@ reads everything back: the attribute's info, its options in the German store vie
 sets. Reads RPC_URL, RPC_USER and RPC_KEY too, and prints one JSON object: each step's result ({"ok": value}) or
 fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
+from common import finish, login, proxy, step
+
 german = int(os.environ["RPC_GERMAN"])
-out = {}
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-    return out[name].get("ok")
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 
 attribute = step(
     "create",
@@ -65,4 +54,4 @@ step("optionsGerman", lambda: proxy.call(session, "product_attribute.options", [
 step("list", lambda: proxy.call(session, "product_attribute.list", [new_set]))
 step("sets", lambda: proxy.call(session, "product_attribute_set.list", []))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

@@ -5,23 +5,11 @@ URL key and with the store filter, updates it (title, activation, publish date),
 it and reads it again. Reads RPC_URL, RPC_USER and RPC_KEY too, and prints one JSON object: each step's result
 ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-    return out[name].get("ok")
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 stores = os.environ["RPC_STORES"].split(",")
 
 post = step(
@@ -53,4 +41,4 @@ step("missingTitle", lambda: proxy.call(session, "blog_post.create", [{"content"
 step("delete", lambda: proxy.call(session, "blog_post.delete", [post]))
 step("deleted", lambda: proxy.call(session, "blog_post.info", [post]))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

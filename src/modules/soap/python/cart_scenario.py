@@ -6,23 +6,11 @@ and read back through sales_order.info.
 Reads RPC_URL, RPC_USER, RPC_KEY, RPC_SKUS (two SKUs, comma-separated), RPC_COUPON and RPC_EMAIL from the environment,
 and prints one JSON object: each step's result ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-    return out[name].get("ok")
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 first, second = os.environ["RPC_SKUS"].split(",")
 email = os.environ["RPC_EMAIL"]
 
@@ -63,4 +51,4 @@ step("orderInfo", lambda: proxy.call(session, "sales_order.info", number))
 step("again", lambda: proxy.call(session, "cart.order", [quote]))
 step("after", lambda: proxy.call(session, "cart.info", [quote]))
 
-print(json.dumps(out))
+finish()

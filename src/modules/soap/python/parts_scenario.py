@@ -8,21 +8,11 @@ option with two values, lists the options, reads the option and adds a third val
 RPC_KEY too, and prints one JSON object: each step's result ({"ok": value}) or fault ({"fault": [code, message]}).
 """
 import base64
-import json
 import os
 import struct
-import xmlrpc.client
 import zlib
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
-
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
+from common import finish, login, out, proxy, step
 
 
 def png(width, height, rgb):
@@ -36,7 +26,7 @@ def png(width, height, rgb):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 main, first, second = os.environ["RPC_SKUS"].split(",")
 image = {
     "file": {"content": base64.b64encode(png(32, 24, (0, 128, 255))).decode(), "mime": "image/png", "name": "pim-photo"},
@@ -85,4 +75,4 @@ step(
 )
 step("values", lambda: proxy.call(session, "product_custom_option_value.list", [option_id]))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

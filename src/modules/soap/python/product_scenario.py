@@ -8,21 +8,11 @@ tries to link it (refused), multi-updates the children's prices, sets a
 special price and deletes a spare product. Reads RPC_URL, RPC_USER, RPC_KEY and RPC_TAG (the SKU prefix), and
 prints one JSON object: each step's result ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
+from common import finish, login, out, proxy, step
+
 tag = os.environ["RPC_TAG"]
-out = {}
-
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-    return out[name].get("ok")
 
 
 def child(name, color, size):
@@ -39,7 +29,7 @@ def child(name, color, size):
     return step(name, lambda: proxy.call(session, "catalog_product.create", ["simple", "1", "%s-%s-%s" % (tag, color, size), data]))
 
 
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 step("types", lambda: proxy.call(session, "product_type.list", []))
 c1 = child("child1", "Red", "S")
 c2 = child("child2", "Blue", "S")
@@ -94,4 +84,4 @@ step("delete", lambda: proxy.call(session, "product.delete", [dup]))
 step("deleted", lambda: proxy.call(session, "product.info", [dup]))
 proxy.endSession(session)
 out["ids"] = {"c1": c1, "c2": c2, "c3": c3}
-print(json.dumps(out))
+finish()

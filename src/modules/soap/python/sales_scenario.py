@@ -4,23 +4,11 @@ Reads RPC_URL, RPC_USER, RPC_KEY, RPC_SINCE (a date), RPC_EMAIL (the customer em
 RPC_OPEN_INVOICE (an invoice left open) from the environment, and prints one JSON object: each step's result
 ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-    return out[name].get("ok")
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 since = os.environ["RPC_SINCE"]
 email = os.environ["RPC_EMAIL"]
 
@@ -53,4 +41,4 @@ step("invoices", lambda: proxy.call(session, "sales_order_invoice.list", [{"orde
 step("missing", lambda: proxy.call(session, "sales_order.info", "no-such-order"))
 step("badFilter", lambda: proxy.call(session, "sales_order.list", [{"created_at": {"from": "not a date"}}]))
 
-print(json.dumps(out))
+finish()

@@ -5,22 +5,11 @@ shipment of two with a comment, the shipments of the order, a tracking number ad
 memo refunding one and the memo read back. Reads RPC_URL, RPC_USER and RPC_KEY too, and prints one JSON object:
 each step's result ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, out, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 order = os.environ["RPC_ORDER"]
 item = os.environ["RPC_ITEM"]
 
@@ -49,4 +38,4 @@ step(
 step("memo", lambda: proxy.call(session, "order_creditmemo.info", [out["refund"].get("ok")]))
 step("memos", lambda: proxy.call(session, "order_creditmemo.list", [{"order_increment_id": order}]))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

@@ -7,22 +7,11 @@ assigns the first SKU to it, lists its products and deletes the first category (
 RPC_URL, RPC_USER and RPC_KEY too, and prints one JSON object: each step's result ({"ok": value}) or fault
 ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, out, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 skus = os.environ["RPC_SKUS"].split(",")
 
 step(
@@ -51,4 +40,4 @@ step("subtree", lambda: proxy.call(session, "category.tree", [parent]))
 step("delete", lambda: proxy.call(session, "category.delete", [parent]))
 step("deleted", lambda: proxy.call(session, "category.info", [child]))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

@@ -6,22 +6,11 @@ popularity, reads it back with info, renames the second, removes the third and r
 RPC_USER and RPC_KEY too, and prints one JSON object: each step's result ({"ok": value}) or fault
 ({"fault": [code, message]}).
 """
-import json
 import os
-import xmlrpc.client
 
-proxy = xmlrpc.client.ServerProxy(os.environ["RPC_URL"], allow_none=True)
-out = {}
+from common import finish, login, out, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 product = os.environ["RPC_PRODUCT"]
 customer = os.environ["RPC_CUSTOMER"]
 data = {"product_id": product, "customer_id": customer, "store": "default", "tag": "erp 'erp two words' erp-old"}
@@ -37,4 +26,4 @@ step("renamed", lambda: proxy.call(session, "product_tag.info", [second, None]))
 step("remove", lambda: proxy.call(session, "product_tag.remove", [third]))
 step("removed", lambda: proxy.call(session, "product_tag.info", [third, "default"]))
 proxy.endSession(session)
-print(json.dumps(out))
+finish()

@@ -3,23 +3,12 @@
 Reads RPC_URL, RPC_USER, RPC_KEY, RPC_CUSTOMER_ID, RPC_DENIED_USER and RPC_DENIED_KEY from the environment and
 prints one JSON object: each step's result ({"ok": value}) or fault ({"fault": [code, message]}).
 """
-import json
 import os
 import xmlrpc.client
 
-url = os.environ["RPC_URL"]
-proxy = xmlrpc.client.ServerProxy(url, allow_none=True)
-out = {}
+from common import finish, login, out, outcome, proxy, step
 
-
-def step(name, fn):
-    try:
-        out[name] = {"ok": fn()}
-    except xmlrpc.client.Fault as f:
-        out[name] = {"fault": [f.faultCode, f.faultString]}
-
-
-session = proxy.login(os.environ["RPC_USER"], os.environ["RPC_KEY"])
+session = login()
 out["login"] = {"ok": session}
 customer = int(os.environ["RPC_CUSTOMER_ID"])
 
@@ -74,13 +63,7 @@ multi = xmlrpc.client.MultiCall(proxy)
 multi.call(session, "core_magento.info")
 multi.call(session, "nothing.here")
 results = multi()
-entries = []
-for i in range(2):
-    try:
-        entries.append({"ok": results[i]})
-    except xmlrpc.client.Fault as f:
-        entries.append({"fault": [f.faultCode, f.faultString]})
-out["systemMulticall"] = {"ok": entries}
+out["systemMulticall"] = {"ok": [outcome(lambda: results[0]), outcome(lambda: results[1])]}
 
 denied = proxy.login(os.environ["RPC_DENIED_USER"], os.environ["RPC_DENIED_KEY"])
 step("deniedCreate", lambda: proxy.call(denied, "customer_address.create", [customer, address]))
@@ -91,4 +74,4 @@ step("endSession", lambda: proxy.endSession(session))
 step("afterEnd", lambda: proxy.call(session, "core_magento.info"))
 step("garbageSession", lambda: proxy.call("not-a-session", "core_magento.info"))
 
-print(json.dumps(out))
+finish()
