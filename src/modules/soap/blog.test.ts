@@ -7,10 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { LegacyClient, runScenario, skipWithout } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
+import { newApiUser, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
 import { storeZone, today } from '../../platform/report-period.js';
-import { createWebsite } from '../stores/service.js';
 
 let t: TestApp;
 let base: string;
@@ -328,12 +327,7 @@ describe('blog_post over JSON-RPC', () => {
   });
 
   test('a store-limited API user reaches the posts of its store views and of all; writes only its own', async () => {
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'blogweb',
-      name: 'Blog Website',
-      storeCode: 'blogweb',
-      storeName: 'Blog Store View',
-    });
+    const second = await newWebsite(t, 'blogweb');
     const mine = await ok('blog_post.create', [{ title: 'Mine', content: 'x', url_key: key('mine'), stores: ['blogweb'] }]);
     const theirs = await ok('blog_post.create', [{ title: 'Theirs', content: 'x', url_key: key('theirs'), stores: ['german'] }]);
     const shared = await ok('blog_post.create', [{ title: 'Shared', content: 'x', url_key: key('shared') }]);

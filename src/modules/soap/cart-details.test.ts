@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { CART_ADDRESS, cartProduct, newCoupon, readyCart } from '../../../test/fixtures/legacy-cart.js';
 import { LegacyClient } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createWebsite, setConfig } from '../stores/service.js';
+import { newApiUser, newCustomer, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
+import { setConfig } from '../stores/service.js';
 
 let t: TestApp;
 let base: string;
@@ -377,12 +377,7 @@ describe('permissions and store views', () => {
   });
 
   test("a store-limited API user reaches only its store views' carts", async () => {
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'cartweb',
-      name: 'Cart Website',
-      storeCode: 'cartweb',
-      storeName: 'Cart Store View',
-    });
+    const second = await newWebsite(t, 'cartweb');
     const theirs = await product(10, { websiteIds: [second.websiteId] });
     const s = await api.sessionOf(await newApiUser(t, ['carts/all', 'orders/create'], [second.storeId]), { 'x-store-code': 'cartweb' });
     const foreign = await ok('cart.create', []);

@@ -8,8 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { LegacyClient, runScenario, skipWithout, stockedProducts, type Step } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createWebsite } from '../stores/service.js';
+import { newApiUser, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
 
 let t: TestApp;
 let base: string;
@@ -249,12 +248,7 @@ describe('permissions and store views', () => {
   });
 
   test("an API user limited to a store view reaches only its website's products", async () => {
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'stockweb',
-      name: 'Stock Website',
-      storeCode: 'stockweb',
-      storeName: 'Stock Store View',
-    });
+    const second = await newWebsite(t, 'stockweb');
     const [mine] = await stockedProducts(t, 1, { websiteIds: [second.websiteId] });
     const [other] = await stockedProducts(t, 1, { websiteIds: [1] });
     const s = await sessionOf(await newApiUser(t, ['inventory/all'], [second.storeId]), { 'x-store-code': 'stockweb' });
@@ -407,12 +401,7 @@ describe('catalog_category over JSON-RPC', () => {
     }
     const none = await newApiUser(t, ['customers/read']);
     assert.deepEqual(await fault('category.tree', [], await sessionOf(none)), [2, 'Access denied.']);
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'catweb',
-      name: 'Category Website',
-      storeCode: 'catweb',
-      storeName: 'Category Store View',
-    });
+    const second = await newWebsite(t, 'catweb');
     const limited = await sessionOf(await newApiUser(t, ['categories/all'], [second.storeId]), { 'x-store-code': 'catweb' });
     const mine = await ok('category.tree', [null, 'catweb'], limited);
     // its store group's root category is the limit of its writes: it may not delete or move the root itself

@@ -10,8 +10,7 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { LegacyClient } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createWebsite } from '../stores/service.js';
+import { newApiUser, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
 import { soapSessions } from './tables.js';
 
@@ -164,12 +163,7 @@ describe('catalog_category.currentStore', () => {
     assert.deepEqual(await fault(await sessionOf(none), 'category.currentStore', ['german']), [2, 'Access denied.']);
     const reader = await newApiUser(t, ['categories/read']);
     assert.equal(await ok(await sessionOf(reader), 'category.currentStore', ['german']), german);
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'keptweb',
-      name: 'Kept Website',
-      storeCode: 'keptweb',
-      storeName: 'Kept Store View',
-    });
+    const second = await newWebsite(t, 'keptweb');
     const limited = await sessionOf(await newApiUser(t, ['categories/all'], [second.storeId]), { 'x-store-code': 'keptweb' });
     assert.deepEqual(await fault(limited, 'category.currentStore', ['german']), NOT_FOUND);
     assert.deepEqual(await fault(limited, 'category.currentStore', ['default']), NOT_FOUND);

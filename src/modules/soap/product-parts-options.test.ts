@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, pngBase64 } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
-import { createWebsite } from '../stores/service.js';
+import { newApiUser, newWebsite, startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
 
 let t: TestApp;
 let base: string;
@@ -405,12 +404,7 @@ describe('permissions, store-limited users and statements', () => {
   });
 
   test("a store-limited API user reaches its website's products and store views only", async () => {
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'partsweb',
-      name: 'Parts',
-      storeCode: 'partsweb',
-      storeName: 'Parts',
-    });
+    const second = await newWebsite(t, 'partsweb');
     const [mine, other] = [await product({ websiteIds: [second.websiteId] }), await product({ websiteIds: [1] })];
     const s = await sessionOf(await newApiUser(t, ['products/all'], [second.storeId]), { 'x-store-code': 'partsweb' });
     assert.ok(await ok('product_media.create', [mine.id, image(), 'partsweb'], s));

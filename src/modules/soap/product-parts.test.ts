@@ -13,8 +13,8 @@ import sharp from 'sharp';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, pngBase64, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
-import { startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
-import { createWebsite, deleteConfig, setConfig } from '../stores/service.js';
+import { newWebsite, startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
+import { deleteConfig, setConfig } from '../stores/service.js';
 import { productMedia } from '../catalog/tables.js';
 
 let t: TestApp;
@@ -248,12 +248,7 @@ describe('product_tier_price over JSON-RPC', () => {
       )[0],
       101,
     );
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'tierweb',
-      name: 'Tier',
-      storeCode: 'tierweb',
-      storeName: 'Tier',
-    });
+    const second = await newWebsite(t, 'tierweb');
     assert.deepEqual(await u([{ qty: 1, price: 1, website: 'tierweb' }]), [
       101,
       'Invalid tier prices. The product is not associated to the requested website.',

@@ -12,10 +12,9 @@ import { sql } from 'drizzle-orm';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
+import { newApiUser, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
 import { countStatements } from '../../platform/db.js';
 import { generateProducts } from '../catalog/generate.js';
-import { createWebsite } from '../stores/service.js';
 
 let t: TestApp;
 let base: string;
@@ -239,12 +238,7 @@ describe('catalog_product over JSON-RPC', () => {
     assert.deepEqual([stock.qty, stock.isInStock, stock.minSaleQty], [4, true, 2]);
     assert.deepEqual(await fault('product.create', ['simple', 1, sku, 'not a struct']), [102, 'Product data must be a struct.']);
     // the tier price's website is not the product's: the product written before it is rolled back with it
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: `tier${uid()}`,
-      name: 'Tier Website',
-      storeCode: `tier${uid()}`,
-      storeName: 'Tier Store View',
-    });
+    const second = await newWebsite(t, `tier${uid()}`);
     assert.deepEqual(
       await fault('product.create', [
         'simple',
@@ -696,12 +690,7 @@ describe('catalog_product: permissions and store views', () => {
 
   test("an API user limited to a store view reaches only its website's products and its own store views", async () => {
     const code = `pw${uid()}`;
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code,
-      name: 'Product Website',
-      storeCode: code,
-      storeName: 'Product View',
-    });
+    const second = await newWebsite(t, code);
     const mine = await createTestProduct(t, { name: 'Mine', websiteIds: [second.websiteId] });
     const other = await createTestProduct(t, { name: 'Other', websiteIds: [1] });
     const s = await sessionOf(await newApiUser(t, ['products/all'], [second.storeId]), { 'x-store-code': code });

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
-import { newApiUser, newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
-import { createWebsite } from '../stores/service.js';
+import { newApiUser, newCustomer, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
 
 let t: TestApp;
 let base: string;
@@ -200,12 +199,7 @@ describe('permissions and store views', () => {
   });
 
   test('an API user limited to a store view reaches only its own uses and tags', async () => {
-    const second = await createWebsite(t.database.db, t.services.settings, {
-      code: 'tagweb',
-      name: 'Tag Website',
-      storeCode: 'tagweb',
-      storeName: 'Tag Store',
-    });
+    const second = await newWebsite(t, 'tagweb');
     const mine = (await createTestProduct(t, { websiteIds: [1, second.websiteId] })).id;
     const theirs = await add('theirs-only', mine);
     const shared = await add('shared-tag', mine);
