@@ -69,9 +69,15 @@ describe('the content screens in Chromium', { skip: browserSkip }, () => {
     const editor = page.getByRole('textbox', { name: 'Content', exact: true });
     await editor.click();
     await page.keyboard.type('We ship ');
-    await page.getByRole('button', { name: 'Bold', exact: true }).click();
+    // the toolbar hands the focus back to the editor after a click: typing waits for the mark's state and the focus
+    const bold = async (pressed: boolean) => {
+      await page.getByRole('button', { name: 'Bold', exact: true }).click();
+      await page.locator(`button[title="Bold"][aria-pressed="${pressed}"]`).waitFor();
+      await page.waitForFunction(() => document.activeElement?.closest('[contenteditable="true"]') != null);
+    };
+    await bold(true);
     await page.keyboard.type('every day');
-    await page.getByRole('button', { name: 'Bold', exact: true }).click();
+    await bold(false);
     await page.keyboard.type('.');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Insert image' }).click();
