@@ -6,32 +6,9 @@
 declare(strict_types=1);
 require __DIR__ . '/common.php';
 
-$wsi = env('SOAP_STYLE') === 'wsi';
-$c = client(env('SOAP_BASE') . env('SOAP_WSDL_PATH'));
-$list = fn (array $items) => $wsi ? ['complexObjectArray' => $items] : $items;
+[$c, $wsi, $list, $call, $login] = typedClient();
 
-function plain($x)
-{
-    if (is_object($x)) {
-        $vars = get_object_vars($x);
-        if (array_keys($vars) === ['complexObjectArray']) {
-            return array_map('plain', (array) $vars['complexObjectArray']);
-        }
-        return $vars === [] ? [] : array_map('plain', $vars);
-    }
-    return is_array($x) ? array_map('plain', $x) : $x;
-}
-
-$call = function (string $op, array $parts) use ($c, $wsi) {
-    if ($wsi) {
-        return plain($c->$op($parts)->result ?? null);
-    }
-    return plain($c->$op(...array_values($parts)));
-};
-
-$s = step('login', fn () => $wsi
-    ? $c->login(['username' => env('SOAP_USER'), 'apiKey' => env('SOAP_KEY')])->result
-    : $c->login(env('SOAP_USER'), env('SOAP_KEY')));
+$s = step('login', fn () => $login(env('SOAP_USER'), env('SOAP_KEY')));
 $sku = env('SOAP_SKU');
 $other = env('SOAP_OTHER');
 

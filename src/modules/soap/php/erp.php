@@ -7,39 +7,7 @@
 declare(strict_types=1);
 require __DIR__ . '/common.php';
 
-$wsi = env('SOAP_STYLE') === 'wsi';
-$c = client(env('SOAP_BASE') . env('SOAP_WSDL_PATH'));
-
-/** A list argument as the style sends it. */
-$list = fn (array $items) => $wsi ? ['complexObjectArray' => $items] : $items;
-
-/** Objects as arrays, WS-I lists (`complexObjectArray`) as plain lists. */
-function plain($x)
-{
-    if (is_object($x)) {
-        $vars = get_object_vars($x);
-        if (array_keys($vars) === ['complexObjectArray']) {
-            return array_map('plain', (array) $vars['complexObjectArray']);
-        }
-        if ($vars === []) {
-            return [];
-        }
-        return array_map('plain', $vars);
-    }
-    return is_array($x) ? array_map('plain', $x) : $x;
-}
-
-/** Calls an operation with its parts by name: positional in V2, one request object in WS-I. */
-$call = function (string $op, array $parts) use ($c, $wsi) {
-    if ($wsi) {
-        return plain($c->$op($parts)->result ?? null);
-    }
-    return plain($c->$op(...array_values($parts)));
-};
-
-$login = fn (string $user, string $key) => $wsi
-    ? $c->login(['username' => $user, 'apiKey' => $key])->result
-    : $c->login($user, $key);
+[$c, $wsi, $list, $call, $login] = typedClient();
 
 $s = step('login', fn () => $login(env('SOAP_USER'), env('SOAP_KEY')));
 $order = env('SOAP_ORDER');

@@ -18,7 +18,7 @@ import { sortableAttributes } from '../../catalog/attributes/legacy.js';
 import { BUILT_IN_OPTIONS } from '../../catalog/attributes/built-in.js';
 import { listBlocks } from '../../cms/blocks.js';
 import { defineResource, resourceFault, type LegacyValue } from '../resources.js';
-import { rec, storeArg } from './product-attribute-input.js';
+import { rec, storeArg, yesNo } from './product-attribute-input.js';
 
 type Source = 'boolean' | 'mode' | 'page' | 'layout' | 'sortby';
 
@@ -76,16 +76,7 @@ async function blocks(ctx: Ctx): Promise<LegacyValue[]> {
 async function choices(ctx: Ctx, source: Source | undefined): Promise<LegacyValue[]> {
   switch (source) {
     case 'boolean':
-      return [
-        rec([
-          ['label', 'Yes'],
-          ['value', 1],
-        ]),
-        rec([
-          ['label', 'No'],
-          ['value', 0],
-        ]),
-      ];
+      return yesNo();
     case 'mode':
       return [
         choice('PRODUCTS', 'Products only'),

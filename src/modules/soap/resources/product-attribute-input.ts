@@ -5,7 +5,7 @@
  * them (the leading empty choice of select lists, Yes/No of booleans, Magento's values of status and visibility,
  * product tax classes, the store view's labels of a store's own options).
  */
-import { keptStore } from '../current-store.js';
+import { keptStore, storeIdOf } from '../current-store.js';
 import { Value } from 'typebox/value';
 import type { Ctx } from '../../../platform/context.js';
 import { BUILT_IN_OPTIONS } from '../../catalog/attributes/built-in.js';
@@ -27,20 +27,12 @@ export const rec = (entries: [string, LegacyValue][]) => new Map<string, LegacyV
 export const stripTags = (s: string) => s.replace(/<[^>]*>/g, '');
 
 /**
- * The store view a `store` argument names: an id or a code; '', 0 and "admin" are the default values (0), none the one
- * `currentStore` kept (else the default values).
- * One that does not exist, or that a store-limited API user may not work in, is the resource's store_not_exists.
+ * The store view a `store` argument names (current-store.ts's rule: id or code; '', 0 and "admin" the default
+ * values), or, left out, the one `currentStore` kept (else the default values).
  */
 export function storeArg(ctx: Ctx, store: LegacyValue | undefined, resource: LegacyResource): number {
-  // left out: the store view `currentStore` kept in the session, else the default values
   if (store === undefined || store === null) return keptStore(ctx, resource) ?? 0;
-  const text = typeof store === 'number' ? String(store) : typeof store === 'string' ? store.trim() : undefined;
-  if (text === undefined) throw resourceFault(resource, 'store_not_exists');
-  if (text === '' || text.toLowerCase() === 'admin' || /^0+$/.test(text)) return 0;
-  const found = /^\d{1,10}$/.test(text) ? ctx.app.settings.store(Number(text)) : ctx.app.settings.storeByCode(text);
-  const allowed = ctx.actor.kind === 'admin' ? ctx.actor.allowedStoreIds : undefined;
-  if (!found || (allowed && !allowed.includes(found.id))) throw resourceFault(resource, 'store_not_exists');
-  return found.id;
+  return storeIdOf(ctx, store, resource);
 }
 
 // ---- options ----
@@ -64,6 +56,18 @@ const choice = (value: LegacyValue, label: string) =>
     ['label', label],
   ]);
 
+/** Magento's Yes/No source: Yes 1, No 0. */
+export const yesNo = (): LegacyValue[] => [
+  rec([
+    ['label', 'Yes'],
+    ['value', 1],
+  ]),
+  rec([
+    ['label', 'No'],
+    ['value', 0],
+  ]),
+];
+
 /**
  * The options of an attribute as Magento's `options` lists them: booleans Yes/No; select and multiselect lists
  * after an empty choice ("-- Please Select --" for status and visibility), product tax classes after None; an
@@ -71,16 +75,7 @@ const choice = (value: LegacyValue, label: string) =>
  */
 export async function attributeChoices(ctx: Ctx, a: ProductAttributeDto, storeId: number): Promise<LegacyValue[]> {
   if (a.frontendInput === 'boolean') {
-    return [
-      rec([
-        ['label', 'Yes'],
-        ['value', 1],
-      ]),
-      rec([
-        ['label', 'No'],
-        ['value', 0],
-      ]),
-    ];
+    return yesNo();
   }
   if (a.frontendInput !== 'select' && a.frontendInput !== 'multiselect') return [];
   if (a.attributeCode === 'tax_class_id') {
