@@ -9,7 +9,7 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { lockCartForOrder } from '../carts/checkout.js';
 import type { CartRef } from '../carts/load.js';
 import type { CartRow } from '../carts/pricing.js';
-import { createAddress } from '../customers/addresses.js';
+import { addressBookInput, createAddress } from '../customers/addresses.js';
 import { placeOrder } from './service.js';
 
 type CartAddress = NonNullable<CartRow['billingAddress']>;
@@ -18,17 +18,7 @@ const sameAddress = (a: CartAddress, b: CartAddress) =>
   JSON.stringify({ ...a, email: null, customerAddressId: null }) === JSON.stringify({ ...b, email: null, customerAddressId: null });
 
 async function addToAddressBook(ctx: Ctx, customerId: number, a: CartAddress): Promise<void> {
-  await createAddress(ctx, customerId, {
-    firstname: a.firstName,
-    lastname: a.lastName,
-    company: a.company ?? undefined,
-    street: a.street,
-    city: a.city,
-    postcode: a.postcode,
-    countryId: a.countryId,
-    ...(a.regionId ? { regionId: a.regionId } : a.region ? { region: a.region } : {}),
-    telephone: a.telephone,
-  });
+  await createAddress(ctx, customerId, addressBookInput(a));
 }
 
 /** Places the order of cart `cartId` (the caller needs orders/create, as for POST /carts/{id}/place-order); its increment id. */

@@ -117,6 +117,35 @@ function addressValues(ctx: Ctx, input: AddressInputBody, stored?: AddressRow): 
   return v;
 }
 
+/** An order's or a cart's address (camelCase, as their rows keep it), the fields a customer's address book takes. */
+export interface PostalAddress {
+  firstName: string;
+  lastName: string;
+  company?: string | null;
+  street: string[];
+  city: string;
+  postcode: string;
+  countryId: string;
+  regionId?: number | null;
+  region?: string | null;
+  telephone: string;
+}
+
+/** The address-book entry for a postal address: its region by id when it has one, else by name. */
+export function addressBookInput(a: PostalAddress): AddressInputBody {
+  return {
+    firstname: a.firstName,
+    lastname: a.lastName,
+    company: a.company ?? undefined,
+    street: a.street,
+    city: a.city,
+    postcode: a.postcode,
+    countryId: a.countryId,
+    ...(a.regionId ? { regionId: a.regionId } : a.region ? { region: a.region } : {}),
+    telephone: a.telephone,
+  };
+}
+
 /** Creates an address; it becomes a default when asked, or when the customer has none of that kind yet. */
 export async function createAddress(ctx: Ctx, customerId: number, input: AddressInputBody): Promise<AddressDto> {
   requireFields(input, REQUIRED);

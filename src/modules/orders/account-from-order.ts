@@ -9,7 +9,7 @@ import { Type, type Static } from 'typebox';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { configuredRule } from '../../platform/rate-limit.js';
-import { createAddress } from '../customers/addresses.js';
+import { addressBookInput, createAddress } from '../customers/addresses.js';
 import { customerEmailTaken } from '../customers/from-order.js';
 import type { CustomerDto } from '../customers/schemas.js';
 import { getCustomer, registerCustomer } from '../customers/service.js';
@@ -102,19 +102,7 @@ export async function createCustomerFromOrder(ctx: Ctx, body: CreateFromOrderBod
       websiteId,
     });
     if (billing) {
-      await createAddress(tx, id, {
-        firstname: billing.firstName,
-        lastname: billing.lastName,
-        company: billing.company ?? undefined,
-        street: billing.street,
-        city: billing.city,
-        postcode: billing.postcode,
-        countryId: billing.countryId,
-        ...(billing.regionId ? { regionId: billing.regionId } : billing.region ? { region: billing.region } : {}),
-        telephone: billing.telephone,
-        isDefaultBilling: true,
-        isDefaultShipping: true,
-      });
+      await createAddress(tx, id, { ...addressBookInput(billing), isDefaultBilling: true, isDefaultShipping: true });
     }
     if (!(await attachOrderToCustomer(tx, order.id, id))) throw accountExists();
     // the new account as its owner sees it, whoever called (the caller may be signed in as someone else)
