@@ -34,11 +34,14 @@ export async function queueMail(ctx: Ctx, mail: Mail): Promise<number> {
   return row.id;
 }
 
+/** The columns a queued mail gives (outboxRow); the others take their defaults. */
+export const OUTBOX_COLUMNS = ['toAddress', 'subject', 'textBody', 'htmlBody', 'template', 'storeId'] as const;
+
 /**
  * The outbox row of a mail, for a writer that inserts it within a larger statement of its own transaction;
  * it then calls mailQueued.
  */
-export function outboxRow(ctx: Ctx, mail: Mail) {
+export function outboxRow(ctx: Ctx, mail: Mail): Pick<typeof mailOutbox.$inferInsert, (typeof OUTBOX_COLUMNS)[number]> {
   return {
     toAddress: mail.to,
     subject: mail.subject,

@@ -3,9 +3,10 @@
  * the placement request may send (addresses, methods, email, note) applied to it in memory and checked, and
  * the cart closed once the order is written. The checkout module calls these inside its transaction.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
+import { jsonRow, updateFromJson } from '../../platform/json-rows.js';
 import { isEmailAddress } from '../../platform/format.js';
 import { availablePaymentMethods, validatePaymentData } from '../payment/service.js';
 import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
@@ -126,28 +127,33 @@ export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: Checkout
   return { ctx: cctx, priced };
 }
 
-/** Closes the cart an order was placed from, keeping what the placement applied to it. */
-export async function closeCart(ctx: Ctx, cart: CartRow, incrementId: string): Promise<void> {
-  await closingCart(ctx, cart, incrementId);
+/** The columns closing a cart sets: it is made inactive, keeping what the placement applied to it. */
+const CLOSED_COLUMNS = [
+  'isActive',
+  'reservedOrderId',
+  'shippingAddress',
+  'billingAddress',
+  'shippingMethod',
+  'paymentMethod',
+  'paymentData',
+  'customerEmail',
+  'customerNote',
+  'updatedAt',
+] as const satisfies (keyof CartRow)[];
+
+/**
+ * The statement closing the cart an order was placed from, its values as the placeholders `<prefix>_row` and
+ * `<prefix>_id` (closingCartValues): the same text for every cart, so placement writes it within its own statement.
+ */
+export function closingCartSql(prefix: string): SQL {
+  return updateFromJson(carts, `${prefix}_row`, [...CLOSED_COLUMNS], eq(carts.id, sql.placeholder(`${prefix}_id`)));
 }
 
-/** closeCart's statement, not yet run (placement runs it within its own statement). */
-export function closingCart(ctx: Ctx, cart: CartRow, incrementId: string) {
-  return ctx.db
-    .update(carts)
-    .set({
-      isActive: false,
-      reservedOrderId: incrementId,
-      shippingAddress: cart.shippingAddress,
-      billingAddress: cart.billingAddress,
-      shippingMethod: cart.shippingMethod,
-      paymentMethod: cart.paymentMethod,
-      paymentData: cart.paymentData,
-      customerEmail: cart.customerEmail,
-      customerNote: cart.customerNote,
-      updatedAt: ctx.now,
-    })
-    .where(eq(carts.id, cart.id));
+/** The values of closingCartSql(prefix) for `cart`, placed as the order `incrementId`. */
+export function closingCartValues(ctx: Ctx, prefix: string, cart: CartRow, incrementId: string): Record<string, unknown> {
+  const row: Partial<CartRow> = Object.fromEntries(CLOSED_COLUMNS.map((k) => [k, cart[k]]));
+  Object.assign(row, { isActive: false, reservedOrderId: incrementId, updatedAt: ctx.now });
+  return { [`${prefix}_row`]: jsonRow(carts, row), [`${prefix}_id`]: cart.id };
 }
 
 /** The cart reference a POST /orders body names: a numeric id (customer cart) or a masked id (guest cart). */

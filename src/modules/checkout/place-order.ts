@@ -18,10 +18,11 @@ import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
 import { AppError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
-import { mailQueued, outboxRow, type Mail } from '../../platform/outbox.js';
+import { insertFromJson, jsonRows } from '../../platform/json-rows.js';
+import { mailQueued, OUTBOX_COLUMNS, outboxRow, type Mail } from '../../platform/outbox.js';
 import { declareConfig } from '../../platform/settings.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { checkoutCart, closingCart, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
+import { checkoutCart, closingCartSql, closingCartValues, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
 import type { PricedCart } from '../carts/pricing.js';
 import type { CartRef } from '../carts/load.js';
 import { stockParts } from '../carts/items.js';
@@ -321,12 +322,15 @@ async function writePlacement(cctx: Ctx, cart: PricedCart['cart'], draft: Placem
   if (draft.mails.length)
     alongside.push({
       name: 'm',
-      query: cctx.db
-        .insert(mailOutbox)
-        .values(draft.mails.map((m) => outboxRow(cctx, m)))
-        .getSQL(),
+      build: () => insertFromJson(mailOutbox, 'm_rows', { columns: [...OUTBOX_COLUMNS] }),
+      values: {
+        m_rows: jsonRows(
+          mailOutbox,
+          draft.mails.map((m) => outboxRow(cctx, m)),
+        ),
+      },
     });
-  alongside.push({ name: 'c', query: closingCart(cctx, cart, draft.order.incrementId).getSQL() });
+  alongside.push({ name: 'c', build: () => closingCartSql('c'), values: closingCartValues(cctx, 'c', cart, draft.order.incrementId) });
   const written = await writeOrder(cctx, draft, alongside);
   if (draft.mails.length) mailQueued(cctx);
   return written;

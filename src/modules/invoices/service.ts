@@ -4,10 +4,11 @@
  * lifecycle.ts. Reads, the wire shape and the PDF are in read.ts
  * and invoice-pdf.ts; their public functions are re-exported here.
  */
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
+import { insertFromJson, jsonRows } from '../../platform/json-rows.js';
 import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
 import {
   addStatusHistory,
@@ -385,15 +386,11 @@ function invoiceRow(ctx: Ctx, p: InvoicePlan, order: OrderWithItems['order'], in
   };
 }
 
-/** The invoice's items; `orderItemId` maps a line's order item to the id to store (placement: an expression). */
-function invoiceItemRows<Id = number>(
-  p: InvoicePlan,
-  invoiceId: Id | SQL,
-  orderItemId: (item: OrderItemRow, index: number) => Id | SQL = (item) => item.id as Id,
-) {
-  return p.lines.map(({ item, qty, money }, index) => ({
-    invoiceId: invoiceId as number,
-    orderItemId: orderItemId(item, index) as number,
+/** The invoice's items; `orderItemId` maps a line's order item to the id to store (placement: its index). */
+function invoiceItemRows(p: InvoicePlan, invoiceId: number, orderItemId: (item: OrderItemRow) => number = (item) => item.id) {
+  return p.lines.map(({ item, qty, money }) => ({
+    invoiceId,
+    orderItemId: orderItemId(item),
     productId: item.productId,
     sku: item.sku,
     name: item.name,
@@ -443,11 +440,27 @@ export function invoiceAtPlacement(ctx: Ctx, placed: OrderWithItems, incrementId
   if (!chosen.length) throw refused(order.state, 'invoice', 'nothing is left to invoice');
   const plan = planInvoice(ctx, placed, chosen, { items: new Map(), count: 0, giftcard: ZERO, baseGiftcard: ZERO }, { capture });
   const index = new Map(placed.items.map((item, i) => [item, i]));
-  const row = { ...invoiceRow(ctx, plan, order, incrementId), orderId: writtenOrderId as unknown as number };
-  const items = invoiceItemRows(plan, sql`(SELECT id FROM inv)`, (item) => writtenOrderItemId(index.get(item)!));
+  const row = invoiceRow(ctx, plan, order, incrementId);
+  // the invoice's items name their order item by its index among the order's, which the statement turns into its id
+  const items = invoiceItemRows(plan, 0, (item) => index.get(item)!);
+  // the columns the rows give (the same for every invoice; the others take their defaults)
+  const columns = { row: Object.keys(row) as (keyof typeof row)[], items: Object.keys(items[0]) as (keyof (typeof items)[0])[] };
   const writes: AlongsideWrite[] = [
-    { name: 'inv', query: ctx.db.insert(invoices).values(row).returning({ id: invoices.id }).getSQL(), returnsId: true },
-    { name: 'ii', query: ctx.db.insert(invoiceItems).values(items).getSQL() },
+    {
+      name: 'inv',
+      build: () => insertFromJson(invoices, 'inv_rows', { columns: columns.row, set: { orderId: writtenOrderId }, returning: sql`id` }),
+      values: { inv_rows: jsonRows(invoices, [row]) },
+      returnsId: true,
+    },
+    {
+      name: 'ii',
+      build: () =>
+        insertFromJson(invoiceItems, 'ii_rows', {
+          columns: columns.items,
+          set: { invoiceId: sql`(SELECT id FROM inv)`, orderItemId: writtenOrderItemId(sql`x.order_item_id`) },
+        }),
+      values: { ii_rows: jsonRows(invoiceItems, items) },
+    },
   ];
   return {
     writes,

@@ -5,7 +5,7 @@
  */
 import { asc, eq, getTableColumns, is, sql, SQL, type AnyColumn } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { rows } from '../../platform/db.js';
+import { relaxedCommit, statement } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { dec, type Decimal } from '../../platform/money.js';
@@ -29,27 +29,38 @@ export type DocumentEntity = 'order' | 'invoice' | 'shipment' | 'creditmemo';
  * concurrent placements never wait on each other for a number; a document that is rolled back leaves a gap.
  */
 export async function nextIncrementId(ctx: Ctx, entity: DocumentEntity, storeId: number): Promise<string> {
-  const [row] = await rows<{ n: number }>(
-    ctx.app.outsideTx(ctx),
-    sql`INSERT INTO ${salesSequences} (entity, store_id, last_value) VALUES (${entity}, ${storeId}, 1)
-        ON CONFLICT (entity, store_id) DO UPDATE SET last_value = ${salesSequences.lastValue} + 1
-        RETURNING last_value AS n`,
-  );
-  return `${storeId}${String(row.n).padStart(8, '0')}`;
+  return (await nextIncrementIds(ctx, [entity], storeId))[entity];
 }
+
+/**
+ * Raises the counters, as its own transaction when it runs outside the caller's (on PostgreSQL), committed
+ * without waiting for the disk flush: every placement takes the same row's lock, and holding it through a
+ * flush made placements queue behind each other's. Safe, because the log is written in order: a document that
+ * committed durably flushed the counter it took with it, and a counter lost in a crash was taken by no
+ * document that survived it, so no number is ever given twice.
+ */
+const nextIdsStatement = statement<{ entity: DocumentEntity; n: number }>(
+  'sales_sequences_next',
+  () => sql`INSERT INTO ${salesSequences} (entity, store_id, last_value)
+    SELECT e, ${sql.placeholder('store')}::int, 1
+      FROM unnest(${sql.placeholder('entities')}::text[]) WITH ORDINALITY AS x(e, k), ${relaxedCommit('relaxed')}
+     ORDER BY k
+    ON CONFLICT (entity, store_id) DO UPDATE SET last_value = ${salesSequences.lastValue} + 1
+    RETURNING entity, last_value AS n`,
+);
 
 /**
  * The next increment ids of several kinds of document in one store view, in one statement (placement numbers
  * its order and the invoice of a capturing payment method together). Same counters as nextIncrementId.
  */
 export async function nextIncrementIds<E extends DocumentEntity>(ctx: Ctx, entities: E[], storeId: number): Promise<Record<E, string>> {
-  const got = await rows<{ entity: E; n: number }>(
-    ctx.app.outsideTx(ctx),
-    sql`INSERT INTO ${salesSequences} (entity, store_id, last_value)
-        SELECT e, ${storeId}::int, 1 FROM unnest(${`{${entities.join(',')}}`}::text[]) WITH ORDINALITY AS x(e, k) ORDER BY k
-        ON CONFLICT (entity, store_id) DO UPDATE SET last_value = ${salesSequences.lastValue} + 1
-        RETURNING entity, last_value AS n`,
-  );
+  const db = ctx.app.outsideTx(ctx);
+  const got = await nextIdsStatement.run(db, {
+    store: storeId,
+    entities: `{${entities.join(',')}}`,
+    // only as a transaction of its own: inside the caller's, it would relax the caller's commit
+    relaxed: !ctx.tx || db !== ctx.db,
+  });
   return Object.fromEntries(got.map((r) => [r.entity, `${storeId}${String(r.n).padStart(8, '0')}`])) as Record<E, string>;
 }
 

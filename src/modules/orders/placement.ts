@@ -5,7 +5,8 @@
  * SQL of writtenOrderId and writtenOrderItemId.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rows } from '../../platform/db.js';
+import { statement, type Statement } from '../../platform/db.js';
+import { insertFromJson, jsonRows } from '../../platform/json-rows.js';
 import type { Ctx } from '../../platform/context.js';
 import { historyRow, newRow, type OrderItemRow, type OrderRow } from './core.js';
 import { orderItems, orders, orderStatusHistory } from './tables.js';
@@ -26,17 +27,24 @@ export function draftOrderItem(values: Partial<OrderItemRow>, now: Date): OrderI
 /** The new order's id inside writeOrder's statement. */
 export const writtenOrderId: SQL = sql`(SELECT id FROM o)`;
 
-/** The id of the new order's item at `index` (in the draft's order) inside writeOrder's statement. */
-export function writtenOrderItemId(index: number): SQL {
-  return sql`(SELECT id FROM i ORDER BY id LIMIT 1 OFFSET ${index})`;
+/** The id of the new order's item whose index (in the draft's order) is the SQL `index`, inside writeOrder's statement. */
+export function writtenOrderItemId(index: SQL): SQL {
+  return sql`(SELECT (array_agg(id ORDER BY id))[${index} + 1] FROM i)`;
 }
 
-/** A row another module writes in the statement of the order: a named data-modifying part of its WITH. */
+/**
+ * A row another module writes in the statement of the order: a named data-modifying part of its WITH. The
+ * statement is built once per set of parts (by their names) and prepared once per connection, so `build` must
+ * give the same SQL on every call: what changes from one order to the next goes in `values`, bound to
+ * `sql.placeholder`s named after the part (`<name>_…`; rows as one JSON value, see insertFromJson).
+ */
 export interface AlongsideWrite {
   /** the part's name (lower case letters; not o, i or h, the order's own) */
   name: string;
-  /** the data-modifying statement (`RETURNING id` when `returnsId`) */
-  query: SQL;
+  /** the data-modifying statement (`RETURNING id` when `returnsId`), its values as placeholders */
+  build: () => SQL;
+  /** the placeholders' values */
+  values: Record<string, unknown>;
   /** answer the id of the row the statement returns, under its name */
   returnsId?: boolean;
 }
@@ -60,10 +68,42 @@ export interface WrittenOrder {
 
 const OWN_PARTS = new Set(['o', 'i', 'h']);
 
-/** Drops the stand-in id of a drafted row: the database numbers it. */
-function insertOf<T extends { id?: unknown }>(row: T): Omit<T, 'id'> {
-  const { id: _id, ...rest } = row;
-  return rest;
+type WrittenIds = { orderId: number; itemIds: number[]; historyIds: number[]; [name: string]: unknown };
+
+/** writeOrder's statement for each set of alongside parts, by their names. */
+const writeStatements = new Map<string, Statement<WrittenIds>>();
+
+function writeStatement(alongside: AlongsideWrite[]): Statement<WrittenIds> {
+  const key = alongside.map((a) => `${a.name}${a.returnsId ? '1' : '0'}`).join('_');
+  let found = writeStatements.get(key);
+  if (found) return found;
+  for (const a of alongside) {
+    if (!/^[a-z]+$/.test(a.name) || OWN_PARTS.has(a.name)) throw new Error(`An order's alongside write may not be named ${a.name}`);
+  }
+  const orderId = { orderId: writtenOrderId };
+  const parts = [
+    sql`o AS (${insertFromJson(orders, 'o_rows', { returning: sql`id` })})`,
+    sql`i AS (${insertFromJson(orderItems, 'i_rows', { set: orderId, returning: sql`id` })})`,
+    sql`h AS (${insertFromJson(orderStatusHistory, 'h_rows', { set: orderId, returning: sql`id` })})`,
+    ...alongside.map((a) => sql`${sql.raw(a.name)} AS (${a.build()})`),
+  ];
+  const returned = alongside.filter((a) => a.returnsId).map((a) => sql`(SELECT id FROM ${sql.raw(a.name)}) AS ${sql.raw(`"${a.name}"`)}`);
+  found = statement<WrittenIds>(
+    `order_write_${key}`,
+    () =>
+      sql`WITH ${sql.join(parts, sql`, `)}
+          SELECT ${sql.join(
+            [
+              sql`(SELECT id FROM o) AS "orderId"`,
+              sql`(SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds"`,
+              sql`(SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds"`,
+              ...returned,
+            ],
+            sql`, `,
+          )}`,
+  );
+  writeStatements.set(key, found);
+  return found;
 }
 
 /**
@@ -71,38 +111,12 @@ function insertOf<T extends { id?: unknown }>(row: T): Omit<T, 'id'> {
  * parts of one WITH), inside the caller's transaction. Answers with what was written, ids given.
  */
 export async function writeOrder(ctx: Ctx, draft: OrderDraft, alongside: AlongsideWrite[]): Promise<WrittenOrder> {
-  for (const a of alongside) {
-    if (!/^[a-z]+$/.test(a.name) || OWN_PARTS.has(a.name)) throw new Error(`An order's alongside write may not be named ${a.name}`);
-  }
-  const orderId = writtenOrderId as unknown as number;
-  const parts = [
-    sql`o AS (${ctx.db.insert(orders).values(insertOf(draft.order)).returning({ id: orders.id }).getSQL()})`,
-    sql`i AS (${ctx.db
-      .insert(orderItems)
-      .values(draft.items.map((it) => ({ ...insertOf(it), orderId })))
-      .returning({ id: orderItems.id })
-      .getSQL()})`,
-    sql`h AS (${ctx.db
-      .insert(orderStatusHistory)
-      .values(draft.history.map((h) => ({ ...h, orderId })))
-      .returning({ id: orderStatusHistory.id })
-      .getSQL()})`,
-    ...alongside.map((a) => sql`${sql.raw(a.name)} AS (${a.query})`),
-  ];
-  const returned = alongside.filter((a) => a.returnsId).map((a) => sql`(SELECT id FROM ${sql.raw(a.name)}) AS ${sql.raw(`"${a.name}"`)}`);
-  const [written] = await rows<{ orderId: number; itemIds: number[]; historyIds: number[]; [name: string]: unknown }>(
-    ctx.db,
-    sql`WITH ${sql.join(parts, sql`, `)}
-        SELECT ${sql.join(
-          [
-            sql`(SELECT id FROM o) AS "orderId"`,
-            sql`(SELECT array_agg(id ORDER BY id) FROM i) AS "itemIds"`,
-            sql`(SELECT array_agg(id ORDER BY id) FROM h) AS "historyIds"`,
-            ...returned,
-          ],
-          sql`, `,
-        )}`,
-  );
+  const [written] = await writeStatement(alongside).run(ctx.db, {
+    o_rows: jsonRows(orders, [draft.order]),
+    i_rows: jsonRows(orderItems, draft.items),
+    h_rows: jsonRows(orderStatusHistory, draft.history),
+    ...Object.assign({}, ...alongside.map((a) => a.values)),
+  });
   const order = { ...draft.order, id: Number(written.orderId) };
   const items = draft.items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
   const history = draft.history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
