@@ -146,6 +146,7 @@ export const ratios: Ratio[] = [
   { name: 'categories', against: 'pk', target: 0.3 },
   { name: 'orders-list', against: 'pk', target: 0.25 },
   { name: 'my-orders', against: 'pk', target: 0.25 },
+  { name: 'place-order', against: 'pk', target: 0.05 },
   { name: 'gql-product-list', against: 'product-list', target: 0.8 },
   { name: 'gql-product', against: 'product', target: 0.6 },
   { name: 'gql-add-to-cart', against: 'add-to-cart', target: 0.8 },

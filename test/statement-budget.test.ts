@@ -22,8 +22,8 @@ const BUDGET = {
   productList: 1,
   addToCart: 2,
   cartTotals: 2,
-  placeOrderGuest: 6,
-  placeOrderCustomer: 9,
+  placeOrderGuest: 5,
+  placeOrderCustomer: 8,
   ordersListAdmin: 2,
   ordersListCustomer: 2,
   /** the token check, the stock statement and the activity log row of a back-office write */

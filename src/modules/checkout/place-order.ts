@@ -30,7 +30,7 @@ import { couponNoLongerValid, giftcardNoLongerValid, totalsChanged } from '../ca
 import { consumeCoupon } from '../coupons/usage.js';
 import { getCustomerIdentity, type CustomerIdentity } from '../customers/service.js';
 import { debitGiftcards, giftcardsByCodes } from '../giftcards/spend.js';
-import { reserveStock, type StockLine } from '../inventory/service.js';
+import { reservationParts, reservationValues, reserveStock, settleReservation, type StockLine } from '../inventory/service.js';
 import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
 import {
   historyRow,
@@ -97,8 +97,8 @@ export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT):
     const accessToken = priced.cart.customerId === null ? randomToken(32) : undefined;
     const numbers = await placementNumbers(cctx, priced.cart);
     const draft = draftPlacement(cctx, priced, customer, numbers, accessToken);
-    const written = await writePlacement(cctx, priced.cart, draft);
-    await takeSharedRows(cctx, priced, written.order.id);
+    const written = await writePlacement(cctx, priced, draft);
+    await takeSharedRows(cctx, priced, written);
     announce(cctx, written, draft.invoice);
     return { written, accessToken };
   });
@@ -314,10 +314,19 @@ function itemsOf(cctx: Ctx, priced: PricedCart): OrderItemRow[] {
 }
 
 /**
- * Writes the order with its items and history, the invoice of a capturing method, the mails, and the cart
- * closed: one statement.
+ * Whether the stock is reserved within the order's statement: when no coupon or gift card is taken. Those are
+ * locked before the stock (takeSharedRows), and every placement must lock shared rows in the same order.
  */
-async function writePlacement(cctx: Ctx, cart: PricedCart['cart'], draft: PlacementDraft): Promise<WrittenOrder> {
+function stockWithOrder(priced: PricedCart): boolean {
+  return !appliedRule(priced) && !usedGiftcards(priced).length;
+}
+
+/**
+ * Writes the order with its items and history, the invoice of a capturing method, the mails, the cart closed
+ * and, when nothing else is shared (stockWithOrder), the stock reserved: one statement.
+ */
+async function writePlacement(cctx: Ctx, priced: PricedCart, draft: PlacementDraft): Promise<WrittenOrder> {
+  const cart = priced.cart;
   const alongside: AlongsideWrite[] = [...(draft.invoice?.writes ?? [])];
   if (draft.mails.length)
     alongside.push({
@@ -331,18 +340,27 @@ async function writePlacement(cctx: Ctx, cart: PricedCart['cart'], draft: Placem
       },
     });
   alongside.push({ name: 'c', build: () => closingCartSql('c'), values: closingCartValues(cctx, 'c', cart, draft.order.incrementId) });
+  const stock = stockWithOrder(priced) ? reservationValues(cctx, stockLines(priced)) : undefined;
+  if (stock) alongside.push(...reservationParts().map((part) => ({ ...part, values: stock })));
   const written = await writeOrder(cctx, draft, alongside);
   if (draft.mails.length) mailQueued(cctx);
   return written;
 }
 
 /**
- * The rows placements share, last: the coupon use counted, the gift cards debited, the stock reserved. Each
- * refuses (and rolls everything back) when it cannot; a coupon or card that another placement used up
- * meanwhile breaks the cart's price: 409, as in promise.ts.
+ * The rows placements share, last: the coupon use counted, the gift cards debited, the stock reserved (or, when
+ * it was reserved with the order, refused unless it was all taken). Each refuses (and rolls everything back)
+ * when it cannot; a coupon or card that another placement used up meanwhile breaks the cart's price: 409, as in
+ * promise.ts.
  */
-async function takeSharedRows(cctx: Ctx, priced: PricedCart, orderId: number): Promise<void> {
+async function takeSharedRows(cctx: Ctx, priced: PricedCart, written: WrittenOrder): Promise<void> {
+  if (stockWithOrder(priced)) {
+    const a = written.answers as { st?: number[] | null; sl?: number[] | null };
+    await settleReservation(cctx, stockLines(priced), { taken: a.st, unmanaged: a.sl });
+    return;
+  }
   const cart = priced.cart;
+  const orderId = written.order.id;
   const rule = appliedRule(priced);
   if (rule) await consumeCoupon(cctx, rule.couponId, cart.customerId).catch(asConflict((e) => couponNoLongerValid(rule.code, e.message)));
   const usedCards = usedGiftcards(priced);

@@ -104,35 +104,86 @@ function reservable(row: StockRule | undefined): number {
  * stock is not managed are left alone.
  */
 export async function reserveStock(ctx: Ctx, lines: StockLine[]): Promise<void> {
+  const values = reservationValues(ctx, lines);
+  if (!values) return;
+  await withTx(ctx, async (tx) => {
+    const [done] = await reserveStatement.run(tx.db, values);
+    await settleReservation(tx, lines, { taken: done?.st, unmanaged: done?.sl });
+  });
+}
+
+/** The names of the reservation's parts: the lines wanted, the rows locked, the rows taken from. */
+const RESERVE = { want: 'sw', locked: 'sl', taken: 'st' } as const;
+
+/**
+ * reserveStock's statement as parts of a WITH (a part's name, its statement, and what it answers under its
+ * name), its values as the placeholders `sw_ids`, `sw_qtys` and `st_now` (reservationValues): for a writer
+ * that runs the reservation within a statement of its own (placement, as the order's last part), then calls
+ * settleReservation with what the parts answered. The rows are locked in ascending product id order.
+ */
+export function reservationParts(): { name: string; build: () => SQL; answer?: SQL; materialized?: boolean }[] {
+  const { want, locked, taken } = RESERVE;
+  const ids = sql`${sql.placeholder('sw_ids')}::int[]`;
+  return [
+    { name: want, build: () => sql`SELECT * FROM unnest(${ids}, ${sql.placeholder('sw_qtys')}::int[]) AS w(product_id, qty)` },
+    {
+      name: locked,
+      materialized: true,
+      build: () =>
+        sql`SELECT l.product_id, l.manage_stock FROM stock_items l WHERE l.product_id = ANY(${ids}) ORDER BY l.product_id FOR UPDATE`,
+      answer: sql`(SELECT array_agg(product_id) FROM ${sql.raw(locked)} WHERE NOT manage_stock)`,
+    },
+    {
+      name: taken,
+      build: () => sql`UPDATE stock_items s
+             SET qty = s.qty - w.qty,
+                 is_in_stock = CASE WHEN s.backorders = 0 AND s.qty - w.qty <= s.min_qty THEN false ELSE s.is_in_stock END,
+                 updated_at = ${sql.placeholder('st_now')}::timestamptz
+            FROM ${sql.raw(want)} w
+           WHERE s.product_id = w.product_id AND s.manage_stock AND s.is_in_stock
+             AND CASE WHEN s.backorders > 0 THEN s.qty >= w.qty - ${MAX_STOCK_QTY} ELSE s.qty - GREATEST(s.min_qty, 0) >= w.qty END
+             -- every row locked first, in product id order, so that concurrent reservations never deadlock
+             AND (SELECT count(*) FROM ${sql.raw(locked)}) >= 0
+          RETURNING s.product_id`,
+      answer: sql`(SELECT array_agg(product_id) FROM ${sql.raw(taken)})`,
+    },
+  ];
+}
+
+const reserveStatement = statement<{ st: number[] | null; sl: number[] | null }>('inventory_reserve', () => {
+  const parts = reservationParts();
+  return sql`WITH ${sql.join(
+    parts.map((p) => sql`${sql.raw(p.name)} AS ${p.materialized ? sql`MATERIALIZED ` : sql``}(${p.build()})`),
+    sql`, `,
+  )} SELECT ${sql.join(
+    parts.filter((p) => p.answer).map((p) => sql`${p.answer} AS ${sql.identifier(p.name)}`),
+    sql`, `,
+  )}`;
+});
+
+/** The values of reservationParts for `lines` (checked as reserveStock checks them); undefined when there is nothing to take. */
+export function reservationValues(ctx: Ctx, lines: StockLine[]): Record<string, unknown> | undefined {
+  const totals = checkLines(lines);
+  if (!totals.length) return undefined;
+  return { sw_ids: intArray(totals.map(([id]) => id)), sw_qtys: intArray(totals.map(([, q]) => q)), st_now: ctx.now };
+}
+
+/**
+ * After reservationParts ran in `tx`: refuses (409 OUT_OF_STOCK, the first product by id that could not be
+ * taken tells why; the caller's transaction then rolls back) unless every product was taken or is not managed,
+ * and announces the stock moved.
+ */
+export async function settleReservation(
+  tx: Ctx,
+  lines: StockLine[],
+  answered: { taken?: number[] | null; unmanaged?: number[] | null },
+): Promise<void> {
   const totals = checkLines(lines);
   if (!totals.length) return;
-  await withTx(ctx, async (tx) => {
-    const ids = `{${totals.map(([id]) => id).join(',')}}`;
-    const qtys = `{${totals.map(([, q]) => q).join(',')}}`;
-    const [done] = await rows<{ taken: number[] | null; unmanaged: number[] | null }>(
-      tx.db,
-      sql`WITH want AS (SELECT * FROM unnest(${ids}::int[], ${qtys}::int[]) AS w(product_id, qty)),
-          locked AS MATERIALIZED (SELECT l.product_id, l.manage_stock FROM stock_items l WHERE l.product_id = ANY(${ids}::int[]) ORDER BY l.product_id FOR UPDATE),
-          taken AS (
-            UPDATE stock_items s
-               SET qty = s.qty - w.qty,
-                   is_in_stock = CASE WHEN s.backorders = 0 AND s.qty - w.qty <= s.min_qty THEN false ELSE s.is_in_stock END,
-                   updated_at = ${tx.now}
-              FROM want w
-             WHERE s.product_id = w.product_id AND s.manage_stock AND s.is_in_stock
-               AND CASE WHEN s.backorders > 0 THEN s.qty >= w.qty - ${MAX_STOCK_QTY} ELSE s.qty - GREATEST(s.min_qty, 0) >= w.qty END
-               -- every row locked first, in product id order, so that concurrent reservations never deadlock
-               AND (SELECT count(*) FROM locked) >= 0
-            RETURNING s.product_id
-          )
-          SELECT (SELECT array_agg(product_id) FROM taken) AS taken,
-                 (SELECT array_agg(product_id) FROM locked WHERE NOT manage_stock) AS unmanaged`,
-    );
-    const settled = new Set([...(done?.taken ?? []), ...(done?.unmanaged ?? [])].map(Number));
-    // refused: the first product that could not be reserved tells why (its row is locked now)
-    for (const [productId, qty] of totals) if (!settled.has(productId)) await reserveOne(tx, productId, qty);
-    await stockMoved(tx, totals, -1);
-  });
+  const settled = new Set([...(answered.taken ?? []), ...(answered.unmanaged ?? [])].map(Number));
+  // refused: the first product that could not be reserved tells why (its row is locked now)
+  for (const [productId, qty] of totals) if (!settled.has(productId)) await reserveOne(tx, productId, qty);
+  await stockMoved(tx, totals, -1);
 }
 
 /** One product's reservation by itself, refused with the reason when it cannot be taken. */

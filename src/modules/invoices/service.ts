@@ -450,7 +450,7 @@ export function invoiceAtPlacement(ctx: Ctx, placed: OrderWithItems, incrementId
       name: 'inv',
       build: () => insertFromJson(invoices, 'inv_rows', { columns: columns.row, set: { orderId: writtenOrderId }, returning: sql`id` }),
       values: { inv_rows: jsonRows(invoices, [row]) },
-      returnsId: true,
+      answer: sql`(SELECT id FROM inv)`,
     },
     {
       name: 'ii',
@@ -464,7 +464,7 @@ export function invoiceAtPlacement(ctx: Ctx, placed: OrderWithItems, incrementId
   ];
   return {
     writes,
-    invoiceId: (written: WrittenOrder) => Number(written.ids.inv),
+    invoiceId: (written: WrittenOrder) => Number(written.answers.inv),
     progress: plan.progress,
     history: invoiceHistory(plan, incrementId),
     mail: plan.mail

@@ -41,12 +41,14 @@ export function writtenOrderItemId(index: SQL): SQL {
 export interface AlongsideWrite {
   /** the part's name (lower case letters; not o, i or h, the order's own) */
   name: string;
-  /** the data-modifying statement (`RETURNING id` when `returnsId`), its values as placeholders */
+  /** the statement (data-modifying or not), its values as placeholders */
   build: () => SQL;
   /** the placeholders' values */
   values: Record<string, unknown>;
-  /** answer the id of the row the statement returns, under its name */
-  returnsId?: boolean;
+  /** what the statement answers under the part's name (an expression over the parts: `(SELECT id FROM inv)`) */
+  answer?: SQL;
+  /** the part is run once, in full, before the parts that use it (`AS MATERIALIZED`: a locking read) */
+  materialized?: boolean;
 }
 
 export interface OrderDraft {
@@ -62,8 +64,8 @@ export interface WrittenOrder {
   items: OrderItemRow[];
   /** newest first, as the order's reads show it */
   history: StoredHistoryRow[];
-  /** the id each alongside write with `returnsId` returned, by its name */
-  ids: Record<string, number | null>;
+  /** what each alongside part with an `answer` answered, by its name */
+  answers: Record<string, unknown>;
 }
 
 const OWN_PARTS = new Set(['o', 'i', 'h']);
@@ -74,7 +76,7 @@ type WrittenIds = { orderId: number; itemIds: number[]; historyIds: number[]; [n
 const writeStatements = new Map<string, Statement<WrittenIds>>();
 
 function writeStatement(alongside: AlongsideWrite[]): Statement<WrittenIds> {
-  const key = alongside.map((a) => `${a.name}${a.returnsId ? '1' : '0'}`).join('_');
+  const key = alongside.map((a) => a.name).join('_');
   let found = writeStatements.get(key);
   if (found) return found;
   for (const a of alongside) {
@@ -85,9 +87,9 @@ function writeStatement(alongside: AlongsideWrite[]): Statement<WrittenIds> {
     sql`o AS (${insertFromJson(orders, 'o_rows', { returning: sql`id` })})`,
     sql`i AS (${insertFromJson(orderItems, 'i_rows', { set: orderId, returning: sql`id` })})`,
     sql`h AS (${insertFromJson(orderStatusHistory, 'h_rows', { set: orderId, returning: sql`id` })})`,
-    ...alongside.map((a) => sql`${sql.raw(a.name)} AS (${a.build()})`),
+    ...alongside.map((a) => sql`${sql.raw(a.name)} AS ${a.materialized ? sql`MATERIALIZED ` : sql``}(${a.build()})`),
   ];
-  const returned = alongside.filter((a) => a.returnsId).map((a) => sql`(SELECT id FROM ${sql.raw(a.name)}) AS ${sql.raw(`"${a.name}"`)}`);
+  const returned = alongside.filter((a) => a.answer).map((a) => sql`${a.answer} AS ${sql.identifier(a.name)}`);
   found = statement<WrittenIds>(
     `order_write_${key}`,
     () =>
@@ -120,8 +122,6 @@ export async function writeOrder(ctx: Ctx, draft: OrderDraft, alongside: Alongsi
   const order = { ...draft.order, id: Number(written.orderId) };
   const items = draft.items.map((it, index) => ({ ...it, orderId: order.id, id: Number(written.itemIds[index]) }));
   const history = draft.history.map((h, index) => ({ ...h, orderId: order.id, id: Number(written.historyIds[index]) })).reverse();
-  const ids = Object.fromEntries(
-    alongside.filter((a) => a.returnsId).map((a) => [a.name, written[a.name] === null ? null : Number(written[a.name])]),
-  );
-  return { order, items, history, ids };
+  const answers = Object.fromEntries(alongside.filter((a) => a.answer).map((a) => [a.name, written[a.name]]));
+  return { order, items, history, answers };
 }
