@@ -143,6 +143,7 @@ export const ratios: Ratio[] = [
   { name: 'product', against: 'pk', target: 0.5 },
   { name: 'product-list', against: 'pk', target: 0.25 },
   { name: 'add-to-cart', against: 'pk', target: 0.15 },
+  { name: 'cart-totals', against: 'pk', target: 0.2 },
   { name: 'categories', against: 'pk', target: 0.3 },
   { name: 'orders-list', against: 'pk', target: 0.25 },
   { name: 'my-orders', against: 'pk', target: 0.25 },

@@ -21,7 +21,7 @@ const BUDGET = {
   productDetail: 1,
   productList: 1,
   addToCart: 2,
-  cartTotals: 2,
+  cartTotals: 1,
   placeOrderGuest: 5,
   placeOrderCustomer: 8,
   ordersListAdmin: 2,

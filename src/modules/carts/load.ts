@@ -10,8 +10,10 @@ import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { CATALOG_VERSION_TEXT } from '../../platform/read-cache.js';
 import { cartDto } from './dto.js';
-import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { PRICING_FACTS, type PricingFacts } from './facts.js';
+import { cartContext, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
 import { rememberPricing } from './promise.js';
+import { priceShown } from './shown-memo.js';
 import type { CartDto } from './schemas.js';
 import { carts } from './tables.js';
 
@@ -55,19 +57,21 @@ export function itemFromJson([id, productId, childProductId, qty, buyRequest, cu
 
 export type LoadedRow = CartRow & { items: ItemJson[]; catalogVersion: string | null };
 
-// every cart request reads its cart, its items and the catalog version first: one statement, prepared per connection
+// every cart request reads its cart, its items, the catalog version and what pricing it needs first: one
+// statement, prepared per connection
 const cartStatements = {
-  masked: statement<LoadedRow>(
+  masked: statement<LoadedRow & PricingFacts>(
     'carts_load_masked',
-    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
+    () =>
+      sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}, ${PRICING_FACTS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
   ),
   maskedLocked: statement<CartRow>(
     'carts_by_masked_locked',
     () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`,
   ),
-  id: statement<LoadedRow>(
+  id: statement<LoadedRow & PricingFacts>(
     'carts_load_id',
-    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
+    () => sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}, ${PRICING_FACTS} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
   ),
   idLocked: statement<CartRow>(
     'carts_by_id_locked',
@@ -88,20 +92,28 @@ export interface Loaded {
   cart: CartRow;
   items: CartItemRow[];
   version: bigint;
+  /** what pricing reads besides the catalog, read with the cart at ctx.now (facts.ts) */
+  facts?: PricingFacts;
 }
 
-/** The cart a request names with its items and the catalog version, when the caller may use it. */
+/** The cart a request names with its items, the catalog version and its pricing facts, when the caller may use it. */
 export async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
-  let row: LoadedRow | undefined;
+  let row: (LoadedRow & PricingFacts) | undefined;
+  const now = ctx.now.toISOString();
   if (ref.kind === 'guest') {
     if (!MASKED.test(ref.maskedId)) return undefined;
-    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
+    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase(), now });
   } else {
-    [row] = await cartStatements.id.run(ctx.db, { id: ref.id });
+    [row] = await cartStatements.id.run(ctx.db, { id: ref.id, now });
   }
   if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
-  const { items, catalogVersion, ...cart } = row;
-  return { cart, items: items.map(itemFromJson), version: BigInt(catalogVersion ?? '0') };
+  const { items, catalogVersion, groupFacts, couponFacts, giftcardFacts, ...cart } = row;
+  return {
+    cart,
+    items: items.map(itemFromJson),
+    version: BigInt(catalogVersion ?? '0'),
+    facts: { groupFacts, couponFacts, giftcardFacts },
+  };
 }
 
 /** The cart a request names, when the caller may use it; locked for the transaction with `forUpdate`. */
@@ -168,7 +180,7 @@ export async function itemsAndVersion(ctx: Ctx, cartId: number): Promise<{ items
 /** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */
 export async function shown(ctx: Ctx, loaded: Loaded): Promise<{ ctx: Ctx; priced: PricedCart }> {
   const cctx = cartContext(ctx, loaded.cart);
-  const priced = await priceCart(cctx, loaded.cart, loaded.items, { version: loaded.version });
+  const priced = await priceShown(cctx, loaded.cart, loaded.items, loaded.version, loaded.facts);
   await rememberPricing(cctx, priced);
   return { ctx: cctx, priced };
 }

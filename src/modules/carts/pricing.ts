@@ -215,6 +215,11 @@ const taxCache = (ctx: Ctx) =>
   ctx.app.settings.memo('carts.tax-rates', () => new ReadCache<Map<number, ResolvedTax>>('catalog', 5_000, false));
 const groupCache = (ctx: Ctx) => ctx.app.settings.memo('carts.groups', () => new ReadCache<PricingGroup>('catalog', 1_000, false));
 
+/** The pricing group of a cart of no customer (the group it was made in), from this process's cache. */
+export function cachedGroup(ctx: Ctx, version: bigint, groupId: number): Promise<PricingGroup> {
+  return groupCache(ctx).at(version, String(groupId), () => pricingGroup(ctx, { customerId: null, groupId }));
+}
+
 /** A tax lookup of a cart: its customer class and product classes at a destination, in the cart's store view. */
 export interface TaxLookup {
   dest: TaxDestination;
@@ -311,9 +316,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
       pre.group
         ? Promise.resolve(pre.group)
         : cart.customerId === null
-          ? groupCache(ctx).at(version, String(cart.customerGroupId), () =>
-              pricingGroup(ctx, { customerId: null, groupId: cart.customerGroupId }),
-            )
+          ? cachedGroup(ctx, version, cart.customerGroupId)
           : pricingGroup(ctx, { customerId: cart.customerId, groupId: cart.customerGroupId }),
     (): Promise<UsableGiftcard[]> =>
       pre.cards ? Promise.resolve(pre.cards) : cart.giftcardCodes.length ? giftcardsByCodes(ctx, cart.giftcardCodes) : Promise.resolve([]),

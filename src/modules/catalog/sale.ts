@@ -270,8 +270,11 @@ async function loadSaleProducts(ctx: Ctx, wanted: number[]): Promise<Map<number,
 const saleCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale', () => new ReadCache<SaleProduct>('catalog', 20_000, false));
 const skuCache = (ctx: Ctx) => ctx.app.settings.memo('catalog.sale-sku', () => new ReadCache<number>('catalog', 20_000, false));
 
-/** What a cached entry depends on besides the product: the store view (names, status), its view mode and the day (special prices). */
-function cachePrefix(ctx: Ctx): string {
+/**
+ * What sale data depends on besides the product: the store view (names, status), its view mode and the day
+ * (special prices). Cached entries are keyed by it, and so is what is cached from them (a priced cart).
+ */
+export function saleScope(ctx: Ctx): string {
   const adminView = ctx.actor.kind === 'admin' && !ctx.store.explicit ? 'a' : 's';
   return `${adminView}|${ctx.store.storeId}|${priceDay(ctx)}|`;
 }
@@ -286,7 +289,7 @@ export async function productsForSale(ctx: Ctx, ids: readonly number[], version?
   let wanted = [...new Set(ids.filter((id) => Number.isInteger(id) && id > 0 && id <= 2147483647))];
   if (!wanted.length) return out;
   const seen = version ?? (await readVersion(ctx.db, 'catalog'));
-  const prefix = cachePrefix(ctx);
+  const prefix = saleScope(ctx);
   // two rounds: the products, then the children they name that were not asked for
   for (let round = 0; round < 2 && wanted.length; round++) {
     const got = await saleCache(ctx).atMany(

@@ -38,6 +38,28 @@ export interface Joined {
   rule: RuleRow;
 }
 
+/** What judging a coupon for a cart and applying its rule read of a coupon and its rule (a Joined, or the cart's own read of it). */
+export interface CouponTerms {
+  coupon: Pick<CouponRow, 'id' | 'code' | 'usageLimit' | 'usagePerCustomer' | 'timesUsed' | 'expirationDate'>;
+  rule: Pick<
+    RuleRow,
+    | 'id'
+    | 'name'
+    | 'isActive'
+    | 'fromDate'
+    | 'toDate'
+    | 'websiteIds'
+    | 'customerGroupIds'
+    | 'action'
+    | 'discountAmount'
+    | 'discountQty'
+    | 'discountStep'
+    | 'minimumSubtotal'
+    | 'simpleFreeShipping'
+    | 'applyToShipping'
+  >;
+}
+
 export function toDto({ coupon: c, rule: r }: Joined): CouponDto {
   return compact({
     id: c.id,
@@ -69,7 +91,7 @@ export function toDto({ coupon: c, rule: r }: Joined): CouponDto {
   }) as CouponDto;
 }
 
-export function toCartRule({ coupon: c, rule: r }: Joined): CartRule {
+export function toCartRule({ coupon: c, rule: r }: CouponTerms): CartRule {
   return {
     couponId: c.id,
     ruleId: r.id,

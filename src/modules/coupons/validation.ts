@@ -2,7 +2,7 @@
  * Coupon validation: POST /coupons/validate, GraphQL validateCoupon and the carts module (couponForCart, and
  * couponsForCarts for many carts at once) run one set of checks in a fixed order.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { toWire } from '../../platform/money.js';
 import { configuredRule } from '../../platform/rate-limit.js';
@@ -12,7 +12,7 @@ import { NOT_LOGGED_IN_GROUP } from '../customers/groups-service.js';
 import { getMe } from '../customers/service.js';
 import type { CartRule } from './discount.js';
 import { invalid } from './draft.js';
-import { findByCode, MESSAGES, toCartRule, TYPE_OF, type Joined } from './rows.js';
+import { findByCode, MESSAGES, toCartRule, TYPE_OF, type CouponTerms, type Joined } from './rows.js';
 import type { CouponValidateInput, CouponValidationDto } from './schemas.js';
 import { couponUsages, coupons, salesRules } from './tables.js';
 
@@ -37,7 +37,7 @@ export interface CouponCaller {
 export type Verdict = { ok: true; rule: CartRule } | { ok: false; message: string };
 
 /** The checks that need no per-customer count, in their order: the refusal, or undefined when they pass. */
-function refusalBeforeCount(ctx: Ctx, row: Joined | undefined): Verdict | undefined {
+function refusalBeforeCount(ctx: Ctx, row: CouponTerms | undefined): Verdict | undefined {
   if (!row) return { ok: false, message: MESSAGES.notFound };
   const { coupon: c, rule: r } = row;
   if (!r.isActive) return { ok: false, message: MESSAGES.inactive };
@@ -51,12 +51,12 @@ function refusalBeforeCount(ctx: Ctx, row: Joined | undefined): Verdict | undefi
 }
 
 /** Whether the caller's own count of uses can decide (a customer, and a coupon limited per customer). */
-function countDecides(row: Joined, who: CouponCaller): boolean {
+function countDecides(row: CouponTerms, who: CouponCaller): boolean {
   return who.customerId !== null && row.coupon.usagePerCustomer !== null;
 }
 
 /** The checks after refusalBeforeCount passed, with the caller's count of uses of the coupon. */
-function verdictAfterCount(row: Joined, who: CouponCaller, customerUses: number): Verdict {
+function verdictAfterCount(row: CouponTerms, who: CouponCaller, customerUses: number): Verdict {
   const { coupon: c, rule: r } = row;
   if (countDecides(row, who) && customerUses >= c.usagePerCustomer!) return { ok: false, message: MESSAGES.limit };
   if (!r.websiteIds.includes(who.websiteId)) return { ok: false, message: MESSAGES.store };
@@ -97,6 +97,56 @@ export async function couponForCart(
   const c = lookupCode(code);
   if (!c) return { ok: false, message: MESSAGES.notFound };
   return judge(ctx, await findByCode(ctx.db, c), who);
+}
+
+/**
+ * What couponForCart reads for a cart, as SQL for the cart's own read (one statement): the coupon of the code
+ * (`code` a text expression, looked up as findByCode does), its rule and the uses of the customer `customerId` (an
+ * int expression, null for a guest), as a JSON object (CouponFacts); null when no coupon has the code.
+ */
+export function couponFactsSql(code: SQL, customerId: SQL): SQL {
+  return sql`(SELECT json_build_object(
+      'coupon', json_build_object('id', ${coupons.id}, 'code', ${coupons.code}, 'usageLimit', ${coupons.usageLimit},
+        'usagePerCustomer', ${coupons.usagePerCustomer}, 'timesUsed', ${coupons.timesUsed}, 'expirationDate', ${coupons.expirationDate}),
+      'rule', json_build_object('id', ${salesRules.id}, 'name', ${salesRules.name}, 'isActive', ${salesRules.isActive},
+        'fromDate', ${salesRules.fromDate}, 'toDate', ${salesRules.toDate}, 'websiteIds', ${salesRules.websiteIds},
+        'customerGroupIds', ${salesRules.customerGroupIds}, 'action', ${salesRules.action},
+        'discountAmount', ${salesRules.discountAmount}::text, 'discountQty', ${salesRules.discountQty}::text,
+        'discountStep', ${salesRules.discountStep}, 'minimumSubtotal', ${salesRules.minimumSubtotal}::text,
+        'simpleFreeShipping', ${salesRules.simpleFreeShipping}, 'applyToShipping', ${salesRules.applyToShipping}),
+      'uses', (SELECT ${couponUsages.timesUsed} FROM ${couponUsages}
+        WHERE ${couponUsages.couponId} = ${coupons.id} AND ${couponUsages.customerId} = ${customerId}))
+    FROM ${coupons} INNER JOIN ${salesRules} ON ${salesRules.id} = ${coupons.ruleId}
+    WHERE lower(${coupons.code}) = lower(${code}) LIMIT 1)`;
+}
+
+/** A row of couponFactsSql as the JSON arrives (the expiration date as text). */
+export interface CouponFacts {
+  coupon: Omit<CouponTerms['coupon'], 'expirationDate'> & { expirationDate: string | null };
+  rule: CouponTerms['rule'];
+  /** the customer's uses of the coupon; null for a guest or none */
+  uses: number | null;
+}
+
+/**
+ * couponForCart's verdict from what couponFactsSql read with the cart (`facts`, null when no coupon has the code);
+ * undefined when the facts cannot answer for this code (one looked up other than it is stored), so that the
+ * caller asks couponForCart.
+ */
+export function couponVerdictFromFacts(
+  ctx: Ctx,
+  code: string,
+  facts: CouponFacts | null,
+  who: { customerId: number | null; customerGroupId: number; websiteId: number },
+): Verdict | undefined {
+  if (lookupCode(code) !== code) return undefined;
+  if (!facts) return { ok: false, message: MESSAGES.notFound };
+  const { coupon, rule, uses } = facts;
+  const row: CouponTerms = {
+    coupon: { ...coupon, expirationDate: coupon.expirationDate === null ? null : new Date(coupon.expirationDate) },
+    rule,
+  };
+  return refusalBeforeCount(ctx, row) ?? verdictAfterCount(row, who, uses ?? 0);
 }
 
 /**

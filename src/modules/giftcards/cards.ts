@@ -118,11 +118,12 @@ export const byCode = (code: string): SQL => sql`upper(${giftcards.code}) = ${co
 
 /** Conditions of a card a shopper can spend now, in any of its websites. */
 export function usableNowWhere(ctx: Ctx): SQL {
-  return and(
-    eq(giftcards.status, 'active'),
-    gt(giftcards.balance, '0'),
-    or(isNull(giftcards.expiresAt), gt(giftcards.expiresAt, ctx.now)),
-  )!;
+  return usableAtWhere(ctx.now);
+}
+
+/** Conditions of a card a shopper can spend at `now` (a time, or a timestamptz expression), in any of its websites. */
+export function usableAtWhere(now: Date | SQL): SQL {
+  return and(eq(giftcards.status, 'active'), gt(giftcards.balance, '0'), or(isNull(giftcards.expiresAt), gt(giftcards.expiresAt, now)))!;
 }
 
 /** Conditions of a card a shopper can spend in the current website now. */

@@ -3,7 +3,7 @@
  * and usableGiftcardsFor for many carts at once), and debits and credits. A debit is a single conditional UPDATE,
  * so concurrent orders can never spend more than the balance (the CHECK balance >= 0 backs that up).
  */
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { rows as dbRows } from '../../platform/db.js';
 import { AppError, badRequest } from '../../platform/errors.js';
@@ -16,6 +16,7 @@ import {
   optText,
   PLACES,
   unusableReason,
+  usableAtWhere,
   usableNowWhere,
   usableOf,
   usableWhere,
@@ -51,6 +52,34 @@ export async function giftcardsByCodes(ctx: Ctx, codes: string[]): Promise<Usabl
   return wanted.flatMap((c) => {
     const r = byUpper.get(c);
     return r ? [usableOf(r)] : [];
+  });
+}
+
+/**
+ * What giftcardsByCodes reads for a cart, as SQL for the cart's own read (one statement): the cards of the codes
+ * (`codes` a text[] expression, matched as stored: see giftcardsFromFacts) a shopper can spend at `now` (a
+ * timestamptz expression) in any website, as a JSON array of GiftcardFacts; null when there are none.
+ */
+export function giftcardFactsSql(codes: SQL, now: SQL): SQL {
+  return sql`(SELECT json_agg(json_build_array(${giftcards.id}, ${giftcards.code}, ${giftcards.balance}::text, ${giftcards.currencyCode},
+      ${giftcards.websiteIds})) FROM ${giftcards} WHERE upper(${giftcards.code}) = ANY(${codes}) AND ${usableAtWhere(now)})`;
+}
+
+/** A card of giftcardFactsSql: id, code, balance, currency, website ids. */
+export type GiftcardFacts = [number, string, string, string, number[]];
+
+/**
+ * giftcardsByCodes from what giftcardFactsSql read with the cart (`facts`), in `ctx`'s website; undefined when
+ * the facts cannot answer for these codes (one that is not stored as it is looked up), so that the caller asks
+ * giftcardsByCodes.
+ */
+export function giftcardsFromFacts(ctx: Ctx, codes: readonly string[], facts: GiftcardFacts[] | null): UsableGiftcard[] | undefined {
+  if (codes.some((c) => lookupCode(c) !== c)) return undefined;
+  const byUpper = new Map<string, GiftcardFacts>();
+  for (const f of facts ?? []) if (f[4].includes(ctx.store.websiteId)) byUpper.set(f[1].toUpperCase(), f);
+  return [...new Set(codes)].flatMap((c) => {
+    const f = byUpper.get(c);
+    return f ? [{ id: f[0], code: f[1], balance: dec(f[2]), currencyCode: f[3] }] : [];
   });
 }
 

@@ -121,6 +121,8 @@ interface Carrier {
   code: string;
   methodCode: string;
   quote: Quote;
+  /** its quote reads the database (else configuration alone) */
+  readsDatabase?: boolean;
 }
 
 const cfg = (ctx: Ctx, carrier: string, key: string, storeId: number) => ctx.app.settings.get(`carriers/${carrier}/${key}`, storeId);
@@ -159,6 +161,7 @@ const freeShipping: Carrier = {
 const tableRate: Carrier = {
   code: 'tablerate',
   methodCode: 'bestway',
+  readsDatabase: true,
   async quote(ctx, req) {
     const raw = cfg(ctx, 'tablerate', 'condition_name', req.storeId)?.trim();
     const condition: ConditionName = isConditionName(raw) ? raw : 'package_weight';
@@ -279,6 +282,14 @@ export async function shippingRates(ctx: Ctx, req: ShippingRequest): Promise<Shi
   }
   offered.sort((a, b) => a.sort - b.sort || (a.rate.code < b.rate.code ? -1 : a.rate.code > b.rate.code ? 1 : 0));
   return offered.map((o) => o.rate);
+}
+
+/**
+ * Whether shippingRates may read the database in this store view (an active carrier's rates are stored there);
+ * otherwise its answer follows from the package and the configuration alone.
+ */
+export function ratesReadDatabase(ctx: Ctx, storeId: number): boolean {
+  return CARRIERS.some((c) => c.readsDatabase && ctx.app.settings.getBool(`carriers/${c.code}/active`, storeId));
 }
 
 /** The rate for a `carrier_method` code, when it is offered for the package. */
