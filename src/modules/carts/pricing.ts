@@ -20,7 +20,7 @@ import { shippingRates, type ShippingRate } from '../shipping/service.js';
 import { resolveTaxRates, resolveTaxRatesMany, taxConfig, type ResolvedTax, type TaxDestination } from '../tax/service.js';
 import { ONE_PER_UNIT, stockParts } from './items.js';
 import type { CartAddress, carts, cartItems } from './tables.js';
-import { computeTotals, type Totals, type TotalsLine } from './totals.js';
+import { computeTotals, continueTotals, type Totals, type TotalsLine } from './totals.js';
 
 export type CartRow = typeof carts.$inferSelect;
 /** A cart line as pricing and the cart's answers use it. */
@@ -404,16 +404,18 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
   // 2. shipping rates for the address
   let available: ShippingRate[] = [];
   let selectedRate: ShippingRate | null = null;
+  let preShip: Totals | undefined;
   const ship = cart.shippingAddress;
   if (ship && !isVirtual && items.length) {
-    const preShip = computeTotals({ ...common, lines: baseLines, baseShippingPrice: null, giftcards: [], rate: baseRate }, 'discount');
+    const upTo = computeTotals({ ...common, lines: baseLines, baseShippingPrice: null, giftcards: [], rate: baseRate }, 'discount');
+    preShip = upTo;
     const physical = items.filter((i) => !i.isVirtual);
     const packageQty = physical.reduce((n, i) => n.add(dec(i.row.qty)), ZERO);
     const packageWeight = physical.reduce((n, i) => n.add(i.weight.mul(dec(i.row.qty))), ZERO);
     // table rates by value may count virtual items too (carriers/tablerate/include_virtual_price)
     const valued = ctx.app.settings.getBool('carriers/tablerate/include_virtual_price', storeId) ? items : physical;
-    const packageValue = valued.reduce((n, i) => n.add(preShip.lines.get(i.row.id)!.rowTotalWithDiscount), ZERO);
-    const packageValueWithoutDiscount = physical.reduce((n, i) => n.add(preShip.lines.get(i.row.id)!.rowTotal), ZERO);
+    const packageValue = valued.reduce((n, i) => n.add(upTo.lines.get(i.row.id)!.rowTotalWithDiscount), ZERO);
+    const packageValueWithoutDiscount = physical.reduce((n, i) => n.add(upTo.lines.get(i.row.id)!.rowTotal), ZERO);
     available = await shippingRates(ctx, {
       storeId,
       websiteId,
@@ -424,14 +426,16 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
       packageValueWithoutDiscount,
       packageWeight,
       packageQty,
-      freeShipping: preShip.freeShipping > 0,
+      freeShipping: upTo.freeShipping > 0,
     });
     selectedRate = available.find((r) => r.code === cart.shippingMethod) ?? null;
   }
 
   // 3. everything, in base and in the cart's currency
   const baseShippingPrice = selectedRate ? selectedRate.price : null;
-  const base = computeTotals({ ...common, lines: baseLines, baseShippingPrice, giftcards, rate: baseRate });
+  const baseInput = { ...common, lines: baseLines, baseShippingPrice, giftcards, rate: baseRate };
+  // the run shipping was asked with has collected the subtotal and the discount already
+  const base = (preShip && continueTotals(preShip, baseInput)) ?? computeTotals(baseInput);
   const totals = rate.eq(1)
     ? base
     : computeTotals({ ...common, lines: curLines, baseShippingPrice, giftcards, rate, baseSubtotal: base.subtotal });

@@ -94,8 +94,10 @@ interface State {
 
 function subtotalCollector(s: State): void {
   const { input, out } = s;
+  // a price in the base currency is only rounded (times 1 it is itself: no price has more than 40 digits)
+  const same = input.rate.eq(1);
   for (const l of input.lines) {
-    const unit = l.customPrice ?? roundMoney(l.basePrice.mul(input.rate));
+    const unit = l.customPrice ?? roundMoney(same ? l.basePrice : l.basePrice.mul(input.rate));
     const netUnit = input.priceIncludesTax ? unit.mul(HUNDRED).div(HUNDRED.add(l.originPercent)) : unit;
     s.net.set(l.id, netUnit);
     const rowTotal = roundMoney(netUnit.mul(l.qty));
@@ -214,6 +216,21 @@ const COLLECTORS: ((s: State) => void)[] = [
 export type TotalsStage = 'all' | 'discount';
 
 const STAGE_END: Record<TotalsStage, number> = { all: COLLECTORS.length, discount: 3 };
+
+/**
+ * The whole pipeline for `input` continued from `upTo`, a run of it up to the discount without shipping and gift
+ * cards (computeTotals({ ...input, baseShippingPrice: null, giftcards: [] }, 'discount'), as shipping rates are
+ * asked with), instead of collecting the subtotal and the discount again: the same totals as computeTotals(input).
+ * Undefined when the rule applies to shipping, whose discount that run could not know.
+ */
+export function continueTotals(upTo: Totals, input: TotalsInput): Totals | undefined {
+  // without shipping in the rule, the discount collector's lines and total do not depend on the shipping amount
+  if (input.rule?.applyToShipping) return undefined;
+  const lines = new Map([...upTo.lines].map(([id, l]) => [id, { ...l }]));
+  const state: State = { input, net: new Map(), out: { ...upTo, lines, giftcards: [] }, shipNetUnrounded: null };
+  for (const collect of [shippingAmounts, taxCollector, giftcardCollector, grandTotalCollector]) collect(state);
+  return state.out;
+}
 
 export function computeTotals(input: TotalsInput, stage: TotalsStage = 'all'): Totals {
   const out: Totals = {
