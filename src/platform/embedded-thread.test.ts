@@ -1,19 +1,25 @@
 /**
  * The embedded database on its own thread: rows, errors and transactions as PGlite itself gives them, the order
- * PGlite runs calls in, prepared statements across schema changes and evictions, dump and load, and a thread
- * that neither holds an idle process open nor leaves a caller waiting when it dies.
+ * PGlite runs calls in (background work after the requests'), prepared statements across schema changes and
+ * evictions, dump and load, and a thread that neither holds an idle process open nor leaves a caller waiting
+ * when it dies.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import workerThreads, { type WorkerOptions } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import { openEmbeddedThread, type EmbeddedClient } from './embedded-thread.js';
+import { runAsBackground } from './passes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The database's thread that stops when a statement says so (see the fixture). */
+const STOPPING_THREAD = path.join(ROOT, 'test/fixtures/stopping-embedded-thread.mjs');
 
 /** The query builder's parsers: dates and intervals stay PostgreSQL's text. */
 const RAW_DATES = {
@@ -200,7 +206,8 @@ describe('the embedded database on its own thread', () => {
       }
       return kept;
     };
-    const kept = await Promise.all(Array.from({ length: 12 }, (_, f) => flow(f)));
+    // a third of the flows are background work, whose transactions wait for their answers as messages
+    const kept = await Promise.all(Array.from({ length: 12 }, (_, f) => (f % 3 === 0 ? runAsBackground(() => flow(f)) : flow(f))));
     const { rows } = await threaded.query<{ flow: number; n: number }>(
       'SELECT flow, count(*)::int AS n FROM busy GROUP BY flow ORDER BY flow',
     );
@@ -208,6 +215,74 @@ describe('the embedded database on its own thread', () => {
       rows.map((r) => r.n),
       kept.filter((k) => k > 0),
     );
+  });
+
+  test('a request’s transaction goes before the background work waiting, which is not starved by requests', async () => {
+    const done: string[] = [];
+    // twenty background statements queued, a second of work, then a request's transaction
+    const background = runAsBackground(() =>
+      Array.from({ length: 20 }, (_, i) => threaded.query('SELECT pg_sleep(0.05)').then(() => done.push(`background ${i}`))),
+    );
+    const request = threaded
+      .transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await tx.query('SELECT 2');
+      })
+      .then(() => done.push('request'));
+    await Promise.all([...background, request]);
+    // the background statement running when it came, and at most one more that had waited long enough, go first
+    assert.ok(done.indexOf('request') <= 2, `the request's transaction ran after ${done.indexOf('request')} background statements`);
+
+    // requests that keep the database busy: a background statement still gets its turn while they go on
+    let answered = false;
+    let sent = 0;
+    const requests = async () => {
+      while (!answered && sent < 3000) {
+        sent++;
+        await threaded.query('SELECT pg_sleep(0.002)');
+      }
+    };
+    const streams = [requests(), requests(), requests()];
+    await new Promise((r) => setTimeout(r, 20));
+    await runAsBackground(() => threaded.query('SELECT 1'));
+    answered = true;
+    await Promise.all(streams);
+    assert.ok(sent < 3000, 'the background statement was answered while requests kept coming');
+  });
+
+  test('a background transaction leaves the server’s thread free while its statements run; a request’s waits for them', async () => {
+    await threaded.exec('CREATE TABLE passes (n int)');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 2);
+    try {
+      const during = async (tx: { query(text: string, params?: unknown[]): Promise<unknown> }) => {
+        const before = ticks;
+        await tx.query('SELECT pg_sleep(0.2)');
+        return ticks - before;
+      };
+      const background = await runAsBackground(() =>
+        threaded.transaction(async (tx) => {
+          await tx.query('INSERT INTO passes VALUES ($1)', [1]);
+          return during(tx);
+        }),
+      );
+      assert.ok(background > 0, 'timers ran while the background transaction’s statement did');
+      const request = await threaded.transaction(async (tx) => during(tx));
+      assert.equal(request, 0, 'a request’s transaction waits for its statement on this thread');
+      // a background transaction rolls back on an error, as any
+      await assert.rejects(
+        runAsBackground(() =>
+          threaded.transaction(async (tx) => {
+            await tx.query('INSERT INTO passes VALUES ($1)', [2]);
+            throw new Error('pass failed');
+          }),
+        ),
+        /pass failed/,
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    assert.deepEqual((await threaded.query('SELECT n FROM passes')).rows, [{ n: 1 }]);
   });
 
   test('a dump loads into a new database on its own thread', async () => {
@@ -245,10 +320,94 @@ describe('the thread and its process', () => {
   test('a thread that dies fails the calls waiting for it and those after', async () => {
     const db = await openEmbeddedThread({});
     const waiting = db.query('SELECT pg_sleep(0.5)');
-    // an out-of-memory abort or a crash of the WebAssembly module ends the thread like this
     await db.terminate();
     await assert.rejects(waiting, /thread stopped/);
     await assert.rejects(db.query('SELECT 1'), /thread stopped/);
     await db.close();
   });
+
+  for (const how of ['exit', 'throw']) {
+    test(`a thread that stops by ${how === 'exit' ? 'process.exit' : 'an uncaught error'} fails the calls waiting and those after`, async () => {
+      const db = await openStopping();
+      const stopping = db.query(`SELECT 1 -- stop: ${how}`);
+      const waiting = [db.query('SELECT 2'), db.transaction(async (tx) => tx.query('SELECT 3'))];
+      for (const call of [stopping, ...waiting]) await assert.rejects(call, /thread stopped/);
+      await assert.rejects(db.query('SELECT 3'), /thread stopped/);
+      await assert.rejects(
+        db.transaction(async () => undefined),
+        /thread stopped/,
+      );
+      await assert.rejects(db.dumpDataDir(), /thread stopped/);
+      await db.close();
+    });
+  }
+
+  test('a thread that stops under a transaction (exit, uncaught error, out of memory) fails it, the transaction queued behind it, the calls waiting and those after', () => {
+    // run in a process of its own: a wait that never ended would block the test's thread, timers and all
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-thread-')), 'stops.mjs');
+    fs.writeFileSync(
+      file,
+      `
+      import { syncBuiltinESMExports } from 'node:module';
+      import workerThreads from 'node:worker_threads';
+      import { openEmbeddedThread } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/platform/embedded-thread.ts')).href)};
+      const Thread = workerThreads.Worker;
+      const outcome = (p) => p.then((v) => 'answered ' + JSON.stringify(v), (e) => 'failed: ' + e.message);
+      const results = {};
+      for (const how of ['exit', 'throw', 'out of memory']) {
+        workerThreads.Worker = class extends Thread {
+          constructor(script, options) {
+            super(${JSON.stringify(STOPPING_THREAD)}, {
+              ...options,
+              workerData: { ...options.workerData, script: String(script) },
+              resourceLimits: how === 'out of memory' ? { maxOldGenerationSizeMb: 64 } : undefined,
+            });
+          }
+        };
+        syncBuiltinESMExports();
+        const db = await openEmbeddedThread({});
+        workerThreads.Worker = Thread;
+        syncBuiltinESMExports();
+        // this thread waits for the second statement's answer, blocked, when the database's thread stops
+        const inside = db.transaction(async (tx) => {
+          await tx.query('SELECT 1');
+          await tx.query('SELECT 2 -- stop: ' + how);
+          return 'committed';
+        });
+        const queued = db.transaction(async (tx) => (await tx.query('SELECT 3 AS n')).rows);
+        const plain = db.query('SELECT 4');
+        results[how] = [await outcome(inside), await outcome(queued), await outcome(plain)];
+        results[how].push(await outcome(db.query('SELECT 5')), await outcome(db.transaction(async (tx) => tx.query('SELECT 6'))));
+      }
+      console.log(JSON.stringify(results));
+    `,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    assert.equal(r.status, 0, `${r.error?.message ?? ''} ${r.stderr}`);
+    const results = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, string[]>;
+    assert.deepEqual(Object.keys(results), ['exit', 'throw', 'out of memory']);
+    for (const [how, outcomes] of Object.entries(results)) {
+      assert.equal(outcomes.length, 5);
+      for (const o of outcomes) assert.match(o, /^failed: The embedded database's thread stopped/, how);
+    }
+  });
 });
+
+/** A database whose thread stops when a statement says so (STOPPING_THREAD). */
+async function openStopping(): Promise<EmbeddedClient> {
+  const Thread = workerThreads.Worker;
+  class Stopping extends Thread {
+    constructor(script: string | URL, options: WorkerOptions = {}) {
+      super(STOPPING_THREAD, { ...options, workerData: { ...(options.workerData as object), script: String(script) } });
+    }
+  }
+  (workerThreads as { Worker: typeof Thread }).Worker = Stopping;
+  syncBuiltinESMExports();
+  try {
+    return await openEmbeddedThread({});
+  } finally {
+    (workerThreads as { Worker: typeof Thread }).Worker = Thread;
+    syncBuiltinESMExports();
+  }
+}

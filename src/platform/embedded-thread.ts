@@ -4,18 +4,26 @@
  * so writes ran 3 to 6 times slower than on a PostgreSQL server, whose backends work on the other cores. Here
  * the instance lives in a worker (pglite-thread.mjs) and this client forwards the calls the query builder and
  * the rest of the server make (query, exec, transaction, dump, close); rows cross the thread boundary as
- * structured clones. Calls are answered in the order PGlite runs them: like PGlite itself, a transaction holds
- * the database until it ends, and other statements wait for it.
+ * structured clones. Like PGlite itself, a transaction holds the database until it ends, and other statements
+ * wait for it; the calls waiting are taken in the order they came, those of background work
+ * (`runAsBackground`, passes.ts) after the requests' (see pglite-thread.mjs).
  *
  * A statement outside a transaction is asked for and answered as messages, while this thread goes on with
  * other requests. Inside a transaction, which holds the database until it ends, this thread waits for each
  * answer instead (Atomics.wait on a shared flag, the answer taken from a port of its own): the transaction's
  * next statement is sent at once rather than after whatever HTTP work is queued, so a transaction holds the
- * database for the time of its statements only, as it did on this thread.
+ * database for the time of its statements only, as it did on this thread. A background transaction is not
+ * waited for so (its statements can be long, and nobody waits for its answer): its statements are messages too.
+ *
+ * A thread that stops (a crash, an uncaught error, out of memory, terminate) fails every call waiting for it
+ * and every later one. A blocked wait cannot see the worker's 'exit' event, which comes through this thread's
+ * event loop: the thread marks the shared flag as it exits, and the wait, in slices, also asks Node whether
+ * the thread still runs, for the ends that run no JavaScript there (out of memory, terminate).
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { isBackgroundWork } from './passes.js';
 
 export interface EmbeddedResults<T = unknown> {
   rows: T[];
@@ -73,8 +81,23 @@ function revive(data: Record<string, unknown>): Error {
 
 type Reply = { id: number; ok: boolean; result?: unknown; error?: Record<string, unknown> };
 
+/** The shared flag's value once the thread has stopped (answered ids are stored as non-negative numbers). */
+const STOPPED = -1;
+/** How long a blocked wait for an answer lasts before it asks whether the thread still runs. */
+const WAIT_SLICE_MS = 100;
+
+/**
+ * Whether the thread has stopped, asked of Node at once, without the 'exit' event (which waits for this
+ * thread's event loop): Node answers an idle time of -1 for the event loop of a stopped thread. It reads the
+ * loop's start once, on the first call, which must come while the thread runs (see `openEmbeddedThread`).
+ */
+function stoppedNow(worker: Worker): boolean {
+  return worker.performance.eventLoopUtilization().idle < 0;
+}
+
 export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<EmbeddedClient> {
-  // the answers to calls made inside a transaction: a port read synchronously, and a flag to wait on
+  // the answers to calls made inside a transaction: a port read synchronously, and a flag to wait on (the id of
+  // the call last answered, or STOPPED)
   const { port1: syncAnswers, port2: syncPort } = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(threadScript(), { workerData: { syncPort, flag }, transferList: [syncPort] });
@@ -99,12 +122,13 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
   });
   const fail = (err: Error) => {
     failure ??= err;
+    Atomics.store(flag, 0, STOPPED);
     for (const [id, p] of [...pending]) {
       settle(id);
-      p.reject(err);
+      p.reject(failure);
     }
   };
-  worker.on('error', fail);
+  worker.on('error', (err) => fail(new Error(`The embedded database's thread stopped: ${err.message}`, { cause: err })));
   worker.on('exit', (code) => fail(new Error(`The embedded database's thread stopped (exit code ${code})`)));
 
   const call = <T>(msg: Record<string, unknown>, transfer?: ArrayBuffer[]): Promise<T> => {
@@ -117,27 +141,45 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
     });
   };
 
+  /** The answer to call `id` inside a transaction, waited for on this thread (see above). */
+  const awaitAnswer = (id: number): Reply => {
+    // the thread stores the id of the call it answered; a wake-up meant for an earlier call (its notify can come
+    // after that call read its answer) finds another id and waits again
+    const mark = id & 0x7fffffff;
+    for (;;) {
+      const seen = Atomics.load(flag, 0);
+      if (seen === mark) break;
+      if (seen === STOPPED || (Atomics.wait(flag, 0, seen, WAIT_SLICE_MS) === 'timed-out' && stoppedNow(worker))) {
+        // an answer sent just before the thread stopped still counts
+        const late = receiveMessageOnPort(syncAnswers)?.message as Reply | undefined;
+        if (late?.id === id) return late;
+        failure ??= new Error("The embedded database's thread stopped");
+        Atomics.store(flag, 0, STOPPED);
+        throw failure;
+      }
+    }
+    const answer = receiveMessageOnPort(syncAnswers)?.message as Reply | undefined;
+    if (!answer || answer.id !== id) throw new Error(`The embedded database's thread answered out of turn (call ${id})`);
+    return answer;
+  };
+
   /** A call inside a transaction: this thread waits for its answer (see above). */
   const callInTransaction = async <T>(msg: Record<string, unknown>): Promise<T> => {
     if (failure) throw failure;
     const id = nextId++;
     worker.postMessage({ ...msg, id, sync: true });
-    // the thread stores the id of the call it answered; a wake-up meant for an earlier call (its notify can come
-    // after that call read its answer) finds another id and waits again
-    const mark = id & 0x7fffffff;
-    for (let seen = Atomics.load(flag, 0); seen !== mark; seen = Atomics.load(flag, 0)) Atomics.wait(flag, 0, seen);
-    const answer = receiveMessageOnPort(syncAnswers)?.message as Reply | undefined;
-    if (!answer || answer.id !== id) throw new Error(`The embedded database's thread answered out of turn (call ${id})`);
+    const answer = awaitAnswer(id);
     if (!answer.ok) throw revive(answer.error ?? {});
     return answer.result as T;
   };
 
-  const queryable = (tx?: number): EmbeddedQueryable => {
-    const send = tx === undefined ? call : callInTransaction;
+  const queryable = (tx?: number, background = false): EmbeddedQueryable => {
+    const send = tx === undefined || background ? call : callInTransaction;
+    const bg = tx === undefined ? () => isBackgroundWork() || undefined : () => undefined;
     return {
       query: (text, params, options) =>
-        send({ op: 'query', tx, text, params: params ?? [], rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
-      exec: (text, options) => send({ op: 'exec', tx, text, rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
+        send({ op: 'query', tx, bg: bg(), text, params: params ?? [], rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
+      exec: (text, options) => send({ op: 'exec', tx, bg: bg(), text, rowMode: options?.rowMode, rawTypes: rawTypes(options) }),
     };
   };
 
@@ -151,19 +193,26 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
     await worker.terminate();
     throw err;
   }
+  // read while the thread runs: from now on `stoppedNow` can tell
+  worker.performance.eventLoopUtilization();
 
   return {
     ...queryable(),
     async transaction(fn) {
-      const tx = await call<number>({ op: 'begin' });
+      const background = isBackgroundWork();
+      const tx = await call<number>({ op: 'begin', bg: background || undefined });
+      const end = (commit: boolean) => (background ? call : callInTransaction)({ op: 'end', tx, commit });
       let result;
       try {
-        result = await fn(queryable(tx));
+        result = await fn(queryable(tx, background));
       } catch (err) {
-        await callInTransaction({ op: 'end', tx, commit: false });
+        // a thread that stopped has nothing to roll back: the caller learns what failed first
+        await end(false).catch((endErr: unknown) => {
+          if (!failure) throw endErr;
+        });
         throw err;
       }
-      await callInTransaction({ op: 'end', tx, commit: true });
+      await end(true);
       return result;
     },
     async dumpDataDir(compression) {
@@ -171,6 +220,9 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
       return new Blob([data], { type: compression === 'none' ? 'application/x-tar' : 'application/x-gzip' });
     },
     async terminate() {
+      // a transaction's next call fails at once, before the 'exit' event comes
+      failure ??= new Error("The embedded database's thread stopped (terminated)");
+      Atomics.store(flag, 0, STOPPED);
       await worker.terminate();
     },
     async close() {
@@ -179,6 +231,7 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
         await call({ op: 'close' });
       } finally {
         failure = new Error('The embedded database is closed');
+        Atomics.store(flag, 0, STOPPED);
         await worker.terminate();
       }
     },

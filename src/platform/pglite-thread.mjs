@@ -5,10 +5,13 @@
  * starts without the TypeScript loader the tests run under.
  *
  * Messages in: { id, op, ... } with op one of open, query, exec, begin, end, dump, close; `tx` names the open
- * transaction a query or exec belongs to. Messages out: { id, ok: true, result } or { id, ok: false, error }.
+ * transaction a query or exec belongs to, `bg` marks a statement or BEGIN of background work, `sync` a call
+ * whose caller waits on the shared flag. Messages out: { id, ok: true, result } or { id, ok: false, error }.
+ * The shared flag holds the id of the last call answered that way, or -1 once this thread has stopped.
  *
  * One call at a time reaches PGlite, as PGlite itself would run them: a statement outside a transaction waits
- * for the open transaction to end, and a transaction's statements run in the order they came. Because of that
+ * for the open transaction to end, and a transaction's statements run in the order they came; the calls
+ * waiting are taken in turn, background work's after the requests' (Scheduler). Because of that
  * the parsers of a statement can be the instance's own while it runs: PGlite copies its whole parser table
  * (some 300 types) into a new object for every statement that brings parsers of its own, which cost about
  * 0.1 ms a statement, as much as a primary-key SELECT itself.
@@ -34,21 +37,80 @@ let db;
 let baseParsers;
 const rawParsers = new Map();
 
-/** A first-come, first-served lock. */
-class Lock {
-  #tail = Promise.resolve();
-  run(fn) {
-    const result = this.#tail.then(fn);
-    this.#tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
+/** How long background work waits at most while requests keep the database busy. */
+const BACKGROUND_PATIENCE_MS = 50;
+/**
+ * After a background call that requests waited for, that many times its duration passes before background work
+ * may go ahead of waiting requests again: it takes at most a quarter of the database's time from them.
+ */
+const BACKGROUND_SPACING = 3;
+
+/**
+ * Who holds the database next. Calls wait in the order they came, background work's (`bg`: the mail sender,
+ * the report aggregates, ...) after the requests': a request's transaction never waits behind a queue of them.
+ * Background work is not starved: once it has waited BACKGROUND_PATIENCE_MS, and its last turn taken from
+ * waiting requests is far enough behind (BACKGROUND_SPACING), its next call goes first. A turn lasts until the
+ * call's promise settles (a statement, or a transaction from its BEGIN to its end).
+ */
+class Scheduler {
+  #busy = false;
+  #requests = [];
+  #background = [];
+  /** when background work may go ahead of waiting requests again */
+  #backgroundNotBefore = 0;
+  /** a pick is due once the messages waiting are read */
+  #picking = false;
+
+  run(fn, background = false) {
+    return new Promise((resolve, reject) => {
+      (background ? this.#background : this.#requests).push({ fn, resolve, reject, background, at: performance.now() });
+      this.#pickSoon();
+    });
+  }
+
+  /**
+   * The next turn is given once the messages that came meanwhile are read (this thread reads them one at a
+   * time, with the turn of a statement they found the database free for run between two): a request's call
+   * that came while a statement ran is among those it is chosen from.
+   */
+  #pickSoon() {
+    if (this.#busy || this.#picking) return;
+    this.#picking = true;
+    setImmediate(() => {
+      this.#picking = false;
+      this.#next();
+    });
+  }
+
+  #pick() {
+    const waiting = this.#background[0];
+    if (!waiting) return this.#requests.shift();
+    const now = performance.now();
+    const due = now - waiting.at >= BACKGROUND_PATIENCE_MS && now >= this.#backgroundNotBefore;
+    return !this.#requests.length || due ? this.#background.shift() : this.#requests.shift();
+  }
+
+  #next() {
+    if (this.#busy) return;
+    const job = this.#pick();
+    if (!job) return;
+    this.#busy = true;
+    const overtook = job.background && this.#requests.length > 0;
+    const started = performance.now();
+    Promise.resolve()
+      .then(job.fn)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        const ended = performance.now();
+        if (overtook) this.#backgroundNotBefore = ended + BACKGROUND_SPACING * (ended - started);
+        this.#busy = false;
+        this.#pickSoon();
+      });
   }
 }
 
 /** Held by each statement outside a transaction, and by a transaction from its BEGIN to its end. */
-const database = new Lock();
+const database = new Scheduler();
 /** Open transactions by id: PGlite's transaction, its own order of statements, how to end it and its outcome. */
 const transactions = new Map();
 
@@ -246,6 +308,9 @@ function reply(id, ok, result, sync = false) {
   Atomics.notify(workerData.flag, 0);
 }
 
+/** The shared flag's value once this thread has stopped. */
+const STOPPED = -1;
+
 const ROLLBACK = Symbol('rollback');
 
 /** Opens a transaction that holds the database until an `end` message for it; answers once it is open. */
@@ -273,7 +338,7 @@ function begin(msg) {
     } finally {
       transactions.delete(msg.id);
     }
-  });
+  }, msg.bg);
 }
 
 function openTransaction(id) {
@@ -294,7 +359,7 @@ async function handle(msg) {
     }
     case 'query':
     case 'exec': {
-      if (msg.tx === undefined) return await database.run(() => run(db, msg));
+      if (msg.tx === undefined) return await database.run(() => run(db, msg), msg.bg);
       const open = openTransaction(msg.tx);
       const result = open.chain.then(() => run(open.tx, msg));
       open.chain = result.catch(() => undefined);
@@ -338,6 +403,11 @@ function initDataDir(dataDir, postgresqlconf = []) {
 }
 
 if (parentPort) {
+  // a caller blocked waiting for an answer (see reply) cannot see this thread's 'exit' event: the flag tells it
+  process.on('exit', () => {
+    Atomics.store(workerData.flag, 0, STOPPED);
+    Atomics.notify(workerData.flag, 0);
+  });
   parentPort.on('message', (msg) => {
     handle(msg).then(
       (result) => {
