@@ -108,13 +108,40 @@ export async function pagedConnection<T>(
   const size = Math.max(0, Math.min(opts.maxSize, to - from));
   if (size === 0) return connectionOf([], total ?? (await fetch({ size: 1, offset: 0 })).total, from);
   const slice = await fetch({ size, offset: from });
-  return connectionOf(slice.items, slice.total, from);
+  return sliceConnection(slice, from);
+}
+
+/**
+ * The connections made of slices, by the slice's items: a cache that answers the same items again (a page of
+ * products shared by every anonymous shopper) gets the same connection again, made once. As REST serializes
+ * such a page's members once by the list's identity, the items of a list answered twice are taken as unchanged.
+ */
+const connectionsOfItems = new WeakMap<object, { offset: number; total: number; connection: Connection<unknown> }>();
+/** the connections answered more than once (see answeredBefore) */
+const repeated = new WeakSet<object>();
+
+function sliceConnection<T>(slice: Slice<T>, offset: number): Connection<T> {
+  const known = connectionsOfItems.get(slice.items);
+  if (known && known.offset === offset && known.total === slice.total) {
+    repeated.add(known.connection);
+    return known.connection as Connection<T>;
+  }
+  const connection = connectionOf(slice.items, slice.total, offset);
+  connectionsOfItems.set(slice.items, { offset, total: slice.total, connection });
+  return connection;
+}
+
+/** Whether a value is a connection answered before, over the same items: the same again while they are kept. */
+export function answeredBefore(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && repeated.has(value);
 }
 
 /** A connection over a whole list in memory, windowed by the same arguments (all of it without them). */
 export function listConnection<T>(all: T[], args: ConnectionArgs): Promise<Connection<T>> {
-  return pagedConnection(args, async (s) => ({ items: all.slice(s.offset, s.offset + s.size), total: all.length }), {
-    page: { size: all.length, offset: 0 },
-    maxSize: Number.POSITIVE_INFINITY,
-  });
+  return pagedConnection(
+    args,
+    // the whole list is answered as the list itself, so a list a cache keeps makes the same connection again
+    async (s) => ({ items: s.offset === 0 && s.size >= all.length ? all : all.slice(s.offset, s.offset + s.size), total: all.length }),
+    { page: { size: all.length, offset: 0 }, maxSize: Number.POSITIVE_INFINITY },
+  );
 }

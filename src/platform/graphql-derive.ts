@@ -8,6 +8,7 @@
 import type { IResolvers } from 'mercurius';
 import { Type, type TObject, type TSchema } from 'typebox';
 import type { GraphqlContribution } from './graphql.js';
+import { pure } from './graphql-answers.js';
 import { connectionResolver, idOfIri, itemResolver, mutationResolver, type FieldShape, type TypeInfo } from './graphql-runtime.js';
 import { kindOf, type GraphqlAlias, type Operation } from './operations.js';
 
@@ -218,9 +219,11 @@ export function deriveGraphql(ops: readonly Operation[], opts: DeriveOptions): G
     if (t.hasId) {
       const base = t.iriBase;
       resolvers[t.name] = {
-        id: (parent: Js) => (typeof parent.id === 'number' && base ? `${base}${parent.id}` : parent.id),
+        id: pure((parent: Js) => (typeof parent.id === 'number' && base ? `${base}${parent.id}` : parent.id)),
         // a node whose id is not its number's IRI (a URL resolution) carries its number as `_id`
-        _id: (parent: Js) => (parent._id !== undefined ? parent._id : typeof parent.id === 'number' ? parent.id : idOfIri(parent.id, base)),
+        _id: pure((parent: Js) =>
+          parent._id !== undefined ? parent._id : typeof parent.id === 'number' ? parent.id : idOfIri(parent.id, base),
+        ),
       };
     }
   }

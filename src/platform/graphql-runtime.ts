@@ -9,6 +9,7 @@ import { listConnection, pagedConnection, type ConnectionArgs } from './connecti
 import type { Ctx } from './context.js';
 import { AppError } from './errors.js';
 import type { GqlContext } from './graphql.js';
+import { rootField } from './graphql-answers.js';
 import { checkBody, checkParams } from './http.js';
 import { kindOf, restPage, runOperation, type GraphqlAlias, type Operation, type OpInput } from './operations.js';
 import type { CollectionResult, Page } from './pagination.js';
@@ -121,7 +122,9 @@ export function itemResolver(o: Operation, types: Map<string, TypeInfo>, field: 
 export function connectionResolver(o: Operation, types: Map<string, TypeInfo>, field: FieldShape): Resolver {
   const t = types.get(o.shortName)!;
   const maxSize = o.page?.maxSize ?? 100;
-  return async (_parent, args, { ctx }) => {
+  // it reads its arguments and the request's ctx alone: it may run ahead of the execution (graphql-answers.ts)
+  return rootField(async (_parent: unknown, args: Js, context: Js) => {
+    const { ctx } = context as GqlContext;
     authorize(ctx.actor, o.access);
     const { first, last, before, after, ...rest } = args as ConnectionArgs & Js;
     const window: ConnectionArgs = { first, last, before, after };
@@ -140,7 +143,7 @@ export function connectionResolver(o: Operation, types: Map<string, TypeInfo>, f
       },
       { page, maxSize },
     );
-  };
+  }) as Resolver;
 }
 
 /** A mutation: `{ <type>: <answer>, clientMutationId }`, or `{ <list>: [...] }` for a declaration whose payload is a list. */

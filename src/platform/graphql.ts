@@ -5,8 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { buildSchema, GraphQLError, GraphQLScalarType, Location, NoSchemaIntrospectionCustomRule, valueFromASTUntyped } from 'graphql';
+import { answeredBefore } from './connection.js';
 import type { Ctx } from './context.js';
 import { freeFormProblem } from './free-form.js';
+import { answerMemo, type RootCalls } from './graphql-answers.js';
 import { costCheck, GRAPHQL_LIMITS, limitsRule, type GraphqlLimits, type GraphqlPageSizes } from './graphql-limits.js';
 import { toAppError } from './http.js';
 
@@ -19,6 +21,8 @@ export interface GraphqlContribution {
 
 export interface GqlContext extends MercuriusContext {
   ctx: Ctx;
+  /** the root fields this execution ran or took computed ahead (graphql-answers.ts) */
+  answers?: RootCalls;
 }
 
 const BASE = `
@@ -132,6 +136,8 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
       resolvers[type] = { ...((resolvers[type] as object) ?? {}), ...(fields as object) };
     }
   }
+  // a query answered from a cache shared between requests is serialized once per cached answer
+  const answers = answerMemo(() => app.graphql.schema, answeredBefore);
   await app.register(mercurius, {
     // parsed without source locations: the schema's syntax tree is kept for the process's life, and its tokens
     // and locations were most of it
@@ -141,7 +147,8 @@ export async function installGraphql(app: FastifyInstance, parts: GraphqlContrib
     graphiql: false,
     jit: 1,
     validationRules: [limitsRule(limits), ...(opts.introspection ? [] : [NoSchemaIntrospectionCustomRule])],
-    context: (req) => ({ ctx: req.ctx }),
+    context: (req) => ({ ctx: req.ctx, answers: answers.callsOf(req) }),
+    additionalRouteOptions: { preHandler: answers.preHandler, preSerialization: answers.preSerialization },
     errorFormatter: (execution, context) => {
       let statusCode = 200;
       const errors = (execution.errors ?? []).flatMap((e): GraphQLError[] => {

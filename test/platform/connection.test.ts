@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { cursorOf, listConnection, offsetOf, pagedConnection, type ConnectionArgs } from '../../src/platform/connection.js';
+import { answeredBefore, cursorOf, listConnection, offsetOf, pagedConnection, type ConnectionArgs } from '../../src/platform/connection.js';
 import { AppError } from '../../src/platform/errors.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 
@@ -96,6 +96,47 @@ describe('windows', () => {
     assert.deepEqual(nodes(await listConnection(LIST, { first: 2, after: cursorOf(6) })), [7, 8]);
     assert.deepEqual(nodes(await listConnection(LIST, { last: 3 })), [7, 8, 9]);
     assert.deepEqual(nodes(await listConnection([], { first: 2 })), []);
+  });
+});
+
+describe('connections over items answered again', () => {
+  const window = { page: { size: 3, offset: 0 }, maxSize: 4 };
+
+  test('the same items at the same offset make the same connection, answered before from the second time on', async () => {
+    const page = { items: [1, 2, 3], total: 10 };
+    const read = (args: ConnectionArgs) => pagedConnection(args, async () => page, window);
+    const first = await read({});
+    assert.equal(answeredBefore(first), false);
+    const again = await read({ first: 3 });
+    assert.equal(again, first);
+    assert.equal(answeredBefore(first), true);
+    // the same items at another offset are another connection
+    const later = await read({ first: 3, after: cursorOf(2) });
+    assert.notEqual(later, first);
+    assert.equal(later.pageInfo.startCursor, cursorOf(3));
+    assert.equal(answeredBefore(later), false);
+  });
+
+  test('items read afresh, or another total, make a new connection each time', async () => {
+    const fresh = () => pagedConnection({}, async () => ({ items: [1, 2, 3], total: 10 }), window);
+    assert.notEqual(await fresh(), await fresh());
+    assert.equal(answeredBefore(await fresh()), false);
+    const items = [1, 2, 3];
+    const a = await pagedConnection({}, async () => ({ items, total: 10 }), window);
+    const b = await pagedConnection({}, async () => ({ items, total: 11 }), window);
+    assert.notEqual(a, b);
+    assert.equal(b.totalCount, 11);
+  });
+
+  test('a whole list kept by its reader makes the same connection; a window of it is a slice, new each time', async () => {
+    const whole = await listConnection(LIST, {});
+    assert.equal(await listConnection(LIST, {}), whole);
+    assert.equal(answeredBefore(whole), true);
+    const part = await listConnection(LIST, { first: 2 });
+    assert.notEqual(await listConnection(LIST, { first: 2 }), part);
+    assert.equal(answeredBefore(part), false);
+    assert.equal(answeredBefore(null), false);
+    assert.equal(answeredBefore(LIST), false);
   });
 });
 
