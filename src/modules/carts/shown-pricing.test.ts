@@ -6,6 +6,7 @@
  * two store views and currencies, and tax settings that change between carts, each compared amount by amount as
  * decimals, at today and at a later day. PRICING_RUNS sets the number of carts, PRICING_SEED replays a run.
  */
+import { seededRandom } from '../../../test/fixtures/seeded.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers.js';
@@ -23,20 +24,7 @@ import { cartContext, priceCart, type PricedCart } from './pricing.js';
 const RUNS = Number(process.env.PRICING_RUNS ?? 160);
 const SEED = Number(process.env.PRICING_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-/** mulberry32: a small seeded generator, so that a failing run can be replayed */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)];
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
+const generator = seededRandom;
 type Rng = ReturnType<typeof generator>;
 
 let t: TestApp;

@@ -5,6 +5,7 @@
  * currency is the same rounded alone as multiplied by 1 first. Every amount is compared as exact decimal text.
  * TOTALS_RUNS sets the number of inputs, TOTALS_SEED replays a run.
  */
+import { seededRandom } from '../../../test/fixtures/seeded.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
@@ -15,16 +16,7 @@ const RUNS = Number(process.env.TOTALS_RUNS ?? 3000);
 const SEED = Number(process.env.TOTALS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)];
+  const { next, int, pick } = seededRandom(seed);
   /** an amount with up to four decimals, as NUMERIC(20,4) holds them */
   const amount = (max: number) => dec(int(0, max * 10_000)).div(10_000);
   return { int, pick, amount, chance: (p: number) => next() < p };
