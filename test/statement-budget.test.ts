@@ -22,8 +22,8 @@ const BUDGET = {
   productList: 1,
   addToCart: 2,
   cartTotals: 1,
-  placeOrderGuest: 5,
-  placeOrderCustomer: 8,
+  placeOrderGuest: 4,
+  placeOrderCustomer: 5,
   ordersListAdmin: 2,
   ordersListCustomer: 2,
   /** the token check, the stock statement and the activity log row of a back-office write */

@@ -13,7 +13,7 @@ import { cartContext, priceCart, type CartItemRow, type CartRow, type PricedCart
 import { brokenPromise } from './promise.js';
 import type { AddressBodyT } from './schemas.js';
 import { addressFrom } from './details.js';
-import { cartNotFound, findCart, itemsAndVersion, type CartRef } from './load.js';
+import { cartNotFound, findCart, placementRead, type CartRef, type PlacementRead } from './load.js';
 import { carts } from './tables.js';
 
 export interface CheckoutInput {
@@ -35,14 +35,12 @@ export interface CheckoutInput {
 export async function lockCartForOrder(ctx: Ctx, ref: CartRef): Promise<LockedCart> {
   const cart = await findCart(ctx, ref, true);
   if (!cart || !cart.isActive) throw cartNotFound();
-  return { cart, ...(await itemsAndVersion(ctx, cart.id)) };
+  return { cart, ...(await placementRead(ctx, cart.id)) };
 }
 
-export interface LockedCart {
+export interface LockedCart extends Partial<Omit<PlacementRead, 'items'>> {
   cart: CartRow;
   items: CartItemRow[];
-  /** the catalog version read with the items */
-  version?: bigint;
 }
 
 /**
@@ -83,7 +81,12 @@ export async function checkoutCart(ctx: Ctx, locked: LockedCart, input: Checkout
   }
   cart = { ...cart, billingAddress: cart.billingAddress ?? cart.shippingAddress };
 
-  const priced = await priceCart(cctx, cart, locked.items, { version: locked.version });
+  const priced = await priceCart(cctx, cart, locked.items, {
+    version: locked.version,
+    stock: locked.stock,
+    stockRead: locked.stockRead,
+    group: locked.group,
+  });
   // what the cart was shown with first: a method that was free and no longer is must not read as a bad request
   const broken = brokenPromise(priced);
   if (broken) throw broken;

@@ -11,7 +11,10 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { CATALOG_VERSION_TEXT } from '../../platform/read-cache.js';
 import { cartDto } from './dto.js';
 import { PRICING_FACTS, type PricingFacts } from './facts.js';
-import { cartContext, type CartItemRow, type CartRow, type PricedCart } from './pricing.js';
+import { customerPricingGroupSql } from '../customers/group-membership.js';
+import { customerIdentitySql, identityFromJson, type CustomerIdentity } from '../customers/service.js';
+import { stockRulesFromJson, stockRulesJsonSql, type StockRule } from '../inventory/service.js';
+import { cartContext, type CartItemRow, type CartRow, type PricedCart, type PricingGroup } from './pricing.js';
 import { rememberPricing } from './promise.js';
 import { priceShown } from './shown-memo.js';
 import type { CartDto } from './schemas.js';
@@ -175,6 +178,50 @@ const itemsVersionStatement = statement<{ items: ItemJson[] | null; catalogVersi
 export async function itemsAndVersion(ctx: Ctx, cartId: number): Promise<{ items: CartItemRow[]; version: bigint }> {
   const [row] = await itemsVersionStatement.run(ctx.db, { cart: cartId });
   return { items: (row?.items ?? []).map(itemFromJson), version: BigInt(row?.catalogVersion ?? '0') };
+}
+
+// what a placement reads once its cart is locked (after the lock, so the items are as the lock holder left
+// them): the items, the catalog version, the stock rules of the items' products, and the customer's group and
+// identity
+const placementStatement = statement<{
+  items: ItemJson[];
+  catalogVersion: string | null;
+  stock: Parameters<typeof stockRulesFromJson>[0];
+  groupFacts: [number, number] | null;
+  customer: Parameters<typeof identityFromJson>[0];
+}>(
+  'cart_placement_read',
+  () => sql`SELECT ${ITEMS_JSON},
+    ${stockRulesJsonSql(sql`SELECT i.product_id FROM cart_items i WHERE i.cart_id = carts.id
+      UNION ALL SELECT i.child_product_id FROM cart_items i WHERE i.cart_id = carts.id`)} AS stock,
+    ${customerPricingGroupSql(sql`carts.customer_id`)} AS "groupFacts", ${customerIdentitySql(sql`carts.customer_id`)} AS customer
+    FROM carts WHERE carts.id = ${sql.placeholder('cart')}::int`,
+);
+
+export interface PlacementRead {
+  items: CartItemRow[];
+  version: bigint;
+  /** the stock rules of the items' products and child products (`stockRead`; those without a stock row are absent) */
+  stock: Map<number, StockRule>;
+  stockRead: Set<number>;
+  /** the customer's group; undefined for a guest or a customer that no longer exists */
+  group?: PricingGroup;
+  /** the customer's identity; undefined for a guest or a customer that no longer exists or is not active */
+  customer?: CustomerIdentity;
+}
+
+/** What placing the cart `cartId` (locked by the caller) reads besides the cart, in one statement. */
+export async function placementRead(ctx: Ctx, cartId: number): Promise<PlacementRead> {
+  const [row] = await placementStatement.run(ctx.db, { cart: cartId });
+  const items = (row?.items ?? []).map(itemFromJson);
+  return {
+    items,
+    version: BigInt(row?.catalogVersion ?? '0'),
+    stock: stockRulesFromJson(row?.stock ?? null),
+    stockRead: new Set(items.flatMap((i) => (i.childProductId ? [i.productId, i.childProductId] : [i.productId]))),
+    group: row?.groupFacts ? { groupId: row.groupFacts[0], taxClassId: row.groupFacts[1] } : undefined,
+    customer: identityFromJson(row?.customer ?? null),
+  };
 }
 
 /** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */

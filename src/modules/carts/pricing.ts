@@ -195,6 +195,11 @@ export interface Preloaded {
   availability?: LineAvailability[];
   /** the stock rules of the cart's products (may hold more) */
   stock?: Map<number, StockRule>;
+  /**
+   * the products `stock` was read for (one of them without a rule has no stock row); when given, a cart whose
+   * lines take another product (a bundle's selections) has its rules read
+   */
+  stockRead?: ReadonlySet<number>;
   /** the customer group the cart is priced for (pricingGroup) */
   group?: PricingGroup;
   /** the cart's gift cards that are still usable (giftcardsByCodes) */
@@ -334,7 +339,7 @@ export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pr
     pre.availability && pre.availability.length === flat.length
       ? pre.availability
       : availabilityFrom(
-          pre.stock ??
+          (pre.stock && (!pre.stockRead || flat.every((l) => pre.stockRead!.has(l.productId))) ? pre.stock : undefined) ??
             (await stockRulesAt(
               ctx,
               version,

@@ -7,6 +7,10 @@ import { rows } from '../../platform/db.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { registerCustomer } from '../customers/service.js';
 import { stockOf } from '../inventory/service.js';
+import { seedCatalogDemo } from '../catalog/demo.js';
+import { productIdBySku } from '../catalog/sale.js';
+import { loadCart, placementRead } from '../carts/load.js';
+import { cartContext, priceCart } from '../carts/pricing.js';
 import { placeTestOrder, TEST_ADDRESS } from '../../../test/fixtures/checkout.js';
 
 let t: TestApp;
@@ -229,6 +233,49 @@ describe('what placement refuses, changing nothing', () => {
     assert.equal(await stockQty(p.id), 2);
     assert.equal((await t.req('GET', `${API}/coupons/${coupon.id}`, { token: admin })).body.timesUsed, coupon.timesUsed);
     assert.equal((await t.req('GET', `${API}/guest-carts/${m}`)).status, 200);
+  });
+});
+
+describe('bundles at placement', () => {
+  test("a bundle's selections are checked against their stock and take it, read after the cart was filled", async () => {
+    const ctx = t.systemCtx();
+    await seedCatalogDemo(ctx);
+    const tote = (await productIdBySku(ctx, 'BAG-TOTE'))!;
+    assert.equal(
+      (await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'BAG-TOTE', qty: 5, isInStock: true } })).status,
+      200,
+    );
+    // the kit's default bag is the tote
+    const m = await guestCart([{ sku: 'KIT-TRAVEL', qty: 2 }]);
+    // sold elsewhere meanwhile: one tote left for a cart of two kits
+    assert.equal((await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'BAG-TOTE', qty: 1 } })).status, 200);
+    const count = await orderCount();
+    const refused = await t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE });
+    assert.equal(refused.status, 409, refused.text);
+    assert.match(refused.body.message, /stock/i);
+    assert.equal(await orderCount(), count);
+    assert.equal(await stockQty(tote), 1);
+    assert.equal((await t.req('PUT', `${API}/inventory`, { token: admin, body: { sku: 'BAG-TOTE', qty: 3 } })).status, 200);
+    // what the placement reads with the items (the kit's own stock, not its selections') prices the cart as a full read does
+    const loaded = (await loadCart(ctx, { kind: 'guest', maskedId: m }))!;
+    const read = await placementRead(ctx, loaded.cart.id);
+    assert.ok(!read.stock.has(tote));
+    const cctx = cartContext(ctx, loaded.cart);
+    const [fromRead, fromScratch] = await Promise.all([
+      priceCart(cctx, loaded.cart, read.items, { version: read.version, stock: read.stock, stockRead: read.stockRead }),
+      priceCart(cctx, loaded.cart, loaded.items),
+    ]);
+    assert.deepEqual(
+      fromRead.items.map((i) => i.inStock),
+      [true],
+    );
+    assert.deepEqual(
+      fromScratch.items.map((i) => i.inStock),
+      [true],
+    );
+    const placed = await t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE });
+    assert.equal(placed.status, 201, placed.text);
+    assert.equal(await stockQty(tote), 1);
   });
 });
 

@@ -121,7 +121,7 @@ async function cartToPlace(
   const changed = totalsChanged(priced, body.expectedGrandTotal);
   if (changed) throw changed;
   const cart = priced.cart;
-  const customer = cart.customerId === null ? undefined : await getCustomerIdentity(cctx, cart.customerId);
+  const customer = cart.customerId === null ? undefined : (locked.customer ?? (await getCustomerIdentity(cctx, cart.customerId)));
   if (cart.customerId !== null && !customer) throw new Error(`cart ${cart.id} belongs to a customer that no longer exists`);
   return { cctx, priced, customer };
 }

@@ -89,6 +89,16 @@ export async function getCustomerIdentity(ctx: Ctx, id: number): Promise<Custome
   return c && c.isActive ? c : undefined;
 }
 
+/** getCustomerIdentity of the customer `customerId` (SQL) as one JSON value, for a caller's statement. */
+export function customerIdentitySql(customerId: SQL): SQL {
+  return sql`(SELECT json_build_array(c.id, c.email, c.firstname, c.lastname) FROM ${customers} c WHERE c.id = ${customerId} AND c.is_active)`;
+}
+
+/** The identity customerIdentitySql read; undefined for a customer that does not exist or is not active. */
+export function identityFromJson(json: [number, string, string, string] | null): CustomerIdentity | undefined {
+  return json ? { id: json[0], email: json[1], firstname: json[2], lastname: json[3] } : undefined;
+}
+
 /** The calling customer's id (routes with access.customer). */
 export function selfId(ctx: Ctx): number {
   const id = customerIdOf(ctx.actor);

@@ -310,6 +310,26 @@ export async function stockRulesAt(ctx: Ctx, version: bigint, productIds: readon
   return out;
 }
 
+/**
+ * The stock rules of the products `productIds` (a subquery of ids; nulls are ignored) as one JSON value, for a
+ * caller's statement that reads them along with what it reads; stockRulesFromJson reads the value back.
+ */
+export function stockRulesJsonSql(productIds: SQL): SQL {
+  return sql`(SELECT json_agg(json_build_array(s.product_id, s.qty, s.is_in_stock, s.manage_stock, s.min_qty, s.min_sale_qty,
+      s.max_sale_qty, s.backorders, s.qty_increments)) FROM ${stockItems} s WHERE s.product_id IN (${productIds}))`;
+}
+
+type StockRuleJson = [number, number, boolean, boolean, number, number, number | null, number, number | null];
+
+/** The rules stockRulesJsonSql read, by product id (products without a stock row are absent). */
+export function stockRulesFromJson(json: StockRuleJson[] | null): Map<number, StockRule> {
+  const out = new Map<number, StockRule>();
+  for (const [productId, qty, isInStock, manageStock, minQty, minSaleQty, maxSaleQty, backorders, qtyIncrements] of json ?? []) {
+    out.set(productId, { productId, qty, isInStock, manageStock, minQty, minSaleQty, maxSaleQty, backorders, qtyIncrements });
+  }
+  return out;
+}
+
 /** checkAvailability with stock rows the caller read already (stockOf, stockRulesAt): no query. */
 export function availabilityFrom(stock: Map<number, StockRule>, lines: StockLine[]): LineAvailability[] {
   const totals = new Map<number, number>();
