@@ -43,6 +43,7 @@ import { installCompression } from './platform/compression.js';
 import { installTracingHooks } from './platform/tracing.js';
 import { withRequestRedaction } from './platform/request-log.js';
 import type { RestApp } from './platform/module.js';
+import { runAsBackground } from './platform/passes.js';
 import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
@@ -261,15 +262,17 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   if (config.benchRoutes) installBenchRoutes(app, database);
 
   await refreshPriceIndex();
+  // housekeeping is background work: on the embedded database, requests go first
   const janitor = setInterval(
-    () => {
-      purgeExpiredRevocations(db).catch(() => undefined);
-      purgeIdempotency(db).catch(() => undefined);
-      purgeActivityLog(db, registry).catch((err: unknown) => app.log.error({ err }, 'activity log pruning failed'));
-      for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
-      purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
-      void refreshPriceIndex();
-    },
+    () =>
+      runAsBackground(() => {
+        purgeExpiredRevocations(db).catch(() => undefined);
+        purgeIdempotency(db).catch(() => undefined);
+        purgeActivityLog(db, registry).catch((err: unknown) => app.log.error({ err }, 'activity log pruning failed'));
+        for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
+        purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
+        void refreshPriceIndex();
+      }),
     15 * 60 * 1000,
   );
   janitor.unref();

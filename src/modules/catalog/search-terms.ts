@@ -15,6 +15,7 @@ import { access } from '../../platform/auth/access.js';
 import { defineBackground } from '../../platform/background.js';
 import type { Ctx } from '../../platform/context.js';
 import { rows } from '../../platform/db.js';
+import { runAsBackground } from '../../platform/passes.js';
 import { wireDateTime } from '../../platform/format.js';
 import { op } from '../../platform/operations.js';
 import { ReportMeta, ReportRangeQuery, reportMeta, reportRange, storeZone, today, type ReportRange } from '../../platform/report-period.js';
@@ -57,7 +58,7 @@ export const searchTermRecorder = defineBackground<SearchTermRecorder>('search-t
     writing = writing.then(() => write(batch)).catch((err: unknown) => env.log.error({ err }, 'recording search terms failed'));
     return writing;
   };
-  const timer = setInterval(() => void flush(), FLUSH_MS);
+  const timer = setInterval(() => void runAsBackground(flush), FLUSH_MS);
   timer.unref();
   return {
     record(storeId, day, term, results, at) {
