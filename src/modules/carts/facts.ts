@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { couponFactsSql, couponVerdictFromFacts, type CouponFacts } from '../coupons/validation.js';
-import { customerPricingGroupSql } from '../customers/group-membership.js';
+import { customerPricingGroupSql, pricingGroupFromJson } from '../customers/group-membership.js';
 import { giftcardFactsSql, giftcardsFromFacts, type GiftcardFacts } from '../giftcards/spend.js';
 import { cachedGroup, type CartRow, type Preloaded } from './pricing.js';
 
@@ -28,9 +28,7 @@ export interface PricingFacts {
  * read with them): the group, and the coupon's verdict and the usable gift cards where the facts can answer.
  */
 export async function preloadedFrom(ctx: Ctx, cart: CartRow, facts: PricingFacts, version: bigint): Promise<Preloaded> {
-  const group = facts.groupFacts
-    ? { groupId: facts.groupFacts[0], taxClassId: facts.groupFacts[1] }
-    : await cachedGroup(ctx, version, cart.customerGroupId);
+  const group = pricingGroupFromJson(facts.groupFacts) ?? (await cachedGroup(ctx, version, cart.customerGroupId));
   const websiteId = ctx.store.websiteId;
   const coupon = cart.couponCode
     ? couponVerdictFromFacts(ctx, cart.couponCode, facts.couponFacts, {

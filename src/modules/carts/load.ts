@@ -11,10 +11,10 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { CATALOG_VERSION_TEXT } from '../../platform/read-cache.js';
 import { cartDto } from './dto.js';
 import { PRICING_FACTS, type PricingFacts } from './facts.js';
-import { customerPricingGroupSql } from '../customers/group-membership.js';
+import { customerPricingGroupSql, pricingGroupFromJson } from '../customers/group-membership.js';
 import { customerIdentitySql, identityFromJson, type CustomerIdentity } from '../customers/service.js';
 import { stockRulesFromJson, stockRulesJsonSql, type StockRule } from '../inventory/service.js';
-import { cartContext, type CartItemRow, type CartRow, type PricedCart, type PricingGroup } from './pricing.js';
+import { cartContext, lineProductIds, type CartItemRow, type CartRow, type PricedCart, type PricingGroup } from './pricing.js';
 import { rememberPricing } from './promise.js';
 import { priceShown } from './shown-memo.js';
 import type { CartDto } from './schemas.js';
@@ -218,8 +218,8 @@ export async function placementRead(ctx: Ctx, cartId: number): Promise<Placement
     items,
     version: BigInt(row?.catalogVersion ?? '0'),
     stock: stockRulesFromJson(row?.stock ?? null),
-    stockRead: new Set(items.flatMap((i) => (i.childProductId ? [i.productId, i.childProductId] : [i.productId]))),
-    group: row?.groupFacts ? { groupId: row.groupFacts[0], taxClassId: row.groupFacts[1] } : undefined,
+    stockRead: new Set(lineProductIds(items)),
+    group: pricingGroupFromJson(row?.groupFacts ?? null),
     customer: identityFromJson(row?.customer ?? null),
   };
 }

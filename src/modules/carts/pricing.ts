@@ -309,12 +309,17 @@ export function stockLinesOf(
   );
 }
 
+/** The products cart lines name: each line's product and, for a configurable, its chosen child. */
+export function lineProductIds(rows: readonly Pick<CartItemRow, 'productId' | 'childProductId'>[]): number[] {
+  return rows.flatMap((r) => (r.childProductId ? [r.productId, r.childProductId] : [r.productId]));
+}
+
 /** Prices a cart. `ctx` must be the cart's context (cartContext). */
 export async function priceCart(ctx: Ctx, cart: CartRow, rows: CartItemRow[], pre: Preloaded = {}): Promise<PricedCart> {
   const storeId = cart.storeId;
   const websiteId = ctx.store.websiteId;
   const version = pre.version ?? (await readVersion(ctx.db, 'catalog'));
-  const ids = rows.flatMap((r) => (r.childProductId ? [r.productId, r.childProductId] : [r.productId]));
+  const ids = lineProductIds(rows);
   const [products, group, cards] = await together(ctx, [
     () => pre.products ?? productsForSale(ctx, ids, version),
     (): Promise<PricingGroup> =>

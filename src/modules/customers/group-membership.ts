@@ -20,6 +20,11 @@ export function customerPricingGroupSql(customerId: SQL): SQL {
     INNER JOIN ${customerGroups} ON ${customerGroups.id} = ${customers.groupId} WHERE ${customers.id} = ${customerId})`;
 }
 
+/** The group customerPricingGroupSql read; undefined for a customer that does not exist. */
+export function pricingGroupFromJson(json: [number, number] | null): { groupId: number; taxClassId: number } | undefined {
+  return json ? { groupId: json[0], taxClassId: json[1] } : undefined;
+}
+
 /** Moves the customers of one group (of one website, when given) to another group; returns how many moved. */
 export async function moveCustomersToGroup(ctx: Ctx, fromGroupId: number, toGroupId: number, websiteId?: number): Promise<number> {
   const where =

@@ -6,7 +6,7 @@ import { and, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-or
 import { hasPermission } from '../../platform/auth/access.js';
 import { hashSecret, verifySecretAndUpgrade } from '../../platform/auth/secrets.js';
 import { adminWebsiteScope, assertScopeWritable, customerIdOf, withTx, type AppServices, type Ctx } from '../../platform/context.js';
-import { statement, type Db, type Statement } from '../../platform/db.js';
+import { rows, statement, type Db, type Statement } from '../../platform/db.js';
 import { AppError, badRequest, conflict, forbidden, fromDatabaseError, notFound } from '../../platform/errors.js';
 import { configuredRule } from '../../platform/rate-limit.js';
 import { declareConfig, declareConfigLabels } from '../../platform/settings.js';
@@ -76,20 +76,15 @@ export async function authenticateCustomer(ctx: Ctx, email: string, password: st
 }
 
 export async function getCustomerIdentity(ctx: Ctx, id: number): Promise<CustomerIdentity | undefined> {
-  const [c] = await ctx.db
-    .select({
-      id: customers.id,
-      email: customers.email,
-      firstname: customers.firstname,
-      lastname: customers.lastname,
-      isActive: customers.isActive,
-    })
-    .from(customers)
-    .where(eq(customers.id, id));
-  return c && c.isActive ? c : undefined;
+  if (!Number.isInteger(id) || id < 1 || id > 2147483647) return undefined;
+  const [row] = await rows<{ c: [number, string, string, string] | null }>(
+    ctx.db,
+    sql`SELECT ${customerIdentitySql(sql`${id}::int`)} AS c`,
+  );
+  return identityFromJson(row?.c ?? null);
 }
 
-/** getCustomerIdentity of the customer `customerId` (SQL) as one JSON value, for a caller's statement. */
+/** The identity of the customer `customerId` (SQL), when it exists and is active, as one JSON value. */
 export function customerIdentitySql(customerId: SQL): SQL {
   return sql`(SELECT json_build_array(c.id, c.email, c.firstname, c.lastname) FROM ${customers} c WHERE c.id = ${customerId} AND c.is_active)`;
 }
