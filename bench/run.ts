@@ -32,7 +32,7 @@ import {
   DETAIL_SKU,
   GENERATED_PRODUCTS,
   GUEST_CARTS,
-  ORDER_CARTS,
+  ORDER_CARTS_PER_SECOND,
   ORDER_SKUS,
   ratios,
   scenarios,
@@ -255,7 +255,7 @@ let orderCartsUsed = 0;
 /** The next guest cart not yet placed: an order can be placed from a cart only once. */
 function nextOrderCart(run: RunContext): string {
   if (orderCartsUsed >= run.orderCarts.length)
-    throw new Error(`all ${run.orderCarts.length} prepared order carts are used: raise ORDER_CARTS`);
+    throw new Error(`all ${run.orderCarts.length} prepared order carts are used: raise ORDER_CARTS_PER_SECOND`);
   return run.orderCarts[orderCartsUsed++];
 }
 
@@ -308,11 +308,12 @@ async function prepareOrderCarts(base: string, adminToken: string): Promise<stri
     region: 'TX',
     telephone: '555-0100',
   };
+  const count = Math.ceil(ORDER_CARTS_PER_SECOND * (duration + warmup));
   const out: string[] = [];
-  for (let i = 0; i < ORDER_CARTS; i += 50) {
+  for (let i = 0; i < count; i += 50) {
     out.push(
       ...(await Promise.all(
-        Array.from({ length: Math.min(50, ORDER_CARTS - i) }, async (_, j) => {
+        Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
           const m = String((await postJson(base, '/guest-carts', {})).maskedId);
           await postJson(base, `/guest-carts/${m}/items`, { sku: ORDER_SKUS[(i + j) % ORDER_SKUS.length], qty: 1 });
           await postJson(base, `/guest-carts/${m}/shipping-address`, address, 'PUT');
@@ -475,6 +476,14 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // an error thrown inside autocannon's request building (no order cart left) escapes every await: stop the
+  // server and drop the database before exiting rather than leave them running
+  const onCrash = (err: unknown) => {
+    console.error(err);
+    server?.child.kill('SIGKILL');
+    void database.cleanup().finally(() => process.exit(1));
+  };
+  process.once('uncaughtException', onCrash);
   try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -542,6 +551,7 @@ async function main(): Promise<number> {
     }
     await database.cleanup();
     process.off('SIGINT', onSignal);
+    process.off('uncaughtException', onCrash);
     process.off('SIGTERM', onSignal);
   }
 }

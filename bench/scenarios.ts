@@ -23,12 +23,14 @@ export interface Scenario {
  * Placeholders in a path, filled by bench/run.ts: `{productId}` the demo tee; `{guestCart}` one of
  * GUEST_CARTS guest carts made before the timed loop, a different one for each request; `{totalsCart}` a
  * guest cart with TOTALS_CART_ITEMS lines, a shipping address and a shipping method; `{orderCart}` one of
- * ORDER_CARTS guest carts holding one of ORDER_SKUS and an address, made before the timed loop, each placed once;
+ * ORDER_CARTS_PER_SECOND guest carts per second of the run (warm-up included) holding one of ORDER_SKUS and an
+ * address, made before the timed loop, each placed once;
  * `{page}` a page of the order grid and `{n}` the number of a seeded order, new for each request
  * (bench/report-scenarios.ts).
  */
 export const GUEST_CARTS = 1000;
-export const ORDER_CARTS = 6000;
+/** order carts made per second the place-order scenario runs (warm-up included): its rate may not exceed this */
+export const ORDER_CARTS_PER_SECOND = 1000;
 /** what the place-order scenario buys, one product per cart in turn (their stock is raised first) */
 export const ORDER_SKUS = Array.from({ length: 20 }, (_, i) => `GEN-${String(501 + i).padStart(6, '0')}`);
 export const TOTALS_CART_ITEMS = 10;

@@ -312,11 +312,13 @@ export async function stockRulesAt(ctx: Ctx, version: bigint, productIds: readon
 
 /**
  * The stock rules of the products `productIds` (a subquery of ids; nulls are ignored) as one JSON value, for a
- * caller's statement that reads them along with what it reads; stockRulesFromJson reads the value back.
+ * caller's statement that reads them along with what it reads; stockRulesFromJson reads the value back. The ids
+ * are gathered into an array first, so the stock rows are looked up by key whatever the planner guesses of the
+ * subquery's size (as `IN (subquery)`, a stale estimate made it hash-join a scan of every stock row).
  */
 export function stockRulesJsonSql(productIds: SQL): SQL {
   return sql`(SELECT json_agg(json_build_array(s.product_id, s.qty, s.is_in_stock, s.manage_stock, s.min_qty, s.min_sale_qty,
-      s.max_sale_qty, s.backorders, s.qty_increments)) FROM ${stockItems} s WHERE s.product_id IN (${productIds}))`;
+      s.max_sale_qty, s.backorders, s.qty_increments)) FROM ${stockItems} s WHERE s.product_id = ANY (ARRAY(${productIds})))`;
 }
 
 type StockRuleJson = [number, number, boolean, boolean, number, number, number | null, number, number | null];
