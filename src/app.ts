@@ -44,6 +44,7 @@ import { installTracingHooks } from './platform/tracing.js';
 import { withRequestRedaction } from './platform/request-log.js';
 import type { RestApp } from './platform/module.js';
 import { runAsBackground } from './platform/passes.js';
+import { maintainEmbedded } from './platform/embedded-maintenance.js';
 import { allOperations, graphqlParts, modules } from './modules/index.js';
 import { StoreRegistry } from './modules/stores/registry.js';
 import { purgeExpiredRevocations, resolvePrincipal } from './modules/auth/service.js';
@@ -262,6 +263,19 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   if (config.benchRoutes) installBenchRoutes(app, database);
 
   await refreshPriceIndex();
+  // the embedded database's upkeep (embedded-maintenance.ts): once soon after the start, then with the housekeeping
+  let upkeep: Promise<void> | undefined;
+  const tidyEmbedded = () =>
+    (upkeep ??= maintainEmbedded(database)
+      .then(
+        (done) => {
+          if (done.analyzed.length) app.log.info(done, 'embedded database upkeep');
+        },
+        (err: unknown) => app.log.error({ err }, 'embedded database upkeep failed'),
+      )
+      .finally(() => (upkeep = undefined)));
+  // (not under the test suite, whose servers are short-lived and count the statements they are asked for)
+  const firstUpkeep = database.kind === 'pglite' && config.env !== 'test' ? setTimeout(tidyEmbedded, 60 * 1000).unref() : undefined;
   // housekeeping is background work: on the embedded database, requests go first
   const janitor = setInterval(
     () =>
@@ -272,6 +286,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
         for (const b of running.values()) b.tidy?.().catch((err: unknown) => app.log.error({ err }, 'background housekeeping failed'));
         purgeOrphanOptionFiles(systemCtx()).catch((err: unknown) => app.log.error({ err }, 'option file pass failed'));
         void refreshPriceIndex();
+        void tidyEmbedded();
       }),
     15 * 60 * 1000,
   );
@@ -279,7 +294,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   app.addHook('onClose', async () => {
     clearInterval(janitor);
+    clearTimeout(firstUpkeep);
     await priceIndexRun;
+    await upkeep;
     registry.stop();
     await mail.stop();
     for (const b of running.values()) await b.stop();

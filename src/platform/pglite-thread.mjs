@@ -129,14 +129,15 @@ function parsersFor(rawTypes) {
 /** Runs one statement (query) or script (exec) on the database or a transaction. */
 async function run(target, msg) {
   const parsers = parsersFor(msg.rawTypes);
-  if (msg.op === 'query' && !SCHEMA_CHANGE.test(msg.text)) return await prepared(msg, parsers, msg.tx !== undefined);
+  const schemaChange = SCHEMA_CHANGE.test(msg.text);
+  if (msg.op === 'query' && !schemaChange && !MAINTENANCE.test(msg.text)) return await prepared(msg, parsers, msg.tx !== undefined);
   // read by PGlite when it parses this statement's rows; nothing else runs on it until then
   db.parsers = parsers;
   const options = msg.rowMode ? { rowMode: msg.rowMode } : undefined;
   try {
     return msg.op === 'query' ? await target.query(msg.text, msg.params, options) : await target.exec(msg.text, options);
   } finally {
-    forgetPrepared();
+    if (schemaChange || msg.op === 'exec') forgetPrepared();
   }
 }
 
@@ -144,7 +145,9 @@ async function run(target, msg) {
  * Statements PGlite runs its own way, after which a prepared statement's columns may differ (schema changes),
  * or that the extended protocol does not suit (COPY).
  */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|grant|revoke|reindex|cluster|vacuum|discard|deallocate|copy|do)\b/i;
+const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|grant|revoke|reindex|cluster|discard|deallocate|copy|do)\b/i;
+/** Upkeep of tables (embedded-maintenance.ts), run as they are, which leaves every prepared statement as it was. */
+const MAINTENANCE = /^\s*(vacuum|analyze)\b/i;
 
 /** Most statements kept prepared (the least recently used beyond it are closed). */
 const PREPARED_MAX = 300;
