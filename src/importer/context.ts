@@ -102,6 +102,29 @@ export function sinceWhere(
   return { where: `${alias ? `${alias}.` : ''}${column} >= ?`, params: [ctx.since.toISOString().slice(0, 19).replace('T', ' ')] };
 }
 
+/**
+ * Rows written per table through a database handle (the transaction of one entity), so that the tables an entity
+ * filled can be analyzed before the next entity reads them: a bulk load leaves the planner's statistics of a
+ * table at "empty", and lookups by id then go through plans made for a few rows.
+ */
+const written = new WeakMap<object, Map<string, number>>();
+
+/** Counts rows written to a table through a handle (see analyzeWritten). */
+export function noteWritten(db: Db, table: string, n: number): void {
+  if (n <= 0) return;
+  let m = written.get(db);
+  if (!m) written.set(db, (m = new Map()));
+  m.set(table, (m.get(table) ?? 0) + n);
+}
+
+/** Updates the planner's statistics of the tables that took at least `min` rows through this handle since the last call. */
+export async function analyzeWritten(db: Db, min = 5000): Promise<void> {
+  const m = written.get(db);
+  if (!m) return;
+  written.delete(db);
+  for (const [table, n] of m) if (n >= min) await db.execute(sql`ANALYZE ${sql.identifier(table)}`);
+}
+
 export interface UpsertResult {
   inserted: number;
   updated: number;
@@ -168,6 +191,7 @@ export async function upsert<T extends PgTable>(
     );
     const returned = await rows<{ inserted: boolean }>(db, sql`${sql.raw(head)}${json}${sql.raw(tail)}`);
     const inserted = returned.filter((r) => r.inserted).length;
+    noteWritten(db, getTableName(table), returned.length);
     total.inserted += inserted;
     total.updated += returned.length - inserted;
     total.unchanged += Math.min(size, values.length - at) - returned.length;
@@ -228,6 +252,7 @@ export async function recordKeptIds(db: Db, entity: string, ids: number[]): Prom
     sql`INSERT INTO import_id_map (entity, source_id, target_id) SELECT ${entity}, x::text, x FROM unnest(${`{${ids.join(',')}}`}::int[]) AS x
         ON CONFLICT (entity, source_id) DO UPDATE SET target_id = excluded.target_id WHERE import_id_map.target_id <> excluded.target_id`,
   );
+  noteWritten(db, 'import_id_map', ids.length);
 }
 
 /** Records source id → our id for an entity. */
@@ -241,6 +266,7 @@ export async function recordIds(db: Db, entity: string, pairs: [unknown, number]
       set: { targetId: sql`excluded.target_id` },
       setWhere: sql`${importIdMap.targetId} <> excluded.target_id`,
     });
+  noteWritten(db, 'import_id_map', pairs.length);
 }
 
 /** Our ids of source ids of an entity recorded by earlier runs. */
