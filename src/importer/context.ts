@@ -125,6 +125,29 @@ export async function analyzeWritten(db: Db, min = 5000): Promise<void> {
   for (const [table, n] of m) if (n >= min) await db.execute(sql`ANALYZE ${sql.identifier(table)}`);
 }
 
+/**
+ * The writes of one batch kept in flight while the next batch is read and built: the target works on a batch while
+ * this process prepares the next. The target's connection runs statements in the order they were sent, so what a
+ * later batch reads or writes comes after what an earlier one wrote. `add` waits for the batch before to be
+ * written (and throws its error); `flush` waits for the last one. Call `flush` in a `finally`: when a batch fails
+ * while the next is being prepared, its error (the cause) is the one that surfaces.
+ */
+export class WriteBehind {
+  private pending: Promise<void> = Promise.resolve();
+
+  async add(write: () => Promise<void>): Promise<void> {
+    await this.pending;
+    const next = write();
+    // observed by the next add or flush
+    next.catch(() => undefined);
+    this.pending = next;
+  }
+
+  flush(): Promise<void> {
+    return this.pending;
+  }
+}
+
 export interface UpsertResult {
   inserted: number;
   updated: number;

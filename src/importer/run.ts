@@ -55,6 +55,8 @@ export interface ImportOptions {
   cryptKey?: string;
   /** this server's configuration (required with cryptKey: the 2FA secrets are sealed again with its key) */
   config?: AppConfig;
+  /** source rows read (and target rows written) per batch; default DEFAULT_BATCH_SIZE (source.ts) */
+  batchSize?: number;
   /** progress lines (stderr in the CLI); none when omitted */
   progress?: (line: string) => void;
   tty?: boolean;
@@ -76,7 +78,7 @@ export function parseGroups(value: string): Group[] {
 export async function importMagento(opts: ImportOptions): Promise<Report> {
   const cryptKey = opts.cryptKey === undefined ? undefined : parseCryptKey(opts.cryptKey);
   if (cryptKey && !opts.config) throw new Error('importMagento: a crypt key needs the configuration to seal what it opens');
-  const source = await Source.open(opts.source);
+  const source = await Source.open(opts.source, opts.batchSize);
   const report = new Report();
   const progress = new Progress(opts.progress, opts.tty);
   const selected = IMPORTERS.filter((i) => !opts.only || opts.only.includes(i.group));

@@ -8,6 +8,9 @@ import { ImportRefused } from './refused.js';
 
 export type SourceRow = Record<string, unknown>;
 
+/** Rows read per batch unless told otherwise. */
+export const DEFAULT_BATCH_SIZE = 1000;
+
 export interface BatchQuery {
   /** the table, optionally with an alias and joins after it: `sales_flat_order o` */
   from: string;
@@ -18,7 +21,7 @@ export interface BatchQuery {
   /** extra conditions, ANDed, with `?` placeholders */
   where?: string;
   params?: unknown[];
-  /** rows per batch (default 1000) */
+  /** rows per batch (default: the source's batchSize) */
   size?: number;
 }
 
@@ -28,9 +31,12 @@ export class Source {
   private constructor(
     readonly pool: mysql.Pool,
     readonly database: string,
+    /** rows per batch: of a source table read in key order, and of imported ids a batch of parts is read for */
+    readonly batchSize: number,
   ) {}
 
-  static async open(url: string): Promise<Source> {
+  static async open(url: string, batchSize = DEFAULT_BATCH_SIZE): Promise<Source> {
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ImportRefused('the batch size must be a whole number of at least 1');
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -58,7 +64,7 @@ export class Source {
     pool.on('connection', (conn) => {
       conn.query("SET time_zone = '+00:00'");
     });
-    const source = new Source(pool, database);
+    const source = new Source(pool, database, batchSize);
     try {
       const [rows] = await pool.query<mysql.RowDataPacket[]>(
         'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?',
@@ -103,7 +109,7 @@ export class Source {
    * caller writes the current one.
    */
   async *batches(q: BatchQuery): AsyncGenerator<SourceRow[]> {
-    const size = q.size ?? 1000;
+    const size = q.size ?? this.batchSize;
     const keyName = q.key.includes('.') ? q.key.slice(q.key.indexOf('.') + 1) : q.key;
     const where = [`${q.key} > ?`, ...(q.where ? [`(${q.where})`] : [])].join(' AND ');
     const read = (after: number) =>
@@ -120,6 +126,29 @@ export class Source {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+}
+
+/**
+ * Batches with what each needs from the source, the next one read while the caller writes the current one
+ * (the source and the target are different servers). Loads read the source only: the target's connection
+ * takes one statement at a time.
+ */
+export async function* readAhead<B, L>(batches: AsyncIterable<B>, load: (batch: B) => Promise<L>): AsyncGenerator<[B, L]> {
+  const it = batches[Symbol.asyncIterator]();
+  const fetch = async (): Promise<[B, L] | undefined> => {
+    const r = await it.next();
+    return r.done ? undefined : [r.value, await load(r.value)];
+  };
+  let next = fetch();
+  // a read ahead that fails after the caller stopped is nobody's error
+  next.catch(() => undefined);
+  for (;;) {
+    const got = await next;
+    if (!got) return;
+    next = fetch();
+    next.catch(() => undefined);
+    yield got;
   }
 }
 

@@ -12,11 +12,12 @@ import {
   recordKeptIds,
   sinceWhere,
   upsert,
+  WriteBehind,
   type EntityImporter,
   type ImportContext,
 } from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
-import { bool, date, day, int, str, text, trimmed, type SourceRow } from '../source.js';
+import { bool, date, day, int, readAhead, str, text, trimmed, type SourceRow } from '../source.js';
 
 /** Matches nothing at login: an account created without a password (by an admin) must reset it first. */
 const NO_PASSWORD = '!';
@@ -98,55 +99,71 @@ export const customersImporter: EntityImporter = {
     const websiteIds = new Set(storeWebsites.values());
     const seen = new Set<string>();
     const since = sinceWhere(ctx, 'customer_entity');
-    for await (const batch of ctx.source.batches({ from: 'customer_entity', key: 'entity_id', where: since.where, params: since.params })) {
-      stats.found += batch.length;
-      const ids = batch.map((r) => Number(r.entity_id));
-      const eav = await eavValues(ctx.source, 'customer_entity', ids, attrs, CUSTOMER_CODES);
-      const values: (typeof customers.$inferInsert)[] = [];
-      for (const r of batch) {
-        const id = Number(r.entity_id);
-        const v = { ...valuesIn(eav, id), ...staticValues(r) };
-        const email = trimmed(r.email)?.toLowerCase();
-        const storeId = int(r.store_id);
-        const websiteId = int(r.website_id) ?? (storeId ? storeWebsites.get(storeId) : undefined);
-        if (!email) ctx.report.skip(stats, id, 'no email');
-        else if (!websiteId || !websiteIds.has(websiteId))
-          ctx.report.skip(stats, id, 'website not imported (accounts shared globally need a website)');
-        else if (seen.has(`${websiteId}/${email}`)) ctx.report.skip(stats, id, 'same email twice in one website');
-        else {
-          seen.add(`${websiteId}/${email}`);
-          values.push({
-            id,
-            websiteId,
-            email,
-            firstname: text(v.firstname) ?? '',
-            lastname: text(v.lastname) ?? '',
-            prefix: text(v.prefix),
-            middlename: text(v.middlename),
-            suffix: text(v.suffix),
-            gender: int(v.gender) || null,
-            dob: day(v.dob),
-            taxvat: text(v.taxvat),
-            groupId: groups.has(Number(r.group_id)) ? Number(r.group_id) : 1,
-            isActive: r.is_active === undefined ? true : bool(r.is_active),
-            storeId: storeId && storeWebsites.has(storeId) ? storeId : null,
-            createdIn: text(v.created_in),
-            disableAutoGroupChange: bool(v.disable_auto_group_change),
-            passwordHash: trimmed(v.password_hash) ?? NO_PASSWORD,
-            defaultBillingId: int(v.default_billing) || null,
-            defaultShippingId: int(v.default_shipping) || null,
-            createdAt: date(r.created_at) ?? new Date(0),
-            updatedAt: date(r.updated_at) ?? date(r.created_at) ?? new Date(0),
-          });
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, eav] of readAhead(
+        ctx.source.batches({ from: 'customer_entity', key: 'entity_id', where: since.where, params: since.params }),
+        (batch) =>
+          eavValues(
+            ctx.source,
+            'customer_entity',
+            batch.map((r) => Number(r.entity_id)),
+            attrs,
+            CUSTOMER_CODES,
+          ),
+      )) {
+        stats.found += batch.length;
+        const values: (typeof customers.$inferInsert)[] = [];
+        for (const r of batch) {
+          const id = Number(r.entity_id);
+          const v = { ...valuesIn(eav, id), ...staticValues(r) };
+          const email = trimmed(r.email)?.toLowerCase();
+          const storeId = int(r.store_id);
+          const websiteId = int(r.website_id) ?? (storeId ? storeWebsites.get(storeId) : undefined);
+          if (!email) ctx.report.skip(stats, id, 'no email');
+          else if (!websiteId || !websiteIds.has(websiteId))
+            ctx.report.skip(stats, id, 'website not imported (accounts shared globally need a website)');
+          else if (seen.has(`${websiteId}/${email}`)) ctx.report.skip(stats, id, 'same email twice in one website');
+          else {
+            seen.add(`${websiteId}/${email}`);
+            values.push({
+              id,
+              websiteId,
+              email,
+              firstname: text(v.firstname) ?? '',
+              lastname: text(v.lastname) ?? '',
+              prefix: text(v.prefix),
+              middlename: text(v.middlename),
+              suffix: text(v.suffix),
+              gender: int(v.gender) || null,
+              dob: day(v.dob),
+              taxvat: text(v.taxvat),
+              groupId: groups.has(Number(r.group_id)) ? Number(r.group_id) : 1,
+              isActive: r.is_active === undefined ? true : bool(r.is_active),
+              storeId: storeId && storeWebsites.has(storeId) ? storeId : null,
+              createdIn: text(v.created_in),
+              disableAutoGroupChange: bool(v.disable_auto_group_change),
+              passwordHash: trimmed(v.password_hash) ?? NO_PASSWORD,
+              defaultBillingId: int(v.default_billing) || null,
+              defaultShippingId: int(v.default_shipping) || null,
+              createdAt: date(r.created_at) ?? new Date(0),
+              updatedAt: date(r.updated_at) ?? date(r.created_at) ?? new Date(0),
+            });
+          }
         }
+        const found = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, customers, values, [customers.id], { passwordHash: KEEP_UPGRADED_HASH }));
+          await recordKeptIds(
+            ctx.db,
+            'customers',
+            values.map((c) => c.id as number),
+          );
+          tick(found);
+        });
       }
-      count(stats, await upsert(ctx.db, customers, values, [customers.id], { passwordHash: KEEP_UPGRADED_HASH }));
-      await recordKeptIds(
-        ctx.db,
-        'customers',
-        values.map((c) => c.id as number),
-      );
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('customers');
   },
@@ -200,65 +217,81 @@ export const addressesImporter: EntityImporter = {
     await assertImportable(ctx.db, 'customer_addresses', 'customer addresses');
     const attrs = await attributesOf(ctx.source, 'customer_address');
     const since = sinceWhere(ctx, 'customer_address_entity');
-    for await (const batch of ctx.source.batches({
-      from: 'customer_address_entity',
-      key: 'entity_id',
-      where: since.where,
-      params: since.params,
-    })) {
-      stats.found += batch.length;
-      const ids = batch.map((r) => Number(r.entity_id));
-      const eav = await eavValues(ctx.source, 'customer_address_entity', ids, attrs, ADDRESS_CODES);
-      const owners = await existingIds(
-        ctx.db,
-        'customers',
-        batch.map((r) => Number(r.parent_id)),
-      );
-      const values: (typeof customerAddresses.$inferInsert)[] = [];
-      for (const r of batch) {
-        const id = Number(r.entity_id);
-        const v = valuesIn(eav, id);
-        const country = trimmed(v.country_id);
-        if (!owners.has(Number(r.parent_id))) ctx.report.skip(stats, id, 'its customer was not imported');
-        else if (!country) ctx.report.skip(stats, id, 'no country');
-        else {
-          values.push({
-            id,
-            customerId: Number(r.parent_id),
-            firstname: text(v.firstname) ?? '',
-            lastname: text(v.lastname) ?? '',
-            prefix: text(v.prefix),
-            middlename: text(v.middlename),
-            suffix: text(v.suffix),
-            company: text(v.company),
-            street: (str(v.street) ?? '')
-              .split('\n')
-              .map((s) => s.trim())
-              .filter(Boolean),
-            city: text(v.city) ?? '',
-            region: text(v.region),
-            regionId: int(v.region_id) || null,
-            postcode: text(v.postcode),
-            countryId: country,
-            telephone: text(v.telephone) ?? '',
-            fax: text(v.fax),
-            vatId: text(v.vat_id),
-            vatIsValid: v.vat_is_valid === undefined || v.vat_is_valid === null ? null : bool(v.vat_is_valid),
-            vatRequestDate: text(v.vat_request_date),
-            vatRequestId: text(v.vat_request_id),
-            vatRequestSuccess: v.vat_request_success === undefined || v.vat_request_success === null ? null : bool(v.vat_request_success),
-            createdAt: date(r.created_at) ?? new Date(0),
-            updatedAt: date(r.updated_at) ?? date(r.created_at) ?? new Date(0),
-          });
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, eav] of readAhead(
+        ctx.source.batches({
+          from: 'customer_address_entity',
+          key: 'entity_id',
+          where: since.where,
+          params: since.params,
+        }),
+        (batch) =>
+          eavValues(
+            ctx.source,
+            'customer_address_entity',
+            batch.map((r) => Number(r.entity_id)),
+            attrs,
+            ADDRESS_CODES,
+          ),
+      )) {
+        stats.found += batch.length;
+        const owners = await existingIds(
+          ctx.db,
+          'customers',
+          batch.map((r) => Number(r.parent_id)),
+        );
+        const values: (typeof customerAddresses.$inferInsert)[] = [];
+        for (const r of batch) {
+          const id = Number(r.entity_id);
+          const v = valuesIn(eav, id);
+          const country = trimmed(v.country_id);
+          if (!owners.has(Number(r.parent_id))) ctx.report.skip(stats, id, 'its customer was not imported');
+          else if (!country) ctx.report.skip(stats, id, 'no country');
+          else {
+            values.push({
+              id,
+              customerId: Number(r.parent_id),
+              firstname: text(v.firstname) ?? '',
+              lastname: text(v.lastname) ?? '',
+              prefix: text(v.prefix),
+              middlename: text(v.middlename),
+              suffix: text(v.suffix),
+              company: text(v.company),
+              street: (str(v.street) ?? '')
+                .split('\n')
+                .map((s) => s.trim())
+                .filter(Boolean),
+              city: text(v.city) ?? '',
+              region: text(v.region),
+              regionId: int(v.region_id) || null,
+              postcode: text(v.postcode),
+              countryId: country,
+              telephone: text(v.telephone) ?? '',
+              fax: text(v.fax),
+              vatId: text(v.vat_id),
+              vatIsValid: v.vat_is_valid === undefined || v.vat_is_valid === null ? null : bool(v.vat_is_valid),
+              vatRequestDate: text(v.vat_request_date),
+              vatRequestId: text(v.vat_request_id),
+              vatRequestSuccess: v.vat_request_success === undefined || v.vat_request_success === null ? null : bool(v.vat_request_success),
+              createdAt: date(r.created_at) ?? new Date(0),
+              updatedAt: date(r.updated_at) ?? date(r.created_at) ?? new Date(0),
+            });
+          }
         }
+        const found = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, customerAddresses, values, [customerAddresses.id]));
+          await recordKeptIds(
+            ctx.db,
+            'customer addresses',
+            values.map((a) => a.id as number),
+          );
+          tick(found);
+        });
       }
-      count(stats, await upsert(ctx.db, customerAddresses, values, [customerAddresses.id]));
-      await recordKeptIds(
-        ctx.db,
-        'customer addresses',
-        values.map((a) => a.id as number),
-      );
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('customer_addresses');
   },

@@ -40,7 +40,7 @@ export function productPart(
         const ids = (
           await rows<{ id: number }>(
             ctx.db,
-            sql`SELECT id FROM products WHERE id > ${after} AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id) ORDER BY id LIMIT 1000`,
+            sql`SELECT id FROM products WHERE id > ${after} AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id) ORDER BY id LIMIT ${ctx.source.batchSize}`,
           )
         ).map((r) => r.id);
         if (!ids.length) break;

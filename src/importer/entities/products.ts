@@ -18,11 +18,12 @@ import {
   recordKeptIds,
   sinceWhere,
   upsert,
+  WriteBehind,
   type EntityImporter,
   type ImportContext,
 } from '../context.js';
 import { attributesOf, eavValues, valuesIn, type EavAttribute } from '../eav.js';
-import { bool, date, day, decimal, int, str, text, trimmed, type SourceRow } from '../source.js';
+import { bool, date, day, decimal, int, readAhead, str, text, trimmed, type SourceRow } from '../source.js';
 import { compositionImporter } from './product-composition.js';
 import {
   categoryProductsImporter,
@@ -218,47 +219,60 @@ export const productsImporter: EntityImporter = {
     const p = await plan(ctx);
     const seen = new Set<string>();
     const since = sinceWhere(ctx, 'catalog_product_entity');
-    for await (const batch of ctx.source.batches({
-      from: 'catalog_product_entity',
-      key: 'entity_id',
-      where: since.where,
-      params: since.params,
-    })) {
-      stats.found += batch.length;
+    const load = (batch: SourceRow[]) => {
       const ids = batch.map((r) => Number(r.entity_id));
-      const [eav, sites] = await Promise.all([
+      return Promise.all([
         eavValues(ctx.source, 'catalog_product_entity', ids, p.attrs, p.codes),
         ctx.source.query(`SELECT product_id, website_id FROM catalog_product_website WHERE product_id BETWEEN ? AND ?`, [
           Math.min(...ids),
           Math.max(...ids),
         ]),
       ]);
-      const websitesOf = groupBy(sites, 'product_id');
-      const values: (typeof products.$inferInsert)[] = [];
-      for (const r of batch) {
-        const id = Number(r.entity_id);
-        // kept as stored, spaces included: Magento does not trim a SKU on save
-        const sku = text(r.sku);
-        if (!sku) ctx.report.skip(stats, id, 'no SKU');
-        else if (!TYPES.has(String(r.type_id))) ctx.report.skip(stats, id, `product type ${r.type_id} not supported`);
-        else if (!p.setIds.has(Number(r.attribute_set_id))) ctx.report.skip(stats, id, 'attribute set not imported');
-        else if (seen.has(sku.toLowerCase())) ctx.report.skip(stats, id, 'SKU used twice (SKUs are unique whatever their case here)');
-        else {
-          seen.add(sku.toLowerCase());
-          const websites = (websitesOf.get(id) ?? [])
-            .map((w) => Number(w.website_id))
-            .filter((w) => p.websiteIds.has(w))
-            .sort((a, b) => a - b);
-          values.push(productRow(p, r, valuesIn(eav, id), eav.get(id) ?? new Map(), websites));
+    };
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, [eav, sites]] of readAhead(
+        ctx.source.batches({
+          from: 'catalog_product_entity',
+          key: 'entity_id',
+          where: since.where,
+          params: since.params,
+        }),
+        load,
+      )) {
+        stats.found += batch.length;
+        const websitesOf = groupBy(sites, 'product_id');
+        const values: (typeof products.$inferInsert)[] = [];
+        for (const r of batch) {
+          const id = Number(r.entity_id);
+          // kept as stored, spaces included: Magento does not trim a SKU on save
+          const sku = text(r.sku);
+          if (!sku) ctx.report.skip(stats, id, 'no SKU');
+          else if (!TYPES.has(String(r.type_id))) ctx.report.skip(stats, id, `product type ${r.type_id} not supported`);
+          else if (!p.setIds.has(Number(r.attribute_set_id))) ctx.report.skip(stats, id, 'attribute set not imported');
+          else if (seen.has(sku.toLowerCase())) ctx.report.skip(stats, id, 'SKU used twice (SKUs are unique whatever their case here)');
+          else {
+            seen.add(sku.toLowerCase());
+            const websites = (websitesOf.get(id) ?? [])
+              .map((w) => Number(w.website_id))
+              .filter((w) => p.websiteIds.has(w))
+              .sort((a, b) => a - b);
+            values.push(productRow(p, r, valuesIn(eav, id), eav.get(id) ?? new Map(), websites));
+          }
         }
+        const found = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, products, values, [products.id]));
+          await recordKeptIds(
+            ctx.db,
+            'products',
+            values.map((v) => v.id as number),
+          );
+          tick(found);
+        });
       }
-      count(stats, await upsert(ctx.db, products, values, [products.id]));
-      await recordKeptIds(
-        ctx.db,
-        'products',
-        values.map((v) => v.id as number),
-      );
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('products');
   },
@@ -282,9 +296,9 @@ export const priceRangesImporter: EntityImporter = {
   async run(ctx, stats) {
     let after = 0;
     for (;;) {
-      const ids = (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id > ${after} ORDER BY id LIMIT 2000`)).map(
-        (r) => r.id,
-      );
+      const ids = (
+        await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE id > ${after} ORDER BY id LIMIT ${2 * ctx.source.batchSize}`)
+      ).map((r) => r.id);
       if (!ids.length) break;
       await refreshPriceRanges(priceCtx(ctx.db), ids);
       stats.found += ids.length;

@@ -9,6 +9,8 @@ import { dec, type Decimal } from '../../platform/money.js';
 import { sinceWhere, type ImportContext } from '../context.js';
 import { decimal, int, str, type SourceRow } from '../source.js';
 
+export { readAhead } from '../source.js';
+
 // ---- values ----
 
 /** A money or quantity column that may not be null: the source's decimal, or 0. */
@@ -160,29 +162,6 @@ export async function childrenOf(
     g.push(r);
   }
   return out;
-}
-
-/**
- * Batches with what each needs from the source, the next one read while the caller writes the current one
- * (the source and the target are different servers). Loads read the source only: the target's connection
- * takes one statement at a time.
- */
-export async function* readAhead<B, L>(batches: AsyncIterable<B>, load: (batch: B) => Promise<L>): AsyncGenerator<[B, L]> {
-  const it = batches[Symbol.asyncIterator]();
-  const fetch = async (): Promise<[B, L] | undefined> => {
-    const r = await it.next();
-    return r.done ? undefined : [r.value, await load(r.value)];
-  };
-  let next = fetch();
-  // a read ahead that fails after the caller stopped is nobody's error
-  next.catch(() => undefined);
-  for (;;) {
-    const got = await next;
-    if (!got) return;
-    next = fetch();
-    next.catch(() => undefined);
-    yield got;
-  }
 }
 
 /** Source rows of a child table read through its parent's batches (see parentBatches), for the progress bar. */

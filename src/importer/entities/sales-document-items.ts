@@ -8,7 +8,7 @@ import { dec } from '../../platform/money.js';
 import { creditMemoItems } from '../../modules/credit-memos/tables.js';
 import { invoiceItems } from '../../modules/invoices/tables.js';
 import { shipmentItems } from '../../modules/shipments/tables.js';
-import { count, existingIds, upsert, type EntityImporter } from '../context.js';
+import { count, existingIds, upsert, WriteBehind, type EntityImporter } from '../context.js';
 import { decimal, int, text, type SourceRow } from '../source.js';
 import {
   childrenOf,
@@ -113,41 +113,50 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
             batch.map((d) => Number(d.order_id)),
           ),
         ]);
-      for await (const [batch, [items, lineOf]] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, order_id'), load)) {
-        const ids = batch.map((d) => Number(d.entity_id));
-        const found = [...items.values()].flat();
-        stats.found += found.length;
-        const parents = await existingIds(ctx.db, opts.parentTable, ids);
-        const lines = await existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))]);
-        const values: T['$inferInsert'][] = [];
-        for (const d of batch) {
-          const parentId = Number(d.entity_id);
-          const list = items.get(parentId) ?? [];
-          if (!parents.has(parentId)) {
-            for (const i of list) ctx.report.skip(stats, i.entity_id, `its ${opts.name.replace(/ items$/, '')} was not imported`);
-            continue;
-          }
-          // rows per order line, in the order of their first row
-          const byLine = new Map<number, { line: SourceLine; rows: SourceRow[] }>();
-          for (const i of list) {
-            const line = lineOf.get(int(i.order_item_id) ?? 0);
-            if (!line) ctx.report.skip(stats, i.entity_id, 'its order item is not in the source');
-            else if (!lines.has(line.id)) ctx.report.skip(stats, i.entity_id, 'its order item was not imported');
-            else {
-              let g = byLine.get(line.id);
-              if (!g) byLine.set(line.id, (g = { line, rows: [] }));
-              g.rows.push(i);
+      const behind = new WriteBehind();
+      try {
+        for await (const [batch, [items, lineOf]] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, order_id'), load)) {
+          const ids = batch.map((d) => Number(d.entity_id));
+          const found = [...items.values()].flat();
+          stats.found += found.length;
+          const parents = await existingIds(ctx.db, opts.parentTable, ids);
+          const lines = await existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))]);
+          const values: T['$inferInsert'][] = [];
+          for (const d of batch) {
+            const parentId = Number(d.entity_id);
+            const list = items.get(parentId) ?? [];
+            if (!parents.has(parentId)) {
+              for (const i of list) ctx.report.skip(stats, i.entity_id, `its ${opts.name.replace(/ items$/, '')} was not imported`);
+              continue;
+            }
+            // rows per order line, in the order of their first row
+            const byLine = new Map<number, { line: SourceLine; rows: SourceRow[] }>();
+            for (const i of list) {
+              const line = lineOf.get(int(i.order_item_id) ?? 0);
+              if (!line) ctx.report.skip(stats, i.entity_id, 'its order item is not in the source');
+              else if (!lines.has(line.id)) ctx.report.skip(stats, i.entity_id, 'its order item was not imported');
+              else {
+                let g = byLine.get(line.id);
+                if (!g) byLine.set(line.id, (g = { line, rows: [] }));
+                g.rows.push(i);
+              }
+            }
+            for (const [lineId, g] of byLine) {
+              const merged = mergeDocumentRows(g.line, g.rows, opts.childrenCarry(g.line), opts.additive);
+              values.push(opts.row(parentId, lineId, merged));
+              for (const r of g.rows)
+                if (r !== merged.representative)
+                  ctx.report.skip(stats, r.entity_id, 'configurable or bundle child: kept on its parent line');
             }
           }
-          for (const [lineId, g] of byLine) {
-            const merged = mergeDocumentRows(g.line, g.rows, opts.childrenCarry(g.line), opts.additive);
-            values.push(opts.row(parentId, lineId, merged));
-            for (const r of g.rows)
-              if (r !== merged.representative) ctx.report.skip(stats, r.entity_id, 'configurable or bundle child: kept on its parent line');
-          }
+          const done = stats.found;
+          await behind.add(async () => {
+            count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
+            tick(done);
+          });
         }
-        count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-        tick(stats.found);
+      } finally {
+        await behind.flush();
       }
       ctx.sequences.add(opts.tableName);
     },

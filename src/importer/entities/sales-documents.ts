@@ -19,6 +19,7 @@ import {
   recordKeptIds,
   sinceWhere,
   upsert,
+  WriteBehind,
   type EntityImporter,
   type ImportContext,
 } from '../context.js';
@@ -123,26 +124,34 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source)) return;
       await assertImportable(ctx.db, opts.tableName, opts.name);
-      for await (const [batch] of readAhead(parentBatches(ctx, opts.source, '*'), async () => undefined)) {
-        stats.found += batch.length;
-        const orders = await importedOrders(
-          ctx,
-          batch.map((d) => Number(d.order_id)),
-        );
-        const prepared = (await opts.prepare?.(ctx, batch)) as P;
-        const values: T['$inferInsert'][] = [];
-        for (const d of batch) {
-          const reason = documentSkip(d, orders);
-          if (reason) ctx.report.skip(stats, d.entity_id, reason);
-          else values.push(opts.row(d, orders.get(Number(d.order_id))!, prepared));
+      const behind = new WriteBehind();
+      try {
+        for await (const [batch] of readAhead(parentBatches(ctx, opts.source, '*'), async () => undefined)) {
+          stats.found += batch.length;
+          const orders = await importedOrders(
+            ctx,
+            batch.map((d) => Number(d.order_id)),
+          );
+          const prepared = (await opts.prepare?.(ctx, batch)) as P;
+          const values: T['$inferInsert'][] = [];
+          for (const d of batch) {
+            const reason = documentSkip(d, orders);
+            if (reason) ctx.report.skip(stats, d.entity_id, reason);
+            else values.push(opts.row(d, orders.get(Number(d.order_id))!, prepared));
+          }
+          const found = stats.found;
+          await behind.add(async () => {
+            count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
+            await recordKeptIds(
+              ctx.db,
+              opts.name,
+              values.map((v) => (v as { id: number }).id),
+            );
+            tick(found);
+          });
         }
-        count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-        await recordKeptIds(
-          ctx.db,
-          opts.name,
-          values.map((v) => (v as { id: number }).id),
-        );
-        tick(stats.found);
+      } finally {
+        await behind.flush();
       }
       ctx.sequences.add(opts.tableName);
       await continueNumbering(ctx, opts.kind, opts.tableName);

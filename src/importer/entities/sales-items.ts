@@ -5,7 +5,7 @@
  */
 import { dec } from '../../platform/money.js';
 import { orderItems, type StockPart } from '../../modules/orders/tables.js';
-import { count, existingIds, upsert, type EntityImporter } from '../context.js';
+import { count, existingIds, upsert, WriteBehind, type EntityImporter } from '../context.js';
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
 import {
   childrenOf,
@@ -201,28 +201,36 @@ export const orderItemsImporter: EntityImporter = {
         ),
       };
     };
-    for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
-      const imported = await existingIds(
-        ctx.db,
-        'orders',
-        batch.map((o) => Number(o.entity_id)),
-      );
-      const values: (typeof orderItems.$inferInsert)[] = [];
-      for (const o of batch) {
-        const orderId = Number(o.entity_id);
-        const list = items.get(orderId) ?? [];
-        stats.found += list.length;
-        if (!imported.has(orderId)) {
-          for (const i of list) ctx.report.skip(stats, i.item_id, 'its order was not imported');
-          continue;
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
+        const imported = await existingIds(
+          ctx.db,
+          'orders',
+          batch.map((o) => Number(o.entity_id)),
+        );
+        const values: (typeof orderItems.$inferInsert)[] = [];
+        for (const o of batch) {
+          const orderId = Number(o.entity_id);
+          const list = items.get(orderId) ?? [];
+          stats.found += list.length;
+          if (!imported.has(orderId)) {
+            for (const i of list) ctx.report.skip(stats, i.item_id, 'its order was not imported');
+            continue;
+          }
+          for (const line of linesOf(list)) {
+            values.push(lineRow(line, orderId, date(o.created_at) ?? new Date(0), gifts));
+            for (const c of line.children) ctx.report.skip(stats, c.item_id, 'configurable or bundle child: kept on its parent line');
+          }
         }
-        for (const line of linesOf(list)) {
-          values.push(lineRow(line, orderId, date(o.created_at) ?? new Date(0), gifts));
-          for (const c of line.children) ctx.report.skip(stats, c.item_id, 'configurable or bundle child: kept on its parent line');
-        }
+        const found = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, orderItems, values, [orderItems.id]));
+          tick(found);
+        });
       }
-      count(stats, await upsert(ctx.db, orderItems, values, [orderItems.id]));
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('order_items');
   },

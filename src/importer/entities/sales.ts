@@ -22,6 +22,7 @@ import {
   intArray,
   recordKeptIds,
   upsert,
+  WriteBehind,
   type EntityImporter,
   type ImportContext,
 } from '../context.js';
@@ -329,40 +330,48 @@ export const ordersImporter: EntityImporter = {
         ),
       ]);
     };
-    for await (const [batch, [addresses, payments, gifts]] of readAhead(parentBatches(ctx, 'sales_flat_order', '*'), load)) {
-      stats.found += batch.length;
-      const customers = await existingIds(
-        ctx.db,
-        'customers',
-        batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c),
-      );
-      const values: (typeof orders.$inferInsert)[] = [];
-      for (const o of batch) {
-        const id = Number(o.entity_id);
-        const reason = orderSkip(o, look.stores);
-        if (reason) {
-          ctx.report.skip(stats, id, reason);
-          continue;
-        }
-        const customerId = int(o.customer_id);
-        values.push(
-          orderRow(
-            o,
-            addresses.get(id) ?? [],
-            payments.get(id)?.[0],
-            look,
-            customerId && customers.has(customerId) ? customerId : null,
-            gifts.get(int(o.gift_message_id) ?? 0),
-          ),
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, [addresses, payments, gifts]] of readAhead(parentBatches(ctx, 'sales_flat_order', '*'), load)) {
+        stats.found += batch.length;
+        const customers = await existingIds(
+          ctx.db,
+          'customers',
+          batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c),
         );
+        const values: (typeof orders.$inferInsert)[] = [];
+        for (const o of batch) {
+          const id = Number(o.entity_id);
+          const reason = orderSkip(o, look.stores);
+          if (reason) {
+            ctx.report.skip(stats, id, reason);
+            continue;
+          }
+          const customerId = int(o.customer_id);
+          values.push(
+            orderRow(
+              o,
+              addresses.get(id) ?? [],
+              payments.get(id)?.[0],
+              look,
+              customerId && customers.has(customerId) ? customerId : null,
+              gifts.get(int(o.gift_message_id) ?? 0),
+            ),
+          );
+        }
+        const done = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, orders, values, [orders.id]));
+          await recordKeptIds(
+            ctx.db,
+            'orders',
+            values.map((v) => v.id as number),
+          );
+          tick(done);
+        });
       }
-      count(stats, await upsert(ctx.db, orders, values, [orders.id]));
-      await recordKeptIds(
-        ctx.db,
-        'orders',
-        values.map((v) => v.id as number),
-      );
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('orders');
     await continueNumbering(ctx, 'order', 'orders');
@@ -403,39 +412,47 @@ export const orderHistoryImporter: EntityImporter = {
         'parent_id',
         batch.map((o) => Number(o.entity_id)),
       );
-    for await (const [batch, history] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
-      const ids = batch.map((o) => Number(o.entity_id));
-      const found = [...history.values()].flat();
-      stats.found += found.length;
-      const imported = new Map(
-        (
-          await rows<{ id: number; status: string; createdAt: Date }>(
-            ctx.db,
-            sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`,
-          )
-        ).map((r) => [Number(r.id), r]),
-      );
-      const values: (typeof orderStatusHistory.$inferInsert)[] = [];
-      for (const h of found) {
-        const order = imported.get(Number(h.parent_id));
-        if (!order) {
-          ctx.report.skip(stats, h.entity_id, 'its order was not imported');
-          continue;
+    const behind = new WriteBehind();
+    try {
+      for await (const [batch, history] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
+        const ids = batch.map((o) => Number(o.entity_id));
+        const found = [...history.values()].flat();
+        stats.found += found.length;
+        const imported = new Map(
+          (
+            await rows<{ id: number; status: string; createdAt: Date }>(
+              ctx.db,
+              sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`,
+            )
+          ).map((r) => [Number(r.id), r]),
+        );
+        const values: (typeof orderStatusHistory.$inferInsert)[] = [];
+        for (const h of found) {
+          const order = imported.get(Number(h.parent_id));
+          if (!order) {
+            ctx.report.skip(stats, h.entity_id, 'its order was not imported');
+            continue;
+          }
+          values.push({
+            id: Number(h.entity_id),
+            orderId: order.id,
+            comment: text(h.comment),
+            status: trimmed(h.status) ?? order.status,
+            entityName: trimmed(h.entity_name) ?? 'order',
+            // Magento: 1 notified, 0 not, 2 not applicable
+            isCustomerNotified: Number(h.is_customer_notified) === 1,
+            isVisibleOnFront: bool(h.is_visible_on_front),
+            createdAt: date(h.created_at) ?? new Date(order.createdAt),
+          });
         }
-        values.push({
-          id: Number(h.entity_id),
-          orderId: order.id,
-          comment: text(h.comment),
-          status: trimmed(h.status) ?? order.status,
-          entityName: trimmed(h.entity_name) ?? 'order',
-          // Magento: 1 notified, 0 not, 2 not applicable
-          isCustomerNotified: Number(h.is_customer_notified) === 1,
-          isVisibleOnFront: bool(h.is_visible_on_front),
-          createdAt: date(h.created_at) ?? new Date(order.createdAt),
+        const done = stats.found;
+        await behind.add(async () => {
+          count(stats, await upsert(ctx.db, orderStatusHistory, values, [orderStatusHistory.id]));
+          tick(done);
         });
       }
-      count(stats, await upsert(ctx.db, orderStatusHistory, values, [orderStatusHistory.id]));
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('order_status_history');
   },

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { urlRewrites } from '../../modules/url-resolver/tables.js';
-import { count, existingIds, recordKeptIds, upsert, type EntityImporter } from '../context.js';
+import { count, existingIds, recordKeptIds, upsert, WriteBehind, type EntityImporter } from '../context.js';
 import { int, trimmed } from '../source.js';
 
 export const urlRewritesImporter: EntityImporter = {
@@ -17,67 +17,75 @@ export const urlRewritesImporter: EntityImporter = {
     if (!ctx.source.hasTable('core_url_rewrite')) return;
     const stores = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM stores`)).map((r) => r.id));
     const seen = new Set<string>();
-    for await (const batch of ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' })) {
-      stats.found += batch.length;
-      const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
-      const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
-      const [productsFound, categoriesFound] = await Promise.all([
-        existingIds(ctx.db, 'products', productIds),
-        existingIds(ctx.db, 'categories', categoryIds),
-      ]);
-      const values: (typeof urlRewrites.$inferInsert)[] = [];
-      for (const r of batch) {
-        const id = Number(r.url_rewrite_id);
-        const storeId = Number(r.store_id);
-        const requestPath = trimmed(r.request_path)?.replace(/^\/+/, '');
-        const options = String(r.options ?? '');
-        const redirect = options.includes('RP') ? 301 : options.includes('R') ? 302 : 0;
-        const productId = int(r.product_id);
-        const categoryId = int(r.category_id);
-        const key = `${storeId}/${requestPath}`;
-        if (!stores.has(storeId)) ctx.report.skip(stats, id, 'store view not imported');
-        else if (!requestPath) ctx.report.skip(stats, id, 'empty request path');
-        else if (seen.has(key)) ctx.report.skip(stats, id, 'request path twice in one store view');
-        else if (redirect) {
-          seen.add(key);
-          values.push({
-            id,
-            storeId,
-            requestPath,
-            entityType: 'redirect',
-            entityId: null,
-            targetPath: trimmed(r.target_path)?.replace(/^\/+/, '') ?? '',
-            redirectType: redirect,
-          });
-        } else if (productId) {
-          if (!productsFound.has(productId)) ctx.report.skip(stats, id, 'product not imported');
-          else {
+    const behind = new WriteBehind();
+    try {
+      for await (const batch of ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' })) {
+        stats.found += batch.length;
+        const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
+        const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
+        const [productsFound, categoriesFound] = await Promise.all([
+          existingIds(ctx.db, 'products', productIds),
+          existingIds(ctx.db, 'categories', categoryIds),
+        ]);
+        const values: (typeof urlRewrites.$inferInsert)[] = [];
+        for (const r of batch) {
+          const id = Number(r.url_rewrite_id);
+          const storeId = Number(r.store_id);
+          const requestPath = trimmed(r.request_path)?.replace(/^\/+/, '');
+          const options = String(r.options ?? '');
+          const redirect = options.includes('RP') ? 301 : options.includes('R') ? 302 : 0;
+          const productId = int(r.product_id);
+          const categoryId = int(r.category_id);
+          const key = `${storeId}/${requestPath}`;
+          if (!stores.has(storeId)) ctx.report.skip(stats, id, 'store view not imported');
+          else if (!requestPath) ctx.report.skip(stats, id, 'empty request path');
+          else if (seen.has(key)) ctx.report.skip(stats, id, 'request path twice in one store view');
+          else if (redirect) {
             seen.add(key);
-            values.push({ id, storeId, requestPath, entityType: 'product', entityId: productId, targetPath: null, redirectType: 0 });
+            values.push({
+              id,
+              storeId,
+              requestPath,
+              entityType: 'redirect',
+              entityId: null,
+              targetPath: trimmed(r.target_path)?.replace(/^\/+/, '') ?? '',
+              redirectType: redirect,
+            });
+          } else if (productId) {
+            if (!productsFound.has(productId)) ctx.report.skip(stats, id, 'product not imported');
+            else {
+              seen.add(key);
+              values.push({ id, storeId, requestPath, entityType: 'product', entityId: productId, targetPath: null, redirectType: 0 });
+            }
+          } else if (categoryId) {
+            if (!categoriesFound.has(categoryId)) ctx.report.skip(stats, id, 'category not imported');
+            else {
+              seen.add(key);
+              values.push({ id, storeId, requestPath, entityType: 'category', entityId: categoryId, targetPath: null, redirectType: 0 });
+            }
+          } else ctx.report.skip(stats, id, 'custom rewrite to an internal path (no redirect)');
+        }
+        // paths the catalog wrote itself for these store views give way to the source's
+        for (const v of values) seen.add(`${v.storeId}/${v.requestPath}`);
+        const found = stats.found;
+        await behind.add(async () => {
+          if (values.length) {
+            await ctx.db.execute(
+              sql`DELETE FROM url_rewrites u USING jsonb_to_recordset(${JSON.stringify(values.map((v) => ({ s: v.storeId, p: v.requestPath, i: v.id })))}::jsonb) AS x(s int, p text, i int)
+                 WHERE u.store_id = x.s AND u.request_path = x.p AND u.id <> x.i`,
+            );
           }
-        } else if (categoryId) {
-          if (!categoriesFound.has(categoryId)) ctx.report.skip(stats, id, 'category not imported');
-          else {
-            seen.add(key);
-            values.push({ id, storeId, requestPath, entityType: 'category', entityId: categoryId, targetPath: null, redirectType: 0 });
-          }
-        } else ctx.report.skip(stats, id, 'custom rewrite to an internal path (no redirect)');
+          count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
+          await recordKeptIds(
+            ctx.db,
+            'url rewrites',
+            values.map((v) => v.id as number),
+          );
+          tick(found);
+        });
       }
-      // paths the catalog wrote itself for these store views give way to the source's
-      for (const v of values) seen.add(`${v.storeId}/${v.requestPath}`);
-      if (values.length) {
-        await ctx.db.execute(
-          sql`DELETE FROM url_rewrites u USING jsonb_to_recordset(${JSON.stringify(values.map((v) => ({ s: v.storeId, p: v.requestPath, i: v.id })))}::jsonb) AS x(s int, p text, i int)
-               WHERE u.store_id = x.s AND u.request_path = x.p AND u.id <> x.i`,
-        );
-      }
-      count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
-      await recordKeptIds(
-        ctx.db,
-        'url rewrites',
-        values.map((v) => v.id as number),
-      );
-      tick(stats.found);
+    } finally {
+      await behind.flush();
     }
     ctx.sequences.add('url_rewrites');
   },
