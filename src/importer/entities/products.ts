@@ -8,7 +8,8 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../../platform/db.js';
 import type { Ctx } from '../../platform/context.js';
-import { refreshPriceRanges } from '../../modules/catalog/products/price.js';
+import { finalPrice, refreshPriceRanges } from '../../modules/catalog/products/price.js';
+import { dec } from '../../platform/money.js';
 import { attributeOptions, productAttributes, products } from '../../modules/catalog/tables.js';
 import {
   assertImportable,
@@ -35,6 +36,7 @@ import {
 } from './product-parts.js';
 
 const TYPES = new Set(['simple', 'virtual', 'configurable', 'bundle', 'grouped', 'downloadable']);
+const COMPOSITE = new Set(['configurable', 'grouped', 'bundle']);
 const VISIBILITY: Record<number, string> = { 1: 'not_visible', 2: 'catalog', 3: 'search', 4: 'catalog_search' };
 
 /** Magento codes of the values our products table keeps in columns. */
@@ -94,6 +96,8 @@ interface ProductPlan {
   taxClasses: Set<number>;
   /** option labels, for the search text */
   optionLabels: Map<number, string>;
+  /** the day special prices are judged on (UTC) */
+  today: string;
 }
 
 async function plan(ctx: ImportContext): Promise<ProductPlan> {
@@ -113,6 +117,7 @@ async function plan(ctx: ImportContext): Promise<ProductPlan> {
       (await rows<{ id: number }>(ctx.db, sql`SELECT id FROM tax_classes WHERE class_type = 'PRODUCT'`)).map((r) => r.id),
     ),
     optionLabels: new Map(options.map((o) => [o.id, o.label])),
+    today: new Date().toISOString().slice(0, 10),
   };
 }
 
@@ -162,6 +167,16 @@ function productRow(
     for (const o of Array.isArray(value) ? value : [value])
       if (typeof o === 'number' && p.optionLabels.has(o)) search.push(p.optionLabels.get(o)!);
   const taxClass = int(v.tax_class_id) ?? 0;
+  const prices = {
+    price: decimal(v.price),
+    specialPrice: decimal(v.special_price),
+    specialFromDate: day(v.special_from_date),
+    specialToDate: day(v.special_to_date),
+  };
+  // the price range of a product without children is its final price, as the price ranges pass would set it (which
+  // then only writes the configurable, grouped and bundle products); theirs comes from their children
+  const final = COMPOSITE.has(String(r.type_id)) ? null : finalPrice(prices, p.today);
+  const range = final === null ? null : dec(final).toFixed(4);
   return {
     id,
     sku: String(r.sku),
@@ -179,10 +194,9 @@ function productRow(
     metaKeywords: text(v.meta_keyword),
     storeValues,
     websiteIds: websites,
-    price: decimal(v.price),
-    specialPrice: decimal(v.special_price),
-    specialFromDate: day(v.special_from_date),
-    specialToDate: day(v.special_to_date),
+    ...prices,
+    minPrice: range,
+    maxPrice: range,
     newsFromDate: day(v.news_from_date),
     newsToDate: day(v.news_to_date),
     cost: decimal(v.cost),
@@ -203,6 +217,13 @@ function productRow(
     updatedAt: date(r.updated_at) ?? date(r.created_at) ?? new Date(0),
   };
 }
+
+/** A configurable, grouped or bundle product keeps the range the price ranges pass gave it from its children. */
+const COMPOSITE_TYPES = `t.type IN ('configurable', 'grouped', 'bundle') AND excluded.type = t.type`;
+const KEEP_COMPOSITE_RANGE = {
+  minPrice: `CASE WHEN ${COMPOSITE_TYPES} THEN t.min_price ELSE excluded.min_price END`,
+  maxPrice: `CASE WHEN ${COMPOSITE_TYPES} THEN t.max_price ELSE excluded.max_price END`,
+};
 
 /** Only what prices need: the importer has no request. */
 const priceCtx = (db: Db) => ({ db, now: new Date() }) as unknown as Ctx;
@@ -262,7 +283,7 @@ export const productsImporter: EntityImporter = {
         }
         const found = stats.found;
         await behind.add(async () => {
-          count(stats, await upsert(ctx.db, products, values, [products.id]));
+          count(stats, await upsert(ctx.db, products, values, [products.id], KEEP_COMPOSITE_RANGE));
           await recordKeptIds(
             ctx.db,
             'products',

@@ -32,6 +32,7 @@ import { orderItemsImporter } from './sales-items.js';
 import {
   checkCounts,
   childrenOf,
+  columnList,
   continueNumbering,
   countChildren,
   countSince,
@@ -303,6 +304,96 @@ function paymentDataOf(p: SourceRow | undefined): Record<string, unknown> {
   return out;
 }
 
+/** The columns of sales_flat_order an order is made of (the table has many more). */
+const ORDER_COLUMNS = [
+  'adjustment_negative',
+  'adjustment_positive',
+  'applied_rule_ids',
+  'base_adjustment_negative',
+  'base_adjustment_positive',
+  'base_currency_code',
+  'base_discount_amount',
+  'base_discount_invoiced',
+  'base_discount_refunded',
+  'base_giftcard_amount',
+  'base_grand_total',
+  'base_shipping_amount',
+  'base_shipping_incl_tax',
+  'base_shipping_invoiced',
+  'base_shipping_refunded',
+  'base_shipping_tax_amount',
+  'base_subtotal',
+  'base_subtotal_canceled',
+  'base_subtotal_incl_tax',
+  'base_subtotal_invoiced',
+  'base_subtotal_refunded',
+  'base_tax_amount',
+  'base_tax_invoiced',
+  'base_tax_refunded',
+  'base_to_order_rate',
+  'base_total_canceled',
+  'base_total_invoiced',
+  'base_total_paid',
+  'base_total_refunded',
+  'billing_address_id',
+  'coupon_code',
+  'coupon_rule_name',
+  'created_at',
+  'customer_email',
+  'customer_firstname',
+  'customer_group_id',
+  'customer_id',
+  'customer_lastname',
+  'customer_note',
+  'discount_amount',
+  'discount_invoiced',
+  'discount_refunded',
+  'email_sent',
+  'entity_id',
+  'gift_message_id',
+  'giftcard_amount',
+  'giftcard_codes',
+  'global_currency_code',
+  'grand_total',
+  'hold_before_state',
+  'hold_before_status',
+  'increment_id',
+  'is_virtual',
+  'order_currency_code',
+  'remote_ip',
+  'shipping_address_id',
+  'shipping_amount',
+  'shipping_description',
+  'shipping_incl_tax',
+  'shipping_invoiced',
+  'shipping_method',
+  'shipping_refunded',
+  'shipping_tax_amount',
+  'state',
+  'status',
+  'store_id',
+  'subtotal',
+  'subtotal_canceled',
+  'subtotal_incl_tax',
+  'subtotal_invoiced',
+  'subtotal_refunded',
+  'tax_amount',
+  'tax_invoiced',
+  'tax_refunded',
+  'total_canceled',
+  'total_invoiced',
+  'total_item_count',
+  'total_paid',
+  'total_qty_ordered',
+  'total_refunded',
+  'updated_at',
+  'weight',
+  'x_forwarded_for',
+];
+
+/** The columns of sales_flat_order_payment an order reads. */
+const PAYMENT_COLUMNS = ['entity_id', 'parent_id', 'method', 'additional_information', 'po_number', 'cc_type', 'cc_last4'];
+
 /** Skip reason of an order, if any. */
 function orderSkip(o: SourceRow, stores: Map<number, number>): string | undefined {
   if (int(o.store_id) === null) return 'no store view (deleted in the source)';
@@ -323,7 +414,14 @@ export const ordersImporter: EntityImporter = {
       const ids = batch.map((o) => Number(o.entity_id));
       return Promise.all([
         childrenOf(ctx, 'sales_flat_order_address', 'parent_id', ids),
-        childrenOf(ctx, 'sales_flat_order_payment', 'parent_id', ids),
+        childrenOf(
+          ctx,
+          'sales_flat_order_payment',
+          'parent_id',
+          ids,
+          'entity_id',
+          columnList(ctx, 'sales_flat_order_payment', PAYMENT_COLUMNS),
+        ),
         giftMessages(
           ctx,
           batch.map((o) => o.gift_message_id),
@@ -332,7 +430,10 @@ export const ordersImporter: EntityImporter = {
     };
     const behind = new WriteBehind();
     try {
-      for await (const [batch, [addresses, payments, gifts]] of readAhead(parentBatches(ctx, 'sales_flat_order', '*'), load)) {
+      for await (const [batch, [addresses, payments, gifts]] of readAhead(
+        parentBatches(ctx, 'sales_flat_order', columnList(ctx, 'sales_flat_order', ORDER_COLUMNS)),
+        load,
+      )) {
         stats.found += batch.length;
         const customers = await existingIds(
           ctx.db,
