@@ -242,7 +242,8 @@ export async function sync<T extends PgTable>(
   const existing = (await db
     .select(Object.fromEntries(key.map((c) => [prop(c), c])) as Record<string, PgColumn>)
     .from(table as never)
-    .where(inArray(owner, ownerIds))) as Record<string, unknown>[];
+    // one array parameter rather than a parameter per owner
+    .where(sql`${owner} = ANY(${intArray(ownerIds)}::int[])`)) as Record<string, unknown>[];
   const gone = existing.filter((e) => !incoming.has(keyOf(e)));
   for (let i = 0; i < gone.length; i += 500) {
     const part = gone.slice(i, i + 500);

@@ -14,7 +14,7 @@ import {
   tierPrices,
 } from '../../modules/catalog/tables.js';
 import { stockItems } from '../../modules/inventory/tables.js';
-import { count, existingIds, groupBy, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { count, existingIds, groupBy, intArray, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn } from '../eav.js';
 import type { EntityStats } from '../report.js';
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
@@ -163,7 +163,10 @@ export const tierPricesImporter = productPart('tier prices', 'catalog_product_en
     price: string;
     isGroupPrice: boolean;
   }) => JSON.stringify([t.productId, t.customerGroupId, t.websiteId, Number(t.qty), Number(t.price), t.isGroupPrice]);
-  const existing = await ctx.db.select().from(tierPrices).where(inArray(tierPrices.productId, ids));
+  const existing = await ctx.db
+    .select()
+    .from(tierPrices)
+    .where(sql`${tierPrices.productId} = ANY(${intArray(ids)}::int[])`);
   const have = new Map(existing.map((e) => [keyOf(e), e.id]));
   const incoming = new Set(values.map(keyOf));
   const gone = existing.filter((e) => !incoming.has(keyOf(e))).map((e) => e.id);

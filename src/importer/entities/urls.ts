@@ -17,6 +17,9 @@ export const urlRewritesImporter: EntityImporter = {
     if (!ctx.source.hasTable('core_url_rewrite')) return;
     const stores = new Set((await rows<{ id: number }>(ctx.db, sql`SELECT id FROM stores`)).map((r) => r.id));
     const seen = new Set<string>();
+    // paths written before this entity (by the catalog, or an earlier run) may have to give way below: none can when
+    // the table starts empty, as this run writes each path of a store view once
+    const [{ any }] = await rows<{ any: boolean }>(ctx.db, sql`SELECT EXISTS (SELECT 1 FROM url_rewrites) AS any`);
     const behind = new WriteBehind();
     try {
       for await (const batch of ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' })) {
@@ -69,7 +72,7 @@ export const urlRewritesImporter: EntityImporter = {
         for (const v of values) seen.add(`${v.storeId}/${v.requestPath}`);
         const found = stats.found;
         await behind.add(async () => {
-          if (values.length) {
+          if (values.length && any) {
             await ctx.db.execute(
               sql`DELETE FROM url_rewrites u USING jsonb_to_recordset(${JSON.stringify(values.map((v) => ({ s: v.storeId, p: v.requestPath, i: v.id })))}::jsonb) AS x(s int, p text, i int)
                  WHERE u.store_id = x.s AND u.request_path = x.p AND u.id <> x.i`,
