@@ -126,11 +126,11 @@ export async function analyzeWritten(db: Db, min = 5000): Promise<void> {
 }
 
 /**
- * The writes of one batch kept in flight while the next batch is read and built: the target works on a batch while
- * this process prepares the next. The target's connection runs statements in the order they were sent, so what a
- * later batch reads or writes comes after what an earlier one wrote. `add` waits for the batch before to be
- * written (and throws its error); `flush` waits for the last one. Call `flush` in a `finally`: when a batch fails
- * while the next is being prepared, its error (the cause) is the one that surfaces.
+ * The writes of one batch kept in flight while the next batch is read from the source and built: the target works on
+ * a batch while this process prepares the next. The target's connection takes one statement at a time, so a batch
+ * that reads the target first waits for the batch before (`flush`, which also throws its error) and `add` waits for
+ * it too. Call `flush` in a `finally` as well: when a batch fails while the next is being prepared, its error (the
+ * cause) is the one that surfaces.
  */
 export class WriteBehind {
   private pending: Promise<void> = Promise.resolve();

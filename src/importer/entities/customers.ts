@@ -236,6 +236,7 @@ export const addressesImporter: EntityImporter = {
           ),
       )) {
         stats.found += batch.length;
+        await behind.flush();
         const owners = await existingIds(
           ctx.db,
           'customers',

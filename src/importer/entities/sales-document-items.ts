@@ -119,6 +119,7 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
           const ids = batch.map((d) => Number(d.entity_id));
           const found = [...items.values()].flat();
           stats.found += found.length;
+          await behind.flush();
           const parents = await existingIds(ctx.db, opts.parentTable, ids);
           const lines = await existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))]);
           const values: T['$inferInsert'][] = [];

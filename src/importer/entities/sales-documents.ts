@@ -128,6 +128,7 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
       try {
         for await (const [batch] of readAhead(parentBatches(ctx, opts.source, '*'), async () => undefined)) {
           stats.found += batch.length;
+          await behind.flush();
           const orders = await importedOrders(
             ctx,
             batch.map((d) => Number(d.order_id)),

@@ -204,6 +204,7 @@ export const orderItemsImporter: EntityImporter = {
     const behind = new WriteBehind();
     try {
       for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
+        await behind.flush();
         const imported = await existingIds(
           ctx.db,
           'orders',

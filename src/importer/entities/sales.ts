@@ -435,6 +435,7 @@ export const ordersImporter: EntityImporter = {
         load,
       )) {
         stats.found += batch.length;
+        await behind.flush();
         const customers = await existingIds(
           ctx.db,
           'customers',
@@ -519,6 +520,7 @@ export const orderHistoryImporter: EntityImporter = {
         const ids = batch.map((o) => Number(o.entity_id));
         const found = [...history.values()].flat();
         stats.found += found.length;
+        await behind.flush();
         const imported = new Map(
           (
             await rows<{ id: number; status: string; createdAt: Date }>(

@@ -26,10 +26,9 @@ export const urlRewritesImporter: EntityImporter = {
         stats.found += batch.length;
         const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
         const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
-        const [productsFound, categoriesFound] = await Promise.all([
-          existingIds(ctx.db, 'products', productIds),
-          existingIds(ctx.db, 'categories', categoryIds),
-        ]);
+        await behind.flush();
+        const productsFound = await existingIds(ctx.db, 'products', productIds);
+        const categoriesFound = await existingIds(ctx.db, 'categories', categoryIds);
         const values: (typeof urlRewrites.$inferInsert)[] = [];
         for (const r of batch) {
           const id = Number(r.url_rewrite_id);
