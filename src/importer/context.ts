@@ -269,6 +269,23 @@ export function count(stats: EntityStats, r: UpsertResult): void {
   stats.unchanged += r.unchanged;
 }
 
+/** Writes a batch of rows that keep their source ids (upsert by id), counts it, and records the ids kept for `entity`. */
+export async function upsertKept<T extends PgTable & { id: PgColumn }>(
+  db: Db,
+  stats: EntityStats,
+  table: T,
+  entity: string,
+  values: T['$inferInsert'][],
+  rules: Record<string, string> = {},
+): Promise<void> {
+  count(stats, await upsert(db, table, values, [table.id], rules));
+  await recordKeptIds(
+    db,
+    entity,
+    values.map((v) => (v as { id: number }).id),
+  );
+}
+
 /** recordIds for entities whose ids are kept (source id = our id), as one array parameter. */
 export async function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
   if (!ids.length) return;

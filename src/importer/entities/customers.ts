@@ -12,6 +12,7 @@ import {
   recordKeptIds,
   sinceWhere,
   upsert,
+  upsertKept,
   WriteBehind,
   type EntityImporter,
   type ImportContext,
@@ -153,12 +154,7 @@ export const customersImporter: EntityImporter = {
         }
         const found = stats.found;
         await behind.add(async () => {
-          count(stats, await upsert(ctx.db, customers, values, [customers.id], { passwordHash: KEEP_UPGRADED_HASH }));
-          await recordKeptIds(
-            ctx.db,
-            'customers',
-            values.map((c) => c.id as number),
-          );
+          await upsertKept(ctx.db, stats, customers, 'customers', values, { passwordHash: KEEP_UPGRADED_HASH });
           tick(found);
         });
       }
@@ -282,12 +278,7 @@ export const addressesImporter: EntityImporter = {
         }
         const found = stats.found;
         await behind.add(async () => {
-          count(stats, await upsert(ctx.db, customerAddresses, values, [customerAddresses.id]));
-          await recordKeptIds(
-            ctx.db,
-            'customer addresses',
-            values.map((a) => a.id as number),
-          );
+          await upsertKept(ctx.db, stats, customerAddresses, 'customer addresses', values);
           tick(found);
         });
       }

@@ -13,12 +13,10 @@ import { dec } from '../../platform/money.js';
 import { attributeOptions, productAttributes, products } from '../../modules/catalog/tables.js';
 import {
   assertImportable,
-  count,
-  idMap,
   groupBy,
-  recordKeptIds,
+  idMap,
   sinceWhere,
-  upsert,
+  upsertKept,
   WriteBehind,
   type EntityImporter,
   type ImportContext,
@@ -283,12 +281,7 @@ export const productsImporter: EntityImporter = {
         }
         const found = stats.found;
         await behind.add(async () => {
-          count(stats, await upsert(ctx.db, products, values, [products.id], KEEP_COMPOSITE_RANGE));
-          await recordKeptIds(
-            ctx.db,
-            'products',
-            values.map((v) => v.id as number),
-          );
+          await upsertKept(ctx.db, stats, products, 'products', values, KEEP_COMPOSITE_RANGE);
           tick(found);
         });
       }

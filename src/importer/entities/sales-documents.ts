@@ -16,9 +16,9 @@ import {
   count,
   existingIds,
   intArray,
-  recordKeptIds,
   sinceWhere,
   upsert,
+  upsertKept,
   WriteBehind,
   type EntityImporter,
   type ImportContext,
@@ -142,12 +142,7 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
           }
           const found = stats.found;
           await behind.add(async () => {
-            count(stats, await upsert(ctx.db, opts.table, values, [opts.table.id]));
-            await recordKeptIds(
-              ctx.db,
-              opts.name,
-              values.map((v) => (v as { id: number }).id),
-            );
+            await upsertKept(ctx.db, stats, opts.table, opts.name, values);
             tick(found);
           });
         }

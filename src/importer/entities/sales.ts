@@ -20,8 +20,8 @@ import {
   count,
   existingIds,
   intArray,
-  recordKeptIds,
   upsert,
+  upsertKept,
   WriteBehind,
   type EntityImporter,
   type ImportContext,
@@ -374,12 +374,7 @@ export const ordersImporter: EntityImporter = {
         }
         const done = stats.found;
         await behind.add(async () => {
-          count(stats, await upsert(ctx.db, orders, values, [orders.id]));
-          await recordKeptIds(
-            ctx.db,
-            'orders',
-            values.map((v) => v.id as number),
-          );
+          await upsertKept(ctx.db, stats, orders, 'orders', values);
           tick(done);
         });
       }

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { urlRewrites } from '../../modules/url-resolver/tables.js';
-import { count, existingIds, recordKeptIds, upsert, WriteBehind, type EntityImporter } from '../context.js';
+import { existingIds, upsertKept, WriteBehind, type EntityImporter } from '../context.js';
 import { int, trimmed } from '../source.js';
 
 export const urlRewritesImporter: EntityImporter = {
@@ -77,12 +77,7 @@ export const urlRewritesImporter: EntityImporter = {
                  WHERE u.store_id = x.s AND u.request_path = x.p AND u.id <> x.i`,
             );
           }
-          count(stats, await upsert(ctx.db, urlRewrites, values, [urlRewrites.id]));
-          await recordKeptIds(
-            ctx.db,
-            'url rewrites',
-            values.map((v) => v.id as number),
-          );
+          await upsertKept(ctx.db, stats, urlRewrites, 'url rewrites', values);
           tick(found);
         });
       }
