@@ -146,6 +146,30 @@ describe('the embedded database on its own thread', () => {
       }),
     );
     assert.deepEqual((await threaded.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger')).rows[0].n, 3);
+    // BEGIN goes with the first statement: when that statement fails, its error keeps PostgreSQL's fields, the
+    // transaction is rolled back, and the database is free for the next one
+    await assert.rejects(
+      threaded.transaction(async (t) => {
+        await t.query('INSERT INTO ledger VALUES ($1)', ['not a number']);
+      }),
+      (err: Error & { code?: string }) => err.code === '22P02',
+    );
+    let caught: unknown;
+    await threaded.transaction(async (t) => {
+      caught = await t.query('INSERT INTO missing_table VALUES (1)').catch((err: unknown) => err);
+      await t.query('ROLLBACK');
+    });
+    assert.equal((caught as { code?: string }).code, '42P01');
+    // one that runs no statement opens nothing, and statements sent at once are all answered in order
+    assert.equal(await threaded.transaction(async () => 'nothing'), 'nothing');
+    const together = await threaded.transaction(async (t) =>
+      Promise.all([1, 2, 3].map((n) => t.query<{ n: number }>('INSERT INTO ledger VALUES ($1) RETURNING n', [n]))),
+    );
+    assert.deepEqual(
+      together.map((r) => r.rows[0].n),
+      [1, 2, 3],
+    );
+    assert.deepEqual((await threaded.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger')).rows[0].n, 6);
   });
 
   test('a schema change is seen by statements prepared before it', async () => {
@@ -267,8 +291,13 @@ describe('the embedded database on its own thread', () => {
         }),
       );
       assert.ok(background > 0, 'timers ran while the background transaction’s statement did');
-      const request = await threaded.transaction(async (tx) => during(tx));
-      assert.equal(request, 0, 'a request’s transaction waits for its statement on this thread');
+      // its first statement goes with BEGIN as a message (it may wait for the database); those after it are
+      // waited for on this thread
+      const request = await threaded.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        return during(tx);
+      });
+      assert.equal(request, 0, 'a request’s transaction waits for its statements on this thread');
       // a background transaction rolls back on an error, as any
       await assert.rejects(
         runAsBackground(() =>

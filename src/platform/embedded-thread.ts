@@ -12,8 +12,10 @@
  * other requests. Inside a transaction, which holds the database until it ends, this thread waits for each
  * answer instead (Atomics.wait on a shared flag, the answer taken from a port of its own): the transaction's
  * next statement is sent at once rather than after whatever HTTP work is queued, so a transaction holds the
- * database for the time of its statements only, as it did on this thread. A background transaction is not
- * waited for so (its statements can be long, and nobody waits for its answer): its statements are messages too.
+ * database for the time of its statements only, as it did on this thread. Two calls of a transaction are
+ * messages all the same: BEGIN, sent with the first statement (it may wait for the database), and the end (the
+ * commit needs nothing more from this thread). A background transaction is not waited for at all (its
+ * statements can be long, and nobody waits for its answer): its statements are messages too.
  *
  * A thread that stops (a crash, an uncaught error, out of memory, terminate) fails every call waiting for it
  * and every later one. A blocked wait cannot see the worker's 'exit' event, which comes through this thread's
@@ -173,8 +175,8 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
     return answer.result as T;
   };
 
-  const queryable = (tx?: number, background = false): EmbeddedQueryable => {
-    const send = tx === undefined || background ? call : callInTransaction;
+  /** Statements outside a transaction (answered as messages), or inside transaction `tx` through its `send`. */
+  const queryable = (tx?: number, send: <T>(msg: Record<string, unknown>) => Promise<T> = call): EmbeddedQueryable => {
     const bg = tx === undefined ? () => isBackgroundWork() || undefined : () => undefined;
     return {
       query: (text, params, options) =>
@@ -199,12 +201,42 @@ export async function openEmbeddedThread(opts: EmbeddedOptions): Promise<Embedde
   return {
     ...queryable(),
     async transaction(fn) {
+      if (failure) throw failure;
       const background = isBackgroundWork();
-      const tx = await call<number>({ op: 'begin', bg: background || undefined });
-      const end = (commit: boolean) => (background ? call : callInTransaction)({ op: 'end', tx, commit });
+      const tx = nextId++;
+      // BEGIN goes with the transaction's first statement, as one call answered as a message (it may wait for
+      // the database); the statements after it are waited for on this thread
+      let opened: Promise<void> | undefined;
+      let open = false;
+      const send = async <T>(msg: Record<string, unknown>): Promise<T> => {
+        if (open) return background ? call<T>(msg) : callInTransaction<T>(msg);
+        if (opened) {
+          await opened;
+          return send(msg);
+        }
+        const answer = call<{ result?: T; error?: Record<string, unknown> }>({ op: 'begin', tx, bg: background || undefined, first: msg });
+        opened = answer.then(() => {
+          open = true;
+        });
+        opened.catch(() => undefined);
+        const { result, error } = await answer;
+        if (error) throw revive(error);
+        return result as T;
+      };
+      // a transaction that ran no statement has nothing to end; the end is a message: this thread goes on
+      // with other requests while the database commits
+      const end = async (commit: boolean) => {
+        if (!opened) return;
+        try {
+          await opened;
+        } catch {
+          return; // BEGIN failed: no transaction was opened
+        }
+        await call({ op: 'end', tx, commit });
+      };
       let result;
       try {
-        result = await fn(queryable(tx, background));
+        result = await fn(queryable(tx, send));
       } catch (err) {
         // a thread that stopped has nothing to roll back: the caller learns what failed first
         await end(false).catch((endErr: unknown) => {

@@ -4,9 +4,9 @@
  * server's thread handles HTTP, as a PostgreSQL server's backends would. Plain JavaScript: a worker thread
  * starts without the TypeScript loader the tests run under.
  *
- * Messages in: { id, op, ... } with op one of open, query, exec, begin, end, dump, close; `tx` names the open
- * transaction a query or exec belongs to, `bg` marks a statement or BEGIN of background work, `sync` a call
- * whose caller waits on the shared flag. Messages out: { id, ok: true, result } or { id, ok: false, error }.
+ * Messages in: { id, op, ... } with op one of open, query, exec, begin, end, dump, close; `tx` names the
+ * transaction a begin opens (with its first statement) and a query, exec or end belongs to, `bg` marks a
+ * statement or BEGIN of background work, `sync` a call whose caller waits on the shared flag. Messages out: { id, ok: true, result } or { id, ok: false, error }.
  * The shared flag holds the id of the last call answered that way, or -1 once this thread has stopped.
  *
  * One call at a time reaches PGlite, as PGlite itself would run them: a statement outside a transaction waits
@@ -316,7 +316,12 @@ const STOPPED = -1;
 
 const ROLLBACK = Symbol('rollback');
 
-/** Opens a transaction that holds the database until an `end` message for it; answers once it is open. */
+/**
+ * Opens transaction `msg.tx`, which holds the database until an `end` message for it, and runs its first
+ * statement (`msg.first`) in it: BEGIN and that statement are one call. Answers { result } with the
+ * statement's rows, or { error } when the statement failed (the transaction is open all the same, to be rolled
+ * back); an error answer means BEGIN itself failed.
+ */
 function begin(msg) {
   let finish;
   const ended = new Promise((resolve) => (finish = resolve));
@@ -327,11 +332,15 @@ function begin(msg) {
     try {
       await db.transaction(async (tx) => {
         opened = true;
-        const open = { tx, chain: Promise.resolve(), finish, closed };
-        transactions.set(msg.id, open);
-        reply(msg.id, true, msg.id);
+        const open = { tx, chain: run(tx, msg.first), finish, closed };
+        transactions.set(msg.tx, open);
+        open.chain.then(
+          (result) => reply(msg.id, true, { result }),
+          (err) => reply(msg.id, true, { error: errorData(err) }),
+        );
+        open.chain = open.chain.catch(() => undefined);
         const how = await ended;
-        await open.chain.catch(() => undefined);
+        await open.chain;
         if (how === 'rollback') throw ROLLBACK;
       });
       outcome({ ok: true });
@@ -339,7 +348,7 @@ function begin(msg) {
       if (!opened) reply(msg.id, false, err);
       outcome(err === ROLLBACK ? { ok: true } : { ok: false, err });
     } finally {
-      transactions.delete(msg.id);
+      transactions.delete(msg.tx);
     }
   }, msg.bg);
 }
