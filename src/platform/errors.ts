@@ -125,7 +125,8 @@ export function fromDatabaseError(err: unknown): AppError | undefined {
   }
 }
 
-function findPgError(err: unknown): PgLikeError | undefined {
+/** PostgreSQL's error within `err` (the query builder wraps it as the cause), if any. */
+export function findPgError(err: unknown): PgLikeError | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
     const c = cur as PgLikeError & { cause?: unknown };

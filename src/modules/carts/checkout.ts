@@ -152,6 +152,15 @@ export function closingCartSql(prefix: string): SQL {
   return updateFromJson(carts, `${prefix}_row`, [...CLOSED_COLUMNS], eq(carts.id, sql.placeholder(`${prefix}_id`)));
 }
 
+/**
+ * closingCartSql for a cart read without a lock: it closes the cart only while it is active and still the row
+ * version `<prefix>_seen` that was read (see readCartToPlace), and answers its id when it did.
+ */
+export function closingSeenCartSql(prefix: string): SQL {
+  const seen = sql`${carts.isActive} AND carts.xmin = ${sql.placeholder(`${prefix}_seen`)}::text::xid`;
+  return sql`${updateFromJson(carts, `${prefix}_row`, [...CLOSED_COLUMNS], sql`${eq(carts.id, sql.placeholder(`${prefix}_id`))} AND ${seen}`)} RETURNING ${carts.id}`;
+}
+
 /** The values of closingCartSql(prefix) for `cart`, placed as the order `incrementId`. */
 export function closingCartValues(ctx: Ctx, prefix: string, cart: CartRow, incrementId: string): Record<string, unknown> {
   const row: Partial<CartRow> = Object.fromEntries(CLOSED_COLUMNS.map((k) => [k, cart[k]]));

@@ -14,7 +14,7 @@ import { registerCustomer, type NewCustomer } from '../customers/service.js';
 import { productsForSale } from '../catalog/sale.js';
 import { cartQty, MAX_LINE_QTY, resolveAddRequest, type NewLine } from './items.js';
 import { assertAvailable, lineKey, writeLines, type StockCheckLine } from './lines.js';
-import { cartNotFound, cartTx, itemsAndVersion, touch } from './load.js';
+import { cartNotFound, cartTx, itemsAndVersion, lockCartRow, touch } from './load.js';
 import { cartContext, type CartItemRow, type CartRow } from './pricing.js';
 import type { AddItemBodyT } from './schemas.js';
 import { cartItems, carts, type CartAddress, type GiftMessage } from './tables.js';
@@ -90,7 +90,7 @@ async function returning(ctx: Ctx, query: SQL): Promise<{ id: number }[]> {
 
 /** The cart, locked for the transaction; a cart ordered meanwhile can no longer change (400, as the REST changes say). */
 async function locked(tx: Ctx, cartId: number): Promise<CartRow> {
-  const [cart] = await tx.db.select().from(carts).where(eq(carts.id, cartId)).for('update');
+  const cart = await lockCartRow(tx, cartId);
   if (!cart) throw cartNotFound();
   if (!cart.isActive) throw badRequest('This cart has been ordered and can no longer change', { reason: 'CART_INACTIVE' });
   return cart;

@@ -68,9 +68,11 @@ const cartStatements = {
     () =>
       sql`SELECT ${CART_COLUMNS}, ${ITEMS_JSON}, ${PRICING_FACTS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
   ),
+  // a lock writes the row again (a new row version, no column changed): whoever changes a cart, its lines
+  // included, changes its version, which the unlocked placement checks (readCartToPlace)
   maskedLocked: statement<CartRow>(
     'carts_by_masked_locked',
-    () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE masked_id = ${sql.placeholder('m')}::text AND is_active FOR UPDATE`,
+    () => sql`UPDATE carts SET id = id WHERE masked_id = ${sql.placeholder('m')}::text AND is_active RETURNING ${CART_COLUMNS}`,
   ),
   id: statement<LoadedRow & PricingFacts>(
     'carts_load_id',
@@ -78,7 +80,7 @@ const cartStatements = {
   ),
   idLocked: statement<CartRow>(
     'carts_by_id_locked',
-    () => sql`SELECT ${CART_COLUMNS} FROM carts WHERE id = ${sql.placeholder('id')}::int FOR UPDATE`,
+    () => sql`UPDATE carts SET id = id WHERE id = ${sql.placeholder('id')}::int RETURNING ${CART_COLUMNS}`,
   ),
 };
 
@@ -147,9 +149,15 @@ export function requireActive(cart: CartRow): void {
   if (!cart.isActive) throw badRequest('This cart has been ordered and can no longer change', { reason: 'CART_INACTIVE' });
 }
 
+/** Locks cart `id` for the rest of the transaction (a new row version, see maskedLocked), active or not. */
+export async function lockCartRow(ctx: Ctx, id: number): Promise<CartRow | undefined> {
+  const [row] = await cartStatements.idLocked.run(ctx.db, { id });
+  return row;
+}
+
 /** Locks a cart already checked for access, for the rest of the transaction. */
 export async function lockCart(ctx: Ctx, id: number): Promise<CartRow> {
-  const [row] = await cartStatements.idLocked.run(ctx.db, { id });
+  const row = await lockCartRow(ctx, id);
   if (!row || !row.isActive) throw cartNotFound();
   return row;
 }
@@ -183,20 +191,38 @@ export async function itemsAndVersion(ctx: Ctx, cartId: number): Promise<{ items
 // what a placement reads once its cart is locked (after the lock, so the items are as the lock holder left
 // them): the items, the catalog version, the stock rules of the items' products, and the customer's group and
 // identity
-const placementStatement = statement<{
+type PlacementRow = {
   items: ItemJson[];
   catalogVersion: string | null;
   stock: Parameters<typeof stockRulesFromJson>[0];
   groupFacts: [number, number] | null;
   customer: Parameters<typeof identityFromJson>[0];
-}>(
-  'cart_placement_read',
-  () => sql`SELECT ${ITEMS_JSON},
+};
+
+const PLACEMENT_READ = sql`${ITEMS_JSON},
     ${stockRulesJsonSql(sql`SELECT i.product_id FROM cart_items i WHERE i.cart_id = carts.id
       UNION ALL SELECT i.child_product_id FROM cart_items i WHERE i.cart_id = carts.id`)} AS stock,
-    ${customerPricingGroupSql(sql`carts.customer_id`)} AS "groupFacts", ${customerIdentitySql(sql`carts.customer_id`)} AS customer
-    FROM carts WHERE carts.id = ${sql.placeholder('cart')}::int`,
+    ${customerPricingGroupSql(sql`carts.customer_id`)} AS "groupFacts", ${customerIdentitySql(sql`carts.customer_id`)} AS customer`;
+
+const placementStatement = statement<PlacementRow>(
+  'cart_placement_read',
+  () => sql`SELECT ${PLACEMENT_READ} FROM carts WHERE carts.id = ${sql.placeholder('cart')}::int`,
 );
+
+// the unlocked placement's read: the cart with its row version (xmin) and all of the above, as of one snapshot
+type UnlockedPlacementRow = CartRow & PlacementRow & { rowVersion: string };
+const unlockedPlacementStatements = {
+  masked: statement<UnlockedPlacementRow>(
+    'cart_placement_read_masked',
+    () =>
+      sql`SELECT ${CART_COLUMNS}, xmin::text AS "rowVersion", ${PLACEMENT_READ} FROM carts
+           WHERE masked_id = ${sql.placeholder('m')}::text AND is_active`,
+  ),
+  id: statement<UnlockedPlacementRow>(
+    'cart_placement_read_id',
+    () => sql`SELECT ${CART_COLUMNS}, xmin::text AS "rowVersion", ${PLACEMENT_READ} FROM carts WHERE id = ${sql.placeholder('id')}::int`,
+  ),
+};
 
 export interface PlacementRead {
   items: CartItemRow[];
@@ -210,9 +236,7 @@ export interface PlacementRead {
   customer?: CustomerIdentity;
 }
 
-/** What placing the cart `cartId` (locked by the caller) reads besides the cart, in one statement. */
-export async function placementRead(ctx: Ctx, cartId: number): Promise<PlacementRead> {
-  const [row] = await placementStatement.run(ctx.db, { cart: cartId });
+function placementFromRow(row: PlacementRow | undefined): PlacementRead {
   const items = (row?.items ?? []).map(itemFromJson);
   return {
     items,
@@ -222,6 +246,32 @@ export async function placementRead(ctx: Ctx, cartId: number): Promise<Placement
     group: pricingGroupFromJson(row?.groupFacts ?? null),
     customer: identityFromJson(row?.customer ?? null),
   };
+}
+
+/** What placing the cart `cartId` (locked by the caller) reads besides the cart, in one statement. */
+export async function placementRead(ctx: Ctx, cartId: number): Promise<PlacementRead> {
+  const [row] = await placementStatement.run(ctx.db, { cart: cartId });
+  return placementFromRow(row);
+}
+
+/**
+ * The active cart a request names, when the caller may use it, with what placing it reads, in one statement and
+ * without a lock; with the row version to write it against (every change of a cart or its lines makes a new one).
+ */
+export async function readCartToPlace(
+  ctx: Ctx,
+  ref: CartRef,
+): Promise<({ cart: CartRow; rowVersion: string } & PlacementRead) | undefined> {
+  let row: UnlockedPlacementRow | undefined;
+  if (ref.kind === 'guest') {
+    if (!MASKED.test(ref.maskedId)) return undefined;
+    [row] = await unlockedPlacementStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
+  } else {
+    [row] = await unlockedPlacementStatements.id.run(ctx.db, { id: ref.id });
+  }
+  if (!row || !row.isActive || !mayUse(ctx, ref, row)) return undefined;
+  const { rowVersion, items, catalogVersion, stock, groupFacts, customer, ...cart } = row;
+  return { cart, rowVersion, ...placementFromRow({ items, catalogVersion, stock, groupFacts, customer }) };
 }
 
 /** Prices a cart the caller is shown, and records what lowered its price (promise.ts). */

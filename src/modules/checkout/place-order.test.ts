@@ -279,6 +279,29 @@ describe('bundles at placement', () => {
   });
 });
 
+describe('a cart changed while it is placed', () => {
+  test('lines added while the cart is being placed are either in the order or refused, never lost', async () => {
+    // the placement reads the cart without a lock and writes it only if it is still the version read; a line
+    // added in between makes it place the cart again on the locked path
+    const p = await product(1000, 3);
+    for (let round = 0; round < 8; round++) {
+      const m = await guestCart([{ sku: p.sku }]);
+      const adds = Array.from({ length: 4 }, () => t.req('POST', `${API}/guest-carts/${m}/items`, { body: { sku: p.sku, qty: 1 } }));
+      const [placed, ...added] = await Promise.all([t.req('POST', `${API}/guest-carts/${m}/place-order`, { body: PLACE }), ...adds]);
+      assert.equal(placed.status, 201, placed.text);
+      for (const a of added) assert.ok(a.status === 200 || a.status === 400 || a.status === 404, `${a.status} ${a.text}`);
+      const [cart] = await rows<{ qty: string }>(
+        t.database.db,
+        sql`SELECT sum(i.qty)::text AS qty FROM cart_items i JOIN carts c ON c.id = i.cart_id WHERE c.masked_id = ${m}`,
+      );
+      const ordered = (placed.body.items as { qtyOrdered: number }[]).reduce((n, i) => n + Number(i.qtyOrdered), 0);
+      assert.equal(ordered, Number(cart.qty), `round ${round}: the order has every line the cart had when it closed`);
+      assert.equal(ordered, 1 + added.filter((a) => a.status === 200).length);
+      assert.equal(placed.body.prices.grandTotal, ordered * 3 + ordered * 5, 'priced as ordered: 3 each and flat-rate shipping of 5 each');
+    }
+  });
+});
+
 describe('concurrent placements (PostgreSQL)', { skip: !process.env.TEST_DATABASE_URL }, () => {
   test('30 parallel orders for a product with 5 in stock: exactly 5 orders, stock 0', async () => {
     const p = await product(5);

@@ -13,35 +13,47 @@
  * The rows many placements share (a coupon, a gift card, a product's stock) are changed at the end, so each is
  * locked only for the commit, and always in one order (coupon, gift cards by code, stock by product id), so
  * concurrent placements wait for each other instead of deadlocking. Numbers are taken outside the transaction.
+ *
+ * A cart that shares no row but stock, whose events nobody listens to, is placed first without a transaction
+ * (placeUnlocked): read, priced and written by three statements, the last of which writes only if the cart is
+ * still as read and all its stock can be taken. Otherwise, or when it was not, the transaction above places it.
  */
+import { sql } from 'drizzle-orm';
 import { backOffice, withTx, type Ctx } from '../../platform/context.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secrets.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, findPgError } from '../../platform/errors.js';
 import { dec, roundMoney, type Decimal } from '../../platform/money.js';
 import { insertFromJson, jsonRows } from '../../platform/json-rows.js';
 import { mailQueued, OUTBOX_COLUMNS, outboxRow, type Mail } from '../../platform/outbox.js';
 import { declareConfig } from '../../platform/settings.js';
 import { mailOutbox } from '../../platform/tables.js';
-import { checkoutCart, closingCartSql, closingCartValues, lockCartForOrder, type CheckoutInput } from '../carts/checkout.js';
+import {
+  checkoutCart,
+  closingCartSql,
+  closingCartValues,
+  closingSeenCartSql,
+  lockCartForOrder,
+  type CheckoutInput,
+  type LockedCart,
+} from '../carts/checkout.js';
 import type { PricedCart } from '../carts/pricing.js';
-import type { CartRef } from '../carts/load.js';
+import { readCartToPlace, type CartRef } from '../carts/load.js';
 import { stockParts } from '../carts/items.js';
 import { couponNoLongerValid, giftcardNoLongerValid, totalsChanged } from '../carts/promise.js';
 import { consumeCoupon } from '../coupons/usage.js';
 import { getCustomerIdentity, type CustomerIdentity } from '../customers/service.js';
 import { debitGiftcards, giftcardsByCodes } from '../giftcards/spend.js';
-import { reservationParts, reservationValues, reserveStock, settleReservation, type StockLine } from '../inventory/service.js';
-import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
 import {
-  historyRow,
-  nextIncrementIds,
-  progressOf,
-  type OrderGiftcard,
-  type OrderItemRow,
-  type OrderRow,
-  type OrderWithItems,
-} from '../orders/core.js';
-import { itemLine, mailMoney, orderMailOf } from '../orders/mail.js';
+  reservationIncompleteSql,
+  reservationParts,
+  reservationValues,
+  reserveStock,
+  settleReservation,
+  type StockLine,
+} from '../inventory/service.js';
+import { emitInvoiceCreated, invoiceAtPlacement } from '../invoices/service.js';
+import { historyRow, nextIncrementIds, progressOf, type OrderGiftcard, type OrderItemRow, type OrderRow } from '../orders/core.js';
+import { confirmationMail } from './confirmation-mail.js';
 import { draftOrder, draftOrderItem, writeOrder, type AlongsideWrite, type OrderDraft, type WrittenOrder } from '../orders/placement.js';
 import { orderDto } from '../orders/read.js';
 import { orderEvents } from '../orders/events.js';
@@ -92,36 +104,82 @@ function assertGuestCheckoutAllowed(ctx: Ctx, cart: { customerId: number | null;
  * carries the one-time `accessToken` (its X-Order-Token for GET /orders/{incrementId}/details).
  */
 export async function placeOrder(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<OrderDto> {
-  const placed = await withTx(ctx, async (tx) => {
-    const { cctx, priced, customer } = await cartToPlace(tx, ref, body);
-    const accessToken = priced.cart.customerId === null ? randomToken(32) : undefined;
-    const numbers = await placementNumbers(cctx, priced.cart);
-    const draft = draftPlacement(cctx, priced, customer, numbers, accessToken);
-    const written = await writePlacement(cctx, priced, draft);
-    await takeSharedRows(cctx, priced, written);
-    announce(cctx, written, draft.invoice);
-    return { written, accessToken };
-  });
+  const placed =
+    (await placeUnlocked(ctx, ref, body)) ??
+    (await withTx(ctx, async (tx) => {
+      const { cctx, priced, customer } = await cartToPlace(tx, await lockCartForOrder(tx, ref), body);
+      const accessToken = priced.cart.customerId === null ? randomToken(32) : undefined;
+      const numbers = await placementNumbers(cctx, priced.cart);
+      const draft = draftPlacement(cctx, priced, customer, numbers, accessToken);
+      const written = await writePlacement(cctx, priced, draft);
+      await takeSharedRows(cctx, priced, written);
+      announce(cctx, written, draft.invoice);
+      return { written, accessToken };
+    }));
   const { order, items, history } = placed.written;
   return orderDto(ctx, order, items, history, { accessToken: placed.accessToken });
 }
 
+/** The error placement_refused raises (migration 0030): what the unlocked placement read changed meanwhile. */
+const READ_CHANGED = 'CP409';
+
 /**
- * The cart locked, allowed (guest checkout), with the checkout details applied, priced and at the total the
- * client expects; with the customer who places it, and the context of the cart's store view.
+ * The placement of a cart that shares no row but stock (no coupon, no gift card) and whose events nobody
+ * listens to, without a transaction or a lock: the cart is read with what placing it needs (one statement),
+ * checked and priced, numbered, and written by one statement that closes the cart only if it is still the
+ * version read and reserves the stock only if all of it can be had, or else fails whole (placement_refused).
+ * Three statements and no lock held between them, where the locked placement takes a transaction of six
+ * round trips with the cart locked while it is priced. Undefined when the placement is not of that kind, or
+ * what it read changed before its write (the numbers it took are then left unused): the locked placement
+ * follows, and answers as if this one had not been tried. An error the read cart itself causes (an empty
+ * cart, a total that changed) is answered at once: it is the answer for the cart as it was read.
+ */
+async function placeUnlocked(ctx: Ctx, ref: CartRef, body: PlaceOrderBodyT): Promise<Placed | undefined> {
+  if (ctx.tx || ctx.activity) return undefined;
+  const read = await readCartToPlace(ctx, ref);
+  if (!read) return undefined;
+  const { cctx, priced, customer } = await cartToPlace(ctx, read, body);
+  if (!stockWithOrder(priced) || PLACEMENT_EVENTS.some((type) => cctx.app.events.wants(type, priced.cart.storeId))) return undefined;
+  const accessToken = priced.cart.customerId === null ? randomToken(32) : undefined;
+  const numbers = await placementNumbers(cctx, priced.cart);
+  const draft = draftPlacement(cctx, priced, customer, numbers, accessToken);
+  try {
+    const written = await writePlacement(cctx, priced, draft, read.rowVersion);
+    await takeSharedRows(cctx, priced, written);
+    return { written, accessToken };
+  } catch (err) {
+    // a deadlock with a locked placement of the same cart (this statement locks the stock, then the cart) is
+    // left to the locked placement as well
+    const code = findPgError(err)?.code;
+    if (code === READ_CHANGED || code === '40P01') return undefined;
+    throw err;
+  }
+}
+
+/** The events a placement emits: the unlocked placement, which has no transaction to emit them in, is for carts none is wanted of. */
+const PLACEMENT_EVENTS = ['order.placed', 'invoice.created', 'stock.changed'];
+
+interface Placed {
+  written: WrittenOrder;
+  accessToken: string | undefined;
+}
+
+/**
+ * The cart read (and locked, on the locked path), allowed (guest checkout), with the checkout details applied,
+ * priced and at the total the client expects; with the customer who places it, and the context of the cart's
+ * store view.
  */
 async function cartToPlace(
-  tx: Ctx,
-  ref: CartRef,
+  ctx: Ctx,
+  read: LockedCart,
   body: PlaceOrderBodyT,
 ): Promise<{ cctx: Ctx; priced: PricedCart; customer: CustomerIdentity | undefined }> {
-  const locked = await lockCartForOrder(tx, ref);
-  assertGuestCheckoutAllowed(tx, locked.cart);
-  const { ctx: cctx, priced } = await checkoutCart(tx, locked, checkoutInput(body));
+  assertGuestCheckoutAllowed(ctx, read.cart);
+  const { ctx: cctx, priced } = await checkoutCart(ctx, read, checkoutInput(body));
   const changed = totalsChanged(priced, body.expectedGrandTotal);
   if (changed) throw changed;
   const cart = priced.cart;
-  const customer = cart.customerId === null ? undefined : (locked.customer ?? (await getCustomerIdentity(cctx, cart.customerId)));
+  const customer = cart.customerId === null ? undefined : (read.customer ?? (await getCustomerIdentity(cctx, cart.customerId)));
   if (cart.customerId !== null && !customer) throw new Error(`cart ${cart.id} belongs to a customer that no longer exists`);
   return { cctx, priced, customer };
 }
@@ -325,7 +383,7 @@ function stockWithOrder(priced: PricedCart): boolean {
  * Writes the order with its items and history, the invoice of a capturing method, the mails, the cart closed
  * and, when nothing else is shared (stockWithOrder), the stock reserved: one statement.
  */
-async function writePlacement(cctx: Ctx, priced: PricedCart, draft: PlacementDraft): Promise<WrittenOrder> {
+async function writePlacement(cctx: Ctx, priced: PricedCart, draft: PlacementDraft, seen?: string): Promise<WrittenOrder> {
   const cart = priced.cart;
   const alongside: AlongsideWrite[] = [...(draft.invoice?.writes ?? [])];
   if (draft.mails.length)
@@ -339,9 +397,28 @@ async function writePlacement(cctx: Ctx, priced: PricedCart, draft: PlacementDra
         ),
       },
     });
-  alongside.push({ name: 'c', build: () => closingCartSql('c'), values: closingCartValues(cctx, 'c', cart, draft.order.incrementId) });
   const stock = stockWithOrder(priced) ? reservationValues(cctx, stockLines(priced)) : undefined;
   if (stock) alongside.push(...reservationParts().map((part) => ({ ...part, values: stock })));
+  if (seen === undefined)
+    alongside.push({ name: 'c', build: () => closingCartSql('c'), values: closingCartValues(cctx, 'c', cart, draft.order.incrementId) });
+  else {
+    // written without a lock (placeUnlocked): the cart closed only as it was read, and the stock reserved in full,
+    // or the statement fails whole
+    alongside.push(
+      {
+        name: 'cv',
+        build: () => closingSeenCartSql('cv'),
+        values: { ...closingCartValues(cctx, 'cv', cart, draft.order.incrementId), cv_seen: seen },
+      },
+      {
+        name: 'g',
+        build: () => sql`SELECT placement_refused('the cart changed') WHERE NOT EXISTS (SELECT 1 FROM cv)
+          ${stock ? sql`UNION ALL SELECT placement_refused('the stock ran short') WHERE ${reservationIncompleteSql()}` : sql``}`,
+        values: {},
+        answer: sql`(SELECT count(*) FROM g)`,
+      },
+    );
+  }
   const written = await writeOrder(cctx, draft, alongside);
   if (draft.mails.length) mailQueued(cctx);
   return written;
@@ -400,31 +477,4 @@ function asConflict(as: (e: AppError) => AppError) {
   return (e: unknown): never => {
     throw e instanceof AppError && e.status < 500 ? as(e) : e;
   };
-}
-
-function confirmationMail(ctx: Ctx, placed: OrderWithItems): Mail {
-  const o = placed.order;
-  const c = o.currency;
-  return orderMailOf(ctx, o, {
-    template: 'sales/order_confirmation',
-    subject: `Order ${o.incrementId} received`,
-    intro: [`We have received your order ${o.incrementId}. Here is what you ordered:`],
-    lines: [
-      ...placed.items.map((i) => itemLine(i, i.qtyOrdered, i.rowTotal, c)),
-      '',
-      `Subtotal: ${mailMoney(o.subtotal, c)}`,
-      ...(dec(o.discountAmount).gt(0) ? [`Discount${o.couponCode ? ` (${o.couponCode})` : ''}: -${mailMoney(o.discountAmount, c)}`] : []),
-      ...(o.shippingMethod ? [`Shipping (${o.shippingDescription}): ${mailMoney(o.shippingAmount, c)}`] : []),
-      `Tax: ${mailMoney(o.taxAmount, c)}`,
-      ...(dec(o.giftcardAmount).gt(0) ? [`Gift cards: -${mailMoney(o.giftcardAmount, c)}`] : []),
-      `Grand total: ${mailMoney(o.grandTotal, c)}`,
-      '',
-      `Payment: ${o.paymentTitle}`,
-    ],
-    outro: [
-      o.customerIsGuest
-        ? 'You can follow your order with the link in your order confirmation page.'
-        : 'You can follow your order in your account.',
-    ],
-  });
 }

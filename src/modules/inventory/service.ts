@@ -150,6 +150,16 @@ export function reservationParts(): { name: string; build: () => SQL; answer?: S
   ];
 }
 
+/**
+ * Inside a statement with reservationParts: true when some product wanted was neither taken nor found unmanaged
+ * (settleReservation would refuse the placement).
+ */
+export function reservationIncompleteSql(): SQL {
+  const { want, locked, taken } = RESERVE;
+  return sql`(SELECT count(*) FROM ${sql.raw(want)}) <> (SELECT count(*) FROM ${sql.raw(taken)})
+    + (SELECT count(*) FROM ${sql.raw(locked)} WHERE NOT manage_stock)`;
+}
+
 const reserveStatement = statement<{ st: number[] | null; sl: number[] | null }>('inventory_reserve', () => {
   const parts = reservationParts();
   return sql`WITH ${sql.join(
