@@ -5,7 +5,7 @@
  * answer is the cart re-priced after the change (view).
  */
 import { eq, sql } from 'drizzle-orm';
-import { statement } from '../../platform/db.js';
+import { statement, type Statement } from '../../platform/db.js';
 import { withTx, type Ctx } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { CATALOG_VERSION_TEXT } from '../../platform/read-cache.js';
@@ -84,6 +84,21 @@ const cartStatements = {
   ),
 };
 
+/**
+ * The row of the cart `ref` names, by the statement of `pair` for its kind: a guest cart by its masked id (one
+ * of the right form only, as `m`), a customer cart by its id (as `id`), with `values` besides.
+ */
+async function cartByRef<T>(
+  ctx: Ctx,
+  ref: CartRef,
+  pair: { masked: Statement<T>; id: Statement<T> },
+  values: Record<string, unknown> = {},
+): Promise<T | undefined> {
+  if (ref.kind === 'customer') return (await pair.id.run(ctx.db, { ...values, id: ref.id }))[0];
+  if (!MASKED.test(ref.maskedId)) return undefined;
+  return (await pair.masked.run(ctx.db, { ...values, m: ref.maskedId.toLowerCase() }))[0];
+}
+
 /** Whether the caller may use this cart (guest carts: whoever holds the masked id). */
 function mayUse(ctx: Ctx, ref: CartRef, row: CartRow): boolean {
   if (ref.kind === 'guest') return true;
@@ -103,14 +118,7 @@ export interface Loaded {
 
 /** The cart a request names with its items, the catalog version and its pricing facts, when the caller may use it. */
 export async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise<Loaded | undefined> {
-  let row: (LoadedRow & PricingFacts) | undefined;
-  const now = ctx.now.toISOString();
-  if (ref.kind === 'guest') {
-    if (!MASKED.test(ref.maskedId)) return undefined;
-    [row] = await cartStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase(), now });
-  } else {
-    [row] = await cartStatements.id.run(ctx.db, { id: ref.id, now });
-  }
+  const row = await cartByRef(ctx, ref, cartStatements, { now: ctx.now.toISOString() });
   if (!row || (!checked && !mayUse(ctx, ref, row))) return undefined;
   const { items, catalogVersion, groupFacts, couponFacts, giftcardFacts, ...cart } = row;
   return {
@@ -124,13 +132,7 @@ export async function loadCart(ctx: Ctx, ref: CartRef, checked = false): Promise
 /** The cart a request names, when the caller may use it; locked for the transaction with `forUpdate`. */
 export async function findCart(ctx: Ctx, ref: CartRef, forUpdate = false): Promise<CartRow | undefined> {
   if (!forUpdate) return (await loadCart(ctx, ref))?.cart;
-  let row: CartRow | undefined;
-  if (ref.kind === 'guest') {
-    if (!MASKED.test(ref.maskedId)) return undefined;
-    [row] = await cartStatements.maskedLocked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
-  } else {
-    [row] = await cartStatements.idLocked.run(ctx.db, { id: ref.id });
-  }
+  const row = await cartByRef(ctx, ref, { masked: cartStatements.maskedLocked, id: cartStatements.idLocked });
   return row && mayUse(ctx, ref, row) ? row : undefined;
 }
 
@@ -262,13 +264,7 @@ export async function readCartToPlace(
   ctx: Ctx,
   ref: CartRef,
 ): Promise<({ cart: CartRow; rowVersion: string } & PlacementRead) | undefined> {
-  let row: UnlockedPlacementRow | undefined;
-  if (ref.kind === 'guest') {
-    if (!MASKED.test(ref.maskedId)) return undefined;
-    [row] = await unlockedPlacementStatements.masked.run(ctx.db, { m: ref.maskedId.toLowerCase() });
-  } else {
-    [row] = await unlockedPlacementStatements.id.run(ctx.db, { id: ref.id });
-  }
+  const row = await cartByRef(ctx, ref, unlockedPlacementStatements);
   if (!row || !row.isActive || !mayUse(ctx, ref, row)) return undefined;
   const { rowVersion, items, catalogVersion, stock, groupFacts, customer, ...cart } = row;
   return { cart, rowVersion, ...placementFromRow({ items, catalogVersion, stock, groupFacts, customer }) };
