@@ -6,8 +6,9 @@
  *
  * Messages in: { id, op, ... } with op one of open, query, exec, begin, end, dump, close; `tx` names the
  * transaction a begin opens (with its first statement) and a query, exec or end belongs to, `bg` marks a
- * statement or BEGIN of background work, `sync` a call whose caller waits on the shared flag. Messages out: { id, ok: true, result } or { id, ok: false, error }.
- * The shared flag holds the id of the last call answered that way, or -1 once this thread has stopped.
+ * statement or BEGIN of background work, `sync` a call whose caller waits on the shared flag. Messages out:
+ * { id, ok: true, result } or { id, ok: false, error }. The shared flag holds the id of the last call answered
+ * that way, or -1 once this thread has stopped.
  *
  * One call at a time reaches PGlite, as PGlite itself would run them: a statement outside a transaction waits
  * for the open transaction to end, and a transaction's statements run in the order they came; the calls
