@@ -10,9 +10,9 @@ import { sql } from 'drizzle-orm';
 import { API, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { rows } from '../platform/db.js';
 import { placeTestOrder } from '../../test/fixtures/checkout.js';
-import { createSourceDatabase, type SourceDatabase } from '../../test/fixtures/importer/database.ts';
-import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.ts';
-import { phpSerialize } from '../../test/fixtures/importer/support.ts';
+import { createSourceDatabase, type SourceDatabase } from '../../test/fixtures/importer/database.js';
+import { generateShop, type GeneratedShop } from '../../test/fixtures/importer/generate.js';
+import { phpSerialize } from '../../test/fixtures/importer/support.js';
 import type { Report } from './report.js';
 import { importMagento } from './run.js';
 
