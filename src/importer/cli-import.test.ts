@@ -36,6 +36,8 @@ describe('import magento from the command line', { skip: !available }, () => {
     const notShop = await cli('import', 'magento', '--source', 'mysql://root@127.0.0.1:3306/information_schema');
     const group = await cli('import', 'magento', '--source', source.url, '--only', 'customers,planets');
     const kind = await cli('import', 'woocommerce', '--source', source.url);
+    const zero = await cli('import', 'magento', '--source', source.url, '--batch-size', '0');
+    const words = await cli('import', 'magento', '--source', source.url, '--batch-size', 'ten');
     assert.equal(none.code, 1);
     assert.match(none.stderr, /--source is required/);
     assert.equal(unreachable.code, 1);
@@ -46,7 +48,11 @@ describe('import magento from the command line', { skip: !available }, () => {
     assert.match(group.stderr, /unknown: planets/);
     assert.equal(kind.code, 1);
     assert.match(kind.stderr, /the only import is `import magento`/);
-    for (const r of [none, unreachable, notShop, group, kind]) assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    for (const r of [zero, words]) {
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /--batch-size is a whole number of rows from 1 to 100,000/);
+    }
+    for (const r of [none, unreachable, notShop, group, kind, zero, words]) assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   });
 
   test('a dry run, then the import, print the report; the JSON report is written', async () => {
@@ -54,6 +60,11 @@ describe('import magento from the command line', { skip: !available }, () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /customers\s+10\s+10\s+0\s+0\s+0/);
     assert.match(dry.stdout, /Dry run: nothing was written/);
+    // batches of 3 rows: the same report (less the rows per second)
+    const small = await cli('import', 'magento', '--source', source.url, '--only', 'stores,customers', '--dry-run', '--batch-size', '3');
+    assert.equal(small.code, 0, small.stderr);
+    const figures = (stdout: string) => stdout.split('\n').map((line) => line.replace(/\s+(\d+|-)$/, ''));
+    assert.deepEqual(figures(small.stdout), figures(dry.stdout));
     const file = path.join(dataDir, 'report.json');
     const run = await cli('import', 'magento', '--source', source.url, '--only', 'stores,customers', '--report', file);
     assert.equal(run.code, 0, run.stderr);

@@ -85,6 +85,11 @@ export interface EntityImporter {
   /** source rows this run will read (for the progress bar) */
   count(ctx: ImportContext): Promise<number>;
   run(ctx: ImportContext, stats: EntityStats, tick: (done: number) => void): Promise<void>;
+  /**
+   * the large tables it fills, loaded without their foreign keys and secondary indexes when they are empty
+   * (bulk-load.ts): only tables it never looks up by anything but a primary key or a unique index while it runs
+   */
+  fills?: string[];
   /** checks comparing source and target after the import */
   verify?(ctx: ImportContext): Promise<void>;
   /** runs before any entity is written: throws ImportRefused when the import cannot go ahead (a wrong option) */
@@ -127,24 +132,35 @@ export async function analyzeWritten(db: Db, min = 5000): Promise<void> {
 
 /**
  * The writes of one batch kept in flight while the next batch is read from the source and built: the target works on
- * a batch while this process prepares the next. The target's connection takes one statement at a time, so a batch
- * that reads the target first waits for the batch before (`flush`, which also throws its error) and `add` waits for
- * it too. Call `flush` in a `finally` as well: when a batch fails while the next is being prepared, its error (the
- * cause) is the one that surfaces.
+ * a batch while this process prepares the next. The target's connection takes one statement at a time, so every
+ * statement of an entity goes through here, in turn: `add` (a batch's writes: it waits for the batch before and
+ * throws its error) and `read` (a lookup of what earlier entities wrote, queued behind the write in flight, so that a
+ * batch read ahead has it by the time it is built). Call `flush` in a `finally` as well: when a batch fails while the
+ * next is being prepared, its error (the cause) is the one that surfaces.
  */
 export class WriteBehind {
   private pending: Promise<void> = Promise.resolve();
+  /** the last statement queued, write or read */
+  private last: Promise<unknown> = Promise.resolve();
 
   async add(write: () => Promise<void>): Promise<void> {
     await this.pending;
-    const next = write();
+    const next = this.last.then(write, write);
     // observed by the next add or flush
     next.catch(() => undefined);
     this.pending = next;
+    this.last = next;
   }
 
-  flush(): Promise<void> {
-    return this.pending;
+  read<T>(lookup: () => Promise<T>): Promise<T> {
+    const next = this.last.then(lookup, lookup);
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+
+  async flush(): Promise<void> {
+    await this.last;
+    await this.pending;
   }
 }
 
@@ -296,17 +312,14 @@ export async function recordKeptIds(db: Db, entity: string, ids: number[]): Prom
   noteWritten(db, 'import_id_map', ids.length);
 }
 
-/** Records source id → our id for an entity. */
+/** Records source id → our id for an entity (two array parameters, however many pairs). */
 export async function recordIds(db: Db, entity: string, pairs: [unknown, number][]): Promise<void> {
   if (!pairs.length) return;
-  await db
-    .insert(importIdMap)
-    .values(pairs.map(([s, t]) => ({ entity, sourceId: String(s), targetId: t })))
-    .onConflictDoUpdate({
-      target: [importIdMap.entity, importIdMap.sourceId],
-      set: { targetId: sql`excluded.target_id` },
-      setWhere: sql`${importIdMap.targetId} <> excluded.target_id`,
-    });
+  await db.execute(
+    sql`INSERT INTO import_id_map (entity, source_id, target_id)
+        SELECT ${entity}, x.s, x.t FROM unnest(${arrayLiteral(pairs.map(([s]) => String(s)))}::text[], ${`{${pairs.map(([, t]) => t).join(',')}}`}::int[]) AS x(s, t)
+        ON CONFLICT (entity, source_id) DO UPDATE SET target_id = excluded.target_id WHERE import_id_map.target_id <> excluded.target_id`,
+  );
   noteWritten(db, 'import_id_map', pairs.length);
 }
 

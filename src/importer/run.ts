@@ -6,6 +6,7 @@
  */
 import type { AppConfig } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
+import { bulkLoad } from './bulk-load.js';
 import { analyzeWritten, fixSequences, GROUPS, type EntityImporter, type Group, type ImportContext } from './context.js';
 import { apiRolesImporter, apiUsersImporter } from './entities/api.js';
 import { CATALOG_IMPORTERS } from './entities/catalog.js';
@@ -105,12 +106,12 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
       const tick = (done: number) => progress.update(importer.name, done, total, started);
       // sequences move past the ids kept so far before the next entity, which may take new ids from them
       if (opts.dryRun) {
-        await importer.run(ctx, stats, tick);
+        await bulkLoad(db, importer.fills, () => importer.run(ctx, stats, tick));
         await analyzeWritten(db);
         await fixSequences(db, ctx.sequences);
       } else {
         await db.transaction(async (tx) => {
-          await importer.run({ ...ctx, db: tx as unknown as Db }, stats, tick);
+          await bulkLoad(tx as unknown as Db, importer.fills, () => importer.run({ ...ctx, db: tx as unknown as Db }, stats, tick));
           // what the entity wrote is read by the entities after it: plans from "empty table" statistics would crawl
           await analyzeWritten(tx as unknown as Db);
           await fixSequences(tx as unknown as Db, ctx.sequences);

@@ -130,9 +130,10 @@ export class Source {
 }
 
 /**
- * Batches with what each needs from the source, the next one read while the caller writes the current one
- * (the source and the target are different servers). Loads read the source only: the target's connection
- * takes one statement at a time.
+ * Batches with what each needs, the next one read while the caller writes the current one (the source and the
+ * target are different servers). A load may also look up in the target what earlier entities wrote (never what
+ * this entity's own batches write): the target's connection takes one statement at a time, so the lookup waits
+ * behind the write in flight, while this process builds the batch before.
  */
 export async function* readAhead<B, L>(batches: AsyncIterable<B>, load: (batch: B) => Promise<L>): AsyncGenerator<[B, L]> {
   const it = batches[Symbol.asyncIterator]();

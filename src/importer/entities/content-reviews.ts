@@ -53,6 +53,7 @@ export const ratingsImporter: EntityImporter = whenTable('rating', {
 export const reviewsImporter: EntityImporter = whenTable('review', {
   name: 'reviews',
   group: 'reviews',
+  fills: ['reviews'],
   count: (ctx) => countOf(ctx, 'review'),
   async run(ctx, stats, tick) {
     await assertImportable(ctx.db, 'reviews', 'reviews');

@@ -83,6 +83,7 @@ async function customerAttributes(ctx: ImportContext): Promise<Map<string, EavAt
 export const customersImporter: EntityImporter = {
   name: 'customers',
   group: 'customers',
+  fills: ['customers'],
   count: (ctx) => {
     const s = sinceWhere(ctx, 'customer_entity');
     return ctx.source.count('customer_entity', s.where, s.params);
@@ -205,6 +206,7 @@ const ADDRESS_CODES = [
 export const addressesImporter: EntityImporter = {
   name: 'customer addresses',
   group: 'customers',
+  fills: ['customer_addresses'],
   count: (ctx) => {
     const s = sinceWhere(ctx, 'customer_address_entity');
     return ctx.source.count('customer_address_entity', s.where, s.params);
@@ -215,7 +217,7 @@ export const addressesImporter: EntityImporter = {
     const since = sinceWhere(ctx, 'customer_address_entity');
     const behind = new WriteBehind();
     try {
-      for await (const [batch, eav] of readAhead(
+      for await (const [batch, [eav, owners]] of readAhead(
         ctx.source.batches({
           from: 'customer_address_entity',
           key: 'entity_id',
@@ -223,21 +225,25 @@ export const addressesImporter: EntityImporter = {
           params: since.params,
         }),
         (batch) =>
-          eavValues(
-            ctx.source,
-            'customer_address_entity',
-            batch.map((r) => Number(r.entity_id)),
-            attrs,
-            ADDRESS_CODES,
-          ),
+          Promise.all([
+            eavValues(
+              ctx.source,
+              'customer_address_entity',
+              batch.map((r) => Number(r.entity_id)),
+              attrs,
+              ADDRESS_CODES,
+            ),
+            // written by the customers entity: read ahead with the batch
+            behind.read(() =>
+              existingIds(
+                ctx.db,
+                'customers',
+                batch.map((r) => Number(r.parent_id)),
+              ),
+            ),
+          ]),
       )) {
         stats.found += batch.length;
-        await behind.flush();
-        const owners = await existingIds(
-          ctx.db,
-          'customers',
-          batch.map((r) => Number(r.parent_id)),
-        );
         const values: (typeof customerAddresses.$inferInsert)[] = [];
         for (const r of batch) {
           const id = Number(r.entity_id);

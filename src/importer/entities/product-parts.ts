@@ -37,10 +37,13 @@ export function productPart(
       if (!ctx.source.hasTable(sourceTable)) return;
       let after = 0;
       for (;;) {
+        // the bound stated on both sides lets both index scans of the merge start there, not at the first id
         const ids = (
           await rows<{ id: number }>(
             ctx.db,
-            sql`SELECT id FROM products WHERE id > ${after} AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id) ORDER BY id LIMIT ${ctx.source.batchSize}`,
+            sql`SELECT id FROM products WHERE id > ${after}
+                   AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id AND m.target_id > ${after})
+                 ORDER BY id LIMIT ${ctx.source.batchSize}`,
           )
         ).map((r) => r.id);
         if (!ids.length) break;

@@ -229,6 +229,7 @@ const priceCtx = (db: Db) => ({ db, now: new Date() }) as unknown as Ctx;
 export const productsImporter: EntityImporter = {
   name: 'products',
   group: 'catalog',
+  fills: ['products'],
   count: (ctx) => {
     const s = sinceWhere(ctx, 'catalog_product_entity');
     return ctx.source.count('catalog_product_entity', s.where, s.params);

@@ -97,9 +97,11 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
   return {
     name: opts.name,
     group: 'sales',
+    fills: [opts.tableName],
     count: (ctx) => countChildren(ctx, opts.parentSource, opts.source, 'parent_id'),
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source)) return;
+      const behind = new WriteBehind();
       const load = (batch: SourceRow[]) =>
         Promise.all([
           childrenOf(
@@ -111,17 +113,25 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
           placementsOf(
             ctx,
             batch.map((d) => Number(d.order_id)),
+          ).then(async (lineOf) => ({
+            lineOf,
+            lines: await behind.read(() => existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))])),
+          })),
+          behind.read(() =>
+            existingIds(
+              ctx.db,
+              opts.parentTable,
+              batch.map((d) => Number(d.entity_id)),
+            ),
           ),
         ]);
-      const behind = new WriteBehind();
       try {
-        for await (const [batch, [items, lineOf]] of readAhead(parentBatches(ctx, opts.parentSource, 'entity_id, order_id'), load)) {
-          const ids = batch.map((d) => Number(d.entity_id));
+        for await (const [batch, [items, { lineOf, lines }, parents]] of readAhead(
+          parentBatches(ctx, opts.parentSource, 'entity_id, order_id'),
+          load,
+        )) {
           const found = [...items.values()].flat();
           stats.found += found.length;
-          await behind.flush();
-          const parents = await existingIds(ctx.db, opts.parentTable, ids);
-          const lines = await existingIds(ctx.db, 'order_items', [...new Set([...lineOf.values()].map((l) => l.id))]);
           const values: T['$inferInsert'][] = [];
           for (const d of batch) {
             const parentId = Number(d.entity_id);

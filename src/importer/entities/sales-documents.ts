@@ -120,20 +120,26 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
   return {
     name: opts.name,
     group: 'sales',
+    fills: [opts.tableName],
     count: (ctx) => countSince(ctx, opts.source),
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source)) return;
       await assertImportable(ctx.db, opts.tableName, opts.name);
       const behind = new WriteBehind();
       try {
-        for await (const [batch] of readAhead(parentBatches(ctx, opts.source, '*'), async () => undefined)) {
+        // what a batch looks up in the target was written by earlier entities: it is read ahead with the batch
+        const load = (batch: SourceRow[]) =>
+          Promise.all([
+            behind.read(() =>
+              importedOrders(
+                ctx,
+                batch.map((d) => Number(d.order_id)),
+              ),
+            ),
+            (opts.prepare ? behind.read(() => opts.prepare!(ctx, batch)) : undefined) as Promise<P>,
+          ]);
+        for await (const [batch, [orders, prepared]] of readAhead(parentBatches(ctx, opts.source, '*'), load)) {
           stats.found += batch.length;
-          await behind.flush();
-          const orders = await importedOrders(
-            ctx,
-            batch.map((d) => Number(d.order_id)),
-          );
-          const prepared = (await opts.prepare?.(ctx, batch)) as P;
           const values: T['$inferInsert'][] = [];
           for (const d of batch) {
             const reason = documentSkip(d, orders);
@@ -250,6 +256,7 @@ export const creditMemosImporter = headImporter({
 export const shipmentTracksImporter: EntityImporter = {
   name: 'shipment tracks',
   group: 'sales',
+  fills: ['shipment_tracks'],
   count: (ctx) => countSince(ctx, 'sales_flat_shipment_track'),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_shipment_track')) return;

@@ -240,10 +240,19 @@ const ITEM_COLUMNS = [
 export const orderItemsImporter: EntityImporter = {
   name: 'order items',
   group: 'sales',
+  fills: ['order_items'],
   count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_item', 'order_id'),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_order_item')) return;
+    const behind = new WriteBehind();
     const load = async (batch: SourceRow[]) => {
+      const imported = behind.read(() =>
+        existingIds(
+          ctx.db,
+          'orders',
+          batch.map((o) => Number(o.entity_id)),
+        ),
+      );
       const items = await childrenOf(
         ctx,
         'sales_flat_order_item',
@@ -254,21 +263,18 @@ export const orderItemsImporter: EntityImporter = {
       );
       return {
         items,
+        imported: await imported,
         gifts: await giftMessages(
           ctx,
           [...items.values()].flat().map((i) => i.gift_message_id),
         ),
       };
     };
-    const behind = new WriteBehind();
     try {
-      for await (const [batch, { items, gifts }] of readAhead(parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'), load)) {
-        await behind.flush();
-        const imported = await existingIds(
-          ctx.db,
-          'orders',
-          batch.map((o) => Number(o.entity_id)),
-        );
+      for await (const [batch, { items, imported, gifts }] of readAhead(
+        parentBatches(ctx, 'sales_flat_order', 'entity_id, created_at'),
+        load,
+      )) {
         const values: (typeof orderItems.$inferInsert)[] = [];
         for (const o of batch) {
           const orderId = Number(o.entity_id);

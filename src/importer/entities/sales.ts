@@ -316,11 +316,13 @@ function orderSkip(o: SourceRow, stores: Map<number, number>): string | undefine
 export const ordersImporter: EntityImporter = {
   name: 'orders',
   group: 'sales',
+  fills: ['orders'],
   count: (ctx) => countSince(ctx, 'sales_flat_order'),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_order')) return;
     await assertImportable(ctx.db, 'orders', 'orders');
     const look = await orderLookups(ctx);
+    const behind = new WriteBehind();
     const load = (batch: SourceRow[]) => {
       const ids = batch.map((o) => Number(o.entity_id));
       return Promise.all([
@@ -337,21 +339,21 @@ export const ordersImporter: EntityImporter = {
           ctx,
           batch.map((o) => o.gift_message_id),
         ),
+        behind.read(() =>
+          existingIds(
+            ctx.db,
+            'customers',
+            batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c),
+          ),
+        ),
       ]);
     };
-    const behind = new WriteBehind();
     try {
-      for await (const [batch, [addresses, payments, gifts]] of readAhead(
+      for await (const [batch, [addresses, payments, gifts, customers]] of readAhead(
         parentBatches(ctx, 'sales_flat_order', columnList(ctx, 'sales_flat_order', ORDER_COLUMNS)),
         load,
       )) {
         stats.found += batch.length;
-        await behind.flush();
-        const customers = await existingIds(
-          ctx.db,
-          'customers',
-          batch.map((o) => int(o.customer_id)).filter((c): c is number => !!c),
-        );
         const values: (typeof orders.$inferInsert)[] = [];
         for (const o of batch) {
           const id = Number(o.entity_id);
@@ -410,31 +412,28 @@ export const ordersImporter: EntityImporter = {
 export const orderHistoryImporter: EntityImporter = {
   name: 'order status history',
   group: 'sales',
+  fills: ['order_status_history'],
   count: (ctx) => countChildren(ctx, 'sales_flat_order', 'sales_flat_order_status_history', 'parent_id'),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('sales_flat_order_status_history')) return;
-    const load = (batch: SourceRow[]) =>
-      childrenOf(
-        ctx,
-        'sales_flat_order_status_history',
-        'parent_id',
-        batch.map((o) => Number(o.entity_id)),
-      );
     const behind = new WriteBehind();
+    const load = (batch: SourceRow[]) => {
+      const ids = batch.map((o) => Number(o.entity_id));
+      return Promise.all([
+        childrenOf(ctx, 'sales_flat_order_status_history', 'parent_id', ids),
+        behind.read(() =>
+          rows<{ id: number; status: string; createdAt: Date }>(
+            ctx.db,
+            sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`,
+          ),
+        ),
+      ]);
+    };
     try {
-      for await (const [batch, history] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
-        const ids = batch.map((o) => Number(o.entity_id));
+      for await (const [, [history, orderRows]] of readAhead(parentBatches(ctx, 'sales_flat_order'), load)) {
         const found = [...history.values()].flat();
         stats.found += found.length;
-        await behind.flush();
-        const imported = new Map(
-          (
-            await rows<{ id: number; status: string; createdAt: Date }>(
-              ctx.db,
-              sql`SELECT id, status, created_at AS "createdAt" FROM orders WHERE id = ANY(${intArray(ids)}::int[])`,
-            )
-          ).map((r) => [Number(r.id), r]),
-        );
+        const imported = new Map(orderRows.map((r) => [Number(r.id), r]));
         const values: (typeof orderStatusHistory.$inferInsert)[] = [];
         for (const h of found) {
           const order = imported.get(Number(h.parent_id));

@@ -7,11 +7,12 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { urlRewrites } from '../../modules/url-resolver/tables.js';
 import { existingIds, upsertKept, WriteBehind, type EntityImporter } from '../context.js';
-import { int, trimmed } from '../source.js';
+import { int, readAhead, trimmed, type SourceRow } from '../source.js';
 
 export const urlRewritesImporter: EntityImporter = {
   name: 'url rewrites',
   group: 'urls',
+  fills: ['url_rewrites'],
   count: (ctx) => (ctx.source.hasTable('core_url_rewrite') ? ctx.source.count('core_url_rewrite', 'store_id > 0') : Promise.resolve(0)),
   async run(ctx, stats, tick) {
     if (!ctx.source.hasTable('core_url_rewrite')) return;
@@ -22,13 +23,29 @@ export const urlRewritesImporter: EntityImporter = {
     const [{ any }] = await rows<{ any: boolean }>(ctx.db, sql`SELECT EXISTS (SELECT 1 FROM url_rewrites) AS any`);
     const behind = new WriteBehind();
     try {
-      for await (const batch of ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' })) {
+      // the products and categories a batch names were written by earlier entities: read ahead with the batch
+      const load = (batch: SourceRow[]) =>
+        Promise.all([
+          behind.read(() =>
+            existingIds(
+              ctx.db,
+              'products',
+              batch.map((r) => int(r.product_id)).filter((x): x is number => !!x),
+            ),
+          ),
+          behind.read(() =>
+            existingIds(
+              ctx.db,
+              'categories',
+              batch.map((r) => int(r.category_id)).filter((x): x is number => !!x),
+            ),
+          ),
+        ]);
+      for await (const [batch, [productsFound, categoriesFound]] of readAhead(
+        ctx.source.batches({ from: 'core_url_rewrite', key: 'url_rewrite_id', where: 'store_id > 0' }),
+        load,
+      )) {
         stats.found += batch.length;
-        const productIds = [...new Set(batch.map((r) => int(r.product_id)).filter((x): x is number => !!x))];
-        const categoryIds = [...new Set(batch.map((r) => int(r.category_id)).filter((x): x is number => !!x))];
-        await behind.flush();
-        const productsFound = await existingIds(ctx.db, 'products', productIds);
-        const categoriesFound = await existingIds(ctx.db, 'categories', categoryIds);
         const values: (typeof urlRewrites.$inferInsert)[] = [];
         for (const r of batch) {
           const id = Number(r.url_rewrite_id);

@@ -1,0 +1,94 @@
+/**
+ * Loading an empty table without its foreign keys and secondary indexes (bulk-load.ts): they are made again exactly
+ * as they were, a row that breaks a foreign key still fails the load, and a table that holds rows keeps everything.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { freshDatabase, type TestDb } from '../../test/helpers.js';
+import { rows, type Db } from '../platform/db.js';
+import { bulkLoad } from './bulk-load.js';
+
+/** The indexes and constraints of a table, as the catalog writes them out (NOT NULL aside: a column's, not dropped). */
+async function definitions(db: Db, table: string): Promise<string[]> {
+  const list = await rows<{ d: string }>(
+    db,
+    sql`SELECT indexdef AS d FROM pg_indexes WHERE tablename = ${table}
+        UNION ALL
+        SELECT conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype <> 'n'`,
+  );
+  return list.map((r) => r.d).sort();
+}
+
+const count = async (db: Db, table: string) =>
+  (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0].n;
+
+describe('bulk loading an empty table', () => {
+  let t: TestDb;
+  let db: Db;
+  let setId: number;
+  const before_: Record<string, string[]> = {};
+
+  before(async () => {
+    t = await freshDatabase();
+    db = t.database.db;
+    [{ id: setId }] = await rows<{ id: number }>(db, sql`INSERT INTO attribute_sets (name) VALUES ('Bulk load') RETURNING id`);
+    for (const table of ['products', 'customers']) before_[table] = await definitions(db, table);
+    assert.equal(await count(db, 'products'), 0);
+    assert.ok((await count(db, 'customers')) > 0, 'the test database holds a customer');
+  });
+  after(() => t?.drop());
+
+  const product = (sku: string, attributeSet: number) =>
+    sql`INSERT INTO products (sku, attribute_set_id, name, url_key) VALUES (${sku}, ${attributeSet}, ${sku}, ${sku})`;
+
+  test('loads without foreign keys and secondary indexes, then makes them again as they were', async () => {
+    await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      // a write earlier in the transaction (a dry run is one) leaves the referenced table with trigger events pending
+      const [{ id: ownSet }] = await rows<{ id: number }>(
+        tx,
+        sql`INSERT INTO attribute_sets (name) VALUES ('Same transaction') RETURNING id`,
+      );
+      await bulkLoad(tx, ['products', 'customers'], async () => {
+        const during = await definitions(tx, 'products');
+        assert.ok(during.length < before_.products.length, 'something was dropped');
+        assert.ok(
+          during.every((d) => /UNIQUE|PRIMARY KEY|TRIGGER/.test(d)),
+          `only keys, unique indexes and triggers stay: ${during.join('; ')}`,
+        );
+        // customers holds a row: loaded as it is
+        assert.deepEqual(await definitions(tx, 'customers'), before_.customers);
+        for (let i = 0; i < 3; i++) await tx.execute(product(`BULK-${i}`, i ? setId : ownSet));
+      });
+      assert.deepEqual(await definitions(tx, 'products'), before_.products);
+    });
+    assert.equal(await count(db, 'products'), 3);
+    assert.deepEqual(await definitions(db, 'products'), before_.products);
+  });
+
+  test('a row that breaks a foreign key fails the load, and the transaction leaves everything as it was', async () => {
+    await db.execute(sql`DELETE FROM products`);
+    await assert.rejects(
+      db.transaction(async (txn) => {
+        const tx = txn as unknown as Db;
+        await bulkLoad(tx, ['products'], async () => {
+          await tx.execute(product('GOOD', setId));
+          await tx.execute(product('NO-SET', setId + 1000));
+        });
+      }),
+      (err: Error & { cause?: { code?: string } }) => {
+        assert.equal(err.cause?.code ?? (err as { code?: string }).code, '23503', String(err));
+        assert.match(String(err.cause ?? err), /products_attribute_set_id_attribute_sets_id_fk/);
+        return true;
+      },
+    );
+    assert.equal(await count(db, 'products'), 0);
+    assert.deepEqual(await definitions(db, 'products'), before_.products);
+  });
+
+  test('without tables it only runs the load', async () => {
+    assert.equal(await bulkLoad(db, undefined, async () => 42), 42);
+    assert.equal(await bulkLoad(db, [], async () => 'x'), 'x');
+  });
+});
