@@ -16,18 +16,21 @@ import {
 import { stockItems } from '../../modules/inventory/tables.js';
 import { count, existingIds, groupBy, intArray, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn } from '../eav.js';
-import type { EntityStats } from '../report.js';
+import type { EntityStats, Report } from '../report.js';
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
 import { copyMedia } from '../media.js';
 
 /**
- * A part read per batch of imported products: `load` reads the source rows of the products between two ids,
- * `write` writes them (replacing what an earlier run wrote for these products).
+ * A part read per batch of imported products: `write` reads the source rows of the products between two ids and
+ * writes them (replacing what an earlier run wrote for these products). Two batches are in hand at a time, one
+ * reading the source while the other writes, unless the part reads back what other batches write (`oneAtATime`);
+ * what a batch reports (skips, notes) is told in batch order, so the report is the same either way.
  */
 export function productPart(
   name: string,
   sourceTable: string,
   write: (ctx: ImportContext, stats: EntityStats, productIds: number[], range: [number, number]) => Promise<void>,
+  oneAtATime = false,
 ): EntityImporter {
   return {
     name,
@@ -35,21 +38,45 @@ export function productPart(
     count: (ctx) => (ctx.source.hasTable(sourceTable) ? ctx.source.count(sourceTable) : Promise.resolve(0)),
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(sourceTable)) return;
+      const inFlight = new Set<Promise<unknown>>();
+      let previous: Promise<() => void> | undefined;
       let after = 0;
-      for (;;) {
-        // the bound stated on both sides lets both index scans of the merge start there, not at the first id
-        const ids = (
-          await rows<{ id: number }>(
-            ctx.db,
-            sql`SELECT id FROM products WHERE id > ${after}
-                   AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id AND m.target_id > ${after})
-                 ORDER BY id LIMIT ${ctx.source.batchSize}`,
-          )
-        ).map((r) => r.id);
-        if (!ids.length) break;
-        await write(ctx, stats, ids, [ids[0], ids[ids.length - 1]]);
-        tick(stats.found);
-        after = ids[ids.length - 1];
+      try {
+        for (;;) {
+          // the bound stated on both sides lets both index scans of the merge start there, not at the first id
+          const ids = (
+            await rows<{ id: number }>(
+              ctx.db,
+              sql`SELECT id FROM products WHERE id > ${after}
+                     AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id AND m.target_id > ${after})
+                   ORDER BY id LIMIT ${ctx.source.batchSize}`,
+            )
+          ).map((r) => r.id);
+          if (!ids.length) break;
+          const told: (() => void)[] = [];
+          const report = {
+            skip: (...a: Parameters<Report['skip']>) => told.push(() => ctx.report.skip(...a)),
+            note: (...a: Parameters<Report['note']>) => told.push(() => ctx.report.note(...a)),
+          } as unknown as Report;
+          const current = write({ ...ctx, report }, stats, ids, [ids[0], ids[ids.length - 1]]).then(() => () => told.forEach((t) => t()));
+          inFlight.add(current);
+          current.then(
+            () => inFlight.delete(current),
+            () => undefined,
+          );
+          if (previous) (await previous)();
+          previous = current;
+          if (oneAtATime) {
+            (await current)();
+            previous = undefined;
+          }
+          tick(stats.found);
+          after = ids[ids.length - 1];
+        }
+        if (previous) (await previous)();
+      } finally {
+        // nothing of a batch may run on after the entity ends (its transaction with it)
+        await Promise.allSettled(inFlight);
       }
     },
   };
