@@ -376,7 +376,8 @@ describe('delivery', () => {
     const [first] = await rx.waitFor(1, '/flaky');
     const [{ id }] = (await t.req('GET', `${API}/webhooks/${sub.id}/deliveries`, { token: admin, headers: { accept: 'application/json' } }))
       .body;
-    // retried at 100 ms, 200, 400, 400 ... ±20%, until 1.5 s after the event, then failed
+    // retried at 100 ms, 200, 400, 400 ... ±20%, until 1.5 s after the event, then failed: five or six attempts
+    // on time, at least three when the machine is so busy that passes start late
     let d: any;
     const started = Date.now();
     do {
@@ -385,7 +386,7 @@ describe('delivery', () => {
     } while (d.status === 'pending' && Date.now() - started < 10_000);
     assert.equal(d.status, 'failed');
     const hits = eventsOf('/flaky');
-    assert.ok(hits.length >= 4 && hits.length <= 8, `attempts: ${hits.length}`);
+    assert.ok(hits.length >= 3 && hits.length <= 8, `attempts: ${hits.length}`);
     assert.equal(d.attempts, hits.length);
     assert.deepEqual(
       d.attemptLog.map((a: any) => a.attempt),
