@@ -68,6 +68,8 @@ async function target(): Promise<{ where: string; drop(): Promise<void> }> {
 }
 
 async function main(): Promise<void> {
+  // refused before anything is generated when it is not a whole number (the import process reads it as it is)
+  if (process.env.BENCH_IMPORT_BATCH_SIZE) size('BENCH_IMPORT_BATCH_SIZE', 1000);
   let source = process.env.BENCH_IMPORT_SOURCE;
   let dropSource: () => Promise<void> = async () => undefined;
   if (!source) {
@@ -103,7 +105,6 @@ async function main(): Promise<void> {
         ...process.env,
         BENCH_IMPORT_SOURCE: source,
         BENCH_IMPORT_TARGET: where,
-        ...(process.env.BENCH_IMPORT_BATCH_SIZE ? { BENCH_IMPORT_BATCH_SIZE: size('BENCH_IMPORT_BATCH_SIZE', 1000).toString() } : {}),
       },
     });
     if (run.status !== 0) process.exitCode = 1;

@@ -302,14 +302,13 @@ export async function upsertKept<T extends PgTable & { id: PgColumn }>(
   );
 }
 
-/** recordIds for entities whose ids are kept (source id = our id), as one array parameter. */
-export async function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
-  if (!ids.length) return;
-  await db.execute(
-    sql`INSERT INTO import_id_map (entity, source_id, target_id) SELECT ${entity}, x::text, x FROM unnest(${`{${ids.join(',')}}`}::int[]) AS x
-        ON CONFLICT (entity, source_id) DO UPDATE SET target_id = excluded.target_id WHERE import_id_map.target_id <> excluded.target_id`,
+/** recordIds for entities whose ids are kept (source id = our id). */
+export function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
+  return recordIds(
+    db,
+    entity,
+    ids.map((id) => [id, id]),
   );
-  noteWritten(db, 'import_id_map', ids.length);
 }
 
 /** Records source id → our id for an entity (two array parameters, however many pairs). */
