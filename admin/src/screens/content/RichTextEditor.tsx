@@ -4,7 +4,7 @@
  * with the first form that shows it; it runs under the back office's Content-Security-Policy (no inline script,
  * no eval; its styles are in content.css rather than injected).
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type MouseEvent } from 'react';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -126,8 +126,11 @@ function Toolbar(props: { editor: Editor; source: boolean; onSource: () => void;
     }),
   });
   const off = props.source;
+  // a pointer press on a command keeps the focus (and the selection) in the text, so typing goes on at once;
+  // from the keyboard the command's chain gives the focus back to the text
+  const keepFocus = (e: MouseEvent) => e.preventDefault();
   const toggle = (label: string, pressed: boolean, run: () => void) => (
-    <button type="button" aria-pressed={pressed} disabled={off} onClick={run} title={label}>
+    <button type="button" aria-pressed={pressed} disabled={off} onMouseDown={keepFocus} onClick={run} title={label}>
       {label}
     </button>
   );
@@ -154,10 +157,10 @@ function Toolbar(props: { editor: Editor; source: boolean; onSource: () => void;
       <button type="button" disabled={off} onClick={props.onImage}>
         {t('content.editor.image')}
       </button>
-      <button type="button" disabled={off || !state.undo} onClick={() => chain().undo().run()}>
+      <button type="button" disabled={off || !state.undo} onMouseDown={keepFocus} onClick={() => chain().undo().run()}>
         {t('content.editor.undo')}
       </button>
-      <button type="button" disabled={off || !state.redo} onClick={() => chain().redo().run()}>
+      <button type="button" disabled={off || !state.redo} onMouseDown={keepFocus} onClick={() => chain().redo().run()}>
         {t('content.editor.redo')}
       </button>
       <button type="button" aria-pressed={props.source} onClick={props.onSource}>
