@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { API, buildSecondApp, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import type { BuiltApp } from '../../app.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { countStatements } from '../../platform/db.js';
 
 let t: TestApp;
 let other: BuiltApp;
@@ -36,17 +37,11 @@ const listing = async (query: string) => {
   return r.body as { sku: string; price: number; stockStatus: string }[];
 };
 /**
- * Statements the database saw while fn ran, the fewest of three runs: the count is process-wide, so a background
- * statement (the outbox or a cache poll of either app) can land inside one run on a loaded machine, never in all.
+ * Statements fn sent, in its own async context (`countStatements`): background work of either app meanwhile (the
+ * outbox, a cache poll) is not among them.
  */
 async function queries(fn: () => Promise<unknown>): Promise<number> {
-  let fewest = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const before = t.database.queryCount();
-    await fn();
-    fewest = Math.min(fewest, t.database.queryCount() - before);
-  }
-  return fewest;
+  return (await countStatements(fn)).n;
 }
 
 describe('cached product reads', () => {
@@ -100,9 +95,8 @@ describe('cached product reads', () => {
     assert.equal((await page(p.id)).stockQty, 40, 'the page shows the new stock');
     // the product data a cart is priced with did not change: adding costs what it cost warm (stock rules are
     // read again once, as the version they are kept at moved)
-    const before = t.database.queryCount();
-    assert.ok((await add()).status < 300);
-    const afterChange = t.database.queryCount() - before;
+    const { n: afterChange, result: added } = await countStatements(add);
+    assert.ok(added.status < 300);
     assert.ok(afterChange <= warmAdd + 1, `${afterChange} statements after the change, ${warmAdd} warm`);
     assert.equal(await queries(add), warmAdd);
   });

@@ -1,21 +1,20 @@
 /**
  * The back office's list of every credit memo costs a fixed number of SQL statements whatever its length (the
- * memos' orders and their items and comments are read for the whole page at once). Counted by the database
- * driver's counter around one request, with the mail sender and the webhook deliverer stopped so that only
- * the request's statements count (as test/statement-budget.test.ts does).
+ * memos' orders and their items and comments are read for the whole page at once). Counted in the request's own
+ * async context (`countStatements`), so that background work meanwhile is not among them (as
+ * test/statement-budget.test.ts does).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type ReqOptions, type TestApp } from '../../../test/helpers.js';
 import { placeInvoicedOrder } from '../../../test/fixtures/checkout.js';
+import { countStatements } from '../../platform/db.js';
 
 let t: TestApp;
 let admin: string;
 
 before(async () => {
   t = await buildTestApp();
-  await t.mail.stop();
-  await t.webhooks.stop();
   admin = await t.tokens.admin();
 });
 after(() => t.close());
@@ -23,9 +22,7 @@ after(() => t.close());
 /** The statements of a read (made once before, so that per-process caches are warm), and its reply. */
 async function statementsOf(url: string, opts: ReqOptions = {}) {
   assert.equal((await t.req('GET', url, opts)).status, 200, url);
-  const start = t.database.queryCount();
-  const res = await t.req('GET', url, opts);
-  const n = t.database.queryCount() - start;
+  const { n, result: res } = await countStatements(() => t.req('GET', url, opts));
   assert.equal(res.status, 200, res.text);
   return { n, body: res.body };
 }

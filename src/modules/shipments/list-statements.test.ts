@@ -1,22 +1,21 @@
 /**
  * Shipment reads cost a fixed number of SQL statements whatever their length: the back office's list of every
- * shipment (each on its own order), an order's shipments, and the order read that embeds them. Counted by the
- * database driver's counter around one request, with the mail sender and the webhook deliverer stopped so that
- * only the request's statements count (as test/statement-budget.test.ts does).
+ * shipment (each on its own order), an order's shipments, and the order read that embeds them. Counted in the
+ * request's own async context (`countStatements`), so that background work meanwhile is not among them (as
+ * test/statement-budget.test.ts does).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { API, buildTestApp, type ReqOptions, type TestApp } from '../../../test/helpers.js';
 import { placeTestOrder } from '../../../test/fixtures/checkout.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
+import { countStatements } from '../../platform/db.js';
 
 let t: TestApp;
 let admin: string;
 
 before(async () => {
   t = await buildTestApp();
-  await t.mail.stop();
-  await t.webhooks.stop();
   admin = await t.tokens.admin();
 });
 after(() => t.close());
@@ -24,9 +23,7 @@ after(() => t.close());
 /** The statements of a read (made once before, so that per-process caches are warm), and its reply. */
 async function statementsOf(url: string, opts: ReqOptions = {}) {
   assert.equal((await t.req('GET', url, opts)).status, 200, url);
-  const start = t.database.queryCount();
-  const res = await t.req('GET', url, opts);
-  const n = t.database.queryCount() - start;
+  const { n, result: res } = await countStatements(() => t.req('GET', url, opts));
   assert.equal(res.status, 200, res.text);
   return { n, body: res.body };
 }
