@@ -302,13 +302,26 @@ export async function upsertKept<T extends PgTable & { id: PgColumn }>(
   );
 }
 
-/** recordIds for entities whose ids are kept (source id = our id). */
-export function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
-  return recordIds(
-    db,
-    entity,
-    ids.map((id) => [id, id]),
+/**
+ * Records the ids of an entity whose ids are kept (source id = our id): added to the entity's ranges in
+ * import_kept_ids, one small row however many ids (the id map would take a row and two index entries per id).
+ */
+export async function recordKeptIds(db: Db, entity: string, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.execute(
+    sql`INSERT INTO import_kept_ids AS k (entity, ids)
+        SELECT ${entity}, range_agg(int8range(x, x, '[]')) FROM unnest(${intArray(ids)}::bigint[]) AS x
+        ON CONFLICT (entity) DO UPDATE SET ids = k.ids + excluded.ids, imported_at = now() WHERE NOT k.ids @> excluded.ids`,
   );
+}
+
+/**
+ * Whether the row of `entity` with our id `id` was written by an import: its id among the entity's kept ids, or
+ * in the id map (entities whose ids change, and kept ids as earlier versions recorded them). Never null.
+ */
+export function imported(entity: string, id: SQL): SQL {
+  return sql`(COALESCE(${id}::bigint <@ (SELECT k.ids FROM import_kept_ids k WHERE k.entity = ${entity}), false)
+    OR EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = ${entity} AND m.target_id = ${id}))`;
 }
 
 /** Records source id → our id for an entity (two array parameters, however many pairs). */
@@ -340,7 +353,7 @@ export async function assertImportable(db: Db, table: string, entity: string, ke
   const [row] = await rows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} t
-         WHERE NOT EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = ${entity} AND m.target_id = t.id)
+         WHERE NOT ${imported(entity, sql`t.id`)}
            ${keep.length ? sql`AND t.id <> ALL(${`{${keep.join(',')}}`}::int[])` : sql``}`,
   );
   if (row.n > 0) {

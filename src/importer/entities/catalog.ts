@@ -6,7 +6,17 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { attributeOptions, attributeSetAttributes, attributeSets, categories, productAttributes } from '../../modules/catalog/tables.js';
-import { assertImportable, count, groupBy, recordIds, recordKeptIds, sinceWhere, upsert, type EntityImporter } from '../context.js';
+import {
+  assertImportable,
+  count,
+  groupBy,
+  imported,
+  recordIds,
+  recordKeptIds,
+  sinceWhere,
+  upsert,
+  type EntityImporter,
+} from '../context.js';
 import { attributesOf, eavValues, storesWithValues, valuesIn } from '../eav.js';
 import { bool, date, decimal, int, str, text, trimmed } from '../source.js';
 import { attributeIdMap, forgetAttributeIds } from './attribute-ids.js';
@@ -118,9 +128,7 @@ export const attributeOptionsImporter: EntityImporter = {
     await assertImportable(ctx.db, 'products', 'products');
     const attrIds = await attributeIdMap(ctx);
     // the install's own options give way to the source's (no product uses them: products are checked above)
-    await ctx.db.execute(
-      sql`DELETE FROM product_attribute_options o WHERE NOT EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'attribute options' AND m.target_id = o.id)`,
-    );
+    await ctx.db.execute(sql`DELETE FROM product_attribute_options o WHERE NOT ${imported('attribute options', sql`o.id`)}`);
     const swatches = ctx.source.hasTable('eav_attribute_option_swatch');
     for await (const batch of ctx.source.batches({ from: 'eav_attribute_option', key: 'option_id' })) {
       stats.found += batch.length;
@@ -352,7 +360,7 @@ export const categoriesImporter: EntityImporter = {
   async verify(ctx) {
     const [{ n }] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT count(*)::int AS n FROM categories c JOIN import_id_map m ON m.entity = 'categories' AND m.target_id = c.id`,
+      sql`SELECT count(*)::int AS n FROM categories c WHERE ${imported('categories', sql`c.id`)}`,
     );
     ctx.report.check('categories', await ctx.source.count('catalog_category_entity'), n);
   },

@@ -11,6 +11,7 @@ import {
   count,
   existingIds,
   groupBy,
+  imported,
   inList,
   intArray,
   recordIds,
@@ -146,7 +147,7 @@ export const giftcardsImporter: EntityImporter = whenTable('giftcard', {
     const [s] = await ctx.source.query<{ n: string | null }>('SELECT SUM(balance) AS n FROM giftcard');
     const [t] = await rows<{ n: string }>(
       ctx.db,
-      sql`SELECT COALESCE(sum(g.balance), 0)::text AS n FROM giftcards g JOIN import_id_map m ON m.entity = 'gift cards' AND m.target_id = g.id`,
+      sql`SELECT COALESCE(sum(g.balance), 0)::text AS n FROM giftcards g WHERE ${imported('gift cards', sql`g.id`)}`,
     );
     const source = dec(s?.n ?? 0).sub(dec((ctx.memo.get(SKIPPED_BALANCE) as string | undefined) ?? 0));
     ctx.report.check('gift card balances (source less skipped cards)', source.toFixed(4), dec(t.n).toFixed(4));

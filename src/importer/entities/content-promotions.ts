@@ -15,6 +15,7 @@ import {
   count,
   existingIds,
   groupBy,
+  imported,
   inList,
   intArray,
   recordIds,
@@ -260,7 +261,7 @@ export const couponsImporter: EntityImporter = whenTable('salesrule_coupon', {
     const [s] = await ctx.source.query<{ n: string | null }>('SELECT SUM(times_used) AS n FROM salesrule_coupon');
     const [t] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT COALESCE(sum(c.times_used), 0)::int AS n FROM coupons c JOIN import_id_map m ON m.entity = 'coupons' AND m.target_id = c.id`,
+      sql`SELECT COALESCE(sum(c.times_used), 0)::int AS n FROM coupons c WHERE ${imported('coupons', sql`c.id`)}`,
     );
     ctx.report.check(
       'coupon uses (source less skipped coupons)',

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../../platform/db.js';
 import { normalizeRequestPath } from '../../modules/url-resolver/service.js';
-import { intArray, type EntityImporter, type ImportContext } from '../context.js';
+import { imported, intArray, type EntityImporter, type ImportContext } from '../context.js';
 import type { EntityStats } from '../report.js';
 
 /** Stands in for a missing timestamp, so that a second run writes the same value. */
@@ -53,7 +53,7 @@ export async function checkCount(
   if (ctx.since || !ctx.source.hasTable(sourceTable)) return;
   const [{ n }] = await rows<{ n: number }>(
     ctx.db,
-    sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} t JOIN import_id_map m ON m.entity = ${entity} AND m.target_id = t.id`,
+    sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} t WHERE ${imported(entity, sql`t.id`)}`,
   );
   ctx.report.check(`${entity} (source rows less skipped)`, (await ctx.source.count(from)) - leftOut(ctx, entity), n);
 }

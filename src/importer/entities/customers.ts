@@ -9,6 +9,7 @@ import {
   assertImportable,
   count,
   existingIds,
+  imported,
   recordKeptIds,
   sinceWhere,
   upsert,
@@ -167,7 +168,7 @@ export const customersImporter: EntityImporter = {
   async verify(ctx) {
     const [{ n }] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT count(*)::int AS n FROM customers c JOIN import_id_map m ON m.entity = 'customers' AND m.target_id = c.id`,
+      sql`SELECT count(*)::int AS n FROM customers c WHERE ${imported('customers', sql`c.id`)}`,
     );
     const skipped = ctx.report.entity('customers').skipped;
     ctx.report.check('customers (source rows less skipped)', (await ctx.source.count('customer_entity')) - skipped, n);

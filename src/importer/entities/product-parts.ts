@@ -14,7 +14,7 @@ import {
   tierPrices,
 } from '../../modules/catalog/tables.js';
 import { stockItems } from '../../modules/inventory/tables.js';
-import { count, existingIds, groupBy, intArray, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
+import { count, existingIds, groupBy, imported, intArray, sync, upsert, type EntityImporter, type ImportContext } from '../context.js';
 import { attributesOf, eavValues, valuesIn } from '../eav.js';
 import type { EntityStats, Report } from '../report.js';
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
@@ -43,12 +43,11 @@ export function productPart(
       let after = 0;
       try {
         for (;;) {
-          // the bound stated on both sides lets both index scans of the merge start there, not at the first id
+          // the imported products after the last batch, in id order: a scan of the primary key from there
           const ids = (
             await rows<{ id: number }>(
               ctx.db,
-              sql`SELECT id FROM products WHERE id > ${after}
-                     AND EXISTS (SELECT 1 FROM import_id_map m WHERE m.entity = 'products' AND m.target_id = products.id AND m.target_id > ${after})
+              sql`SELECT id FROM products WHERE id > ${after} AND ${imported('products', sql`products.id`)}
                    ORDER BY id LIMIT ${ctx.source.batchSize}`,
             )
           ).map((r) => r.id);
@@ -130,7 +129,7 @@ stockImporter.verify = async (ctx) => {
   );
   const [ours] = await rows<{ n: string }>(
     ctx.db,
-    sql`SELECT COALESCE(sum(qty), 0)::text AS n FROM stock_items s JOIN import_id_map m ON m.entity = 'products' AND m.target_id = s.product_id`,
+    sql`SELECT COALESCE(sum(qty), 0)::text AS n FROM stock_items s WHERE ${imported('products', sql`s.product_id`)}`,
   );
   ctx.report.check('stock qty (whole units)', Number(src?.n ?? 0), Number(ours.n));
 };

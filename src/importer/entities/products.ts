@@ -15,6 +15,7 @@ import {
   assertImportable,
   groupBy,
   idMap,
+  imported,
   sinceWhere,
   upsertKept,
   WriteBehind,
@@ -294,7 +295,7 @@ export const productsImporter: EntityImporter = {
   async verify(ctx) {
     const [{ n }] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT count(*)::int AS n FROM products p JOIN import_id_map m ON m.entity = 'products' AND m.target_id = p.id`,
+      sql`SELECT count(*)::int AS n FROM products p WHERE ${imported('products', sql`p.id`)}`,
     );
     ctx.report.check(
       'products (source rows less skipped)',

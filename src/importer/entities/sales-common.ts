@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { dec, type Decimal } from '../../platform/money.js';
-import { sinceWhere, type ImportContext } from '../context.js';
+import { imported, sinceWhere, type ImportContext } from '../context.js';
 import { decimal, int, str, type SourceRow } from '../source.js';
 
 export { readAhead } from '../source.js';
@@ -402,7 +402,7 @@ export async function checkCounts(
   const [t] = await rows<{ n: number; total: string | null }>(
     ctx.db,
     sql`SELECT count(*)::int AS n, ${moneyColumn ? sql`sum(t.${sql.identifier(moneyColumn)})::text` : sql`NULL::text`} AS total
-          FROM ${sql.identifier(targetTable)} t JOIN import_id_map m ON m.entity = ${entity} AND m.target_id = t.id`,
+          FROM ${sql.identifier(targetTable)} t WHERE ${imported(entity, sql`t.id`)}`,
   );
   ctx.report.check(label, Number(s?.n ?? 0), Number(t.n));
   if (moneyColumn) ctx.report.check(`${label}: sum of ${moneyColumn}`, fixed(dec(s?.total ?? 0)), fixed(dec(t.total ?? 0)));

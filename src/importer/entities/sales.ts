@@ -19,6 +19,7 @@ import {
   assertImportable,
   count,
   existingIds,
+  imported,
   intArray,
   upsert,
   upsertKept,
@@ -403,7 +404,7 @@ export const ordersImporter: EntityImporter = {
     );
     const [t] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT count(*)::int AS n FROM order_items i JOIN import_id_map m ON m.entity = 'orders' AND m.target_id = i.order_id`,
+      sql`SELECT count(*)::int AS n FROM order_items i WHERE ${imported('orders', sql`i.order_id`)}`,
     );
     ctx.report.check('order lines (items less configurable and bundle children)', Number(s?.n ?? 0), t.n);
   },

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../platform/db.js';
 import { declaredPaths } from '../../platform/settings.js';
 import { configValues, storeGroups, stores, websites } from '../../modules/stores/tables.js';
-import { count, recordKeptIds, upsert, type EntityImporter } from '../context.js';
+import { count, imported, recordKeptIds, upsert, type EntityImporter } from '../context.js';
 import { bool, int, str, text } from '../source.js';
 
 export const websitesImporter: EntityImporter = {
@@ -45,7 +45,10 @@ export const websitesImporter: EntityImporter = {
     tick(all.length);
   },
   async verify(ctx) {
-    const [{ n }] = await rows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM import_id_map WHERE entity = 'websites'`);
+    const [{ n }] = await rows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM websites w WHERE ${imported('websites', sql`w.id`)}`,
+    );
     ctx.report.check('websites', await ctx.source.count('core_website', 'website_id > 0'), n);
   },
 };
@@ -109,7 +112,7 @@ export const storeViewsImporter: EntityImporter = {
   async verify(ctx) {
     const [{ n }] = await rows<{ n: number }>(
       ctx.db,
-      sql`SELECT count(*)::int AS n FROM stores s JOIN import_id_map m ON m.entity = 'store views' AND m.target_id = s.id`,
+      sql`SELECT count(*)::int AS n FROM stores s WHERE ${imported('store views', sql`s.id`)}`,
     );
     ctx.report.check('store views', await ctx.source.count('core_store', 'store_id > 0'), n);
   },
