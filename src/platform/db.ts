@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
@@ -175,6 +175,16 @@ function trackWrites(client: EmbeddedClient): void {
 
 /** Most distinct value sets one memoized statement keeps per generation. */
 const MEMO_MAX = 10_000;
+
+/**
+ * `column = ANY(ids)` with the ids as one array parameter: a list of thousands of ids costs one parameter to
+ * build and send rather than one each (`inArray`), and the statement's text is the same for any number of ids.
+ */
+export function inIds(column: SQLWrapper, ids: Iterable<number>): SQL {
+  const list: number[] = [];
+  for (const id of ids) if (Number.isInteger(id)) list.push(id);
+  return sql`${column} = ANY(${`{${list.join(',')}}`}::int[])`;
+}
 
 /** Rows of a raw statement, whichever driver ran it. */
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {

@@ -49,71 +49,99 @@ export function unserialize(v: unknown): unknown {
   }
 }
 
-/** PHP's serialize() format; string lengths are in bytes. */
+/** Bytes of PHP's serialize() format the reader looks for. */
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const SEMICOLON = 0x3b;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const MINUS = 0x2d;
+
+/** Reads PHP's serialize() format byte by byte (string lengths count bytes), making no string it does not return. */
 class PhpReader {
   private i = 0;
 
   constructor(private readonly b: Buffer) {}
 
-  private until(ch: string): string {
-    const end = this.b.indexOf(ch, this.i);
+  /** the text up to the next `byte`, which is passed over */
+  private until(byte: number): string {
+    const end = this.b.indexOf(byte, this.i);
     if (end < 0) throw new Error('truncated');
     const out = this.b.toString('utf8', this.i, end);
     this.i = end + 1;
     return out;
   }
 
-  private expect(ch: string): void {
-    if (this.b.toString('utf8', this.i, this.i + 1) !== ch) throw new Error(`expected ${ch} at ${this.i}`);
+  /** a whole number up to the next `byte`, which is passed over; anything else is read as text */
+  private int(byte: number): number {
+    const b = this.b;
+    let at = this.i;
+    const negative = b[at] === MINUS;
+    if (negative) at++;
+    const first = at;
+    let n = 0;
+    while (at < b.length && b[at] >= 0x30 && b[at] <= 0x39 && at - first < 15) n = n * 10 + (b[at++] - 0x30);
+    if (at === first || b[at] !== byte) return Number(this.until(byte));
+    this.i = at + 1;
+    return negative ? -n : n;
+  }
+
+  private expect(byte: number): void {
+    if (this.b[this.i] !== byte) throw new Error(`expected ${String.fromCharCode(byte)} at ${this.i}`);
     this.i++;
   }
 
   value(): unknown {
-    const type = this.b.toString('utf8', this.i, this.i + 1);
+    const type = this.b[this.i];
     this.i += 2;
     switch (type) {
-      case 'N':
+      case 0x4e: // N
         return null;
-      case 'b':
-        return this.until(';') === '1';
-      case 'i':
-        return Number(this.until(';'));
-      case 'd':
-        return Number(this.until(';'));
-      case 's': {
-        const len = Number(this.until(':'));
-        this.expect('"');
+      case 0x62: // b
+        return this.int(SEMICOLON) === 1;
+      case 0x69: // i
+        return this.int(SEMICOLON);
+      case 0x64: // d
+        return Number(this.until(SEMICOLON));
+      case 0x73: {
+        // s
+        const len = this.int(COLON);
+        this.expect(QUOTE);
+        if (this.i + len > this.b.length) throw new Error('truncated');
         const out = this.b.toString('utf8', this.i, this.i + len);
         this.i += len;
-        this.expect('"');
-        this.expect(';');
+        this.expect(QUOTE);
+        this.expect(SEMICOLON);
         return out;
       }
-      case 'a':
-        return this.entries(Number(this.until(':')));
-      case 'O': {
-        this.until(':');
+      case 0x61: // a
+        return this.entries(this.int(COLON));
+      case 0x4f: {
+        // O: the class name's length, the name, then the properties as an array's entries
+        this.until(COLON);
         this.i += 1;
-        this.until('"');
-        this.expect(':');
-        return this.entries(Number(this.until(':')));
+        this.until(QUOTE);
+        this.expect(COLON);
+        return this.entries(this.int(COLON));
       }
       default:
-        throw new Error(`unknown type ${type}`);
+        throw new Error(`unknown type ${type === undefined ? 'at the end' : String.fromCharCode(type)}`);
     }
   }
 
   private entries(n: number): unknown {
-    this.expect('{');
+    this.expect(OPEN);
     const keys: (string | number)[] = [];
     const values: unknown[] = [];
+    let list = true;
     for (let k = 0; k < n; k++) {
-      keys.push(this.value() as string | number);
+      const key = this.value() as string | number;
+      if (key !== k) list = false;
+      keys.push(key);
       values.push(this.value());
     }
-    this.expect('}');
-    if (keys.every((k, idx) => k === idx)) return values;
-    return Object.fromEntries(keys.map((k, idx) => [String(k), values[idx]]));
+    this.expect(CLOSE);
+    return list ? values : Object.fromEntries(keys.map((k, idx) => [String(k), values[idx]]));
   }
 }
 

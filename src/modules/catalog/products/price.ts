@@ -6,7 +6,8 @@
  * Every write that can move a price calls `refreshPriceRanges` with the products it changed; their parents
  * are refreshed with them.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { inIds } from '../../../platform/db.js';
 import { withTx, type Ctx } from '../../../platform/context.js';
 import { dec, type Decimal } from '../../../platform/money.js';
 import { bundleOptions, bundleSelections, configurableChildren, groupedChildren, products } from '../tables.js';
@@ -65,14 +66,14 @@ async function withParents(ctx: Ctx, ids: number[]): Promise<number[]> {
     const parents = await ctx.db
       .select({ id: configurableChildren.parentId })
       .from(configurableChildren)
-      .where(inArray(configurableChildren.childId, frontier))
-      .unionAll(ctx.db.select({ id: groupedChildren.parentId }).from(groupedChildren).where(inArray(groupedChildren.childId, frontier)))
+      .where(inIds(configurableChildren.childId, frontier))
+      .unionAll(ctx.db.select({ id: groupedChildren.parentId }).from(groupedChildren).where(inIds(groupedChildren.childId, frontier)))
       .unionAll(
         ctx.db
           .select({ id: bundleOptions.productId })
           .from(bundleSelections)
           .innerJoin(bundleOptions, eq(bundleOptions.id, bundleSelections.optionId))
-          .where(inArray(bundleSelections.productId, frontier)),
+          .where(inIds(bundleSelections.productId, frontier)),
       );
     const next: number[] = [];
     for (const r of parents) {
@@ -120,7 +121,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
       ...priceColumns,
     })
     .from(products)
-    .where(inArray(products.id, all));
+    .where(inIds(products.id, all));
   if (!rows.length) return;
   const byType = (types: string[]) => rows.filter((r) => types.includes(r.type)).map((r) => r.id);
   const confIds = byType(['configurable']);
@@ -143,7 +144,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
       .select({ parentId: configurableChildren.parentId, ...priceColumns })
       .from(configurableChildren)
       .innerJoin(products, eq(products.id, configurableChildren.childId))
-      .where(and(inArray(configurableChildren.parentId, confIds), eq(products.isActive, true)));
+      .where(and(inIds(configurableChildren.parentId, confIds), eq(products.isActive, true)));
     for (const k of kids) addChild(k.parentId, own(k));
   }
   if (groupedIds.length) {
@@ -151,7 +152,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
       .select({ parentId: groupedChildren.parentId, ...priceColumns })
       .from(groupedChildren)
       .innerJoin(products, eq(products.id, groupedChildren.childId))
-      .where(and(inArray(groupedChildren.parentId, groupedIds), eq(products.isActive, true)));
+      .where(and(inIds(groupedChildren.parentId, groupedIds), eq(products.isActive, true)));
     for (const k of kids) addChild(k.parentId, own(k));
   }
 
@@ -161,7 +162,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
     const opts = await ctx.db
       .select({ id: bundleOptions.id, productId: bundleOptions.productId, type: bundleOptions.type, required: bundleOptions.required })
       .from(bundleOptions)
-      .where(inArray(bundleOptions.productId, bundleIds));
+      .where(inIds(bundleOptions.productId, bundleIds));
     for (const o of opts) {
       const m = bundles.get(o.productId) ?? new Map();
       m.set(o.id, { type: o.type, required: o.required, prices: [] });
@@ -180,7 +181,7 @@ export async function refreshPriceRanges(ctx: Ctx, productIds: number[]): Promis
         .from(bundleSelections)
         .innerJoin(bundleOptions, eq(bundleOptions.id, bundleSelections.optionId))
         .innerJoin(products, eq(products.id, bundleSelections.productId))
-        .where(and(inArray(bundleOptions.productId, bundleIds), eq(products.isActive, true)));
+        .where(and(inIds(bundleOptions.productId, bundleIds), eq(products.isActive, true)));
       const bundleRow = new Map(rows.filter((r) => r.type === 'bundle').map((r) => [r.id, r]));
       for (const s of sels) {
         const b = bundleRow.get(s.bundleId)!;
@@ -301,7 +302,7 @@ export async function refreshSpecialPriceWindows(ctx: Ctx, since?: string): Prom
       const locked = await tx.db
         .select({ id: products.id })
         .from(products)
-        .where(inArray(products.id, part))
+        .where(inIds(products.id, part))
         .orderBy(products.id)
         .for('update', { skipLocked: true });
       await refreshPriceRanges(
