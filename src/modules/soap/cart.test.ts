@@ -10,7 +10,6 @@ import { API, type TestApp } from '../../../test/helpers.js';
 import { CART_ADDRESS, cartProduct, newCoupon, readyCart, restStock } from '../../../test/fixtures/legacy-cart.js';
 import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newCustomer, startSoapApp } from '../../../test/fixtures/soap.js';
-import { countStatements } from '../../platform/db.js';
 import { seedCatalogDemo } from '../catalog/demo.js';
 import { productsForSale } from '../catalog/sale.js';
 import { setConfig } from '../stores/service.js';
@@ -22,20 +21,6 @@ const api = new LegacyClient(() => base);
 const { ok, fault, call, faultCodes } = api;
 const product = (qty?: number, body?: Record<string, unknown>) => cartProduct(t, qty, body);
 const stock = async (sku: string) => (await restStock(t, sku)).qty;
-
-/**
- * The statements of one call in the default session (`countStatements`), and its result. Sent as an injected
- * request, which runs in the caller's async context: a call over the socket runs in the server's, where none of
- * its statements would be counted.
- */
-async function statementsOf(p: string, args: unknown): Promise<{ n: number; result: any }> {
-  const { n, result: r } = await countStatements(() =>
-    t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method: 'call', params: [api.session, p, args], id: 1 } }),
-  );
-  assert.equal(r.status, 200, r.text);
-  assert.ok(!r.body.error, `${p}: ${JSON.stringify(r.body.error)}`);
-  return { n, result: r.body.result };
-}
 
 before(async () => {
   ({ t, base } = await startSoapApp());
@@ -350,7 +335,7 @@ describe('cart_product over JSON-RPC', () => {
         ['cart.totals', [quote]],
         ['cart_product.remove', [quote, list.map((p) => ({ sku: p.sku }))]],
       ] as const) {
-        out.push((await statementsOf(path, args)).n);
+        out.push((await api.statementsOf(t, path, args)).n);
       }
       return out;
     };

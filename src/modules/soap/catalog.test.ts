@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { API, type TestApp } from '../../../test/helpers.js';
 import { LegacyClient, runScenario, skipWithout, stockedProducts, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, newWebsite, startSoapApp } from '../../../test/fixtures/soap.js';
-import { countStatements } from '../../platform/db.js';
 
 let t: TestApp;
 let base: string;
@@ -18,20 +17,6 @@ const api = new LegacyClient(() => base);
 const { rpc, sessionOf, call, ok, fault, faultCodes } = api;
 
 const restStock = async (sku: string) => (await t.req('GET', `${API}/inventory/${encodeURIComponent(sku)}`, { token: admin })).body;
-
-/**
- * The statements of one call in the default session (`countStatements`), and its result. Sent as an injected
- * request, which runs in the caller's async context: a call over the socket runs in the server's, where none of
- * its statements would be counted.
- */
-async function statementsOf(p: string, args: unknown): Promise<{ n: number; result: any }> {
-  const { n, result: r } = await countStatements(() =>
-    t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method: 'call', params: [api.session, p, args], id: 1 } }),
-  );
-  assert.equal(r.status, 200, r.text);
-  assert.ok(!r.body.error, `${p}: ${JSON.stringify(r.body.error)}`);
-  return { n, result: r.body.result };
-}
 
 before(async () => {
   ({ t, base } = await startSoapApp());
@@ -199,7 +184,7 @@ describe('product_stock over JSON-RPC', () => {
   test('multiUpdate runs the same number of statements for 10 and for 100 products', async () => {
     const made = await stockedProducts(t, 100);
     const count = async (n: number, qty: number) => {
-      const { n: used, result } = await statementsOf('product_stock.multiUpdate', [
+      const { n: used, result } = await api.statementsOf(t, 'product_stock.multiUpdate', [
         made.slice(0, n).map((p) => p.sku),
         made.slice(0, n).map(() => ({ qty })),
       ]);

@@ -14,7 +14,6 @@ import { API, type TestApp } from '../../../test/helpers.js';
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, pngBase64, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newWebsite, startSoapAppWithFiles } from '../../../test/fixtures/soap.js';
-import { countStatements } from '../../platform/db.js';
 import { deleteConfig, setConfig } from '../stores/service.js';
 import { productMedia } from '../catalog/tables.js';
 
@@ -30,20 +29,6 @@ const { sessionOf, ok, fault, faultCode: code } = api;
 const product = (body: Record<string, unknown> = {}) => createTestProduct(t, body);
 const rest = async (url: string) => (await t.req('GET', `${API}${url}`, { token: admin })).body;
 const image = (extra: Record<string, unknown> = {}) => ({ file: { content: png, mime: 'image/png', name: 'shot' }, ...extra });
-
-/**
- * The statements of one call in the default session (`countStatements`), and its result. Sent as an injected
- * request, which runs in the caller's async context: a call over the socket runs in the server's, where none of
- * its statements would be counted.
- */
-async function statementsOf(p: string, args: unknown): Promise<{ n: number; result: any }> {
-  const { n, result: r } = await countStatements(() =>
-    t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method: 'call', params: [api.session, p, args], id: 1 } }),
-  );
-  assert.equal(r.status, 200, r.text);
-  assert.ok(!r.body.error, `${p}: ${JSON.stringify(r.body.error)}`);
-  return { n, result: r.body.result };
-}
 
 before(async () => {
   ({ t, base, dataDir, close } = await startSoapAppWithFiles('soap-parts-'));
@@ -389,7 +374,7 @@ describe('statements', () => {
       for (let i = 0; i < n; i++)
         await ok('product_downloadable_link.add', [d.id, { title: `L${i}`, type: 'url', link_url: 'https://example.com/x' }, 'link']);
     }
-    const count = async (p: string, args: unknown) => (await statementsOf(p, args)).n;
+    const count = async (p: string, args: unknown) => (await api.statementsOf(t, p, args)).n;
     for (const [p, a, b] of [
       ['product_link.list', ['related', small.id], ['related', big.id]],
       ['product_custom_option.list', [small.id], [big.id]],

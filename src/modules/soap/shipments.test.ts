@@ -11,7 +11,6 @@ import { invoiceOrder, placeTestOrder } from '../../../test/fixtures/checkout.js
 import { createTestProduct } from '../../../test/fixtures/catalog.js';
 import { LegacyClient, runScenario, skipWithout, type Step } from '../../../test/fixtures/legacy-api.js';
 import { newApiUser, startSoapApp } from '../../../test/fixtures/soap.js';
-import { countStatements } from '../../platform/db.js';
 import { and, eq, like } from 'drizzle-orm';
 import { mailOutbox } from '../../platform/tables.js';
 
@@ -20,20 +19,6 @@ let base: string;
 let admin: string;
 const api = new LegacyClient(() => base);
 const { rpc, sessionOf, ok, fault, faultCodes } = api;
-
-/**
- * The statements of one call in the default session (`countStatements`), and its result. Sent as an injected
- * request, which runs in the caller's async context: a call over the socket runs in the server's, where none of
- * its statements would be counted.
- */
-async function statementsOf(p: string, args: unknown): Promise<{ n: number; result: any }> {
-  const { n, result: r } = await countStatements(() =>
-    t.req('POST', '/api/jsonrpc/', { body: { jsonrpc: '2.0', method: 'call', params: [api.session, p, args], id: 1 } }),
-  );
-  assert.equal(r.status, 200, r.text);
-  assert.ok(!r.body.error, `${p}: ${JSON.stringify(r.body.error)}`);
-  return { n, result: r.body.result };
-}
 
 /** An order of `qty` of one new product (price 10), invoiced in full unless told otherwise. */
 async function order(qty = 3, invoiced = true) {
@@ -239,7 +224,7 @@ describe('sales_order_shipment over JSON-RPC', () => {
     for (let n = 0; n < 4; n++) await ok('order_shipment.create', [b.number, { [b.item]: 1 }]);
     const count = async (filters: unknown, expected: number) => {
       await ok('order_shipment.list', [filters]);
-      const { n, result: list } = await statementsOf('order_shipment.list', [filters]);
+      const { n, result: list } = await api.statementsOf(t, 'order_shipment.list', [filters]);
       assert.equal(list.length, expected);
       return n;
     };
@@ -435,7 +420,7 @@ describe('sales_order_creditmemo over JSON-RPC', () => {
     await ok('order_creditmemo.create', [b.number]);
     const count = async (filters: unknown, n: number) => {
       await ok('order_creditmemo.list', [filters]);
-      const { n: used, result } = await statementsOf('order_creditmemo.list', [filters]);
+      const { n: used, result } = await api.statementsOf(t, 'order_creditmemo.list', [filters]);
       assert.equal(result.length, n);
       return used;
     };
