@@ -10,7 +10,7 @@
 import { getTableColumns, getTableName, inArray, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../platform/config.js';
-import { rows, type Db } from '../platform/db.js';
+import { intArray, rows, type Db } from '../platform/db.js';
 import { ImportRefused } from './refused.js';
 import { Progress, Report, type EntityStats } from './report.js';
 import type { Source, SourceRow } from './source.js';
@@ -391,11 +391,6 @@ export function groupBy(list: SourceRow[], key: string): Map<number, SourceRow[]
   return out;
 }
 
-/** `{1,2,3}` for `= ANY(…::int[])` (integers only). */
-export function intArray(ids: Iterable<number>): string {
-  return `{${[...ids].filter((n) => Number.isInteger(n)).join(',')}}`;
-}
-
 /** Which of these ids a target table holds. */
 export async function existingIds(db: Db, table: string, ids: Iterable<number>): Promise<Set<number>> {
   const list = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0 && n <= 2147483647);
@@ -419,3 +414,4 @@ export function inList(ids: unknown[]): string {
 }
 
 export type { SQL };
+export { intArray };

@@ -181,9 +181,12 @@ const MEMO_MAX = 10_000;
  * build and send rather than one each (`inArray`), and the statement's text is the same for any number of ids.
  */
 export function inIds(column: SQLWrapper, ids: Iterable<number>): SQL {
-  const list: number[] = [];
-  for (const id of ids) if (Number.isInteger(id)) list.push(id);
-  return sql`${column} = ANY(${`{${list.join(',')}}`}::int[])`;
+  return sql`${column} = ANY(${intArray(ids)}::int[])`;
+}
+
+/** `{1,2,3}`, an array literal for an `int[]` parameter (whole numbers only: anything else is left out). */
+export function intArray(ids: Iterable<number>): string {
+  return `{${[...ids].filter((n) => Number.isInteger(n)).join(',')}}`;
 }
 
 /** Rows of a raw statement, whichever driver ran it. */
