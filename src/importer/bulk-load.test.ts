@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { freshDatabase, type TestDb } from '../../test/helpers.js';
+import { products } from '../modules/catalog/tables.js';
 import { rows, type Db } from '../platform/db.js';
-import { bulkLoad } from './bulk-load.js';
+import { bulkLoad, freshTable } from './bulk-load.js';
+import { upsert } from './context.js';
 
 /** The indexes and constraints of a table, as the catalog writes them out (NOT NULL aside: a column's, not dropped). */
 async function definitions(db: Db, table: string): Promise<string[]> {
@@ -90,5 +92,84 @@ describe('bulk loading an empty table', () => {
   test('without tables it only runs the load', async () => {
     assert.equal(await bulkLoad(db, undefined, async () => 42), 42);
     assert.equal(await bulkLoad(db, [], async () => 'x'), 'x');
+  });
+
+  describe('rows upserted into a table the load found empty', () => {
+    // values COPY's text format must escape or spell out: tabs, newlines, backslashes, a JSON null, arrays, dates
+    const values = (ids: number[], sku = (id: number) => `COPY-${id}`) =>
+      ids.map((id) => ({
+        id,
+        sku: sku(id),
+        attributeSetId: setId,
+        name: `Tab\there, line\nbreak, return\r and back\\slash \\N ${id}`,
+        urlKey: `copy-${id}`,
+        description: id % 2 ? null : 'ünïcødé "quoted" \\.',
+        isActive: id % 2 === 1,
+        hasRequiredOptions: id % 2 === 0,
+        price: '12.3400',
+        weight: id % 2 ? null : '0.5000',
+        websiteIds: [1, id],
+        specialFromDate: '2024-02-29',
+        attributes: { color: 'red\tblue', sizes: [1, 2], none: null, nested: { a: 'b\\c' } },
+        storeValues: (id % 2 ? {} : { '1': { name: 'Store\nname' } }) as Record<string, Record<string, unknown>>,
+        searchText: `copy ${id}`,
+        createdAt: new Date(Date.UTC(2020, 0, id, 1, 2, 3, 456)),
+      }));
+    const read = (tx: Db) =>
+      rows<Record<string, unknown>>(
+        tx,
+        sql`SELECT id, sku, attribute_set_id, name, url_key, description, is_active, has_required_options, price::text, weight::text,
+                   website_ids, special_from_date::text, attributes, store_values, search_text, search_vector::text, created_at
+              FROM products WHERE sku LIKE 'COPY-%' ORDER BY id`,
+      );
+
+    test('land as an upsert writes them, on PostgreSQL by COPY, and a key not above the last falls back to the upsert', async () => {
+      await db.execute(sql`DELETE FROM products`);
+      let loaded: Record<string, unknown>[] = [];
+      await db
+        .transaction(async (txn) => {
+          const tx = txn as unknown as Db;
+          await bulkLoad(tx, ['products'], async () => {
+            assert.deepEqual(await upsert(tx, products, values([2, 4, 5]), [products.id]), { inserted: 3, updated: 0, unchanged: 0 });
+            assert.deepEqual(await upsert(tx, products, values([7, 9]), [products.id]), { inserted: 2, updated: 0, unchanged: 0 });
+            // COPY is PostgreSQL's: the embedded database upserts, and the table stops counting as fresh
+            assert.equal(freshTable(tx, 'products')?.top, t.database.kind === 'postgres' ? 9 : undefined);
+            // id 3 is below the highest copied: upserted, as is everything after
+            const again = values([3, 9], (id) => `COPY-${id}`).map((v) => (v.id === 9 ? { ...v, name: 'Renamed' } : v));
+            assert.deepEqual(await upsert(tx, products, again, [products.id]), { inserted: 1, updated: 1, unchanged: 0 });
+            assert.equal(freshTable(tx, 'products'), undefined);
+          });
+          loaded = await read(tx);
+          throw new Error('roll back');
+        })
+        .catch((err: Error) => assert.equal(err.message, 'roll back'));
+      // the same rows, upserted into the table as it is (no bulk load, so no COPY)
+      await upsert(db, products, values([2, 3, 4, 5, 7, 9]), [products.id]);
+      await upsert(db, products, [{ ...values([9])[0], name: 'Renamed' }], [products.id]);
+      assert.deepEqual(loaded, await read(db));
+      assert.equal(loaded.length, 6);
+      await db.execute(sql`DELETE FROM products`);
+    });
+
+    test('a copied row that breaks a unique index fails the load', async () => {
+      await assert.rejects(
+        db.transaction(async (txn) => {
+          const tx = txn as unknown as Db;
+          await bulkLoad(tx, ['products'], async () => {
+            await upsert(
+              tx,
+              products,
+              values([1, 2], () => 'COPY-SAME'),
+              [products.id],
+            );
+          });
+        }),
+        (err: Error & { cause?: { code?: string } }) => {
+          assert.equal(err.cause?.code ?? (err as { code?: string }).code, '23505', String(err));
+          return true;
+        },
+      );
+      assert.equal(await count(db, 'products'), 0);
+    });
   });
 });

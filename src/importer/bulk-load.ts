@@ -4,8 +4,9 @@
  * (a join, a sort). So a table an entity fills, when empty at its start, is loaded without them and they are made
  * again, exactly as they were, before the entity's transaction commits: the rows are checked against the same
  * foreign keys, at once, and a row that breaks one fails the entity as it did before. Primary keys and unique
- * indexes stay: the upserts and the lookups by key need them. A table that already holds rows (an import run
- * again, a shop in use) is loaded as it is.
+ * indexes stay: the upserts and the lookups by key need them. While such a table has taken nothing but rows in
+ * ascending order of one key, on PostgreSQL they go in by COPY rather than upserts (see `upsert`). A table that
+ * already holds rows (an import run again, a shop in use) is loaded as it is.
  */
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../platform/db.js';
@@ -33,6 +34,32 @@ async function settled(db: Db, deferred: string[], change: () => Promise<void>):
   if (deferred.length) await db.execute(sql`SET CONSTRAINTS ${names} IMMEDIATE`);
   await change();
   if (deferred.length) await db.execute(sql`SET CONSTRAINTS ${names} DEFERRED`);
+}
+
+/**
+ * The tables of a bulk load in progress that were empty at its start, by the handle it runs on, each with the
+ * key column COPY loaded it by and the highest key so far (see `freshTable`).
+ */
+const fresh = new WeakMap<object, Map<string, FreshTable>>();
+
+export interface FreshTable {
+  /** the column rows were copied in by (one whole-number unique key), once any were */
+  key?: string;
+  top: number;
+}
+
+/**
+ * A table the bulk load running on `db` found empty and that nothing but COPY has written since, with the highest
+ * key COPY put in it: rows with higher keys cannot meet a row already there, so they may be copied in rather than
+ * upserted. Undefined outside a bulk load, for a table that held rows, and once anything else wrote to it.
+ */
+export function freshTable(db: Db, table: string): FreshTable | undefined {
+  return fresh.get(db)?.get(table);
+}
+
+/** What was written to `table` outside COPY: from now on it is upserted like any table. */
+export function notFresh(db: Db, table: string): void {
+  fresh.get(db)?.delete(table);
 }
 
 /** Drops the foreign keys and secondary indexes of those of `tables` that are empty; what was dropped is returned. */
@@ -88,7 +115,12 @@ async function restore(db: Db, dropped: Dropped[]): Promise<void> {
 export async function bulkLoad<T>(db: Db, tables: string[] | undefined, load: () => Promise<T>): Promise<T> {
   if (!tables?.length) return load();
   const dropped = await dropForLoad(db, tables);
-  const result = await load();
-  await restore(db, dropped);
-  return result;
+  fresh.set(db, new Map(dropped.map((d) => [d.table, { top: -Infinity }])));
+  try {
+    const result = await load();
+    await restore(db, dropped);
+    return result;
+  } finally {
+    fresh.delete(db);
+  }
 }

@@ -10,7 +10,8 @@
 import { getTableColumns, getTableName, inArray, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../platform/config.js';
-import { intArray, rows, type Db } from '../platform/db.js';
+import { copyIn, intArray, rows, type Db } from '../platform/db.js';
+import { freshTable, notFresh } from './bulk-load.js';
 import { ImportRefused } from './refused.js';
 import { Progress, Report, type EntityStats } from './report.js';
 import type { Source, SourceRow } from './source.js';
@@ -191,6 +192,77 @@ function arrayLiteral(list: unknown[]): string {
 
 const quote = (n: string) => `"${n}"`;
 
+/** A value as COPY's text format spells it inside a field: backslash, tab, newline and return escaped. */
+function copyEscape(s: string): string {
+  return /[\\\t\n\r]/.test(s)
+    ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : s;
+}
+
+type CopyKind = 'json' | 'array' | 'plain';
+
+/** One value in COPY's text format, read by the column's type as the upsert's JSON would have been. */
+function copyValue(x: unknown, kind: CopyKind): string {
+  // a missing value in a json column is JSON's null there too
+  if (kind === 'json') return copyEscape(JSON.stringify(x instanceof Date ? x.toISOString() : (x ?? null)));
+  if (x === null || x === undefined) return '\\N';
+  if (typeof x === 'string') return copyEscape(x);
+  if (typeof x === 'number') return Number.isFinite(x) ? String(x) : '\\N';
+  if (typeof x === 'boolean') return String(x);
+  if (x instanceof Date) return x.toISOString();
+  if (kind === 'array' && Array.isArray(x)) return copyEscape(arrayLiteral(x));
+  return copyEscape(JSON.stringify(x));
+}
+
+/**
+ * A first import's fast path: rows keyed by one whole-number column (the id, a product's stock row by product),
+ * into a table its bulk load found empty, with keys ascending and above every key copied in before, cannot meet
+ * a row already there, so they go in by COPY
+ * instead of an upsert (a third of the database's time per row) and all count as inserted. Undefined when that
+ * does not hold or the driver has no COPY; the caller upserts them then.
+ */
+async function copyFresh(
+  db: Db,
+  table: string,
+  columns: PgColumn[],
+  keys: string[],
+  values: Record<string, unknown>[],
+  target: PgColumn[],
+): Promise<number | undefined> {
+  const fresh = freshTable(db, table);
+  // the conflict target is unique (ON CONFLICT needs it so): one whole-number column, the same on every call
+  // (and rows with more than their key: an upsert of keys alone skips a conflict on any unique index)
+  if (!fresh || target.length !== 1 || keys.length < 2 || (fresh.key !== undefined && fresh.key !== target[0].name)) return undefined;
+  const prop = keys[columns.indexOf(target[0])];
+  if (prop === undefined) return undefined;
+  let top = fresh.top;
+  for (const v of values) {
+    const key = v[prop];
+    if (typeof key !== 'number' || !Number.isInteger(key) || key <= top) return undefined;
+    top = key;
+  }
+  const kinds: CopyKind[] = columns.map((c) => {
+    const type = c.getSQLType();
+    return type === 'jsonb' || type === 'json' ? 'json' : type.endsWith('[]') ? 'array' : 'plain';
+  });
+  const n = await copyIn(
+    db,
+    table,
+    columns.map((c) => c.name),
+    () => {
+      let text = '';
+      for (const v of values) {
+        let line = '';
+        for (let i = 0; i < keys.length; i++) line += (i ? '\t' : '') + copyValue(v[keys[i]], kinds[i]);
+        text += `${line}\n`;
+      }
+      return text;
+    },
+  );
+  if (n !== undefined) Object.assign(fresh, { key: target[0].name, top });
+  return n;
+}
+
 /**
  * Inserts rows, or updates the row with the same key when any column differs (so an unchanged row is not
  * written again), and tells the three apart. Every row must carry the same keys; keys must be unique within
@@ -214,6 +286,13 @@ export async function upsert<T extends PgTable>(
   const cols = getTableColumns(table) as Record<string, PgColumn>;
   const keys = Object.keys(values[0] as object);
   const columns = keys.map((k) => cols[k]);
+  const copied = await copyFresh(db, getTableName(table), columns, keys, values as Record<string, unknown>[], target);
+  if (copied !== undefined) {
+    total.inserted = copied;
+    noteWritten(db, getTableName(table), copied);
+    return total;
+  }
+  notFresh(db, getTableName(table));
   const targetNames = new Set(target.map((c) => c.name));
   const select = columns.map((c, i) =>
     c.getSQLType() === 'jsonb' ? `(e->${i})::jsonb` : c.getSQLType() === 'json' ? `(e->${i})::json` : `(e->>${i})::${castOf(c)}`,

@@ -189,6 +189,72 @@ export function intArray(ids: Iterable<number>): string {
   return `{${[...ids].filter((n) => Number.isInteger(n)).join(',')}}`;
 }
 
+/**
+ * A COPY … FROM STDIN sent with its data at once: the statement, the rows and the end of the data go out in one
+ * write, where a client that waits for the server's go-ahead before sending the rows costs a round trip, and the
+ * server sits idle for as long as this process is busy elsewhere. PostgreSQL reads the rows after the statement
+ * as the protocol allows, and ignores them if the statement failed.
+ */
+class CopyInQuery {
+  rowCount = 0;
+  private failed = false;
+  readonly done: Promise<number>;
+  private settle!: { resolve: (n: number) => void; reject: (err: Error) => void };
+
+  constructor(
+    private readonly text: string,
+    private readonly data: Buffer,
+  ) {
+    this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  submit(connection: { query(text: string): void; sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void }): void {
+    connection.query(this.text);
+    connection.sendCopyFromChunk(this.data);
+    connection.endCopyFrom();
+  }
+
+  handleCommandComplete(msg: { text?: string }): void {
+    this.rowCount = Number(/^COPY (\d+)/.exec(msg.text ?? '')?.[1] ?? 0);
+  }
+
+  // at once: a lost connection sends no ready-for-query after its error
+  handleError(err: Error): void {
+    this.failed = true;
+    this.settle.reject(err);
+  }
+
+  handleReadyForQuery(): void {
+    if (!this.failed) this.settle.resolve(this.rowCount);
+  }
+
+  // the data went with the statement; a COPY FROM answers no rows
+  handleCopyInResponse(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+}
+
+/**
+ * Loads rows into `table` with PostgreSQL's COPY: `lines` gives a line per row, its values in the order of
+ * `columns`, tab-separated, in COPY's text format (`\N` for null, see the importer's `copyValue`). No statement
+ * to plan, no parameter to parse, and the rows are inserted in groups. Returns the number of rows loaded, or
+ * undefined when the handle is no single PostgreSQL connection (the embedded database, or a pool outside a
+ * transaction), which the caller then writes otherwise.
+ */
+export async function copyIn(db: Db, table: string, columns: string[], lines: () => string): Promise<number | undefined> {
+  const { client } = driverClient(db);
+  if (!(client instanceof pg.Client)) return undefined;
+  const names = columns.map((c) => `"${c}"`).join(', ');
+  const query = new CopyInQuery(`COPY "${table}" (${names}) FROM STDIN`, Buffer.from(lines()));
+  countStatement(db, client);
+  // a submittable, as pg's cursors are: the client hands it the connection when its turn comes
+  (client as unknown as { query(q: CopyInQuery): unknown }).query(query);
+  return query.done;
+}
+
 /** Rows of a raw statement, whichever driver ran it. */
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
