@@ -190,10 +190,10 @@ export function intArray(ids: Iterable<number>): string {
 }
 
 /**
- * A COPY … FROM STDIN sent with its data at once: the statement, the rows and the end of the data go out in one
- * write, where a client that waits for the server's go-ahead before sending the rows costs a round trip, and the
- * server sits idle for as long as this process is busy elsewhere. PostgreSQL reads the rows after the statement
- * as the protocol allows, and ignores them if the statement failed.
+ * A COPY … FROM STDIN sent with its data at once: the statement, the rows and the end of the data go out
+ * together. A client that waits for the server's go-ahead before sending the rows costs a round trip, and leaves
+ * the server idle for as long as this process is busy elsewhere (building the next batch). PostgreSQL reads the
+ * rows after the statement, and ignores them if the statement failed.
  */
 class CopyInQuery {
   rowCount = 0;
