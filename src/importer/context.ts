@@ -203,8 +203,8 @@ type CopyKind = 'json' | 'array' | 'plain';
 
 /** One value in COPY's text format, read by the column's type as the upsert's JSON would have been. */
 function copyValue(x: unknown, kind: CopyKind): string {
-  // a missing value in a json column is JSON's null there too
-  if (kind === 'json') return copyEscape(JSON.stringify(x instanceof Date ? x.toISOString() : (x ?? null)));
+  // a missing value in a json column is JSON's null there too (a date is its ISO text, as JSON.stringify gives it)
+  if (kind === 'json') return copyEscape(JSON.stringify(x ?? null));
   if (x === null || x === undefined) return '\\N';
   if (typeof x === 'string') return copyEscape(x);
   if (typeof x === 'number') return Number.isFinite(x) ? String(x) : '\\N';
@@ -286,13 +286,14 @@ export async function upsert<T extends PgTable>(
   const cols = getTableColumns(table) as Record<string, PgColumn>;
   const keys = Object.keys(values[0] as object);
   const columns = keys.map((k) => cols[k]);
-  const copied = await copyFresh(db, getTableName(table), columns, keys, values as Record<string, unknown>[], target);
+  const name = getTableName(table);
+  const copied = await copyFresh(db, name, columns, keys, values as Record<string, unknown>[], target);
   if (copied !== undefined) {
     total.inserted = copied;
-    noteWritten(db, getTableName(table), copied);
+    noteWritten(db, name, copied);
     return total;
   }
-  notFresh(db, getTableName(table));
+  notFresh(db, name);
   const targetNames = new Set(target.map((c) => c.name));
   const select = columns.map((c, i) =>
     c.getSQLType() === 'jsonb' ? `(e->${i})::jsonb` : c.getSQLType() === 'json' ? `(e->${i})::json` : `(e->>${i})::${castOf(c)}`,
@@ -300,7 +301,7 @@ export async function upsert<T extends PgTable>(
   const arrays = columns.map((c) => c.getSQLType().endsWith('[]'));
   const set = keys.filter((k) => !targetNames.has(cols[k].name));
   const next = (k: string) => rules[k] ?? `excluded.${quote(cols[k].name)}`;
-  const head = `INSERT INTO ${quote(getTableName(table))} AS t (${columns.map((c) => quote(c.name)).join(', ')}) SELECT ${select.join(', ')} FROM jsonb_array_elements(`;
+  const head = `INSERT INTO ${quote(name)} AS t (${columns.map((c) => quote(c.name)).join(', ')}) SELECT ${select.join(', ')} FROM jsonb_array_elements(`;
   const tail = set.length
     ? `::jsonb) AS e ON CONFLICT (${target.map((c) => quote(c.name)).join(', ')}) DO UPDATE SET ${set.map((k) => `${quote(cols[k].name)} = ${next(k)}`).join(', ')}
        WHERE (${set.map((k) => `t.${quote(cols[k].name)}`).join(', ')}) IS DISTINCT FROM (${set.map(next).join(', ')})
@@ -318,7 +319,7 @@ export async function upsert<T extends PgTable>(
     );
     const returned = await rows<{ inserted: boolean }>(db, sql`${sql.raw(head)}${json}${sql.raw(tail)}`);
     const inserted = returned.filter((r) => r.inserted).length;
-    noteWritten(db, getTableName(table), returned.length);
+    noteWritten(db, name, returned.length);
     total.inserted += inserted;
     total.updated += returned.length - inserted;
     total.unchanged += Math.min(size, values.length - at) - returned.length;

@@ -197,7 +197,6 @@ export function intArray(ids: Iterable<number>): string {
  */
 class CopyInQuery {
   rowCount = 0;
-  private failed = false;
   readonly done: Promise<number>;
   private settle!: { resolve: (n: number) => void; reject: (err: Error) => void };
 
@@ -218,14 +217,13 @@ class CopyInQuery {
     this.rowCount = Number(/^COPY (\d+)/.exec(msg.text ?? '')?.[1] ?? 0);
   }
 
-  // at once: a lost connection sends no ready-for-query after its error
+  // at once: a lost connection sends no ready-for-query after its error (which then settles nothing more)
   handleError(err: Error): void {
-    this.failed = true;
     this.settle.reject(err);
   }
 
   handleReadyForQuery(): void {
-    if (!this.failed) this.settle.resolve(this.rowCount);
+    this.settle.resolve(this.rowCount);
   }
 
   // the data went with the statement; a COPY FROM answers no rows
