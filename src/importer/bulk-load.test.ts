@@ -95,7 +95,8 @@ describe('bulk loading an empty table', () => {
   });
 
   describe('rows upserted into a table the load found empty', () => {
-    // values COPY's text format must escape or spell out: tabs, newlines, backslashes, a JSON null, arrays, dates
+    // values COPY's text format must escape or spell out: tabs, newlines, backslashes, a JSON null, arrays, dates,
+    // negative numbers, years of fewer than four digits, long text (written otherwise than short text)
     const values = (ids: number[], sku = (id: number) => `COPY-${id}`) =>
       ids.map((id) => ({
         id,
@@ -113,13 +114,17 @@ describe('bulk loading an empty table', () => {
         attributes: { color: 'red\tblue', sizes: [1, 2], none: null, nested: { a: 'b\\c' } },
         storeValues: (id % 2 ? {} : { '1': { name: 'Store\nname' } }) as Record<string, Record<string, unknown>>,
         searchText: `copy ${id}`,
+        metaDescription: `${'long '.repeat(14)}ünï\tcødé\\ ${id}`,
+        skuType: id % 2 ? -id * 1000 : 0,
         createdAt: new Date(Date.UTC(2020, 0, id, 1, 2, 3, 456)),
+        updatedAt: new Date(Date.UTC(id * 111, 11, 31, 23, 59, 59, 7)),
       }));
     const read = (tx: Db) =>
       rows<Record<string, unknown>>(
         tx,
         sql`SELECT id, sku, attribute_set_id, name, url_key, description, is_active, has_required_options, price::text, weight::text,
-                   website_ids, special_from_date::text, attributes, store_values, search_text, search_vector::text, created_at
+                   website_ids, special_from_date::text, attributes, store_values, search_text, search_vector::text, created_at,
+                   meta_description, sku_type, updated_at
               FROM products WHERE sku LIKE 'COPY-%' ORDER BY id`,
       );
 

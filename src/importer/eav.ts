@@ -108,7 +108,7 @@ export function valuesIn(values: EavValues, id: number, storeId = 0): Record<str
   const stores = values.get(id);
   if (!stores) return {};
   const base = stores.get(0) ?? {};
-  return storeId === 0 ? base : { ...base, ...(stores.get(storeId) ?? {}) };
+  return storeId === 0 ? base : Object.assign({}, base, stores.get(storeId));
 }
 
 /** The store views (besides 0) that hold values of their own for an entity. */

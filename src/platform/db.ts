@@ -237,16 +237,16 @@ class CopyInQuery {
 
 /**
  * Loads rows into `table` with PostgreSQL's COPY: `lines` gives a line per row, its values in the order of
- * `columns`, tab-separated, in COPY's text format (`\N` for null, see the importer's `copyValue`). No statement
+ * `columns`, tab-separated, in COPY's text format (`\N` for null, see the importer's `CopyText`). No statement
  * to plan, no parameter to parse, and the rows are inserted in groups. Returns the number of rows loaded, or
  * undefined when the handle is no single PostgreSQL connection (the embedded database, or a pool outside a
  * transaction), which the caller then writes otherwise.
  */
-export async function copyIn(db: Db, table: string, columns: string[], lines: () => string): Promise<number | undefined> {
+export async function copyIn(db: Db, table: string, columns: string[], lines: () => Buffer): Promise<number | undefined> {
   const { client } = driverClient(db);
   if (!(client instanceof pg.Client)) return undefined;
   const names = columns.map((c) => `"${c}"`).join(', ');
-  const query = new CopyInQuery(`COPY "${table}" (${names}) FROM STDIN`, Buffer.from(lines()));
+  const query = new CopyInQuery(`COPY "${table}" (${names}) FROM STDIN`, lines());
   countStatement(db, client);
   // a submittable, as pg's cursors are: the client hands it the connection when its turn comes
   (client as unknown as { query(q: CopyInQuery): unknown }).query(query);

@@ -119,7 +119,7 @@ export const customersImporter: EntityImporter = {
         const values: (typeof customers.$inferInsert)[] = [];
         for (const r of batch) {
           const id = Number(r.entity_id);
-          const v = { ...valuesIn(eav, id), ...staticValues(r) };
+          const v = Object.assign({}, valuesIn(eav, id), staticValues(r));
           const email = trimmed(r.email)?.toLowerCase();
           const storeId = int(r.store_id);
           const websiteId = int(r.website_id) ?? (storeId ? storeWebsites.get(storeId) : undefined);

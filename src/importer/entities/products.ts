@@ -193,7 +193,11 @@ function productRow(
     metaKeywords: text(v.meta_keyword),
     storeValues,
     websiteIds: websites,
-    ...prices,
+    // named rather than spread: V8 builds a literal with a spread in it slowly
+    price: prices.price,
+    specialPrice: prices.specialPrice,
+    specialFromDate: prices.specialFromDate,
+    specialToDate: prices.specialToDate,
     minPrice: range,
     maxPrice: range,
     newsFromDate: day(v.news_from_date),

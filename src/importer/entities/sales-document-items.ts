@@ -12,6 +12,7 @@ import { count, existingIds, upsert, WriteBehind, type EntityImporter } from '..
 import { decimal, int, text, type SourceRow } from '../source.js';
 import {
   childrenOf,
+  columnList,
   countChildren,
   fixed,
   mergeDocumentRows,
@@ -37,6 +38,19 @@ const ITEM_MONEY = {
   discountAmount: 'discount_amount',
   baseDiscountAmount: 'base_discount_amount',
 } as const;
+/** The source columns of an item row the rows and their merging read (the tables have more). */
+const ITEM_COLUMNS = [
+  'entity_id',
+  'parent_id',
+  'order_item_id',
+  'product_id',
+  'sku',
+  'name',
+  'qty',
+  'description',
+  'weight',
+  ...Object.values(ITEM_MONEY),
+];
 /** Unit prices, and the row totals they come from where a line's children carry the money. */
 const PER_UNIT: Record<string, string> = {
   price: 'row_total',
@@ -58,7 +72,8 @@ const ITEM_ADDITIVE = [
 /** A merged document row's money: summed children where they carry it, unit prices from the row totals. */
 function itemMoney(map: Record<string, string>, merged: ReturnType<typeof mergeDocumentRows>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, col] of Object.entries(map)) {
+  for (const key in map) {
+    const col = map[key];
     const v = merged.sums?.[col] ?? money(merged.representative[col]);
     out[key] = col.includes('discount') ? v.replace(/^-/, '') : v;
   }
@@ -102,6 +117,7 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
     async run(ctx, stats, tick) {
       if (!ctx.source.hasTable(opts.source)) return;
       const behind = new WriteBehind();
+      const columns = columnList(ctx, opts.source, ITEM_COLUMNS);
       const load = (batch: SourceRow[]) =>
         Promise.all([
           childrenOf(
@@ -109,6 +125,8 @@ function itemsImporter<T extends PgTable & { id: PgColumn }>(opts: {
             opts.source,
             'parent_id',
             batch.map((d) => Number(d.entity_id)),
+            'entity_id',
+            columns,
           ),
           placementsOf(
             ctx,
@@ -198,11 +216,12 @@ export const invoiceItemsImporter = itemsImporter({
   tableName: 'invoice_items',
   childrenCarry: (line) => line.childrenCalculated,
   additive: ITEM_ADDITIVE,
-  row: (invoiceId, lineId, merged): typeof invoiceItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    invoiceId,
-    ...(itemMoney(ITEM_MONEY, merged) as Pick<typeof invoiceItems.$inferInsert, 'price'>),
-  }),
+  row: (invoiceId, lineId, merged): typeof invoiceItems.$inferInsert =>
+    Object.assign(
+      itemIdentity(merged, lineId),
+      { invoiceId },
+      itemMoney(ITEM_MONEY, merged) as Pick<typeof invoiceItems.$inferInsert, 'price'>,
+    ),
 });
 
 export const shipmentItemsImporter = itemsImporter({
@@ -214,13 +233,12 @@ export const shipmentItemsImporter = itemsImporter({
   tableName: 'shipment_items',
   childrenCarry: (line) => line.shipSeparately,
   additive: ['row_total'],
-  row: (shipmentId, lineId, merged): typeof shipmentItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    shipmentId,
-    description: text(merged.representative.description),
-    ...(itemMoney({ price: 'price', rowTotal: 'row_total' }, merged) as { price: string; rowTotal: string }),
-    weight: decimal(merged.representative.weight),
-  }),
+  row: (shipmentId, lineId, merged): typeof shipmentItems.$inferInsert =>
+    Object.assign(
+      itemIdentity(merged, lineId),
+      { shipmentId, description: text(merged.representative.description), weight: decimal(merged.representative.weight) },
+      itemMoney({ price: 'price', rowTotal: 'row_total' }, merged) as { price: string; rowTotal: string },
+    ),
 });
 
 export const creditMemoItemsImporter = itemsImporter({
@@ -232,12 +250,15 @@ export const creditMemoItemsImporter = itemsImporter({
   tableName: 'credit_memo_items',
   childrenCarry: (line) => line.childrenCalculated,
   additive: ITEM_ADDITIVE,
-  row: (creditMemoId, lineId, merged): typeof creditMemoItems.$inferInsert => ({
-    ...itemIdentity(merged, lineId),
-    creditMemoId,
-    description: text(merged.representative.description),
-    // Magento does not keep whether a refunded item went back to stock
-    backToStock: false,
-    ...(itemMoney(ITEM_MONEY, merged) as Pick<typeof creditMemoItems.$inferInsert, 'price'>),
-  }),
+  row: (creditMemoId, lineId, merged): typeof creditMemoItems.$inferInsert =>
+    Object.assign(
+      itemIdentity(merged, lineId),
+      {
+        creditMemoId,
+        description: text(merged.representative.description),
+        // Magento does not keep whether a refunded item went back to stock
+        backToStock: false,
+      },
+      itemMoney(ITEM_MONEY, merged) as Pick<typeof creditMemoItems.$inferInsert, 'price'>,
+    ),
 });

@@ -26,6 +26,7 @@ import {
 import { bool, date, decimal, int, text, trimmed, type SourceRow } from '../source.js';
 import {
   checkCounts,
+  columnList,
   continueNumbering,
   countSince,
   discount,
@@ -61,6 +62,9 @@ const stateOf = (v: unknown) => {
   const n = int(v);
   return n === 1 || n === 2 || n === 3 ? n : 1;
 };
+
+/** The source columns headOf and documentSkip read. */
+const HEAD_COLUMNS = ['entity_id', 'increment_id', 'order_id', 'created_at', 'updated_at'];
 
 /** Common columns of a document head. */
 function headOf(d: SourceRow, order: OrderInfo) {
@@ -102,8 +106,17 @@ const DOC_MONEY = {
   baseGrandTotal: 'base_grand_total',
 } as const;
 
-const moneyOf = (d: SourceRow, map: Record<string, string>) =>
-  Object.fromEntries(Object.entries(map).map(([k, col]) => [k, col.includes('discount') ? discount(d[col]) : money(d[col])]));
+const DOC_MONEY_COLUMNS = Object.entries(DOC_MONEY);
+
+/**
+ * A document's money (DOC_MONEY), as an object to add to its row with Object.assign: V8 copies an object spread
+ * into a literal after its first one slowly, property by property.
+ */
+function moneyOf(d: SourceRow): Record<keyof typeof DOC_MONEY, string> {
+  const out: Record<string, string> = {};
+  for (const [k, col] of DOC_MONEY_COLUMNS) out[k] = col.includes('discount') ? discount(d[col]) : money(d[col]);
+  return out as Record<keyof typeof DOC_MONEY, string>;
+}
 
 /** A document's heads, imported a batch at a time. */
 function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts: {
@@ -115,6 +128,8 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
   /** what the rows of a batch look up besides their orders */
   prepare?: (ctx: ImportContext, batch: SourceRow[]) => Promise<P>;
   row: (d: SourceRow, order: OrderInfo, prepared: P) => T['$inferInsert'];
+  /** the source columns `row` reads besides the head's (HEAD_COLUMNS) */
+  columns: string[];
   moneyColumn?: string;
 }): EntityImporter {
   return {
@@ -138,7 +153,8 @@ function headImporter<T extends PgTable & { id: PgColumn }, P = undefined>(opts:
             ),
             (opts.prepare ? behind.read(() => opts.prepare!(ctx, batch)) : undefined) as Promise<P>,
           ]);
-        for await (const [batch, [orders, prepared]] of readAhead(parentBatches(ctx, opts.source, '*'), load)) {
+        const columns = columnList(ctx, opts.source, [...HEAD_COLUMNS, ...opts.columns]);
+        for await (const [batch, [orders, prepared]] of readAhead(parentBatches(ctx, opts.source, columns), load)) {
           stats.found += batch.length;
           const values: T['$inferInsert'][] = [];
           for (const d of batch) {
@@ -181,21 +197,38 @@ export const invoicesImporter = headImporter({
   table: invoices,
   tableName: 'invoices',
   moneyColumn: 'base_grand_total',
-  row: (d, order): typeof invoices.$inferInsert => ({
-    ...headOf(d, order),
-    state: stateOf(d.state),
-    currency: trimmed(d.order_currency_code) ?? order.currency,
-    baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
-    totalQty: money(d.total_qty),
-    ...(moneyOf(d, DOC_MONEY) as Pick<typeof invoices.$inferInsert, 'subtotal'>),
-    giftcardAmount: money(d.giftcard_amount),
-    baseGiftcardAmount: money(d.base_giftcard_amount),
-    discountDescription: text(d.discount_description),
-    transactionId: trimmed(d.transaction_id),
-    emailSent: bool(d.email_sent),
-    canVoidFlag: bool(d.can_void_flag),
-    isUsedForRefund: bool(d.is_used_for_refund),
-  }),
+  columns: [
+    'state',
+    'order_currency_code',
+    'base_currency_code',
+    'total_qty',
+    ...Object.values(DOC_MONEY),
+    'giftcard_amount',
+    'base_giftcard_amount',
+    'discount_description',
+    'transaction_id',
+    'email_sent',
+    'can_void_flag',
+    'is_used_for_refund',
+  ],
+  row: (d, order): typeof invoices.$inferInsert =>
+    Object.assign(
+      headOf(d, order),
+      {
+        state: stateOf(d.state),
+        currency: trimmed(d.order_currency_code) ?? order.currency,
+        baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
+        totalQty: money(d.total_qty),
+        giftcardAmount: money(d.giftcard_amount),
+        baseGiftcardAmount: money(d.base_giftcard_amount),
+        discountDescription: text(d.discount_description),
+        transactionId: trimmed(d.transaction_id),
+        emailSent: bool(d.email_sent),
+        canVoidFlag: bool(d.can_void_flag),
+        isUsedForRefund: bool(d.is_used_for_refund),
+      },
+      moneyOf(d),
+    ),
 });
 
 /** Magento's packages of a shipment (serialized), as a list. */
@@ -209,14 +242,15 @@ export const shipmentsImporter = headImporter({
   source: 'sales_flat_shipment',
   table: shipments,
   tableName: 'shipments',
-  row: (d, order): typeof shipments.$inferInsert => ({
-    ...headOf(d, order),
-    totalQty: money(d.total_qty),
-    totalWeight: decimal(d.total_weight),
-    shipmentStatus: int(d.shipment_status),
-    packages: packagesOf(d.packages),
-    emailSent: bool(d.email_sent),
-  }),
+  columns: ['total_qty', 'total_weight', 'shipment_status', 'packages', 'email_sent'],
+  row: (d, order): typeof shipments.$inferInsert =>
+    Object.assign(headOf(d, order), {
+      totalQty: money(d.total_qty),
+      totalWeight: decimal(d.total_weight),
+      shipmentStatus: int(d.shipment_status),
+      packages: packagesOf(d.packages),
+      emailSent: bool(d.email_sent),
+    }),
 });
 
 export const creditMemosImporter = headImporter({
@@ -226,6 +260,21 @@ export const creditMemosImporter = headImporter({
   table: creditMemos,
   tableName: 'credit_memos',
   moneyColumn: 'base_grand_total',
+  columns: [
+    'invoice_id',
+    'state',
+    'order_currency_code',
+    'base_currency_code',
+    'transaction_id',
+    ...Object.values(DOC_MONEY),
+    'adjustment_positive',
+    'base_adjustment_positive',
+    'adjustment_negative',
+    'base_adjustment_negative',
+    'discount_description',
+    'creditmemo_status',
+    'email_sent',
+  ],
   // the invoice a credit memo refunds, where it was imported
   prepare: (ctx, batch) =>
     existingIds(
@@ -233,24 +282,27 @@ export const creditMemosImporter = headImporter({
       'invoices',
       batch.map((d) => int(d.invoice_id)).filter((i): i is number => !!i),
     ),
-  row: (d, order, invoiceIds): typeof creditMemos.$inferInsert => ({
-    ...headOf(d, order),
-    invoiceId: int(d.invoice_id) && invoiceIds.has(Number(d.invoice_id)) ? Number(d.invoice_id) : null,
-    state: stateOf(d.state),
-    currency: trimmed(d.order_currency_code) ?? order.currency,
-    baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
-    // Magento keeps the gateway's transaction id of a refund made online
-    offline: !trimmed(d.transaction_id),
-    ...(moneyOf(d, DOC_MONEY) as Pick<typeof creditMemos.$inferInsert, 'subtotal'>),
-    adjustmentPositive: money(d.adjustment_positive),
-    baseAdjustmentPositive: money(d.base_adjustment_positive),
-    adjustmentNegative: money(d.adjustment_negative),
-    baseAdjustmentNegative: money(d.base_adjustment_negative),
-    discountDescription: text(d.discount_description),
-    transactionId: trimmed(d.transaction_id),
-    creditmemoStatus: int(d.creditmemo_status),
-    emailSent: bool(d.email_sent),
-  }),
+  row: (d, order, invoiceIds): typeof creditMemos.$inferInsert =>
+    Object.assign(
+      headOf(d, order),
+      {
+        invoiceId: int(d.invoice_id) && invoiceIds.has(Number(d.invoice_id)) ? Number(d.invoice_id) : null,
+        state: stateOf(d.state),
+        currency: trimmed(d.order_currency_code) ?? order.currency,
+        baseCurrency: trimmed(d.base_currency_code) ?? order.baseCurrency,
+        // Magento keeps the gateway's transaction id of a refund made online
+        offline: !trimmed(d.transaction_id),
+        adjustmentPositive: money(d.adjustment_positive),
+        baseAdjustmentPositive: money(d.base_adjustment_positive),
+        adjustmentNegative: money(d.adjustment_negative),
+        baseAdjustmentNegative: money(d.base_adjustment_negative),
+        discountDescription: text(d.discount_description),
+        transactionId: trimmed(d.transaction_id),
+        creditmemoStatus: int(d.creditmemo_status),
+        emailSent: bool(d.email_sent),
+      },
+      moneyOf(d),
+    ),
 });
 
 export const shipmentTracksImporter: EntityImporter = {

@@ -27,30 +27,6 @@ import {
   type SourceLine,
 } from './sales-common.js';
 
-/** Money of an item that adds up over a bundle's children. */
-const ITEM_ADDITIVE: [keyof typeof orderItems.$inferInsert, string][] = [
-  ['rowTotal', 'row_total'],
-  ['baseRowTotal', 'base_row_total'],
-  ['rowTotalInclTax', 'row_total_incl_tax'],
-  ['baseRowTotalInclTax', 'base_row_total_incl_tax'],
-  ['taxAmount', 'tax_amount'],
-  ['baseTaxAmount', 'base_tax_amount'],
-  ['discountAmount', 'discount_amount'],
-  ['baseDiscountAmount', 'base_discount_amount'],
-  ['taxInvoiced', 'tax_invoiced'],
-  ['baseTaxInvoiced', 'base_tax_invoiced'],
-  ['discountInvoiced', 'discount_invoiced'],
-  ['baseDiscountInvoiced', 'base_discount_invoiced'],
-  ['rowInvoiced', 'row_invoiced'],
-  ['baseRowInvoiced', 'base_row_invoiced'],
-  ['taxRefunded', 'tax_refunded'],
-  ['baseTaxRefunded', 'base_tax_refunded'],
-  ['discountRefunded', 'discount_refunded'],
-  ['baseDiscountRefunded', 'base_discount_refunded'],
-  ['amountRefunded', 'amount_refunded'],
-  ['baseAmountRefunded', 'base_amount_refunded'],
-];
-
 /** What the shopper chose (Magento's info_buyRequest), in our buy request's terms. */
 function buyRequestOf(options: Record<string, unknown>): Record<string, unknown> {
   const br = options.info_buyRequest;
@@ -131,16 +107,21 @@ function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: M
         per: qtyOrdered.isZero() ? '1' : dec(money(c.qty_ordered)).div(qtyOrdered).toDecimalPlaces(4).toString(),
       }));
   } else stockParts = productId ? [{ productId, per: '1' }] : [];
-  const additive = Object.fromEntries(ITEM_ADDITIVE.map(([key, col]) => [key, byChildren ? fixed(sum(kids, col)) : money(p[col])]));
+  // money that adds up over a bundle's children: theirs summed where they carry it, else the line's own
+  const add = (col: string) => (byChildren ? fixed(sum(kids, col)) : money(p[col]));
+  const rowTotal = add('row_total');
+  const baseRowTotal = add('base_row_total');
+  const rowTotalInclTax = add('row_total_incl_tax');
+  const baseRowTotalInclTax = add('base_row_total_incl_tax');
   // a unit price the line does not state: its row total over its quantity
-  const unit = (col: string, rowCol: string) => {
+  const unit = (col: string, row: string) => {
     const own = decimal(p[col]);
     if (own !== null && !(byChildren && dec(own).isZero())) return own;
-    const row = dec(additive[ITEM_ADDITIVE.find(([, c]) => c === rowCol)![0]] as string);
-    return qtyOrdered.isZero() ? '0' : fixed(row.div(qtyOrdered).toDecimalPlaces(4));
+    return qtyOrdered.isZero() ? '0' : fixed(dec(row).div(qtyOrdered).toDecimalPlaces(4));
   };
   const shown = shownOptionsOf(options);
   const child = type === 'configurable' ? kids[0] : undefined;
+  // one literal naming every column: V8 builds it fast, where spreading or assigning in the money is many times slower
   return {
     id: line.id,
     orderId,
@@ -167,15 +148,34 @@ function lineRow(line: SourceLine, orderId: number, orderCreated: Date, gifts: M
     qtyRefunded: byChildren ? fromChildren('qty_refunded') : money(p.qty_refunded),
     qtyCanceled: byChildren ? fromChildren('qty_canceled') : money(p.qty_canceled),
     qtyBackordered: decimal(p.qty_backordered),
-    price: unit('price', 'row_total'),
-    basePrice: unit('base_price', 'base_row_total'),
-    originalPrice: unit('original_price', 'row_total'),
-    baseOriginalPrice: unit('base_original_price', 'base_row_total'),
-    priceInclTax: unit('price_incl_tax', 'row_total_incl_tax'),
-    basePriceInclTax: unit('base_price_incl_tax', 'base_row_total_incl_tax'),
+    price: unit('price', rowTotal),
+    basePrice: unit('base_price', baseRowTotal),
+    originalPrice: unit('original_price', rowTotal),
+    baseOriginalPrice: unit('base_original_price', baseRowTotal),
+    priceInclTax: unit('price_incl_tax', rowTotalInclTax),
+    basePriceInclTax: unit('base_price_incl_tax', baseRowTotalInclTax),
     taxPercent: byChildren && dec(money(p.tax_percent)).isZero() ? money(kids[0].tax_percent) : money(p.tax_percent),
     discountPercent: money(p.discount_percent),
-    ...(additive as Pick<typeof orderItems.$inferInsert, 'rowTotal'>),
+    rowTotal,
+    baseRowTotal,
+    rowTotalInclTax,
+    baseRowTotalInclTax,
+    taxAmount: add('tax_amount'),
+    baseTaxAmount: add('base_tax_amount'),
+    discountAmount: add('discount_amount'),
+    baseDiscountAmount: add('base_discount_amount'),
+    taxInvoiced: add('tax_invoiced'),
+    baseTaxInvoiced: add('base_tax_invoiced'),
+    discountInvoiced: add('discount_invoiced'),
+    baseDiscountInvoiced: add('base_discount_invoiced'),
+    rowInvoiced: add('row_invoiced'),
+    baseRowInvoiced: add('base_row_invoiced'),
+    taxRefunded: add('tax_refunded'),
+    baseTaxRefunded: add('base_tax_refunded'),
+    discountRefunded: add('discount_refunded'),
+    baseDiscountRefunded: add('base_discount_refunded'),
+    amountRefunded: add('amount_refunded'),
+    baseAmountRefunded: add('base_amount_refunded'),
     createdAt: date(p.created_at) ?? orderCreated,
   };
 }
