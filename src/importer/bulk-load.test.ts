@@ -137,8 +137,10 @@ describe('bulk loading an empty table', () => {
           await bulkLoad(tx, ['products'], async () => {
             assert.deepEqual(await upsert(tx, products, values([2, 4, 5]), [products.id]), { inserted: 3, updated: 0, unchanged: 0 });
             assert.deepEqual(await upsert(tx, products, values([7, 9]), [products.id]), { inserted: 2, updated: 0, unchanged: 0 });
+            // within a batch in any order, all above the last batch's
+            assert.deepEqual(await upsert(tx, products, values([11, 10]), [products.id]), { inserted: 2, updated: 0, unchanged: 0 });
             // COPY is PostgreSQL's: the embedded database upserts, and the table stops counting as fresh
-            assert.equal(freshTable(tx, 'products')?.top, t.database.kind === 'postgres' ? 9 : undefined);
+            assert.equal(freshTable(tx, 'products')?.top, t.database.kind === 'postgres' ? 11 : undefined);
             // id 3 is below the highest copied: upserted, as is everything after
             const again = values([3, 9]).map((v) => (v.id === 9 ? { ...v, name: 'Renamed' } : v));
             assert.deepEqual(await upsert(tx, products, again, [products.id]), { inserted: 1, updated: 1, unchanged: 0 });
@@ -149,10 +151,10 @@ describe('bulk loading an empty table', () => {
         })
         .catch((err: Error) => assert.equal(err.message, 'roll back'));
       // the same rows, upserted into the table as it is (no bulk load, so no COPY)
-      await upsert(db, products, values([2, 3, 4, 5, 7, 9]), [products.id]);
+      await upsert(db, products, values([2, 3, 4, 5, 7, 9, 10, 11]), [products.id]);
       await upsert(db, products, [{ ...values([9])[0], name: 'Renamed' }], [products.id]);
       assert.deepEqual(loaded, await read(db));
-      assert.equal(loaded.length, 6);
+      assert.equal(loaded.length, 8);
       await db.execute(sql`DELETE FROM products`);
     });
 

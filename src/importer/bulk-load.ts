@@ -4,9 +4,9 @@
  * (a join, a sort). So a table an entity fills, when empty at its start, is loaded without them and they are made
  * again, exactly as they were, before the entity's transaction commits: the rows are checked against the same
  * foreign keys, at once, and a row that breaks one fails the entity as it did before. Primary keys and unique
- * indexes stay: the upserts and the lookups by key need them. While such a table has taken nothing but rows in
- * ascending order of one key, on PostgreSQL they go in by COPY rather than upserts (see `upsert`). A table that
- * already holds rows (an import run again, a shop in use) is loaded as it is.
+ * indexes stay: the upserts and the lookups by key need them. While such a table has taken nothing but batches of
+ * rows each keyed above the one before by one key, on PostgreSQL they go in by COPY rather than upserts (see
+ * `upsert`). A table that already holds rows (an import run again, a shop in use) is loaded as it is.
  */
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../platform/db.js';

@@ -317,7 +317,7 @@ type CopyKind = 'json' | 'array' | 'plain';
 
 /**
  * A first import's fast path: rows keyed by one whole-number column (the id, a product's stock row by product),
- * into a table its bulk load found empty, with keys ascending and above every key copied in before, cannot meet
+ * into a table its bulk load found empty, with keys above every key copied in before, cannot meet
  * a row already there, so they go in by COPY instead of an upsert (less than half the database's time per row)
  * and all count as inserted. Undefined when that does not hold or the driver has no COPY; the caller upserts
  * them then.
@@ -336,16 +336,20 @@ async function copyFresh(
   if (!fresh || target.length !== 1 || keys.length < 2 || (fresh.key !== undefined && fresh.key !== target[0].name)) return undefined;
   const prop = keys[columns.indexOf(target[0])];
   if (prop === undefined) return undefined;
+  // keys in any order (they are unique within a batch), all above the highest copied before
   let top = fresh.top;
   for (const v of values) {
     const key = v[prop];
-    if (typeof key !== 'number' || !Number.isInteger(key) || key <= top) return undefined;
-    top = key;
+    if (typeof key !== 'number' || !Number.isInteger(key) || key <= fresh.top) return undefined;
+    if (key > top) top = key;
   }
   const kinds: CopyKind[] = columns.map((c) => {
     const type = c.getSQLType();
     return type === 'jsonb' || type === 'json' ? 'json' : type.endsWith('[]') ? 'array' : 'plain';
   });
+  // claimed before the rows go, so that a batch written beside this one is checked against them
+  const before = { key: fresh.key, top: fresh.top };
+  Object.assign(fresh, { key: target[0].name, top });
   const n = await copyIn(
     db,
     table,
@@ -360,7 +364,7 @@ async function copyFresh(
       return out.done();
     },
   );
-  if (n !== undefined) Object.assign(fresh, { key: target[0].name, top });
+  if (n === undefined) Object.assign(fresh, before);
   return n;
 }
 

@@ -40,18 +40,10 @@ export function productPart(
       if (!ctx.source.hasTable(sourceTable)) return;
       const inFlight = new Set<Promise<unknown>>();
       let previous: Promise<() => void> | undefined;
-      let after = 0;
+      const all = await importedProducts(ctx);
       try {
-        for (;;) {
-          // the imported products after the last batch, in id order: a scan of the primary key from there
-          const ids = (
-            await rows<{ id: number }>(
-              ctx.db,
-              sql`SELECT id FROM products WHERE id > ${after} AND ${imported('products', sql`products.id`)}
-                   ORDER BY id LIMIT ${ctx.source.batchSize}`,
-            )
-          ).map((r) => r.id);
-          if (!ids.length) break;
+        for (let at = 0; at < all.length; at += ctx.source.batchSize) {
+          const ids = all.slice(at, at + ctx.source.batchSize);
           const told: (() => void)[] = [];
           const report = {
             skip: (...a: Parameters<Report['skip']>) => told.push(() => ctx.report.skip(...a)),
@@ -70,7 +62,6 @@ export function productPart(
             previous = undefined;
           }
           tick(stats.found);
-          after = ids[ids.length - 1];
         }
         if (previous) (await previous)();
       } finally {
@@ -79,6 +70,21 @@ export function productPart(
       }
     },
   };
+}
+
+/**
+ * The ids of the imported products, in order: what every part reads its batches by. Read once per import (the
+ * parts write no products), in one statement rather than one per batch and part.
+ */
+async function importedProducts(ctx: ImportContext): Promise<number[]> {
+  let ids = ctx.memo.get('importedProducts') as number[] | undefined;
+  if (!ids) {
+    ids = (
+      await rows<{ id: number }>(ctx.db, sql`SELECT id FROM products WHERE ${imported('products', sql`products.id`)} ORDER BY id`)
+    ).map((r) => Number(r.id));
+    ctx.memo.set('importedProducts', ids);
+  }
+  return ids;
 }
 
 export const between = (col: string) => `${col} BETWEEN ? AND ?`;
@@ -123,6 +129,8 @@ export const stockImporter = productPart('stock items', 'cataloginventory_stock_
   for (const v of values) if (v.minQty < 0 && v.backorders === 0) v.minQty = 0;
   count(stats, await upsert(ctx.db, stockItems, values, [stockItems.productId]));
 });
+// a first import loads stock without its foreign key and copies it in (rows are keyed by product, batches ascending)
+stockImporter.fills = ['stock_items'];
 stockImporter.verify = async (ctx) => {
   const [src] = await ctx.source.query<{ n: string | null }>(
     'SELECT SUM(LEAST(GREATEST(FLOOR(qty), 0), 99999999)) AS n FROM cataloginventory_stock_item WHERE stock_id = 1 AND product_id IN (SELECT entity_id FROM catalog_product_entity)',
