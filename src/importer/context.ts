@@ -202,12 +202,26 @@ const RETURN = 0x0d;
 const ESCAPE_LETTER: Record<number, number> = { [BACKSLASH]: BACKSLASH, [TAB]: 0x74, [NEWLINE]: 0x6e, [RETURN]: 0x72 };
 
 /**
+ * Buffers of batches COPY has finished with, for the next batches: a batch's buffer lives while its rows are in
+ * flight, long enough to outlive a young-generation collection, so a new one per batch would wait for a full
+ * collection to be freed (tens of megabytes of them, on wide tables). A few are kept: write-behind has one batch
+ * in flight while the next is built.
+ */
+const spareBuffers: Buffer[] = [];
+const SPARE_BUFFERS = 3;
+
+/**
  * Rows in COPY's text format, written value by value into a growing buffer: a batch makes no string per line or
  * per batch (which, large, V8 would keep until its next full collection), only the values' own.
  */
 class CopyText {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  private buf = spareBuffers.pop() ?? Buffer.allocUnsafe(1 << 16);
   private at = 0;
+
+  /** gives the buffer back for another batch, once the rows it holds are sent and taken */
+  release(): void {
+    if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(this.buf);
+  }
 
   private room(bytes: number): void {
     if (this.at + bytes <= this.buf.length) return;
@@ -349,13 +363,14 @@ async function copyFresh(
   });
   // claimed before the rows go, so that a batch written beside this one is checked against them
   const before = { key: fresh.key, top: fresh.top };
+  let out: CopyText | undefined;
   Object.assign(fresh, { key: target[0].name, top });
   const n = await copyIn(
     db,
     table,
     columns.map((c) => c.name),
     () => {
-      const out = new CopyText();
+      out = new CopyText();
       for (const v of values)
         for (let i = 0; i < keys.length; i++) {
           out.value(v[keys[i]], kinds[i]);
@@ -365,6 +380,8 @@ async function copyFresh(
     },
   );
   if (n === undefined) Object.assign(fresh, before);
+  // the server has read every row once it answered (a failed COPY keeps its buffer out of reuse)
+  else out?.release();
   return n;
 }
 
