@@ -4,6 +4,7 @@
  * back, so its report is exactly what a real run would do). A second run updates what changed and adds what is
  * new (see context.ts); `since` limits the entities that keep an updated_at to rows changed after it.
  */
+import v8 from 'node:v8';
 import type { AppConfig } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import { bulkLoad } from './bulk-load.js';
@@ -76,6 +77,15 @@ export function parseGroups(value: string): Group[] {
   return items as Group[];
 }
 
+/**
+ * How far V8 lets the heap grow past what survived its last full collection, while an import runs. V8 chooses up to
+ * four times; an import allocates fast and keeps little (about 40 MB, half of it the program, at 100,000 orders), so
+ * the heap grew to about 240 MB of mostly garbage between collections. Three times held the importer benchmark's
+ * peak at under 290 MB instead of about 340 MB, for about 2 % more CPU and no longer a run. The setting is V8's
+ * (`--heap-growing-percent`), which it reads at each collection; it is given back (0: V8's own choice) afterwards.
+ */
+const IMPORT_HEAP_GROWING_PERCENT = 200;
+
 export async function importMagento(opts: ImportOptions): Promise<Report> {
   const cryptKey = opts.cryptKey === undefined ? undefined : parseCryptKey(opts.cryptKey);
   if (cryptKey && !opts.config) throw new Error('importMagento: a crypt key needs the configuration to seal what it opens');
@@ -122,6 +132,7 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
     }
     for (const importer of selected) await importer.verify?.(ctx);
   };
+  v8.setFlagsFromString(`--heap-growing-percent=${IMPORT_HEAP_GROWING_PERCENT}`);
   try {
     if (opts.dryRun) {
       await opts.db
@@ -136,6 +147,7 @@ export async function importMagento(opts: ImportOptions): Promise<Report> {
       await run(opts.db);
     }
   } finally {
+    v8.setFlagsFromString('--heap-growing-percent=0');
     await source.close();
   }
   return report;
