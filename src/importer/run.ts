@@ -81,7 +81,7 @@ export function parseGroups(value: string): Group[] {
  * How far V8 lets the heap grow past what survived its last full collection, while an import runs. V8 chooses up to
  * four times; an import allocates fast and keeps little (about 40 MB, half of it the program, at 100,000 orders), so
  * the heap grew to about 240 MB of mostly garbage between collections. Three times held the importer benchmark's
- * peak at under 290 MB instead of about 340 MB, for about 2 % more CPU and no longer a run. The setting is V8's
+ * peak at under 290 MB instead of about 340 MB, for 2-4 % more CPU and no longer a run. The setting is V8's
  * (`--heap-growing-percent`), which it reads at each collection; it is given back (0: V8's own choice) afterwards.
  */
 const IMPORT_HEAP_GROWING_PERCENT = 200;
