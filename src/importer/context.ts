@@ -190,10 +190,9 @@ const quote = (n: string) => `"${n}"`;
 
 /**
  * A first import's fast path: rows keyed by one whole-number column (the id, a product's stock row by product),
- * into a table its bulk load found empty, with keys above every key copied in before, cannot meet
- * a row already there, so they go in by COPY instead of an upsert (less than half the database's time per row)
- * and all count as inserted. Undefined when that does not hold or the driver has no COPY; the caller upserts
- * them then.
+ * into a table its bulk load found empty, with keys above every key copied in before, cannot meet a row already
+ * there, so they go in by COPY instead of an upsert (less than half the database's time per row) and all count as
+ * inserted. Undefined when that does not hold or the driver has no COPY; the caller upserts them then.
  */
 async function copyFresh(
   db: Db,

@@ -8,14 +8,14 @@ export function arrayLiteral(list: unknown[]): string {
   return `{${list.map((x) => (x === null || x === undefined ? 'NULL' : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
-const ESCAPED = /[\\\t\n\r]/g;
-const escapeOf = (c: string) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r');
 const BACKSLASH = 0x5c;
 export const TAB = 0x09;
 export const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 /** what follows a backslash for each character COPY escapes */
 const ESCAPE_LETTER: Record<number, number> = { [BACKSLASH]: BACKSLASH, [TAB]: 0x74, [NEWLINE]: 0x6e, [RETURN]: 0x72 };
+const ESCAPED = /[\\\t\n\r]/g;
+const escapeOf = (c: string) => `\\${String.fromCharCode(ESCAPE_LETTER[c.charCodeAt(0)])}`;
 
 /**
  * Buffers of batches COPY has finished with, for the next batches: a batch's buffer lives while its rows are in
